@@ -1,0 +1,169 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { endpointList } from '@mw/contract/endpoints';
+import type { EndpointDef } from '@mw/contract/http';
+import type { Config } from './config';
+import type { Database } from './db/database';
+import { migrate } from './db/migrations';
+import { seed } from './db/seed';
+import { registerErrorHandler } from './http/error-handler';
+import { localeOf, type AuthMember, type Handler, type Handlers, type RequestContext } from './http/handlers';
+import { AppError } from './lib/errors';
+import { accountHandlers } from './modules/account/account-routes';
+import { lookupHandlers } from './modules/lookup/lookup-routes';
+import { registerOperatorRoutes } from './modules/operator/operator-routes';
+import { otpHandlers } from './modules/otp/otp-routes';
+import { registerSandboxRoutes } from './modules/sandbox/sandbox-routes';
+import { createServices, type Services } from './services';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    member: AuthMember | null;
+  }
+}
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  services: Services;
+}
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/**
+ * Builds the whole server: plugins, the error handler, site state, every call of the contract
+ * (501 NOT_IMPLEMENTED where the domain is not built yet), sandbox and operator calls, health,
+ * and the built web app with a fallback to index.html.
+ */
+export async function buildApp(config: Config, database: Database): Promise<BuiltApp> {
+  await migrate(database);
+  if (config.SEED_DEMO) await seed(database.db, config);
+  const services = createServices(config, database);
+
+  const app = Fastify({
+    logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL, redact: ['req.headers.authorization'] },
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorateRequest('member', null);
+  registerErrorHandler(app);
+
+  // An empty JSON body is no body; broken JSON is KEY_INVALID (see the error handler).
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text) as unknown);
+    } catch {
+      done(new AppError(400, 'KEY_INVALID'), undefined);
+    }
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+        mediaSrc: ["'self'", 'blob:', 'https:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    strictTransportSecurity: false,
+    crossOriginEmbedderPolicy: false,
+  });
+
+  // A terminated site answers every API call 410 gone; operator calls stay open to revive it.
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.url.startsWith('/api/') || request.url.startsWith('/api/operator/')) return;
+    if (!(await services.settings.siteActive())) {
+      return reply.status(410).send({ message: 'gone', active: false });
+    }
+  });
+
+  const handlers: Handlers = { ...lookupHandlers(services), ...accountHandlers(services), ...otpHandlers(services) };
+  for (const [name, def] of endpointList) {
+    const handler = handlers[name] as Handler<EndpointDef> | undefined;
+    registerEndpoint(app, services, def, handler);
+  }
+  registerSandboxRoutes(app, services);
+  registerOperatorRoutes(app, services);
+
+  app.get('/healthz', async () => {
+    await database.db.selectNoFrom((eb) => eb.val(1).as('one')).execute();
+    return { status: 'ok', database: database.kind };
+  });
+
+  await registerWebApp(app, config);
+  app.addHook('onClose', async () => {
+    await services.limiter.close();
+  });
+  return { app, services };
+}
+
+function registerEndpoint(app: FastifyInstance, services: Services, def: EndpointDef, handler: Handler<EndpointDef> | undefined): void {
+  app.route({
+    method: def.method,
+    url: def.path,
+    schema: {
+      ...(def.params ? { params: def.params } : {}),
+      ...(def.body && !def.multipart ? { body: def.body } : {}),
+      response: { 200: def.response },
+    },
+    preValidation: def.auth
+      ? async (request: FastifyRequest) => {
+          request.member = await services.sessions.authenticate(request.headers.authorization);
+        }
+      : undefined,
+    handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      if (!handler) throw new AppError(501, 'NOT_IMPLEMENTED');
+      const ctx: RequestContext<EndpointDef> = {
+        body: request.body,
+        params: request.params,
+        member: request.member,
+        locale: localeOf(request.headers['accept-language']),
+        ip: request.ip,
+        request,
+        reply,
+      };
+      return handler(ctx);
+    },
+  });
+}
+
+async function registerWebApp(app: FastifyInstance, config: Config): Promise<void> {
+  const root = config.WEB_DIST ? resolve(config.WEB_DIST) : resolve(here, '../../web/dist');
+  const hasWeb = existsSync(join(root, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root,
+      wildcard: false,
+      index: false,
+      setHeaders: (res, path) => {
+        void res.header('cache-control', path.includes(join(root, 'assets')) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+  app.setNotFoundHandler(async (request, reply) => {
+    const url = request.url;
+    if (url.startsWith('/api/') || url === '/api' || url.startsWith('/assets/') || request.method !== 'GET' || !hasWeb) {
+      return reply.status(404).send({ message: 'NOT_FOUND' });
+    }
+    // History-style routes: every other GET gets the app, which shows its own 404 page.
+    return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
+  });
+}

@@ -1,0 +1,131 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient, type PostgresQueryResult } from 'kysely';
+import pg from 'pg';
+import type { Config } from '../config';
+import type { DB } from './schema';
+
+export type DatabaseKind = 'embedded' | 'postgres';
+
+export interface Database {
+  db: Kysely<DB>;
+  kind: DatabaseKind;
+  /** Runs a script of several statements (migrations). */
+  execScript(sql: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** int8 columns hold satang and counters: safe integers, returned as numbers (pg gives strings). */
+function parseInt8(value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n)) throw new Error(`int8 value out of safe range: ${value}`);
+  return n;
+}
+
+export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATABASE_SCHEMA' | 'DATABASE_POOL_SIZE' | 'DATA_DIR'>): Promise<Database> {
+  return config.DATABASE_URL ? openPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE, config.DATABASE_SCHEMA) : openEmbedded(config.DATA_DIR);
+}
+
+async function openPostgres(url: string, poolSize: number, schema: string | undefined): Promise<Database> {
+  pg.types.setTypeParser(pg.types.builtins.INT8, parseInt8);
+  if (schema) {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    } finally {
+      await admin.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  pool.on('error', () => undefined); // an idle client's error is reported on its next use
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    kind: 'postgres',
+    execScript: async (sql) => {
+      await pool.query(sql);
+    },
+    close: () => db.destroy(),
+  };
+}
+
+/**
+ * The embedded database: PGlite (PostgreSQL in WebAssembly) with its data in DATA_DIR/pgdata,
+ * or in memory when DATA_DIR is "memory". PGlite has a single connection, so the pool below
+ * hands it to one user at a time: a transaction holds it until it commits.
+ */
+async function openEmbedded(dataDir: string): Promise<Database> {
+  let location: string | undefined;
+  if (dataDir !== 'memory') {
+    const dir = resolve(dataDir, 'pgdata');
+    mkdirSync(dir, { recursive: true });
+    location = join(dir);
+  }
+  const lite = location ? await PGlite.create(location) : await PGlite.create();
+  const pool = new SerialPglitePool(lite);
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    kind: 'embedded',
+    execScript: async (sql) => {
+      const release = await pool.lock();
+      try {
+        await lite.exec(sql);
+      } finally {
+        release();
+      }
+    },
+    close: async () => {
+      await db.destroy();
+      await lite.close();
+    },
+  };
+}
+
+class SerialPglitePool implements PostgresPool {
+  private tail: Promise<void> = Promise.resolve();
+
+  constructor(private readonly lite: PGlite) {}
+
+  /** Waits for the connection and returns the function that gives it back. */
+  lock(): Promise<() => void> {
+    let release!: () => void;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    const ready = this.tail.then(() => release);
+    this.tail = this.tail.then(() => held);
+    return ready;
+  }
+
+  async connect(): Promise<PostgresPoolClient> {
+    const release = await this.lock();
+    const lite = this.lite;
+    let released = false;
+    const client = {
+      async query(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<unknown>> {
+        // Without parameters use the simple protocol, which also runs multi-statement scripts.
+        const result =
+          parameters.length === 0 ? (await lite.exec(sql)).at(-1) ?? { rows: [], affectedRows: 0 } : await lite.query(sql, parameters as unknown[]);
+        const command = (/^\s*(\w+)/.exec(sql)?.[1] ?? 'SELECT').toUpperCase() as PostgresQueryResult<unknown>['command'];
+        return { command, rowCount: result.affectedRows ?? result.rows.length, rows: result.rows };
+      },
+      release() {
+        if (released) return;
+        released = true;
+        release();
+      },
+    };
+    return client as unknown as PostgresPoolClient;
+  }
+
+  async end(): Promise<void> {
+    await this.tail;
+  }
+}

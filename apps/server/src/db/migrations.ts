@@ -1,0 +1,99 @@
+import { sql } from 'kysely';
+import type { Database } from './database';
+
+/**
+ * Migrations, applied in order at start-up, each once, each in its own transaction. Never edit
+ * a migration that has shipped: add a new one.
+ */
+export const migrations: ReadonlyArray<{ id: string; sql: string }> = [
+  {
+    id: '001_foundation',
+    sql: `
+CREATE TABLE settings (
+  key text PRIMARY KEY,
+  value jsonb NOT NULL
+);
+CREATE TABLE banks (
+  code text PRIMARY KEY,
+  name_th text NOT NULL,
+  name_en text NOT NULL,
+  sort integer NOT NULL DEFAULT 0,
+  active boolean NOT NULL DEFAULT true
+);
+CREATE TABLE sources (
+  code text PRIMARY KEY,
+  description text NOT NULL,
+  sort integer NOT NULL DEFAULT 0
+);
+CREATE TABLE members (
+  id text PRIMARY KEY,
+  username text NOT NULL UNIQUE,
+  name text NOT NULL,
+  password_hash text NOT NULL,
+  source_code text REFERENCES sources(code),
+  inviter_id text REFERENCES members(id),
+  bank_code text NOT NULL REFERENCES banks(code),
+  bank_account_name text NOT NULL,
+  bank_account_no text NOT NULL,
+  currency text NOT NULL DEFAULT 'BAHT',
+  coin bigint NOT NULL DEFAULT 0 CHECK (coin >= 0),
+  status text NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'inactive')),
+  created_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now(),
+  CONSTRAINT members_bank_account UNIQUE (bank_code, bank_account_no)
+);
+CREATE INDEX members_inviter ON members (inviter_id);
+CREATE TABLE sessions (
+  id text PRIMARY KEY,
+  token_hash text NOT NULL UNIQUE,
+  member_id text NOT NULL REFERENCES members(id),
+  created_at timestamptz NOT NULL DEFAULT now(),
+  expires_at timestamptz NOT NULL,
+  revoked_at timestamptz
+);
+CREATE INDEX sessions_member ON sessions (member_id) WHERE revoked_at IS NULL;
+CREATE TABLE otp_requests (
+  token text PRIMARY KEY,
+  purpose text NOT NULL CHECK (purpose IN ('register', 'reset')),
+  phone text NOT NULL,
+  ref text NOT NULL,
+  code_hash text NOT NULL,
+  deliverable boolean NOT NULL,
+  attempts integer NOT NULL DEFAULT 0,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  expires_at timestamptz NOT NULL,
+  verified_at timestamptz,
+  consumed_at timestamptz
+);
+CREATE INDEX otp_requests_phone ON otp_requests (phone, purpose, created_at);
+CREATE TABLE phone_verifications (
+  phone text PRIMARY KEY,
+  verified_at timestamptz NOT NULL
+);
+CREATE TABLE sandbox_sms (
+  id bigserial PRIMARY KEY,
+  phone text NOT NULL,
+  text text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX sandbox_sms_phone ON sandbox_sms (phone, id DESC);
+`,
+  },
+];
+
+/** Applies pending migrations; a lock keeps two starting processes from racing. */
+export async function migrate(database: Database): Promise<string[]> {
+  await database.execScript(`CREATE TABLE IF NOT EXISTS schema_migrations (id text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+  const applied: string[] = [];
+  await database.db.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(4242001)`.execute(trx);
+    const done = new Set((await trx.selectFrom('schema_migrations').select('id').execute()).map((r) => r.id));
+    for (const migration of migrations) {
+      if (done.has(migration.id)) continue;
+      await sql.raw(migration.sql).execute(trx);
+      await trx.insertInto('schema_migrations').values({ id: migration.id }).execute();
+      applied.push(migration.id);
+    }
+  });
+  return applied;
+}

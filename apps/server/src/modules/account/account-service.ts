@@ -1,0 +1,284 @@
+import type { Kysely } from 'kysely';
+import type { Profile, Registration } from '@mw/contract/account';
+import {
+  checkBankAccountName,
+  checkBankAccountNo,
+  checkPassword,
+  checkPhone,
+  checkProfileName,
+  normaliseAccountName,
+} from '@mw/contract/rules';
+import type { DB } from '../../db/schema';
+import { AppError, badRequest, conflict, forbidden, tooMany, uniqueViolation } from '../../lib/errors';
+import { ruleError } from '../../lib/rule-error';
+import { newId } from '../../lib/ids';
+import type { PasswordHasher } from '../../lib/password';
+import type { RateLimiter } from '../../lib/rate-limit';
+import type { OtpService } from '../otp/otp-service';
+import type { SettingsService } from '../settings/settings-service';
+import type { SessionService } from './session-service';
+
+export interface AccountOptions {
+  laosMode: boolean;
+  loginFailsPerMinute: number;
+  loginFailsPerIpMinute: number;
+}
+
+interface CleanRegistration {
+  name: string;
+  username: string;
+  password: string;
+  sourceCode: string | null;
+  inviterId: string | null;
+  bankCode: string;
+  bankAccountName: string;
+  bankAccountNo: string;
+  currency: string;
+}
+
+/**
+ * Registration, login, profile and passwords. Rules the spec leaves open, chosen here:
+ * - login answers WRONG_CREDENTIAL (400) for an unknown phone and for a wrong password alike,
+ *   and spends the same hashing time on both;
+ * - after LOGIN_FAILS_PER_MINUTE failures for one phone (or LOGIN_FAILS_PER_IP_MINUTE from one
+ *   address) within a minute, login answers 429 REQUEST_LIMIT_1MIN until the minute is over,
+ *   even with the right password;
+ * - bank code and account number are fixed after registration (BANK_DETAILS_LOCKED): withdrawals
+ *   go to that account, so changing it is an operator's job; the holder name may be corrected;
+ * - an inviter code is the inviter's id, optionally prefixed PR (the invite link's form).
+ */
+export class AccountService {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly passwords: PasswordHasher,
+    private readonly sessions: SessionService,
+    private readonly otp: OtpService,
+    private readonly settings: SettingsService,
+    private readonly limiter: RateLimiter,
+    private readonly options: AccountOptions,
+  ) {}
+
+  /** Every registration rule, without writing anything. */
+  async validate(input: Registration): Promise<CleanRegistration> {
+    const username = input.username.trim();
+    const name = input.name.trim();
+    const bankCode = input.bankCode.trim().toUpperCase();
+    const bankAccountName = normaliseAccountName(input.bankAccountName);
+    const bankAccountNo = input.bankAccountNo.replace(/[\s-]/g, '');
+    const firstFailure =
+      ruleError(checkPhone(username, this.options.laosMode)) ??
+      ruleError(checkProfileName(name)) ??
+      ruleError(checkPassword(input.password)) ??
+      (bankCode === '' ? badRequest('KEY_MISSING') : null) ??
+      ruleError(checkBankAccountNo(bankAccountNo));
+    if (firstFailure) throw firstFailure;
+
+    const bank = await this.db.selectFrom('banks').select('code').where('code', '=', bankCode).where('active', '=', true).executeTakeFirst();
+    if (!bank) throw badRequest('INVALID_BANK');
+    const nameFailure = ruleError(checkBankAccountName(bankCode, bankAccountName));
+    if (nameFailure) throw nameFailure;
+
+    const currency = this.options.laosMode ? (input.currency ?? 'LAK') : 'BAHT';
+    if (!this.options.laosMode && input.currency !== undefined && input.currency !== 'BAHT') throw badRequest('KEY_INVALID');
+
+    const sourceCode = (input.sourceCode ?? '').trim();
+    if (sourceCode) {
+      const source = await this.db.selectFrom('sources').select('code').where('code', '=', sourceCode).executeTakeFirst();
+      if (!source) throw badRequest('INVALID_SOURCE');
+    }
+    const inviteCode = (input.inviteCode ?? '').trim().replace(/^PR/i, '');
+    let inviterId: string | null = null;
+    if (inviteCode) {
+      const inviter = await this.db.selectFrom('members').select('id').where('id', '=', inviteCode.toLowerCase()).executeTakeFirst();
+      if (!inviter) throw badRequest('INVALID_INVITE_CODE');
+      inviterId = inviter.id;
+    }
+
+    const existingUser = await this.db.selectFrom('members').select('id').where('username', '=', username).executeTakeFirst();
+    if (existingUser) throw conflict('EXISTING_USER');
+    const existingBank = await this.db
+      .selectFrom('members')
+      .select('id')
+      .where('bank_code', '=', bankCode)
+      .where('bank_account_no', '=', bankAccountNo)
+      .executeTakeFirst();
+    if (existingBank) throw conflict('EXISTING_BANK');
+
+    return {
+      name,
+      username,
+      password: input.password,
+      sourceCode: sourceCode || null,
+      inviterId,
+      bankCode,
+      bankAccountName,
+      bankAccountNo,
+      currency,
+    };
+  }
+
+  async register(input: Registration): Promise<string> {
+    const clean = await this.validate(input);
+    if ((await this.settings.get('registerOTP', true)) && !(await this.otp.isPhoneVerified(clean.username))) {
+      throw forbidden('UNVERIFIED_OTP');
+    }
+    const id = newId();
+    const passwordHash = await this.passwords.hash(clean.password);
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('members')
+          .values({
+            id,
+            username: clean.username,
+            name: clean.name,
+            password_hash: passwordHash,
+            source_code: clean.sourceCode,
+            inviter_id: clean.inviterId,
+            bank_code: clean.bankCode,
+            bank_account_name: clean.bankAccountName,
+            bank_account_no: clean.bankAccountNo,
+            currency: clean.currency,
+          })
+          .execute();
+        await this.otp.clearPhoneVerification(clean.username, trx);
+      });
+    } catch (error) {
+      // Two registrations racing past validate(): the database's unique keys decide.
+      const constraint = uniqueViolation(error);
+      if (constraint === null) throw error;
+      throw conflict(constraint.includes('bank') ? 'EXISTING_BANK' : 'EXISTING_USER');
+    }
+    return id;
+  }
+
+  async login(username: string, password: string, ip: string): Promise<string> {
+    const phone = username.trim();
+    const phoneKey = `login:phone:${phone}`;
+    const ipKey = `login:ip:${ip}`;
+    const [byPhone, byIp] = await Promise.all([
+      this.limiter.peek(phoneKey, this.options.loginFailsPerMinute),
+      this.limiter.peek(ipKey, this.options.loginFailsPerIpMinute),
+    ]);
+    if (!byPhone.allowed || !byIp.allowed) throw tooMany('REQUEST_LIMIT_1MIN', Math.max(byPhone.retryAfter, byIp.retryAfter));
+
+    const member = await this.db
+      .selectFrom('members')
+      .select(['id', 'password_hash', 'status'])
+      .where('username', '=', phone)
+      .executeTakeFirst();
+    const ok = member ? await this.passwords.verify(member.password_hash, password) : (await this.passwords.burn(password), false);
+    if (!member || !ok) {
+      await Promise.all([this.limiter.hit(phoneKey, this.options.loginFailsPerMinute, 60_000), this.limiter.hit(ipKey, this.options.loginFailsPerIpMinute, 60_000)]);
+      throw badRequest('WRONG_CREDENTIAL');
+    }
+    if (member.status !== 'active') throw forbidden('INACTIVE_USER');
+    await this.limiter.reset(phoneKey);
+    return this.sessions.create(member.id);
+  }
+
+  async profile(memberId: string): Promise<Profile> {
+    const row = await this.db
+      .selectFrom('members')
+      .leftJoin('banks', 'banks.code', 'members.bank_code')
+      .select([
+        'members.id',
+        'members.username',
+        'members.name',
+        'members.created_at',
+        'members.coin',
+        'members.bank_code',
+        'members.bank_account_name',
+        'members.bank_account_no',
+        'members.currency',
+        'banks.name_th',
+        'banks.name_en',
+      ])
+      .where('members.id', '=', memberId)
+      .executeTakeFirst();
+    if (!row) throw new AppError(404, 'NO_USER');
+    return {
+      _id: row.id,
+      username: row.username,
+      name: row.name,
+      createdAt: row.created_at.toISOString(),
+      coin: row.coin,
+      bankCode: row.bank_code,
+      bankAccountName: row.bank_account_name,
+      bankAccountNo: row.bank_account_no,
+      bank: row.name_th !== null ? { code: row.bank_code, nameTH: row.name_th, nameEN: row.name_en ?? '' } : null,
+      currency: row.currency,
+    };
+  }
+
+  async updateProfile(
+    memberId: string,
+    input: { name: string; bankCode: string; bankAccountName: string; bankAccountNo: string },
+  ): Promise<Profile> {
+    const current = await this.profile(memberId);
+    const name = input.name.trim();
+    const nameFailure = ruleError(checkProfileName(name));
+    if (nameFailure) throw nameFailure;
+    if (input.bankCode.trim().toUpperCase() !== current.bankCode || input.bankAccountNo.replace(/[\s-]/g, '') !== current.bankAccountNo) {
+      throw forbidden('BANK_DETAILS_LOCKED');
+    }
+    const accountName = normaliseAccountName(input.bankAccountName);
+    if (accountName !== current.bankAccountName) {
+      const failure = ruleError(checkBankAccountName(current.bankCode, accountName));
+      if (failure) throw failure;
+    }
+    await this.db
+      .updateTable('members')
+      .set({ name, bank_account_name: accountName, updated_at: new Date() })
+      .where('id', '=', memberId)
+      .execute();
+    return this.profile(memberId);
+  }
+
+  async updateBankAccountName(memberId: string, bankCode: string, bankAccountName: string): Promise<Profile> {
+    const current = await this.profile(memberId);
+    if (bankCode.trim().toUpperCase() !== current.bankCode) throw badRequest('INVALID_BANK');
+    const name = normaliseAccountName(bankAccountName);
+    const failure = ruleError(checkBankAccountName(current.bankCode, name));
+    if (failure) throw failure;
+    await this.db.updateTable('members').set({ bank_account_name: name, updated_at: new Date() }).where('id', '=', memberId).execute();
+    return this.profile(memberId);
+  }
+
+  async changePassword(memberId: string, sessionId: string, oldPassword: string, newPassword: string): Promise<void> {
+    const member = await this.db.selectFrom('members').select('password_hash').where('id', '=', memberId).executeTakeFirstOrThrow();
+    if (!(await this.passwords.verify(member.password_hash, oldPassword))) throw badRequest('WRONG_PASSWORD');
+    const failure = ruleError(checkPassword(newPassword));
+    if (failure) throw failure;
+    if (oldPassword === newPassword) throw badRequest('PASSWORD_SAME');
+    const hash = await this.passwords.hash(newPassword);
+    await this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('members').set({ password_hash: hash, updated_at: new Date() }).where('id', '=', memberId).execute();
+      await this.sessions.revokeAll(memberId, sessionId, trx);
+    });
+  }
+
+  /** Forgot password, step 1: same answer for registered and unregistered phones. */
+  async forgotSend(phoneNumber: string): Promise<{ otpRef: string; otpToken: string }> {
+    const phone = phoneNumber.trim();
+    const failure = ruleError(checkPhone(phone, this.options.laosMode));
+    if (failure) throw failure;
+    const member = await this.db.selectFrom('members').select('id').where('username', '=', phone).executeTakeFirst();
+    return this.otp.issue(phone, 'reset', !!member);
+  }
+
+  /** Forgot password, step 2: a valid code sets the new password and ends every session. */
+  async forgotReset(otpToken: string, otpCode: string, newPassword: string): Promise<void> {
+    const failure = ruleError(checkPassword(newPassword));
+    if (failure) throw failure;
+    const phone = await this.otp.consume(otpToken, otpCode, 'reset');
+    const member = await this.db.selectFrom('members').select('id').where('username', '=', phone).executeTakeFirst();
+    if (!member) throw badRequest('OTP_CODE_INVALID');
+    const hash = await this.passwords.hash(newPassword);
+    await this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('members').set({ password_hash: hash, updated_at: new Date() }).where('id', '=', member.id).execute();
+      await this.sessions.revokeAll(member.id, undefined, trx);
+    });
+    await this.limiter.reset(`login:phone:${phone}`);
+  }
+}

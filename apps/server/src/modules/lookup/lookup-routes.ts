@@ -1,0 +1,49 @@
+import { toBaht } from '@mw/contract/money';
+import type { Handlers } from '../../http/handlers';
+import type { Services } from '../../services';
+import { pickLocale, type Localized } from '../settings/settings-service';
+
+interface DepositSettings {
+  banks: Array<{ bankCode: string; bankType: 'BANK' | 'PAYMENT'; mode: string; bankAccountName: string; bankAccountNo: string; currency: string }>;
+  wallets: Array<{ walletAccountName: string; mode: string }>;
+  isManual: boolean;
+}
+
+/** The 13 lookups of spec section 7, read from the database (tables banks, sources, settings). */
+export function lookupHandlers({ database, settings }: Services): Handlers {
+  const db = database.db;
+  const banks = () => db.selectFrom('banks').select(['code', 'name_th', 'name_en']).where('active', '=', true).orderBy('sort').orderBy('code').execute();
+  return {
+    lookupBanks: async () => (await banks()).map((b) => ({ code: b.code, nameTH: b.name_th, nameEN: b.name_en })),
+    lookupSources: async () =>
+      (await db.selectFrom('sources').select(['code', 'description']).orderBy('sort').orderBy('code').execute()).map((s) => ({ ...s })),
+    lookupDeposit: async () => {
+      const deposit = await settings.get<DepositSettings>('deposit', { banks: [], wallets: [], isManual: false });
+      const names = new Map((await banks()).map((b) => [b.code, b]));
+      return {
+        banks: deposit.banks.map((b) => ({
+          ...b,
+          bank: { nameTH: names.get(b.bankCode)?.name_th ?? b.bankCode, nameEN: names.get(b.bankCode)?.name_en ?? b.bankCode },
+        })),
+        wallets: deposit.wallets,
+        isManual: deposit.isManual,
+      };
+    },
+    lookupConditions: async ({ locale }) => pickLocale(await settings.get<Localized<string[]>>('conditions', { th: [], la: [], en: [] }), locale),
+    lookupAgreements: async ({ locale }) => pickLocale(await settings.get<Localized<string[]>>('agreements', { th: [], la: [], en: [] }), locale),
+    lookupInfo: async () => settings.get('info', { name: 'Member Wallet', website: '' }),
+    lookupNotice: async ({ locale }) => ({ notice: pickLocale(await settings.get<Localized<string>>('notice', { th: '', la: '', en: '' }), locale) }),
+    lookupContact: async ({ locale }) => {
+      const contact = await settings.get('contact', { contactText: { th: '', la: '', en: '' }, lineLink: '', lineName: '', lineQR: '' });
+      return { ...contact, contactText: pickLocale<string>(contact.contactText, locale) };
+    },
+    lookupWithdraw: async () => {
+      const limits = await settings.get('withdrawLimits', { withdrawMinSatang: 10_000, withdrawMaxSatang: 5_000_000 });
+      return { withdrawMin: toBaht(limits.withdrawMinSatang), withdrawMax: toBaht(limits.withdrawMaxSatang) };
+    },
+    lookupSlip: async () => settings.get('slip', { uploadEnabled: true, closedFrom: '23:50', closedTo: '00:10', maxAgeMinutes: 60 }),
+    lookupActive: async () => ({ active: await settings.siteActive() }),
+    lookupRegisterOTP: async () => ({ registerOTP: await settings.get('registerOTP', true) }),
+    lookupEnableChatWidget: async () => ({ enableChatWidget: await settings.get('enableChatWidget', false) }),
+  };
+}

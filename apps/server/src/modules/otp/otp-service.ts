@@ -1,0 +1,129 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { DB, OtpRequestsTable } from '../../db/schema';
+import { AppError, badRequest, tooMany } from '../../lib/errors';
+import { newToken, otpRef, sha256, sixDigitCode } from '../../lib/ids';
+import type { RateLimiter } from '../../lib/rate-limit';
+import type { SmsProvider } from '../../providers/sms/sms-provider';
+
+export type OtpPurpose = OtpRequestsTable['purpose'];
+
+export interface OtpLimits {
+  ttlSeconds: number;
+  maxAttempts: number;
+  resendSeconds: number;
+  sendsPerHour: number;
+}
+
+/** How long a verified phone may be used to register. */
+const VERIFICATION_VALID_MS = 30 * 60_000;
+
+/**
+ * One-time codes sent by SMS: six digits, valid OTP_TTL_SECONDS, OTP_MAX_ATTEMPTS wrong tries
+ * per code before it is blocked (OTP_BLOCK), and per phone and purpose at most one send every
+ * OTP_RESEND_SECONDS (REQUEST_LIMIT_1MIN) and OTP_SENDS_PER_HOUR an hour (REQUEST_LIMIT).
+ * Codes are stored hashed; attempts are counted in the database row, atomically.
+ */
+export class OtpService {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly sms: SmsProvider,
+    private readonly limiter: RateLimiter,
+    private readonly limits: OtpLimits,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /**
+   * Issues a code. With `deliver` false (a password reset for an unknown phone) the answer looks
+   * the same but no SMS goes out and no code will ever match.
+   */
+  async issue(phone: string, purpose: OtpPurpose, deliver = true): Promise<{ otpRef: string; otpToken: string }> {
+    await this.checkSendLimits(phone, purpose);
+    const code = sixDigitCode();
+    const ref = otpRef();
+    const token = newToken();
+    await this.db
+      .insertInto('otp_requests')
+      .values({
+        token,
+        purpose,
+        phone,
+        ref,
+        code_hash: deliver ? sha256(`${token}:${code}`) : sha256(newToken()),
+        deliverable: deliver,
+        expires_at: new Date(this.now().getTime() + this.limits.ttlSeconds * 1000),
+      })
+      .execute();
+    if (deliver) {
+      const minutes = Math.round(this.limits.ttlSeconds / 60);
+      try {
+        await this.sms.send(phone, `Your code is ${code} (ref ${ref}), valid ${minutes} min. รหัส OTP ของคุณคือ ${code} (อ้างอิง ${ref})`);
+      } catch {
+        throw new AppError(502, 'OTP_SEND_FAIL');
+      }
+    }
+    return { otpRef: ref, otpToken: token };
+  }
+
+  /** Checks a code. Returns the phone it was sent to; marks the request verified. */
+  async verify(token: string, code: string, purpose: OtpPurpose): Promise<string> {
+    if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw badRequest('OTP_TOKEN_INVALID');
+    // Count the attempt first, atomically: parallel guesses cannot exceed the limit.
+    const row = await this.db
+      .updateTable('otp_requests')
+      .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+      .where('token', '=', token)
+      .where('purpose', '=', purpose)
+      .where('consumed_at', 'is', null)
+      .returning(['phone', 'code_hash', 'attempts', 'expires_at', 'verified_at'])
+      .executeTakeFirst();
+    if (!row) throw badRequest('OTP_TOKEN_INVALID');
+    if (row.verified_at !== null) throw new AppError(409, 'OTP_VERIFIED');
+    if (row.expires_at.getTime() <= this.now().getTime()) throw badRequest('OTP_EXPIRED');
+    if (row.attempts > this.limits.maxAttempts) throw new AppError(429, 'OTP_BLOCK');
+    if (!/^\d{6}$/.test(code) || !safeEqual(row.code_hash, sha256(`${token}:${code}`))) {
+      throw row.attempts >= this.limits.maxAttempts ? new AppError(429, 'OTP_BLOCK') : badRequest('OTP_CODE_INVALID', { attemptsLeft: this.limits.maxAttempts - row.attempts });
+    }
+    await this.db.updateTable('otp_requests').set({ verified_at: this.now() }).where('token', '=', token).execute();
+    return row.phone;
+  }
+
+  /** Verifies and consumes a code in one step (password reset). */
+  async consume(token: string, code: string, purpose: OtpPurpose): Promise<string> {
+    const phone = await this.verify(token, code, purpose);
+    await this.db.updateTable('otp_requests').set({ consumed_at: this.now() }).where('token', '=', token).execute();
+    return phone;
+  }
+
+  async markPhoneVerified(phone: string): Promise<void> {
+    await this.db
+      .insertInto('phone_verifications')
+      .values({ phone, verified_at: this.now() })
+      .onConflict((oc) => oc.column('phone').doUpdateSet({ verified_at: this.now() }))
+      .execute();
+  }
+
+  async isPhoneVerified(phone: string): Promise<boolean> {
+    const row = await this.db.selectFrom('phone_verifications').select('verified_at').where('phone', '=', phone).executeTakeFirst();
+    return !!row && this.now().getTime() - row.verified_at.getTime() < VERIFICATION_VALID_MS;
+  }
+
+  async clearPhoneVerification(phone: string, db: Kysely<DB> = this.db): Promise<void> {
+    await db.deleteFrom('phone_verifications').where('phone', '=', phone).execute();
+  }
+
+  private async checkSendLimits(phone: string, purpose: OtpPurpose): Promise<void> {
+    if (this.limits.resendSeconds > 0) {
+      const burst = await this.limiter.hit(`otp:burst:${purpose}:${phone}`, 1, this.limits.resendSeconds * 1000);
+      if (!burst.allowed) throw tooMany('REQUEST_LIMIT_1MIN', burst.retryAfter);
+    }
+    const hourly = await this.limiter.hit(`otp:hour:${purpose}:${phone}`, this.limits.sendsPerHour, 3_600_000);
+    if (!hourly.allowed) throw tooMany('REQUEST_LIMIT', hourly.retryAfter);
+  }
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+/** How one call of spec section 7 is described: the single source for the server and the client. */
+export interface EndpointDef<
+  P extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  R extends z.ZodType = z.ZodType,
+> {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Fastify-style path: `/api/wallet/activate/:code`. */
+  path: string;
+  /** Needs a member's bearer token. */
+  auth: boolean;
+  /** The domain module (and the issue) that implements it. */
+  domain: Domain;
+  params?: P;
+  /** JSON body, or for multipart calls the non-file fields. */
+  body?: B;
+  response: R;
+  /** multipart/form-data with a file field. */
+  multipart?: { fileField: string };
+  /** Moves money: accepts an Idempotency-Key header. */
+  movesMoney?: boolean;
+  /** Added by this implementation, not in spec section 7. */
+  added?: boolean;
+  description?: string;
+}
+
+export type Domain =
+  | 'lookup'
+  | 'account'
+  | 'otp'
+  | 'wallet'
+  | 'deposit'
+  | 'qr'
+  | 'invite'
+  | 'refund'
+  | 'bonus'
+  | 'promotion'
+  | 'statement'
+  | 'spin'
+  | 'autologin'
+  | 'chat';
+
+export function endpoint<P extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
+  def: EndpointDef<P, B, R>,
+): EndpointDef<P, B, R> {
+  return def;
+}
+
+/** Wire error body: `{ message: CODE }` plus optional detail. */
+export const errorBodySchema = z.object({
+  message: z.string(),
+  fields: z.array(z.object({ path: z.string(), code: z.string() })).optional(),
+  retryAfter: z.number().optional(),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+/** Answer of calls that only acknowledge. */
+export const okSchema = z.object({ ok: z.literal(true) });
+
+/** `{ page, limit }` of paged calls: page from 1, limit 1..100. */
+export const pageRequestSchema = z.strictObject({
+  page: z.number().int().min(1).max(1_000_000),
+  limit: z.number().int().min(1).max(100),
+});
+
+export const isoDateSchema = z.string().describe('ISO 8601 timestamp');
+export const idSchema = z.string().min(1).max(64);

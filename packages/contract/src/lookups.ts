@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { endpoint } from './http';
+import { bahtSchema } from './money';
+
+/** Lookups of spec section 7: GET, no payload, no token needed. */
+export const bankSchema = z.object({ code: z.string(), nameTH: z.string(), nameEN: z.string() });
+export type Bank = z.infer<typeof bankSchema>;
+
+export const sourceSchema = z.object({ code: z.string(), description: z.string() });
+
+export const depositBankSchema = z.object({
+  bankCode: z.string(),
+  /** BANK for a bank account, PAYMENT for a QR payment provider (WW, PAYTIMZ, PAYONEX, ZPAY). */
+  bankType: z.enum(['BANK', 'PAYMENT']),
+  /** AUTO (automatic deposit), SMS (QR for KBANK) or MANUAL. */
+  mode: z.string(),
+  bank: z.object({ nameTH: z.string(), nameEN: z.string() }),
+  bankAccountName: z.string(),
+  bankAccountNo: z.string(),
+  currency: z.string(),
+});
+export const depositWalletSchema = z.object({ walletAccountName: z.string(), mode: z.string() });
+export const depositLookupSchema = z.object({
+  banks: z.array(depositBankSchema),
+  wallets: z.array(depositWalletSchema),
+  isManual: z.boolean(),
+});
+
+export const infoSchema = z.object({ name: z.string(), website: z.string() });
+export const contactSchema = z.object({
+  contactText: z.string().describe('HTML'),
+  lineLink: z.string(),
+  lineName: z.string(),
+  lineQR: z.string().describe('image URL, empty for the local fallback'),
+});
+export const withdrawLimitsSchema = z.object({ withdrawMin: bahtSchema, withdrawMax: bahtSchema });
+/** Slip upload settings (the spec names the lookup only): the daily closed window and the age limit. */
+export const slipLookupSchema = z.object({
+  uploadEnabled: z.boolean(),
+  closedFrom: z.string().describe('HH:mm, Asia/Bangkok'),
+  closedTo: z.string().describe('HH:mm, Asia/Bangkok'),
+  maxAgeMinutes: z.number().int(),
+});
+
+export const lookupEndpoints = {
+  lookupBanks: endpoint({ method: 'GET', path: '/api/lookup/banks', auth: false, domain: 'lookup', response: z.array(bankSchema) }),
+  lookupDeposit: endpoint({ method: 'GET', path: '/api/lookup/deposit', auth: true, domain: 'lookup', response: depositLookupSchema }),
+  lookupConditions: endpoint({ method: 'GET', path: '/api/lookup/conditions', auth: false, domain: 'lookup', response: z.array(z.string().describe('HTML')) }),
+  lookupAgreements: endpoint({ method: 'GET', path: '/api/lookup/agreements', auth: false, domain: 'lookup', response: z.array(z.string().describe('HTML')) }),
+  lookupInfo: endpoint({ method: 'GET', path: '/api/lookup/info', auth: false, domain: 'lookup', response: infoSchema }),
+  lookupNotice: endpoint({
+    method: 'GET', path: '/api/lookup/notice', auth: false, domain: 'lookup',
+    response: z.object({ notice: z.string().describe('text with %percentFail% placeholders') }),
+  }),
+  lookupContact: endpoint({ method: 'GET', path: '/api/lookup/contact', auth: false, domain: 'lookup', response: contactSchema }),
+  lookupWithdraw: endpoint({ method: 'GET', path: '/api/lookup/withdraw', auth: false, domain: 'lookup', response: withdrawLimitsSchema }),
+  lookupSlip: endpoint({ method: 'GET', path: '/api/lookup/slip', auth: false, domain: 'lookup', response: slipLookupSchema }),
+  lookupSources: endpoint({ method: 'GET', path: '/api/lookup/sources', auth: false, domain: 'lookup', response: z.array(sourceSchema) }),
+  /** Site state. A terminated site answers 410 `{ message: 'gone', active: false }` here as everywhere. */
+  lookupActive: endpoint({ method: 'GET', path: '/api/lookup/active', auth: false, domain: 'lookup', response: z.object({ active: z.boolean() }) }),
+  lookupRegisterOTP: endpoint({ method: 'GET', path: '/api/lookup/registerOTP', auth: false, domain: 'lookup', response: z.object({ registerOTP: z.boolean() }) }),
+  lookupEnableChatWidget: endpoint({
+    method: 'GET', path: '/api/lookup/enableChatWidget', auth: false, domain: 'lookup',
+    response: z.object({ enableChatWidget: z.boolean() }),
+  }),
+};
