@@ -21,10 +21,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.status(error.status).send({ message: error.code, ...error.extra });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
-      const fields: FieldIssue[] = error.validation.map((v) => ({
-        path: v.instancePath.replace(/^\//, '').replace(/\//g, '.'),
-        code: /received undefined/.test(v.message ?? '') ? 'missing' : v.keyword,
-      }));
+      const fields: FieldIssue[] = error.validation.map((v) => {
+        const path = v.instancePath.replace(/^\//, '').replace(/\//g, '.');
+        // An absent field, or no body at all, is missing; anything else present is invalid.
+        const absent = /received undefined/.test(v.message ?? '') || (path === '' && /received null/.test(v.message ?? ''));
+        return { path, code: absent ? 'missing' : v.keyword };
+      });
       const missing = fields.some((f) => f.code === 'missing');
       return reply.status(400).send({ message: missing ? 'KEY_MISSING' : 'KEY_INVALID', fields });
     }

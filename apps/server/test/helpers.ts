@@ -1,0 +1,148 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { openDatabase } from '../src/db/database';
+import type { Services } from '../src/services';
+
+export const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+export const OPERATOR_TOKEN = 'operator-token-for-tests';
+
+export type DbKind = 'embedded' | 'postgres';
+/** Every server suite runs on both databases; CI never skips PostgreSQL. */
+export const dbKinds: DbKind[] = ['embedded', 'postgres'];
+
+export interface TestApp {
+  app: FastifyInstance;
+  services: Services;
+  kind: DbKind;
+  close(): Promise<void>;
+}
+
+/** A fresh app on a fresh database: in-memory PGlite, or its own schema on PostgreSQL. */
+export async function startApp(kind: DbKind, env: Record<string, string> = {}, schema?: string): Promise<TestApp> {
+  const ownSchema = kind === 'postgres' && !schema;
+  const useSchema = kind === 'postgres' ? (schema ?? `t_${randomBytes(6).toString('hex')}`) : undefined;
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: 'memory',
+    ARGON2_MEMORY_KIB: '8192',
+    OPERATOR_TOKEN,
+    ...(kind === 'postgres' ? { DATABASE_URL: PG_URL, DATABASE_SCHEMA: useSchema, DATABASE_POOL_SIZE: '8' } : {}),
+    ...env,
+  });
+  const database = await openDatabase(config);
+  const { app, services } = await buildApp(config, database);
+  await app.ready();
+  return {
+    app,
+    services,
+    kind,
+    close: async () => {
+      await app.close();
+      await database.close();
+      if (ownSchema && useSchema) await dropSchema(useSchema);
+    },
+  };
+}
+
+export async function dropSchema(schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
+export interface CallResult<T = Record<string, unknown>> {
+  status: number;
+  body: T;
+  headers: Record<string, string | string[] | number | undefined>;
+}
+
+export async function call<T = Record<string, unknown>>(
+  app: FastifyInstance,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  options: { body?: unknown; token?: string; headers?: Record<string, string>; rawBody?: string } = {},
+): Promise<CallResult<T>> {
+  const headers: Record<string, string> = { 'x-requested-with': 'XMLHttpRequest', ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let payload: string | undefined;
+  if (options.rawBody !== undefined) {
+    payload = options.rawBody;
+    headers['content-type'] ??= 'application/json';
+  } else if (options.body !== undefined) {
+    payload = JSON.stringify(options.body);
+    headers['content-type'] = 'application/json';
+  }
+  const response = await app.inject({ method, url, headers, ...(payload !== undefined ? { payload } : {}) });
+  let body: unknown = null;
+  try {
+    body = response.body ? JSON.parse(response.body) : null;
+  } catch {
+    body = response.body;
+  }
+  return { status: response.statusCode, body: body as T, headers: response.headers };
+}
+
+let phoneCounter = 0;
+/** A phone number no other test uses (08 + 8 digits). */
+export function uniquePhone(): string {
+  phoneCounter += 1;
+  const tail = (Date.now() % 1_000_000) * 100 + phoneCounter;
+  return `08${String(tail).padStart(8, '0').slice(-8)}`;
+}
+
+let accountCounter = 0;
+export function uniqueAccountNo(): string {
+  accountCounter += 1;
+  return `9${String(Date.now()).slice(-6)}${String(accountCounter).padStart(3, '0')}`;
+}
+
+/** Reads the newest code the sandbox SMS gateway sent to a phone. */
+export async function latestCode(app: FastifyInstance, phone: string): Promise<string> {
+  const outbox = await call<{ messages: Array<{ text: string }> }>(app, 'GET', `/api/sandbox/sms?phoneNumber=${phone}`);
+  const text = outbox.body.messages[0]?.text ?? '';
+  const code = /\b(\d{6})\b/.exec(text)?.[1];
+  if (!code) throw new Error(`no code in sandbox outbox for ${phone}`);
+  return code;
+}
+
+export function registration(phone: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    name: 'Somchai',
+    username: phone,
+    password: 'secret123',
+    sourceCode: 'FACEBOOK',
+    inviteCode: '',
+    bankCode: 'KBANK',
+    bankAccountName: 'SOMCHAI JAIDEE',
+    bankAccountNo: uniqueAccountNo(),
+    ...overrides,
+  };
+}
+
+/** Verifies the phone through the sandbox SMS and registers; returns the credentials. */
+export async function registerMember(app: FastifyInstance, overrides: Record<string, unknown> = {}): Promise<{ phone: string; password: string; id: string }> {
+  const phone = (overrides.username as string | undefined) ?? uniquePhone();
+  const sent = await call<{ otpToken: string }>(app, 'POST', '/api/otp/send', { body: { phoneNumber: phone } });
+  if (sent.status !== 200) throw new Error(`otp send ${sent.status} ${JSON.stringify(sent.body)}`);
+  const verified = await call(app, 'POST', '/api/otp/verify', { body: { otpToken: sent.body.otpToken, otpCode: await latestCode(app, phone) } });
+  if (verified.status !== 200) throw new Error(`otp verify ${verified.status} ${JSON.stringify(verified.body)}`);
+  const body = registration(phone, overrides);
+  const created = await call<{ _id: string }>(app, 'POST', '/api/account', { body });
+  if (created.status !== 200) throw new Error(`register ${created.status} ${JSON.stringify(created.body)}`);
+  return { phone, password: body.password as string, id: created.body._id };
+}
+
+export async function login(app: FastifyInstance, phone: string, password: string): Promise<string> {
+  const res = await call<{ token: string }>(app, 'POST', '/api/login', { body: { username: phone, password } });
+  if (res.status !== 200) throw new Error(`login ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.token;
+}
