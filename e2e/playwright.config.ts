@@ -1,0 +1,47 @@
+import { defineConfig } from '@playwright/test';
+
+/** Debian's Chromium, never a downloaded browser. */
+const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const chromiumArgs = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+export const MAIN_URL = 'http://127.0.0.1:3190';
+export const TERMINATED_URL = 'http://127.0.0.1:3191';
+
+export default defineConfig({
+  testDir: './tests',
+  outputDir: '../test-results',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: process.env.CI ? 2 : 2,
+  retries: 0,
+  reporter: [['list'], ['json', { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? '../.test-results/playwright.json' }]],
+  use: {
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+    locale: 'th-TH',
+    timezoneId: 'Asia/Bangkok',
+    screenshot: 'only-on-failure',
+    trace: 'off',
+    launchOptions: { executablePath, args: chromiumArgs },
+  },
+  projects: [
+    { name: 'main', testIgnore: /terminated\.spec\.ts/, use: { baseURL: MAIN_URL } },
+    // Terminating the site is global, so it runs against a server of its own.
+    { name: 'terminated', testMatch: /terminated\.spec\.ts/, use: { baseURL: TERMINATED_URL } },
+  ],
+  webServer: [
+    { command: 'node e2e/serve.mjs main 3190', cwd: '..', url: `${MAIN_URL}/healthz`, timeout: 120_000, reuseExistingServer: false },
+    { command: 'node e2e/serve.mjs terminated 3191', cwd: '..', url: `${TERMINATED_URL}/healthz`, timeout: 120_000, reuseExistingServer: false },
+  ],
+});

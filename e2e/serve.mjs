@@ -1,0 +1,22 @@
+// Starts the built server for the end-to-end tests on a fresh embedded database.
+// Usage: node e2e/serve.mjs <name> <port>
+import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+const [name = 'main', port = '3190'] = process.argv.slice(2);
+const dataDir = resolve('.e2e-data', name);
+rmSync(dataDir, { recursive: true, force: true });
+const child = spawn(process.execPath, ['apps/server/dist/main.js'], {
+  stdio: 'inherit',
+  env: {
+    ...process.env,
+    PORT: port,
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    OPERATOR_TOKEN: 'e2e-operator-token-0001',
+  },
+});
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+child.on('exit', (code) => process.exit(code ?? 0));

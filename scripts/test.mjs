@@ -1,0 +1,71 @@
+#!/usr/bin/env node
+// `npm test`: typecheck, lint, unit and server integration tests (Vitest, on the embedded database
+// and on PostgreSQL), then the end-to-end tests in Debian's Chromium (Playwright). Every step runs
+// even when an earlier one fails; the last line counts what passed and failed.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+const results = [];
+const outDir = '.test-results';
+rmSync(outDir, { recursive: true, force: true });
+mkdirSync(outDir, { recursive: true });
+
+function run(name, command, args, env = {}) {
+  console.log(`\n=== ${name}: ${command} ${args.join(' ')}`);
+  const started = Date.now();
+  const child = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  const ok = child.status === 0;
+  console.log(`=== ${name}: ${ok ? 'ok' : `FAILED (exit ${child.status ?? child.signal})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return ok;
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+const only = process.argv.slice(2);
+const wants = (step) => only.length === 0 || only.includes(step);
+
+if (wants('typecheck')) {
+  const ok = run('typecheck', 'npm', ['run', '--silent', 'typecheck']);
+  results.push({ step: 'typecheck', passed: ok ? 1 : 0, failed: ok ? 0 : 1 });
+}
+if (wants('lint')) {
+  const ok = run('lint', 'npx', ['eslint', '.', '--max-warnings=0']);
+  results.push({ step: 'lint', passed: ok ? 1 : 0, failed: ok ? 0 : 1 });
+}
+if (wants('unit')) {
+  const file = `${outDir}/vitest.json`;
+  const ok = run('unit and integration (vitest)', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`]);
+  const report = readJson(file);
+  const passed = report?.numPassedTests ?? 0;
+  const failed = (report?.numFailedTests ?? 0) + (ok ? 0 : report ? (report.numFailedTests ? 0 : 1) : 1);
+  results.push({ step: 'vitest', passed, failed });
+}
+if (wants('e2e')) {
+  const built = run('build for end-to-end', 'npm', ['run', '--silent', 'build']);
+  if (!built) {
+    results.push({ step: 'e2e', passed: 0, failed: 1 });
+  } else {
+    const file = `${outDir}/playwright.json`;
+    const ok = run('end-to-end (playwright, chromium)', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: resolve(file),
+    });
+    const report = existsSync(file) ? readJson(file) : null;
+    const passed = (report?.stats?.expected ?? 0) + (report?.stats?.flaky ?? 0);
+    const failed = (report?.stats?.unexpected ?? 0) + (ok ? 0 : report?.stats?.unexpected ? 0 : 1);
+    results.push({ step: 'e2e', passed, failed });
+  }
+}
+
+const passed = results.reduce((n, r) => n + r.passed, 0);
+const failed = results.reduce((n, r) => n + r.failed, 0);
+console.log('\n=== summary');
+for (const r of results) console.log(`${r.step.padEnd(10)} ${r.passed} passed, ${r.failed} failed`);
+console.log(`Total: ${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
