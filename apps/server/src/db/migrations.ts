@@ -79,6 +79,49 @@ CREATE TABLE sandbox_sms (
 CREATE INDEX sandbox_sms_phone ON sandbox_sms (phone, id DESC);
 `,
   },
+  {
+    id: '002_ledger',
+    sql: `
+-- Double-entry ledger. Every movement of money is one ledger_transactions row whose entries sum
+-- to zero; the balance of every account changes in the same statement as its entries.
+CREATE TABLE ledger_accounts (
+  id text PRIMARY KEY,
+  member_id text REFERENCES members(id),
+  kind text NOT NULL CHECK (kind IN ('wallet', 'game', 'inflight', 'withdrawal', 'system')),
+  game_code text,
+  balance bigint NOT NULL DEFAULT 0,
+  version bigint NOT NULL DEFAULT 0,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  CONSTRAINT member_balance_non_negative CHECK (kind = 'system' OR balance >= 0)
+);
+CREATE INDEX ledger_accounts_member ON ledger_accounts (member_id);
+CREATE TABLE ledger_transactions (
+  id bigserial PRIMARY KEY,
+  operation_id text,
+  kind text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX ledger_transactions_operation ON ledger_transactions (operation_id);
+CREATE TABLE ledger_entries (
+  id bigserial PRIMARY KEY,
+  transaction_id bigint NOT NULL REFERENCES ledger_transactions(id),
+  account_id text NOT NULL REFERENCES ledger_accounts(id),
+  amount bigint NOT NULL CHECK (amount <> 0)
+);
+CREATE INDEX ledger_entries_transaction ON ledger_entries (transaction_id);
+CREATE INDEX ledger_entries_account ON ledger_entries (account_id);
+CREATE FUNCTION ledger_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION 'ledger rows are append-only: post a correcting transaction instead';
+END
+$$;
+CREATE TRIGGER ledger_entries_append_only BEFORE UPDATE OR DELETE ON ledger_entries
+  FOR EACH ROW EXECUTE FUNCTION ledger_append_only();
+CREATE TRIGGER ledger_transactions_append_only BEFORE UPDATE OR DELETE ON ledger_transactions
+  FOR EACH ROW EXECUTE FUNCTION ledger_append_only();
+INSERT INTO ledger_accounts (id, kind) VALUES ('sys:deposits', 'system'), ('sys:withdrawals', 'system'), ('sys:bonus', 'system');
+`,
+  },
 ];
 
 /** Applies pending migrations; a lock keeps two starting processes from racing. */

@@ -78,6 +78,30 @@ export interface SandboxSmsTable {
   created_at: DefaultTimestamp;
 }
 
+export interface LedgerAccountsTable {
+  id: string;
+  member_id: string | null;
+  kind: 'wallet' | 'game' | 'inflight' | 'withdrawal' | 'system';
+  game_code: string | null;
+  balance: Generated<number>;
+  version: Generated<number>;
+  created_at: DefaultTimestamp;
+}
+
+export interface LedgerTransactionsTable {
+  id: Generated<number>;
+  operation_id: string | null;
+  kind: string;
+  created_at: DefaultTimestamp;
+}
+
+export interface LedgerEntriesTable {
+  id: Generated<number>;
+  transaction_id: number;
+  account_id: string;
+  amount: number;
+}
+
 export interface MigrationsTable {
   id: string;
   applied_at: DefaultTimestamp;
@@ -93,4 +117,7 @@ export interface DB {
   phone_verifications: PhoneVerificationsTable;
   sandbox_sms: SandboxSmsTable;
   schema_migrations: MigrationsTable;
+  ledger_accounts: LedgerAccountsTable;
+  ledger_transactions: LedgerTransactionsTable;
+  ledger_entries: LedgerEntriesTable;
 }

@@ -1,0 +1,166 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../db/schema';
+
+/**
+ * The only code that moves money. Accounts are named by text ids:
+ *   m:<member>:wallet, m:<member>:game:<CODE>, m:<member>:inflight, m:<member>:withdrawal
+ *   sys:deposits, sys:withdrawals, sys:bonus, sys:game:<CODE>
+ * Member accounts can never go below zero (a CHECK constraint); system accounts can.
+ */
+export type AccountId = string;
+
+export const account = {
+  wallet: (memberId: string): AccountId => `m:${memberId}:wallet`,
+  game: (memberId: string, code: string): AccountId => `m:${memberId}:game:${code}`,
+  inflight: (memberId: string): AccountId => `m:${memberId}:inflight`,
+  withdrawal: (memberId: string): AccountId => `m:${memberId}:withdrawal`,
+  deposits: 'sys:deposits' as AccountId,
+  withdrawals: 'sys:withdrawals' as AccountId,
+  bonus: 'sys:bonus' as AccountId,
+  provider: (code: string): AccountId => `sys:game:${code}`,
+};
+
+export interface Posting {
+  account: AccountId;
+  /** Signed satang: positive credits the account, negative debits it. */
+  amount: number;
+}
+
+export interface PostInput {
+  kind: string;
+  operationId: string | null;
+  postings: Posting[];
+}
+
+/** A member account would go below zero. */
+export class InsufficientFunds extends Error {
+  constructor() {
+    super('insufficient funds');
+    this.name = 'InsufficientFunds';
+  }
+}
+
+export class LedgerError extends Error {}
+
+function validate(postings: Posting[]): void {
+  if (postings.length < 2) throw new LedgerError('a ledger transaction needs at least two entries');
+  const seen = new Set<string>();
+  let sum = 0;
+  for (const p of postings) {
+    if (!Number.isSafeInteger(p.amount) || p.amount === 0) throw new LedgerError(`bad amount ${p.amount} for ${p.account}`);
+    if (seen.has(p.account)) throw new LedgerError(`account ${p.account} twice in one transaction`);
+    seen.add(p.account);
+    sum += p.amount;
+  }
+  if (sum !== 0) throw new LedgerError(`entries sum to ${sum}, not 0`);
+}
+
+function isCheckViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23514';
+}
+
+/**
+ * Posts one balanced transaction in a single statement: the transaction row, every entry and
+ * every balance change. Returns the new balances. Throws InsufficientFunds when a member account
+ * would go negative (nothing is written then).
+ */
+export async function post(db: Kysely<DB>, input: PostInput): Promise<Map<AccountId, number>> {
+  validate(input.postings);
+  const moves = sql.join(input.postings.map((p) => sql`(${p.account}::text, ${p.amount}::bigint)`));
+  try {
+    const result = await sql<{ id: string; balance: number }>`
+      WITH tx AS (
+        INSERT INTO ledger_transactions (operation_id, kind) VALUES (${input.operationId}, ${input.kind}) RETURNING id
+      ), moves (account_id, amount) AS (VALUES ${moves}),
+      locked AS (
+        -- Rows are locked in id order, so two postings on the same accounts cannot deadlock.
+        SELECT a.id FROM ledger_accounts a WHERE a.id IN (SELECT account_id FROM moves) ORDER BY a.id FOR UPDATE
+      ),
+      entries AS (
+        INSERT INTO ledger_entries (transaction_id, account_id, amount) SELECT tx.id, m.account_id, m.amount FROM tx, moves m
+      )
+      UPDATE ledger_accounts a SET balance = a.balance + m.amount, version = a.version + 1
+      FROM moves m JOIN locked l ON l.id = m.account_id WHERE a.id = m.account_id
+      RETURNING a.id, a.balance`.execute(db);
+    if (result.rows.length !== input.postings.length) {
+      throw new LedgerError(`unknown account in ${input.postings.map((p) => p.account).join(', ')}`);
+    }
+    return new Map(result.rows.map((r) => [r.id, Number(r.balance)]));
+  } catch (error) {
+    if (isCheckViolation(error)) throw new InsufficientFunds();
+    throw error;
+  }
+}
+
+/** Creates the member's wallet, in-flight and withdrawal-hold accounts (idempotent). */
+export async function openMemberAccounts(db: Kysely<DB>, memberId: string): Promise<void> {
+  await db
+    .insertInto('ledger_accounts')
+    .values([
+      { id: account.wallet(memberId), member_id: memberId, kind: 'wallet' },
+      { id: account.inflight(memberId), member_id: memberId, kind: 'inflight' },
+      { id: account.withdrawal(memberId), member_id: memberId, kind: 'withdrawal' },
+    ])
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+}
+
+/** Creates a member's account at one game and that game's system account (idempotent). */
+export async function openGameAccount(db: Kysely<DB>, memberId: string, code: string): Promise<void> {
+  await db
+    .insertInto('ledger_accounts')
+    .values([
+      { id: account.game(memberId, code), member_id: memberId, kind: 'game', game_code: code },
+      { id: account.provider(code), member_id: null, kind: 'system', game_code: code },
+    ])
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+}
+
+export async function balances(db: Kysely<DB>, ids: AccountId[]): Promise<Map<AccountId, { balance: number; version: number }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('ledger_accounts').select(['id', 'balance', 'version']).where('id', 'in', ids).execute();
+  return new Map(rows.map((r) => [r.id, { balance: Number(r.balance), version: Number(r.version) }]));
+}
+
+export interface InvariantReport {
+  ok: boolean;
+  /** Transactions whose entries do not sum to zero, or have fewer than two entries. */
+  unbalancedTransactions: string[];
+  /** Accounts whose balance differs from the sum of their entries. */
+  driftedAccounts: Array<{ id: string; balance: number; entries: number }>;
+  /** Member accounts below zero. */
+  negativeAccounts: string[];
+  /** Sum over all accounts (must be 0). */
+  total: number;
+  accounts: number;
+  transactions: number;
+}
+
+/** Checks the ledger's invariants over the whole database. */
+export async function checkInvariants(db: Kysely<DB>): Promise<InvariantReport> {
+  const unbalanced = await sql<{ transaction_id: string }>`
+    SELECT t.id AS transaction_id FROM ledger_transactions t LEFT JOIN ledger_entries e ON e.transaction_id = t.id
+    GROUP BY t.id HAVING coalesce(sum(e.amount), 0) <> 0 OR count(e.id) < 2`.execute(db);
+  const drifted = await sql<{ id: string; balance: string | number; entries: string | number }>`
+    SELECT a.id, a.balance, coalesce(e.total, 0) AS entries FROM ledger_accounts a
+    LEFT JOIN (SELECT account_id, sum(amount) AS total FROM ledger_entries GROUP BY account_id) e ON e.account_id = a.id
+    WHERE a.balance <> coalesce(e.total, 0)`.execute(db);
+  const negative = await sql<{ id: string }>`SELECT id FROM ledger_accounts WHERE kind <> 'system' AND balance < 0`.execute(db);
+  const totals = await sql<{ total: string | number | null; accounts: string | number; transactions: string | number }>`
+    SELECT (SELECT sum(balance) FROM ledger_accounts) AS total, (SELECT count(*) FROM ledger_accounts) AS accounts,
+           (SELECT count(*) FROM ledger_transactions) AS transactions`.execute(db);
+  const row = totals.rows[0];
+  const total = Number(row?.total ?? 0);
+  const report: InvariantReport = {
+    ok: false,
+    unbalancedTransactions: unbalanced.rows.map((r) => String(r.transaction_id)),
+    driftedAccounts: drifted.rows.map((r) => ({ id: r.id, balance: Number(r.balance), entries: Number(r.entries) })),
+    negativeAccounts: negative.rows.map((r) => r.id),
+    total,
+    accounts: Number(row?.accounts ?? 0),
+    transactions: Number(row?.transactions ?? 0),
+  };
+  report.ok = report.unbalancedTransactions.length === 0 && report.driftedAccounts.length === 0 && report.negativeAccounts.length === 0 && total === 0;
+  return report;
+}
