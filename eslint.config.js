@@ -17,6 +17,10 @@ export default tseslint.config(
     },
   },
   {
+    files: ['apps/server/src/modules/sandbox/assets/**/*.js'],
+    languageOptions: { globals: { ...globals.browser }, sourceType: 'script' },
+  },
+  {
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },

@@ -15,9 +15,13 @@ import { registerErrorHandler } from './http/error-handler';
 import { localeOf, type AuthMember, type Handler, type Handlers, type RequestContext } from './http/handlers';
 import { AppError } from './lib/errors';
 import { accountHandlers } from './modules/account/account-routes';
+import { autologinHandlers } from './modules/autologin/autologin-routes';
+import { statementHandlers } from './modules/statement/statement-routes';
+import { walletHandlers } from './modules/wallet/wallet-routes';
 import { lookupHandlers } from './modules/lookup/lookup-routes';
 import { registerOperatorRoutes } from './modules/operator/operator-routes';
 import { otpHandlers } from './modules/otp/otp-routes';
+import { registerGamePages } from './modules/sandbox/game-pages';
 import { registerSandboxRoutes } from './modules/sandbox/sandbox-routes';
 import { createServices, type Services } from './services';
 
@@ -42,7 +46,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 export async function buildApp(config: Config, database: Database): Promise<BuiltApp> {
   await migrate(database);
   if (config.SEED_DEMO) await seed(database.db, config);
-  const services = createServices(config, database);
+  const services = await createServices(config, database);
 
   const app = Fastify({
     logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL, redact: ['req.headers.authorization'] },
@@ -65,6 +69,11 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
     } catch {
       done(new AppError(400, 'KEY_INVALID'), undefined);
     }
+  });
+
+  // HTML forms (the sandbox providers' login pages).
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(typeof body === 'string' ? body : body.toString('utf8'))));
   });
 
   await app.register(helmet, {
@@ -95,12 +104,20 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
     }
   });
 
-  const handlers: Handlers = { ...lookupHandlers(services), ...accountHandlers(services), ...otpHandlers(services) };
+  const handlers: Handlers = {
+    ...lookupHandlers(services),
+    ...accountHandlers(services),
+    ...otpHandlers(services),
+    ...walletHandlers(services),
+    ...statementHandlers(services),
+    ...autologinHandlers(services),
+  };
   for (const [name, def] of endpointList) {
     const handler = handlers[name] as Handler<EndpointDef> | undefined;
     registerEndpoint(app, services, def, handler);
   }
   registerSandboxRoutes(app, services);
+  if (services.sandboxGames) registerGamePages(app, services.sandboxGames);
   registerOperatorRoutes(app, services);
 
   app.get('/healthz', async () => {
@@ -109,7 +126,19 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
   });
 
   await registerWebApp(app, config);
+  // Transfers left pending (a crash, a provider that did not answer) are settled at start-up and
+  // then periodically by asking their provider.
+  let reconciler: NodeJS.Timeout | null = null;
+  if (config.RECONCILE_INTERVAL_MS > 0) {
+    const reconcile = () => services.transfers.reconcile(config.RECONCILE_GRACE_MS).catch((error: unknown) => app.log.error({ err: error }, 'reconcile failed'));
+    app.addHook('onReady', async () => {
+      void reconcile();
+      reconciler = setInterval(() => void reconcile(), config.RECONCILE_INTERVAL_MS);
+      reconciler.unref();
+    });
+  }
   app.addHook('onClose', async () => {
+    if (reconciler) clearInterval(reconciler);
     await services.limiter.close();
   });
   return { app, services };

@@ -40,6 +40,21 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Seed the demo data into an empty database. */
   SEED_DEMO: bool.default(true),
+  /** Game providers: the sandbox of all 16 is the only implementation so far. */
+  GAME_PROVIDER: z.enum(['sandbox']).default('sandbox'),
+  /** Deadline of one call to a game provider; a transfer past it is settled by asking the provider. */
+  PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(5_000),
+  /** How often the reconciler settles transfers left pending, and how old they must be. */
+  RECONCILE_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),
+  RECONCILE_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(10_000),
+  /** Sandbox game faults at start: "PG:down,JOKER:timeout,BETFLIX:error-after-take". */
+  SANDBOX_GAME_FAULTS: z.string().regex(/^([A-Z0-9]+:(none|down|timeout|error-after-take))?(,[A-Z0-9]+:(none|down|timeout|error-after-take))*$/).default(''),
+  /** Latency added to every sandbox game call. */
+  SANDBOX_GAME_LATENCY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
+  /** payments: sandbox (demo top-up allowed) or live (refused). */
+  PAYMENTS: z.enum(['sandbox', 'live']).default('sandbox'),
+  /** 32 bytes, base64: key of the stored game passwords; without it one is generated into the database. */
+  CREDENTIALS_KEY: z.string().regex(/^[A-Za-z0-9+/]{43}=$/, 'must be 32 bytes in base64').optional(),
   /** argon2id memory in KiB (OWASP minimum 19 MiB). */
   ARGON2_MEMORY_KIB: z.coerce.number().int().min(1024).max(1 << 21).default(19_456),
 });

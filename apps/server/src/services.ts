@@ -1,11 +1,19 @@
+import { randomBytes } from 'node:crypto';
 import type { Config } from './config';
 import type { Database } from './db/database';
 import { createPasswordHasher, type PasswordHasher } from './lib/password';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './lib/rate-limit';
+import { SecretBox } from './lib/secret-box';
 import { AccountService } from './modules/account/account-service';
 import { SessionService } from './modules/account/session-service';
 import { OtpService } from './modules/otp/otp-service';
 import { SettingsService } from './modules/settings/settings-service';
+import { StatementService } from './modules/statement/statement-service';
+import { GameService } from './modules/wallet/game-service';
+import { TransferService } from './modules/wallet/transfer-service';
+import { WalletService } from './modules/wallet/wallet-service';
+import { withDeadline, type GameProvider } from './providers/games/game-provider';
+import { SandboxGameHouse, type FaultMode } from './providers/games/sandbox-games';
 import { SandboxSmsProvider } from './providers/sms/sandbox-sms';
 import type { SmsProvider } from './providers/sms/sms-provider';
 
@@ -18,18 +26,30 @@ export interface Services {
   sms: SmsProvider;
   /** Set while the sandbox SMS provider is selected: its outbox is readable. */
   sandboxSms: SandboxSmsProvider | null;
+  /** Set while the sandbox game providers are selected: faults and the demo game. */
+  sandboxGames: SandboxGameHouse | null;
   settings: SettingsService;
   sessions: SessionService;
   otp: OtpService;
   accounts: AccountService;
+  games: GameService;
+  transfers: TransferService;
+  wallet: WalletService;
+  statements: StatementService;
 }
 
-export function createServices(config: Config, database: Database): Services {
+/** The key of stored game passwords: configured, or generated once and kept in the database. */
+async function credentialsKey(config: Config, settings: SettingsService): Promise<Buffer> {
+  if (config.CREDENTIALS_KEY) return Buffer.from(config.CREDENTIALS_KEY, 'base64');
+  await settings.setIfMissing('credentialsKey', randomBytes(32).toString('base64'));
+  return Buffer.from(await settings.get<string>('credentialsKey', ''), 'base64');
+}
+
+export async function createServices(config: Config, database: Database): Promise<Services> {
   const db = database.db;
   const limiter: RateLimiter = config.REDIS_URL ? new RedisRateLimiter(config.REDIS_URL) : new MemoryRateLimiter();
   const passwords = createPasswordHasher(config.ARGON2_MEMORY_KIB);
-  const sandboxSms = config.SMS_PROVIDER === 'sandbox' ? new SandboxSmsProvider(db) : null;
-  if (!sandboxSms) throw new Error(`unknown SMS provider ${config.SMS_PROVIDER}`);
+  const sandboxSms = new SandboxSmsProvider(db);
   const sms: SmsProvider = sandboxSms;
   const settings = new SettingsService(db);
   const sessions = new SessionService(db, config.SESSION_TTL_HOURS);
@@ -44,5 +64,24 @@ export function createServices(config: Config, database: Database): Services {
     loginFailsPerMinute: config.LOGIN_FAILS_PER_MINUTE,
     loginFailsPerIpMinute: config.LOGIN_FAILS_PER_IP_MINUTE,
   });
-  return { config, database, limiter, passwords, sms, sandboxSms, settings, sessions, otp, accounts };
+  const sandboxGames = new SandboxGameHouse(db, config.PROVIDER_TIMEOUT_MS * 2);
+  for (const entry of config.SANDBOX_GAME_FAULTS.split(',').filter(Boolean)) {
+    const [code = '', mode = 'none'] = entry.split(':');
+    sandboxGames.setFault(code, { mode: mode as FaultMode, latencyMs: config.SANDBOX_GAME_LATENCY_MS });
+  }
+  if (config.SANDBOX_GAME_LATENCY_MS > 0) sandboxGames.setDefaultLatency(config.SANDBOX_GAME_LATENCY_MS);
+  const providers = new Map<string, GameProvider>();
+  const provider = (code: string): GameProvider => {
+    let found = providers.get(code);
+    if (!found) {
+      found = withDeadline(sandboxGames.provider(code), config.PROVIDER_TIMEOUT_MS);
+      providers.set(code, found);
+    }
+    return found;
+  };
+  const games = new GameService(db, provider, new SecretBox(await credentialsKey(config, settings)));
+  const transfers = new TransferService(db, games);
+  const wallet = new WalletService(db, accounts, games, transfers, settings, config.PAYMENTS === 'sandbox');
+  const statements = new StatementService(db);
+  return { config, database, limiter, passwords, sms, sandboxSms, sandboxGames, settings, sessions, otp, accounts, games, transfers, wallet, statements };
 }

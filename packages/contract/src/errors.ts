@@ -71,6 +71,20 @@ export const addedErrorCodes = [
   'INVALID_SOURCE',
   /** 403: bank details are fixed after registration (withdrawals go there); only the name may be corrected. */
   'BANK_DETAILS_LOCKED',
+  /** 409: a money call with this Idempotency-Key is still being processed. */
+  'REQUEST_IN_PROGRESS',
+  /** 504: a game provider did not confirm a transfer in time; it is settled by the reconciler and shows in the statement. */
+  'TRANSFER_PENDING',
+  /** 400: from and to of a transfer are the same account. */
+  'TRANSFER_SAME_ACCOUNT',
+  /** 400: a withdrawal below withdrawMin (the answer carries `withdrawMin`). */
+  'WITHDRAW_MINIMUM',
+  /** 400: a withdrawal above withdrawMax (the answer carries `withdrawMax`). */
+  'WITHDRAW_MAXIMUM',
+  /** 403: the demo top-up is refused when real payment providers are configured. */
+  'SANDBOX_ONLY',
+  /** 404: a withdrawal or operation the operator named does not exist or is not pending. */
+  'NO_OPERATION',
 ] as const;
 
 export const errorCodes = [...specErrorCodes, ...spinErrorCodes, ...protocolCodes, ...addedErrorCodes] as const;

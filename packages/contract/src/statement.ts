@@ -18,6 +18,8 @@ export const statementItemSchema = z.object({
   to: z.string().describe("'WALLET', a game code, or the target of a withdrawal"),
   amount: bahtSchema.describe('unsigned; the client signs it by statementType and direction'),
   createdAt: isoDateSchema,
+  /** Added: the reason code of a FAILED item (e.g. TRANSFER_FAIL, or the operator's reason for a rejected withdrawal). */
+  note: z.string().optional(),
   bonus: linked,
   promotion: linked,
   invite: linked,

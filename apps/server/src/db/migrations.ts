@@ -122,6 +122,99 @@ CREATE TRIGGER ledger_transactions_append_only BEFORE UPDATE OR DELETE ON ledger
 INSERT INTO ledger_accounts (id, kind) VALUES ('sys:deposits', 'system'), ('sys:withdrawals', 'system'), ('sys:bonus', 'system');
 `,
   },
+  {
+    id: '003_wallet',
+    sql: `
+-- Game catalogue (operators edit it here).
+CREATE TABLE games (
+  code text PRIMARY KEY,
+  name text NOT NULL,
+  logo text NOT NULL,
+  background text NOT NULL,
+  category text NOT NULL CHECK (category IN ('slot', 'sport', 'lotto')),
+  ft_wallet_slot numeric(10, 4) NOT NULL DEFAULT 1,
+  web text,
+  android text,
+  ios text,
+  sort integer NOT NULL DEFAULT 0,
+  active boolean NOT NULL DEFAULT true
+);
+-- A member's account at a game provider.
+CREATE TABLE member_games (
+  member_id text NOT NULL REFERENCES members(id),
+  game_code text NOT NULL REFERENCES games(code),
+  username text NOT NULL,
+  password_enc text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (member_id, game_code),
+  CONSTRAINT member_games_username UNIQUE (game_code, username)
+);
+-- What a member sees in the statement: one row per deposit, withdrawal or transfer. Its money
+-- moves in ledger_transactions that carry its id.
+CREATE TABLE operations (
+  id text PRIMARY KEY,
+  member_id text NOT NULL REFERENCES members(id),
+  type text NOT NULL CHECK (type IN ('deposit', 'bonus', 'finish_bonus', 'withdraw', 'transfer')),
+  status text NOT NULL CHECK (status IN ('PENDING', 'SUCCESS', 'FAILED')),
+  source text NOT NULL,
+  target text NOT NULL,
+  amount bigint NOT NULL CHECK (amount > 0),
+  note text,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX operations_member_time ON operations (member_id, created_at DESC, id DESC);
+CREATE INDEX operations_pending ON operations (type, created_at) WHERE status = 'PENDING';
+-- Idempotency-Key of money calls: the operation the first request recorded. It is written in
+-- the same statement as that operation and its money, so a key never points at nothing.
+CREATE TABLE idempotency_keys (
+  member_id text NOT NULL REFERENCES members(id),
+  key text NOT NULL,
+  request_hash text NOT NULL,
+  operation_id text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (member_id, key)
+);
+CREATE INDEX idempotency_keys_operation ON idempotency_keys (operation_id);
+-- Slips (filled by the deposit module).
+CREATE TABLE slips (
+  id text PRIMARY KEY,
+  member_id text NOT NULL REFERENCES members(id),
+  reference text NOT NULL UNIQUE,
+  amount bigint NOT NULL DEFAULT 0,
+  status text NOT NULL DEFAULT 'PENDING' CHECK (status IN ('PENDING', 'SUCCESS', 'FAILED')),
+  note text,
+  image_path text,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX slips_member_time ON slips (member_id, created_at DESC, id DESC);
+-- The sandbox game providers' own state: an outside system, reached only through its adapter.
+CREATE TABLE sandbox_game_accounts (
+  game_code text NOT NULL,
+  username text NOT NULL,
+  password text NOT NULL,
+  balance bigint NOT NULL DEFAULT 0 CHECK (balance >= 0),
+  created_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (game_code, username)
+);
+CREATE TABLE sandbox_game_transfers (
+  game_code text NOT NULL,
+  ref text NOT NULL,
+  username text NOT NULL,
+  amount bigint NOT NULL,
+  state text NOT NULL CHECK (state IN ('applied', 'refused')),
+  created_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (game_code, ref)
+);
+CREATE TABLE sandbox_game_sessions (
+  token text PRIMARY KEY,
+  game_code text NOT NULL,
+  username text NOT NULL,
+  expires_at timestamptz NOT NULL
+);
+`,
+  },
 ];
 
 /** Applies pending migrations; a lock keeps two starting processes from racing. */

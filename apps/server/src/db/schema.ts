@@ -102,6 +102,88 @@ export interface LedgerEntriesTable {
   amount: number;
 }
 
+export interface GamesTable {
+  code: string;
+  name: string;
+  logo: string;
+  background: string;
+  category: 'slot' | 'sport' | 'lotto';
+  ft_wallet_slot: ColumnType<string, string | number | undefined, string | number>;
+  web: string | null;
+  android: string | null;
+  ios: string | null;
+  sort: Generated<number>;
+  active: Generated<boolean>;
+}
+
+export interface MemberGamesTable {
+  member_id: string;
+  game_code: string;
+  username: string;
+  password_enc: string;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export type OperationType = 'deposit' | 'bonus' | 'finish_bonus' | 'withdraw' | 'transfer';
+export type OperationStatus = 'PENDING' | 'SUCCESS' | 'FAILED';
+
+export interface OperationsTable {
+  id: string;
+  member_id: string;
+  type: OperationType;
+  status: OperationStatus;
+  source: string;
+  target: string;
+  amount: number;
+  note: string | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface IdempotencyKeysTable {
+  member_id: string;
+  key: string;
+  request_hash: string;
+  operation_id: string;
+  created_at: DefaultTimestamp;
+}
+
+export interface SlipsTable {
+  id: string;
+  member_id: string;
+  reference: string;
+  amount: Generated<number>;
+  status: Generated<OperationStatus>;
+  note: string | null;
+  image_path: string | null;
+  created_at: DefaultTimestamp;
+}
+
+export interface SandboxGameAccountsTable {
+  game_code: string;
+  username: string;
+  password: string;
+  balance: Generated<number>;
+  created_at: DefaultTimestamp;
+}
+
+export interface SandboxGameTransfersTable {
+  game_code: string;
+  ref: string;
+  username: string;
+  amount: number;
+  state: 'applied' | 'refused';
+  created_at: DefaultTimestamp;
+}
+
+export interface SandboxGameSessionsTable {
+  token: string;
+  game_code: string;
+  username: string;
+  expires_at: Timestamp;
+}
+
 export interface MigrationsTable {
   id: string;
   applied_at: DefaultTimestamp;
@@ -120,4 +202,12 @@ export interface DB {
   ledger_accounts: LedgerAccountsTable;
   ledger_transactions: LedgerTransactionsTable;
   ledger_entries: LedgerEntriesTable;
+  games: GamesTable;
+  member_games: MemberGamesTable;
+  operations: OperationsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  slips: SlipsTable;
+  sandbox_game_accounts: SandboxGameAccountsTable;
+  sandbox_game_transfers: SandboxGameTransfersTable;
+  sandbox_game_sessions: SandboxGameSessionsTable;
 }

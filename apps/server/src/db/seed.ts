@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../config';
+import { openMemberAccounts } from '../ledger/ledger';
+import { CATALOGUE } from '../providers/games/catalogue';
 import { createPasswordHasher } from '../lib/password';
 import type { DB } from './schema';
 
@@ -116,6 +118,24 @@ export async function seed(db: Kysely<DB>, config: Pick<Config, 'ARGON2_MEMORY_K
     .values(Object.entries(SETTINGS).map(([key, value]) => ({ key, value: JSON.stringify(value) })))
     .onConflict((oc) => oc.column('key').doNothing())
     .execute();
+  await db
+    .insertInto('games')
+    .values(
+      CATALOGUE.map((g, sort) => ({
+        code: g.code,
+        name: g.name,
+        logo: `/media/games/${g.code}/logo.svg`,
+        background: `/media/games/${g.code}/background.svg`,
+        category: g.category,
+        ft_wallet_slot: g.ftWalletSlot,
+        web: `/sandbox/games/${g.code}/lobby`,
+        android: null,
+        ios: null,
+        sort,
+      })),
+    )
+    .onConflict((oc) => oc.column('code').doNothing())
+    .execute();
   const demo = await db.selectFrom('members').select('id').where('username', '=', DEMO_MEMBER.username).executeTakeFirst();
   if (!demo) {
     const hash = await createPasswordHasher(config.ARGON2_MEMORY_KIB).hash(DEMO_MEMBER.password);
@@ -136,4 +156,5 @@ export async function seed(db: Kysely<DB>, config: Pick<Config, 'ARGON2_MEMORY_K
       .onConflict((oc) => oc.doNothing())
       .execute();
   }
+  await openMemberAccounts(db, DEMO_MEMBER.id);
 }

@@ -21,10 +21,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.status(error.status).send({ message: error.code, ...error.extra });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
+      const source = error.validationContext === 'params' ? request.params : error.validationContext === 'querystring' ? request.query : request.body;
       const fields: FieldIssue[] = error.validation.map((v) => {
         const path = v.instancePath.replace(/^\//, '').replace(/\//g, '.');
-        // An absent field, or no body at all, is missing; anything else present is invalid.
-        const absent = /received undefined/.test(v.message ?? '') || (path === '' && /received null/.test(v.message ?? ''));
+        // A field that is absent (or no body at all) is missing; anything present is invalid.
+        const absent = valueAt(source, path) === undefined || (path === '' && source === null);
         return { path, code: absent ? 'missing' : v.keyword };
       });
       const missing = fields.some((f) => f.code === 'missing');
@@ -49,4 +50,14 @@ export function registerErrorHandler(app: FastifyInstance): void {
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ message: 'INTERNAL_SERVER_ERROR' });
   });
+}
+
+function valueAt(root: unknown, path: string): unknown {
+  if (path === '') return root;
+  let value: unknown = root;
+  for (const part of path.split('.')) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = (value as Record<string, unknown>)[part];
+  }
+  return value;
 }

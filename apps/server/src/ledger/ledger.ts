@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../db/schema';
 
 /**
@@ -59,29 +59,49 @@ function isCheckViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23514';
 }
 
+export interface PostingOptions {
+  /** CTEs written before the posting, in the same statement (so in the same atomic step). */
+  before?: RawBuilder<unknown>[];
+  /**
+   * Name of one of those CTEs: the posting happens only if it returns a row (a compare-and-set,
+   * for example "the operation was still pending").
+   */
+  guard?: string;
+}
+
 /**
- * Posts one balanced transaction in a single statement: the transaction row, every entry and
- * every balance change. Returns the new balances. Throws InsufficientFunds when a member account
- * would go negative (nothing is written then).
+ * The posting as one SQL statement: the transaction row, every entry and every balance change,
+ * locking the accounts in id order so two postings on the same accounts cannot deadlock.
+ * Returns one row per account with its new balance (none when the guard returned nothing).
  */
-export async function post(db: Kysely<DB>, input: PostInput): Promise<Map<AccountId, number>> {
+export function postingSql(input: PostInput, options: PostingOptions = {}): RawBuilder<{ id: string; balance: number | string }> {
   validate(input.postings);
   const moves = sql.join(input.postings.map((p) => sql`(${p.account}::text, ${p.amount}::bigint)`));
+  const before = options.before?.length ? sql`${sql.join(options.before)},` : sql``;
+  const from = options.guard ? sql` FROM ${sql.ref(options.guard)}` : sql``;
+  return sql<{ id: string; balance: number | string }>`
+    WITH ${before} tx AS (
+      INSERT INTO ledger_transactions (operation_id, kind) SELECT ${input.operationId}, ${input.kind}${from} RETURNING id
+    ), moves (account_id, amount) AS (VALUES ${moves}),
+    locked AS (
+      SELECT a.id FROM ledger_accounts a WHERE a.id IN (SELECT account_id FROM moves) AND EXISTS (SELECT 1 FROM tx) ORDER BY a.id FOR UPDATE
+    ),
+    entries AS (
+      INSERT INTO ledger_entries (transaction_id, account_id, amount) SELECT tx.id, m.account_id, m.amount FROM tx, moves m
+    )
+    UPDATE ledger_accounts a SET balance = a.balance + m.amount, version = a.version + 1
+    FROM moves m JOIN locked l ON l.id = m.account_id WHERE a.id = m.account_id
+    RETURNING a.id, a.balance`;
+}
+
+/**
+ * Runs a posting statement. Returns the new balances, or null when its guard stopped it.
+ * Throws InsufficientFunds when a member account would go negative (nothing is written then).
+ */
+export async function runPosting(db: Kysely<DB>, input: PostInput, options: PostingOptions = {}): Promise<Map<AccountId, number> | null> {
   try {
-    const result = await sql<{ id: string; balance: number }>`
-      WITH tx AS (
-        INSERT INTO ledger_transactions (operation_id, kind) VALUES (${input.operationId}, ${input.kind}) RETURNING id
-      ), moves (account_id, amount) AS (VALUES ${moves}),
-      locked AS (
-        -- Rows are locked in id order, so two postings on the same accounts cannot deadlock.
-        SELECT a.id FROM ledger_accounts a WHERE a.id IN (SELECT account_id FROM moves) ORDER BY a.id FOR UPDATE
-      ),
-      entries AS (
-        INSERT INTO ledger_entries (transaction_id, account_id, amount) SELECT tx.id, m.account_id, m.amount FROM tx, moves m
-      )
-      UPDATE ledger_accounts a SET balance = a.balance + m.amount, version = a.version + 1
-      FROM moves m JOIN locked l ON l.id = m.account_id WHERE a.id = m.account_id
-      RETURNING a.id, a.balance`.execute(db);
+    const result = await postingSql(input, options).execute(db);
+    if (result.rows.length === 0 && options.guard) return null;
     if (result.rows.length !== input.postings.length) {
       throw new LedgerError(`unknown account in ${input.postings.map((p) => p.account).join(', ')}`);
     }
@@ -90,6 +110,13 @@ export async function post(db: Kysely<DB>, input: PostInput): Promise<Map<Accoun
     if (isCheckViolation(error)) throw new InsufficientFunds();
     throw error;
   }
+}
+
+/** Posts one balanced transaction (see postingSql). */
+export async function post(db: Kysely<DB>, input: PostInput): Promise<Map<AccountId, number>> {
+  const balances = await runPosting(db, input);
+  if (!balances) throw new LedgerError('posting without a guard wrote nothing');
+  return balances;
 }
 
 /** Creates the member's wallet, in-flight and withdrawal-hold accounts (idempotent). */

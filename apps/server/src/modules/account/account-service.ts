@@ -9,6 +9,7 @@ import {
   normaliseAccountName,
 } from '@mw/contract/rules';
 import type { DB } from '../../db/schema';
+import { openMemberAccounts } from '../../ledger/ledger';
 import { AppError, badRequest, conflict, forbidden, tooMany, uniqueViolation } from '../../lib/errors';
 import { ruleError } from '../../lib/rule-error';
 import { newId } from '../../lib/ids';
@@ -141,6 +142,7 @@ export class AccountService {
             currency: clean.currency,
           })
           .execute();
+        await openMemberAccounts(trx, id);
         await this.otp.clearPhoneVerification(clean.username, trx);
       });
     } catch (error) {

@@ -38,6 +38,14 @@ export class SettingsService {
     if (key === 'siteActive') this.activeCache = null;
   }
 
+  async setIfMissing(key: string, value: unknown): Promise<void> {
+    await this.db
+      .insertInto('settings')
+      .values({ key, value: JSON.stringify(value) })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .execute();
+  }
+
   async siteActive(): Promise<boolean> {
     const now = this.now();
     if (this.activeCache && now - this.activeCache.at < 1000) return this.activeCache.value;

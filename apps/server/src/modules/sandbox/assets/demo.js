@@ -1,0 +1,43 @@
+// The sandbox demo slot: spins on the provider's side, shows the balance it keeps.
+(function () {
+  var root = document.querySelector('main.game');
+  if (!root) return;
+  var token = root.getAttribute('data-token');
+  var balanceEl = root.querySelector('[data-testid="game-balance"]');
+  var resultEl = root.querySelector('[data-testid="game-result"]');
+  var reels = root.querySelectorAll('.reels span');
+  var spinButton = root.querySelector('.spin');
+  var symbols = ['🍒', '🍋', '🔔', '⭐', '7️⃣', '💎'];
+  var bet = 10;
+  function show(balance) { balanceEl.textContent = balance.toFixed(2); }
+  root.querySelectorAll('[data-bet]').forEach(function (button) {
+    button.addEventListener('click', function () {
+      bet = Number(button.getAttribute('data-bet'));
+      root.querySelectorAll('[data-bet]').forEach(function (b) { b.classList.toggle('active', b === button); });
+    });
+  });
+  root.querySelector('[data-bet="10"]').classList.add('active');
+  fetch('/sandbox/games/api/state?t=' + encodeURIComponent(token)).then(function (r) { return r.json(); }).then(function (s) { show(s.balance); });
+  spinButton.addEventListener('click', function () {
+    spinButton.disabled = true;
+    var spins = 0;
+    var timer = setInterval(function () {
+      reels.forEach(function (reel) { reel.textContent = symbols[Math.floor(Math.random() * symbols.length)]; });
+      if (++spins > 8) clearInterval(timer);
+    }, 60);
+    fetch('/sandbox/games/api/spin', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ t: token, bet: bet }) })
+      .then(function (r) { return r.json().then(function (body) { return { ok: r.ok, body: body }; }); })
+      .then(function (res) {
+        setTimeout(function () {
+          clearInterval(timer);
+          spinButton.disabled = false;
+          if (!res.ok) { resultEl.textContent = 'Not enough balance'; return; }
+          var win = res.body.multiplier > 0;
+          if (win) reels.forEach(function (reel) { reel.textContent = symbols[Math.min(5, Math.round(res.body.multiplier))]; });
+          resultEl.textContent = win ? 'WIN ' + res.body.win.toFixed(2) + ' (x' + res.body.multiplier + ')' : 'No win';
+          resultEl.className = 'result ' + (win ? 'win' : 'lose');
+          show(res.body.balance);
+        }, 600);
+      });
+  });
+})();

@@ -1,0 +1,200 @@
+import { sql, type Kysely } from 'kysely';
+import type { GameAccount, GameLogin } from '@mw/contract/wallet';
+import { toBaht } from '@mw/contract/money';
+import type { DB } from '../../db/schema';
+import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
+import type { SecretBox } from '../../lib/secret-box';
+import { account, balances, openGameAccount, runPosting } from '../../ledger/ledger';
+import { CATALOGUE } from '../../providers/games/catalogue';
+import { ProviderError, type GameProvider, type LaunchTarget } from '../../providers/games/game-provider';
+
+export interface GameRow {
+  code: string;
+  name: string;
+  logo: string;
+  background: string;
+  category: 'slot' | 'sport' | 'lotto';
+  ft_wallet_slot: string;
+  web: string | null;
+  android: string | null;
+  ios: string | null;
+}
+
+export interface MemberGame {
+  code: string;
+  username: string;
+  password: string;
+}
+
+/**
+ * A member's game accounts: the catalogue, opening an account at a provider, its credentials,
+ * launching, and keeping the ledger's copy of each game balance in step with the provider
+ * (wins and losses happen on the provider's side).
+ */
+export class GameService {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly providers: (code: string) => GameProvider,
+    private readonly box: SecretBox,
+  ) {}
+
+  provider(code: string): GameProvider {
+    return this.providers(code);
+  }
+
+  async catalogue(): Promise<GameRow[]> {
+    return this.db.selectFrom('games').selectAll().where('active', '=', true).orderBy('sort').orderBy('code').execute();
+  }
+
+  /** A catalogue game by code, or NO_GAME. */
+  async game(code: string): Promise<GameRow> {
+    const game = await this.db.selectFrom('games').selectAll().where('code', '=', code).where('active', '=', true).executeTakeFirst();
+    if (!game) throw notFound('NO_GAME');
+    return game;
+  }
+
+  async memberGames(memberId: string): Promise<MemberGame[]> {
+    const rows = await this.db.selectFrom('member_games').select(['game_code', 'username', 'password_enc']).where('member_id', '=', memberId).execute();
+    return rows.map((r) => ({ code: r.game_code, username: r.username, password: this.box.open(r.password_enc) }));
+  }
+
+  /** The member's account at a game, or SLOT_NO_ACCOUNT (NO_GAME for an unknown game). */
+  async memberGame(memberId: string, code: string): Promise<MemberGame> {
+    await this.game(code);
+    const row = await this.db
+      .selectFrom('member_games')
+      .select(['game_code', 'username', 'password_enc'])
+      .where('member_id', '=', memberId)
+      .where('game_code', '=', code)
+      .executeTakeFirst();
+    if (!row) throw badRequest('SLOT_NO_ACCOUNT');
+    return { code: row.game_code, username: row.username, password: this.box.open(row.password_enc) };
+  }
+
+  /** Game accounts as the wallet shows them: every catalogue game, active or not, with its balance. */
+  async accounts(memberId: string, fresh?: Map<string, number>): Promise<GameAccount[]> {
+    const [games, mine] = await Promise.all([this.catalogue(), this.memberGames(memberId)]);
+    const owned = new Set(mine.map((g) => g.code));
+    const known = await balances(this.db, mine.map((g) => account.game(memberId, g.code)));
+    return games.map((g) => {
+      const balance = fresh?.get(g.code) ?? known.get(account.game(memberId, g.code))?.balance ?? 0;
+      return {
+        code: g.code,
+        name: g.name,
+        logo: g.logo,
+        background: g.background,
+        category: g.category,
+        isActive: owned.has(g.code),
+        amount: owned.has(g.code) ? toBaht(balance) : 0,
+        ftWalletSlot: Number(g.ft_wallet_slot),
+        web: g.web,
+        android: g.android,
+        ios: g.ios,
+      };
+    });
+  }
+
+  async activate(memberId: string, code: string): Promise<GameAccount> {
+    await this.game(code);
+    const existing = await this.db.selectFrom('member_games').select('game_code').where('member_id', '=', memberId).where('game_code', '=', code).executeTakeFirst();
+    if (existing) throw conflict('SLOT_ALREADY_ACTIVE');
+    let credentials;
+    try {
+      credentials = await this.providers(code).openAccount(memberId);
+    } catch (error) {
+      if (error instanceof ProviderError) throw new AppError(502, 'GAME_ACTIVATION_FAIL');
+      throw error;
+    }
+    const inserted = await this.db
+      .insertInto('member_games')
+      .values({ member_id: memberId, game_code: code, username: credentials.username, password_enc: this.box.seal(credentials.password) })
+      .onConflict((oc) => oc.columns(['member_id', 'game_code']).doNothing())
+      .executeTakeFirst();
+    // A parallel activation won the race; the account it opened is the member's.
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) throw conflict('SLOT_ALREADY_ACTIVE');
+    await openGameAccount(this.db, memberId, code);
+    const all = await this.accounts(memberId);
+    const activated = all.find((g) => g.code === code);
+    if (!activated) throw notFound('NO_GAME');
+    return activated;
+  }
+
+  async credentials(memberId: string, code: string): Promise<GameLogin> {
+    const game = await this.memberGame(memberId, code);
+    const login: GameLogin = { username: game.username, password: game.password };
+    // The provider that logs in by a form-state event gives it with the credentials.
+    if (CATALOGUE.find((g) => g.code === code)?.launch === 'event') {
+      const target = await this.launch(memberId, code, game.username);
+      if (target.event) login.event = target.event;
+    }
+    return login;
+  }
+
+  async resetPassword(memberId: string, code: string): Promise<GameLogin> {
+    const game = await this.memberGame(memberId, code);
+    let credentials;
+    try {
+      credentials = await this.providers(code).resetPassword(game.username);
+    } catch (error) {
+      if (error instanceof ProviderError) throw new AppError(502, 'SLOT_RESET_PASSWORD_FAIL');
+      throw error;
+    }
+    await this.db
+      .updateTable('member_games')
+      .set({ password_enc: this.box.seal(credentials.password), updated_at: new Date() })
+      .where('member_id', '=', memberId)
+      .where('game_code', '=', code)
+      .execute();
+    return this.credentials(memberId, code);
+  }
+
+  /** A launch link for the member's own account at a game (checked by username, and password when given). */
+  async launch(memberId: string, code: string, username: string, password?: string): Promise<LaunchTarget> {
+    const game = await this.memberGame(memberId, code);
+    if (game.username !== username || (password !== undefined && game.password !== password)) throw notFound('SLOT_NO_ACCOUNT');
+    try {
+      return await this.providers(code).launch({ username: game.username, password: game.password });
+    } catch (error) {
+      if (error instanceof ProviderError) throw new AppError(502, 'GAME_ACTIVATION_FAIL');
+      throw error;
+    }
+  }
+
+  /**
+   * Reads a game balance from the provider and books the difference to the ledger's copy as a
+   * game result (against the provider's system account). The booking is skipped when the copy
+   * changed while the provider was asked, or while a transfer of that game is in flight: the next
+   * refresh books it then. Answers the provider's balance.
+   */
+  async sync(memberId: string, game: MemberGame): Promise<number> {
+    const id = account.game(memberId, game.code);
+    const before = (await balances(this.db, [id])).get(id) ?? { balance: 0, version: 0 };
+    const live = await this.providers(game.code).balance(game.username);
+    const delta = live - before.balance;
+    if (delta === 0) return live;
+    await runPosting(
+      this.db,
+      { kind: 'game_result', operationId: null, postings: [{ account: account.provider(game.code), amount: -delta }, { account: id, amount: delta }] },
+      {
+        before: [
+          sql`unchanged AS (
+            SELECT a.id FROM ledger_accounts a WHERE a.id = ${id} AND a.version = ${before.version}::bigint
+              AND NOT EXISTS (SELECT 1 FROM operations o WHERE o.member_id = ${memberId} AND o.status = 'PENDING'
+                AND o.type = 'transfer' AND (o.source = ${game.code} OR o.target = ${game.code}))
+            FOR UPDATE)`,
+        ],
+        guard: 'unchanged',
+      },
+    );
+    return live;
+  }
+
+  /** Refreshes every game of the member in parallel; a slow or failing provider keeps its last balance. */
+  async refreshAll(memberId: string): Promise<Map<string, number>> {
+    const games = await this.memberGames(memberId);
+    const results = await Promise.allSettled(games.map(async (g) => [g.code, await this.sync(memberId, g)] as const));
+    const fresh = new Map<string, number>();
+    for (const r of results) if (r.status === 'fulfilled') fresh.set(r.value[0], r.value[1]);
+    return fresh;
+  }
+}

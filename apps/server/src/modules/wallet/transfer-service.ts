@@ -1,0 +1,151 @@
+import type { Kysely } from 'kysely';
+import { MIN_TRANSFER_BAHT, WALLET_CODE } from '@mw/contract/constants';
+import type { DB } from '../../db/schema';
+import { AppError, badRequest } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import { account, InsufficientFunds, runPosting } from '../../ledger/ledger';
+import { ProviderError } from '../../providers/games/game-provider';
+import type { GameService, MemberGame } from './game-service';
+import { isDuplicateKey, priorOperation, recordOperation, settleTransfer, type Idem, type OperationRow } from './operations';
+
+export interface TransferOutcome {
+  operation: OperationRow;
+  /** The other game account's balance after the call, when a game was involved. */
+  game?: { code: string; amount: number };
+}
+
+const MIN_TRANSFER_SATANG = MIN_TRANSFER_BAHT * 100;
+
+/**
+ * Transfers between the wallet and game accounts. Money leaving for a provider is held in the
+ * member's in-flight account first (a PENDING operation), then the provider is asked; its answer
+ * completes or reverses the operation. When the answer is unknown (timeout, error after sending)
+ * the provider is asked about the reference; if that fails too, the operation stays PENDING and
+ * the reconciler settles it. Never lost, never doubled.
+ */
+export class TransferService {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly games: GameService,
+  ) {}
+
+  async transfer(memberId: string, from: string, to: string, amount: number, idem: Idem | null): Promise<TransferOutcome> {
+    const prior = await priorOperation(this.db, memberId, idem);
+    if (prior) return this.replay(prior);
+    if (amount < MIN_TRANSFER_SATANG) throw badRequest('TRANSFER_MINIMUM', { minimum: MIN_TRANSFER_BAHT });
+    if (from === to) throw badRequest('TRANSFER_SAME_ACCOUNT');
+    if (from !== WALLET_CODE && to !== WALLET_CODE) {
+      // Game to game: out to the wallet, then in to the other game; each step on its own.
+      await this.transfer(memberId, from, WALLET_CODE, amount, idem ? { key: `${idem.key}:out`, hash: idem.hash } : null);
+      return this.transfer(memberId, WALLET_CODE, to, amount, idem ? { key: `${idem.key}:in`, hash: idem.hash } : null);
+    }
+    const code = from === WALLET_CODE ? to : from;
+    const game = await this.games.memberGame(memberId, code);
+    return from === WALLET_CODE ? this.toGame(memberId, game, amount, idem) : this.fromGame(memberId, game, amount, idem);
+  }
+
+  private async toGame(memberId: string, game: MemberGame, amount: number, idem: Idem | null): Promise<TransferOutcome> {
+    const op = await this.start(memberId, WALLET_CODE, game.code, amount, idem, account.wallet(memberId));
+    if ('replayed' in op) return op.replayed;
+    return this.complete(op.row, game);
+  }
+
+  private async fromGame(memberId: string, game: MemberGame, amount: number, idem: Idem | null): Promise<TransferOutcome> {
+    // The player may have won or lost since the last look: book the live balance first.
+    await this.games.sync(memberId, game).catch(() => undefined);
+    const op = await this.start(memberId, game.code, WALLET_CODE, amount, idem, account.game(memberId, game.code));
+    if ('replayed' in op) return op.replayed;
+    return this.complete(op.row, game);
+  }
+
+  /** Records the PENDING operation and holds the money in flight, in one statement. */
+  private async start(
+    memberId: string,
+    source: string,
+    target: string,
+    amount: number,
+    idem: Idem | null,
+    debit: string,
+  ): Promise<{ row: OperationRow } | { replayed: TransferOutcome }> {
+    const row: OperationRow = { id: newId(), member_id: memberId, type: 'transfer', status: 'PENDING', source, target, amount, note: null };
+    try {
+      await runPosting(
+        this.db,
+        { kind: 'transfer_start', operationId: row.id, postings: [{ account: debit, amount: -amount }, { account: account.inflight(memberId), amount }] },
+        { before: recordOperation({ id: row.id, memberId, type: 'transfer', status: 'PENDING', source, target, amount }, idem) },
+      );
+    } catch (error) {
+      if (error instanceof InsufficientFunds) throw badRequest('MONEY_NOT_ENOUGH');
+      if (isDuplicateKey(error)) {
+        const prior = await priorOperation(this.db, memberId, idem);
+        if (prior) return { replayed: await this.replay(prior) };
+      }
+      throw error;
+    }
+    return { row };
+  }
+
+  /** Asks the provider and settles. */
+  private async complete(op: OperationRow, game: MemberGame): Promise<TransferOutcome> {
+    const provider = this.games.provider(game.code);
+    const direction = op.source === WALLET_CODE ? 'in' : 'out';
+    let outcome: 'applied' | 'absent';
+    let gameBalance: number | undefined;
+    try {
+      gameBalance = (await provider.transfer(direction, game.username, op.amount, op.id)).balance;
+      outcome = 'applied';
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      if (error.kind === 'unknown') {
+        try {
+          outcome = await provider.lookupTransfer(op.id);
+        } catch {
+          throw new AppError(504, 'TRANSFER_PENDING', { reference: op.id });
+        }
+      } else {
+        outcome = 'absent';
+      }
+    }
+    const status = await settleTransfer(this.db, op, outcome);
+    const settled = { ...op, status, note: status === 'FAILED' ? 'TRANSFER_FAIL' : null };
+    if (status === 'FAILED') throw new AppError(502, 'TRANSFER_FAIL', { reference: op.id });
+    return { operation: settled, game: gameBalance === undefined ? undefined : { code: game.code, amount: gameBalance } };
+  }
+
+  /** The answer to a retry: the first request's outcome. */
+  async replay(op: OperationRow): Promise<TransferOutcome> {
+    if (op.status === 'SUCCESS') return { operation: op };
+    if (op.status === 'FAILED') throw new AppError(502, 'TRANSFER_FAIL', { reference: op.id });
+    throw new AppError(409, 'REQUEST_IN_PROGRESS', { reference: op.id });
+  }
+
+  /**
+   * Settles transfers left PENDING (a crash, a provider that did not answer) by asking their
+   * provider. Only operations older than `graceMs` are touched, so requests still running in any
+   * server process are left alone. Answers how many were settled.
+   */
+  async reconcile(graceMs: number): Promise<number> {
+    const pending = await this.db
+      .selectFrom('operations')
+      .select(['id', 'member_id', 'type', 'status', 'source', 'target', 'amount', 'note'])
+      .where('status', '=', 'PENDING')
+      .where('type', '=', 'transfer')
+      .where('created_at', '<', new Date(Date.now() - graceMs))
+      .orderBy('created_at')
+      .limit(500)
+      .execute();
+    let settled = 0;
+    for (const row of pending) {
+      const op = { ...row, amount: Number(row.amount) };
+      const code = op.source === WALLET_CODE ? op.target : op.source;
+      try {
+        const outcome = await this.games.provider(code).lookupTransfer(op.id);
+        await settleTransfer(this.db, op, outcome);
+        settled += 1;
+      } catch {
+        // provider still unreachable: try again next round
+      }
+    }
+    return settled;
+  }
+}

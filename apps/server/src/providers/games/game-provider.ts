@@ -1,0 +1,75 @@
+import type { GameLaunchEvent } from '@mw/contract/wallet';
+
+/** A member's login at a game provider. */
+export interface GameCredentials {
+  username: string;
+  password: string;
+}
+
+export interface LaunchTarget {
+  link: string;
+  event?: GameLaunchEvent;
+}
+
+export type TransferDirection = 'in' | 'out';
+
+/**
+ * One game provider (JOKER, PG, …), as the server sees it. Amounts are satang. Every transfer
+ * carries our reference; the provider applies a reference at most once, and `lookupTransfer`
+ * answers for a reference authoritatively: once it has answered "absent", that reference will
+ * never be applied (so an in-doubt transfer can be settled safely).
+ */
+export interface GameProvider {
+  readonly code: string;
+  openAccount(memberId: string): Promise<GameCredentials>;
+  balance(username: string): Promise<number>;
+  /** `in` moves money into the game account, `out` takes it out. Answers the new game balance. */
+  transfer(direction: TransferDirection, username: string, amount: number, ref: string): Promise<{ balance: number }>;
+  resetPassword(username: string): Promise<GameCredentials>;
+  launch(credentials: GameCredentials): Promise<LaunchTarget>;
+  lookupTransfer(ref: string): Promise<'applied' | 'absent'>;
+}
+
+/**
+ * - unreachable: the request never reached the provider (nothing happened);
+ * - rejected: the provider answered no (nothing happened);
+ * - unknown: the request may or may not have been applied (timeout, error after sending).
+ */
+export type ProviderErrorKind = 'unreachable' | 'rejected' | 'unknown';
+
+export class ProviderError extends Error {
+  constructor(
+    readonly kind: ProviderErrorKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}
+
+/** Gives every provider call a deadline; a transfer past it is in doubt, anything else failed. */
+export function withDeadline(provider: GameProvider, timeoutMs: number): GameProvider {
+  const limit = <T>(work: Promise<T>, kindOnTimeout: ProviderErrorKind): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new ProviderError(kindOnTimeout, `${provider.code} timed out after ${timeoutMs} ms`)), timeoutMs);
+      work.then(
+        (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error instanceof ProviderError ? error : new ProviderError('unknown', String(error)));
+        },
+      );
+    });
+  return {
+    code: provider.code,
+    openAccount: (memberId) => limit(provider.openAccount(memberId), 'unreachable'),
+    balance: (username) => limit(provider.balance(username), 'unreachable'),
+    transfer: (direction, username, amount, ref) => limit(provider.transfer(direction, username, amount, ref), 'unknown'),
+    resetPassword: (username) => limit(provider.resetPassword(username), 'unreachable'),
+    launch: (credentials) => limit(provider.launch(credentials), 'unreachable'),
+    lookupTransfer: (ref) => limit(provider.lookupTransfer(ref), 'unreachable'),
+  };
+}

@@ -1,0 +1,213 @@
+import { randomBytes } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../db/schema';
+import { ProviderError, type GameCredentials, type GameProvider, type LaunchTarget, type TransferDirection } from './game-provider';
+
+/** Failure injection per game: an outside system fails in these ways. */
+export type FaultMode = 'none' | 'down' | 'timeout' | 'error-after-take';
+
+export interface Fault {
+  mode: FaultMode;
+  /** Added to every call. */
+  latencyMs: number;
+}
+
+/** Launch styles of spec section 2: an auto-login link, a form-state event, or the provider's web page. */
+export const FORM_EVENT_GAME = 'UFABET';
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The sandbox of all 16 game providers. Its state (accounts, balances, applied transfer
+ * references, play sessions) is in its own sandbox_game_* tables: it survives a restart of the
+ * server, as a real provider would.
+ */
+export class SandboxGameHouse {
+  private readonly faults = new Map<string, Fault>();
+  private defaultLatencyMs = 0;
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly hangMs: number,
+  ) {}
+
+  setFault(code: string, fault: Fault): void {
+    this.faults.set(code, fault);
+  }
+
+  setDefaultLatency(ms: number): void {
+    this.defaultLatencyMs = ms;
+  }
+
+  fault(code: string): Fault {
+    return this.faults.get(code) ?? { mode: 'none', latencyMs: this.defaultLatencyMs };
+  }
+
+  provider(code: string): GameProvider {
+    return new SandboxGameProvider(code, this.db, () => this.fault(code), this.hangMs);
+  }
+
+  /** A play session for the demo game page. */
+  async session(token: string): Promise<{ gameCode: string; username: string } | null> {
+    const row = await this.db
+      .selectFrom('sandbox_game_sessions')
+      .select(['game_code', 'username', 'expires_at'])
+      .where('token', '=', token)
+      .executeTakeFirst();
+    if (!row || row.expires_at.getTime() < Date.now()) return null;
+    return { gameCode: row.game_code, username: row.username };
+  }
+
+  async accountBalance(code: string, username: string): Promise<number | null> {
+    const row = await this.db.selectFrom('sandbox_game_accounts').select('balance').where('game_code', '=', code).where('username', '=', username).executeTakeFirst();
+    return row ? Number(row.balance) : null;
+  }
+
+  /** One spin of the demo game, entirely on the provider's side: the bet is lost or won. */
+  async spin(code: string, username: string, bet: number, multiplier: number): Promise<number | null> {
+    const won = bet * multiplier;
+    const result = await sql<{ balance: number }>`
+      UPDATE sandbox_game_accounts SET balance = balance - ${bet}::bigint + ${won}::bigint
+      WHERE game_code = ${code} AND username = ${username} AND balance >= ${bet}::bigint RETURNING balance`.execute(this.db);
+    const row = result.rows[0];
+    return row ? Number(row.balance) : null;
+  }
+
+  async checkLogin(code: string, username: string, password: string): Promise<boolean> {
+    const row = await this.db.selectFrom('sandbox_game_accounts').select('password').where('game_code', '=', code).where('username', '=', username).executeTakeFirst();
+    return !!row && row.password === password;
+  }
+
+  async createSession(code: string, username: string): Promise<string> {
+    const token = randomBytes(24).toString('base64url');
+    await this.db
+      .insertInto('sandbox_game_sessions')
+      .values({ token, game_code: code, username, expires_at: new Date(Date.now() + 2 * 3_600_000) })
+      .execute();
+    return token;
+  }
+}
+
+class SandboxGameProvider implements GameProvider {
+  constructor(
+    readonly code: string,
+    private readonly db: Kysely<DB>,
+    private readonly fault: () => Fault,
+    private readonly hangMs: number,
+  ) {}
+
+  private async enter(): Promise<Fault> {
+    const fault = this.fault();
+    if (fault.latencyMs > 0) await sleep(fault.latencyMs);
+    if (fault.mode === 'down') throw new ProviderError('unreachable', `${this.code} is down`);
+    return fault;
+  }
+
+  async openAccount(memberId: string): Promise<GameCredentials> {
+    await this.enter();
+    const username = `${this.code.toLowerCase().slice(0, 4)}${memberId.slice(-8)}${randomBytes(2).toString('hex')}`;
+    const password = newPassword();
+    await this.db.insertInto('sandbox_game_accounts').values({ game_code: this.code, username, password }).execute();
+    return { username, password };
+  }
+
+  async balance(username: string): Promise<number> {
+    await this.enter();
+    const row = await this.db.selectFrom('sandbox_game_accounts').select('balance').where('game_code', '=', this.code).where('username', '=', username).executeTakeFirst();
+    if (!row) throw new ProviderError('rejected', `${this.code}: no account ${username}`);
+    return Number(row.balance);
+  }
+
+  async transfer(direction: TransferDirection, username: string, amount: number, ref: string): Promise<{ balance: number }> {
+    const fault = await this.enter();
+    if (fault.mode === 'timeout') {
+      // A slow provider: it applies the transfer after the caller has given up, unless the
+      // caller has asked about the reference in the meantime (then it refuses it).
+      await sleep(this.hangMs);
+      await this.apply(direction, username, amount, ref).catch(() => undefined);
+      throw new ProviderError('unknown', `${this.code} answered too late`);
+    }
+    const result = await this.apply(direction, username, amount, ref);
+    if (fault.mode === 'error-after-take') throw new ProviderError('unknown', `${this.code} failed after applying ${ref}`);
+    return result;
+  }
+
+  private async apply(direction: TransferDirection, username: string, amount: number, ref: string): Promise<{ balance: number }> {
+    const delta = direction === 'in' ? amount : -amount;
+    let applied;
+    try {
+      applied = await sql<{ balance: number }>`
+        WITH claimed AS (
+          INSERT INTO sandbox_game_transfers (game_code, ref, username, amount, state)
+          VALUES (${this.code}, ${ref}, ${username}, ${delta}::bigint, 'applied')
+          ON CONFLICT (game_code, ref) DO NOTHING RETURNING ref
+        )
+        UPDATE sandbox_game_accounts SET balance = balance + ${delta}::bigint
+        WHERE game_code = ${this.code} AND username = ${username} AND EXISTS (SELECT 1 FROM claimed)
+        RETURNING balance`.execute(this.db);
+    } catch (error) {
+      if ((error as { code?: string }).code === '23514') throw new ProviderError('rejected', `${this.code}: insufficient game balance`);
+      throw error;
+    }
+    const row = applied.rows[0];
+    if (row) return { balance: Number(row.balance) };
+    // Nothing applied: the reference was seen before, or there is no such account.
+    const seen = await this.db.selectFrom('sandbox_game_transfers').select(['state', 'username']).where('game_code', '=', this.code).where('ref', '=', ref).executeTakeFirst();
+    if (seen?.state === 'applied' && seen.username === username) return { balance: await this.balance(username) };
+    throw new ProviderError('rejected', seen ? `${this.code}: reference ${ref} refused` : `${this.code}: no account ${username}`);
+  }
+
+  async resetPassword(username: string): Promise<GameCredentials> {
+    await this.enter();
+    const password = newPassword();
+    const result = await this.db
+      .updateTable('sandbox_game_accounts')
+      .set({ password })
+      .where('game_code', '=', this.code)
+      .where('username', '=', username)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) throw new ProviderError('rejected', `${this.code}: no account ${username}`);
+    return { username, password };
+  }
+
+  async launch(credentials: GameCredentials): Promise<LaunchTarget> {
+    await this.enter();
+    const row = await this.db
+      .selectFrom('sandbox_game_accounts')
+      .select('password')
+      .where('game_code', '=', this.code)
+      .where('username', '=', credentials.username)
+      .executeTakeFirst();
+    if (!row || row.password !== credentials.password) throw new ProviderError('rejected', `${this.code}: login refused`);
+    if (this.code === FORM_EVENT_GAME) {
+      return {
+        link: `/sandbox/games/${this.code}/login`,
+        event: { action: `/sandbox/games/${this.code}/login`, method: 'POST', fields: { username: credentials.username, password: credentials.password } },
+      };
+    }
+    const token = randomBytes(24).toString('base64url');
+    await this.db
+      .insertInto('sandbox_game_sessions')
+      .values({ token, game_code: this.code, username: credentials.username, expires_at: new Date(Date.now() + 2 * 3_600_000) })
+      .execute();
+    return { link: `/sandbox/games/${this.code}/play?t=${token}` };
+  }
+
+  async lookupTransfer(ref: string): Promise<'applied' | 'absent'> {
+    await this.enter();
+    // Asking about a reference burns it if it was never applied.
+    await this.db
+      .insertInto('sandbox_game_transfers')
+      .values({ game_code: this.code, ref, username: '', amount: 0, state: 'refused' })
+      .onConflict((oc) => oc.columns(['game_code', 'ref']).doNothing())
+      .execute();
+    const row = await this.db.selectFrom('sandbox_game_transfers').select('state').where('game_code', '=', this.code).where('ref', '=', ref).executeTakeFirstOrThrow();
+    return row.state === 'applied' ? 'applied' : 'absent';
+  }
+}
+
+function newPassword(): string {
+  const alphabet = 'abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+  const bytes = randomBytes(10);
+  return Array.from(bytes, (b) => alphabet[b % alphabet.length]).join('');
+}

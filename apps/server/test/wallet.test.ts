@@ -1,0 +1,291 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { walletResponseSchema } from '@mw/contract/wallet';
+import { checkInvariants } from '../src/ledger/ledger';
+import { call, dbKinds, login, OPERATOR_TOKEN, registerMember, startApp, type TestApp } from './helpers';
+
+const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };
+let keySeq = 0;
+const newKey = () => `test-key-${Date.now()}-${++keySeq}`;
+
+describe.each(dbKinds)('wallet on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(kind, { RECONCILE_INTERVAL_MS: '0', PROVIDER_TIMEOUT_MS: '300' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  async function member(topUp = 0): Promise<string> {
+    const { phone, password } = await registerMember(t.app);
+    const token = await login(t.app, phone, password);
+    if (topUp > 0) expect((await call(t.app, 'POST', '/api/wallet/add', { token, body: { amount: topUp } })).status).toBe(200);
+    return token;
+  }
+  const walletOf = async (token: string) => walletResponseSchema.parse((await call(t.app, 'GET', '/api/wallet', { token })).body);
+  const invariants = async () => {
+    const report = await checkInvariants(t.services.database.db);
+    expect(report).toMatchObject({ ok: true, total: 0 });
+  };
+  const fault = (code: string, mode: string) => call(t.app, 'PUT', `/api/operator/sandbox/games/${code}/fault`, { headers: operator, body: { mode } });
+
+  it('tops up, opens PG, moves money both ways, withdraws, and shows it all in the statement', async () => {
+    const token = await member();
+    expect((await call(t.app, 'POST', '/api/wallet/add', { token, body: { amount: 500 } })).body).toMatchObject({ ok: true, wallet: { amount: 500 }, amount: 500 });
+    const before = await walletOf(token);
+    expect(before.slots).toHaveLength(16);
+    expect(before.slots.find((s) => s.code === 'PG')).toMatchObject({ isActive: false, amount: 0, category: 'slot' });
+
+    const activated = await call(t.app, 'GET', '/api/wallet/activate/PG', { token });
+    expect(activated).toMatchObject({ status: 200, body: { code: 'PG', isActive: true, amount: 0 } });
+    expect((await call(t.app, 'GET', '/api/wallet/activate/PG', { token })).body).toEqual({ message: 'SLOT_ALREADY_ACTIVE' });
+    const creds = (await call<{ username: string; password: string }>(t.app, 'GET', '/api/wallet/account/PG', { token })).body;
+    expect(creds.username).toMatch(/^pg/);
+    const reset = (await call<{ username: string; password: string }>(t.app, 'GET', '/api/wallet/resetpassword/PG', { token })).body;
+    expect(reset.username).toBe(creds.username);
+    expect(reset.password).not.toBe(creds.password);
+
+    const into = await call(t.app, 'POST', '/api/wallet/transfer', { token, body: { from: 'WALLET', to: 'PG', amount: 120.5 } });
+    expect(into).toMatchObject({ status: 200, body: { ok: true, wallet: { amount: 379.5 }, game: { code: 'PG', amount: 120.5 }, amount: 120.5 } });
+    const out = await call(t.app, 'POST', '/api/wallet/transfer', { token, body: { from: 'PG', to: 'WALLET', amount: '20.25' } });
+    expect(out).toMatchObject({ status: 200, body: { wallet: { amount: 399.75 }, game: { code: 'PG', amount: 100.25 } } });
+    const withdraw = await call(t.app, 'POST', '/api/wallet/withdraw', { token, body: { amount: 150 } });
+    expect(withdraw).toMatchObject({ status: 200, body: { wallet: { amount: 249.75 }, amount: 150 } });
+
+    const statement = await call<{ total: number; statements: Array<{ statementType: string; status: string; from: string; to: string; amount: number }> }>(t.app, 'POST', '/api/statement', { token, body: { page: 1, limit: 10 } });
+    expect(statement.body.total).toBe(4);
+    expect(statement.body.statements.map((s) => [s.statementType, s.status, s.from, s.to, s.amount])).toEqual([
+      ['withdraw', 'PENDING', 'WALLET', expect.stringMatching(/^KBANK \d+$/), 150],
+      ['transfer', 'SUCCESS', 'PG', 'WALLET', 20.25],
+      ['transfer', 'SUCCESS', 'WALLET', 'PG', 120.5],
+      ['deposit', 'SUCCESS', 'SANDBOX', 'WALLET', 500],
+    ]);
+    const page2 = await call<{ statements: unknown[] }>(t.app, 'POST', '/api/statement', { token, body: { page: 2, limit: 3 } });
+    expect(page2.body.statements).toHaveLength(1);
+    await invariants();
+  });
+
+  it.each([
+    ['under 1 baht', { from: 'WALLET', to: 'PG', amount: 0.99 }, 400, 'TRANSFER_MINIMUM'],
+    ['zero', { from: 'WALLET', to: 'PG', amount: 0 }, 400, 'TRANSFER_MINIMUM'],
+    ['negative', { from: 'WALLET', to: 'PG', amount: -10 }, 400, 'KEY_INVALID'],
+    ['3 decimals', { from: 'WALLET', to: 'PG', amount: 10.005 }, 400, 'KEY_INVALID'],
+    ['not a number', { from: 'WALLET', to: 'PG', amount: 'ten' }, 400, 'KEY_INVALID'],
+    ['NaN-like', { from: 'WALLET', to: 'PG', amount: 'NaN' }, 400, 'KEY_INVALID'],
+    ['huge', { from: 'WALLET', to: 'PG', amount: 1e15 }, 400, 'KEY_INVALID'],
+    ['an array', { from: 'WALLET', to: 'PG', amount: [10] }, 400, 'KEY_INVALID'],
+    ['the same account', { from: 'WALLET', to: 'WALLET', amount: 10 }, 400, 'TRANSFER_SAME_ACCOUNT'],
+    ['a game without an account', { from: 'WALLET', to: 'JOKER', amount: 10 }, 400, 'SLOT_NO_ACCOUNT'],
+    ['an unknown game', { from: 'WALLET', to: 'NOPE', amount: 10 }, 404, 'NO_GAME'],
+    ['more than the balance', { from: 'WALLET', to: 'PG', amount: 100.01 }, 400, 'MONEY_NOT_ENOUGH'],
+    ['more than the game holds', { from: 'PG', to: 'WALLET', amount: 1 }, 400, 'MONEY_NOT_ENOUGH'],
+    ['a missing amount', { from: 'WALLET', to: 'PG' }, 400, 'KEY_MISSING'],
+    ['an extra field', { from: 'WALLET', to: 'PG', amount: 10, fee: 0 }, 400, 'KEY_INVALID'],
+  ])('refuses a transfer of %s and moves nothing', async (_label, body, status, code) => {
+    const token = await member(100);
+    await call(t.app, 'GET', '/api/wallet/activate/PG', { token });
+    const before = await walletOf(token);
+    const res = await call(t.app, 'POST', '/api/wallet/transfer', { token, body });
+    expect(res.status).toBe(status);
+    expect(res.body.message).toBe(code);
+    const after = await walletOf(token);
+    expect(after.wallet.amount).toBe(before.wallet.amount);
+    expect(after.slots.find((s) => s.code === 'PG')?.amount).toBe(0);
+    expect((await call<{ total: number }>(t.app, 'POST', '/api/statement', { token, body: { page: 1, limit: 10 } })).body.total).toBe(1);
+  });
+
+  it('lets exactly 35 of 50 parallel transfers of 20 from a 700 wallet through', async () => {
+    const token = await member(700);
+    await call(t.app, 'GET', '/api/wallet/activate/PG', { token });
+    const results = await Promise.all(Array.from({ length: 50 }, () => call(t.app, 'POST', '/api/wallet/transfer', { token, body: { from: 'WALLET', to: 'PG', amount: 20 } })));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(35);
+    expect(results.filter((r) => r.status !== 200).every((r) => r.body.message === 'MONEY_NOT_ENOUGH')).toBe(true);
+    const after = await walletOf(token);
+    expect(after.wallet.amount).toBe(0);
+    expect(after.slots.find((s) => s.code === 'PG')?.amount).toBe(700);
+    const refreshed = await call<{ slots: Array<{ code: string; amount: number }> }>(t.app, 'GET', '/api/wallet/refresh/slot', { token });
+    expect(refreshed.body.slots.find((s) => s.code === 'PG')?.amount).toBe(700);
+    await invariants();
+  });
+
+  it('moves money once for a retried Idempotency-Key, and refuses the key with another body', async () => {
+    const token = await member(300);
+    await call(t.app, 'GET', '/api/wallet/activate/PG', { token });
+    const key = newKey();
+    const first = await call(t.app, 'POST', '/api/wallet/transfer', { token, body: { from: 'WALLET', to: 'PG', amount: 50 }, headers: { 'idempotency-key': key } });
+    const again = await call(t.app, 'POST', '/api/wallet/transfer', { token, body: { from: 'WALLET', to: 'PG', amount: 50 }, headers: { 'idempotency-key': key } });
+    expect(first.status).toBe(200);
+    expect(again.status).toBe(200);
+    expect(again.body.reference).toBe(first.body.reference);
+    expect((await walletOf(token)).wallet.amount).toBe(250);
+    const other = await call(t.app, 'POST', '/api/wallet/transfer', { token, body: { from: 'WALLET', to: 'PG', amount: 60 }, headers: { 'idempotency-key': key } });
+    expect(other).toMatchObject({ status: 409, body: { message: 'IDEMPOTENCY_KEY_REUSED' } });
+    const parallelKey = newKey();
+    const burst = await Promise.all(
+      Array.from({ length: 8 }, () => call(t.app, 'POST', '/api/wallet/withdraw', { token, body: { amount: 100 }, headers: { 'idempotency-key': parallelKey } })),
+    );
+    expect(new Set(burst.filter((r) => r.status === 200).map((r) => r.body.reference)).size).toBe(1);
+    expect((await walletOf(token)).wallet.amount).toBe(150);
+    const bad = await call(t.app, 'POST', '/api/wallet/add', { token, body: { amount: 1 }, headers: { 'idempotency-key': 'short' } });
+    expect(bad).toMatchObject({ status: 400, body: { message: 'KEY_INVALID' } });
+    await invariants();
+  });
+
+  it('keeps members apart: no one sees or launches another member\'s game accounts', async () => {
+    const alice = await member(100);
+    const bob = await member();
+    await call(t.app, 'GET', '/api/wallet/activate/PG', { token: alice });
+    const aliceCreds = (await call<{ username: string; password: string }>(t.app, 'GET', '/api/wallet/account/PG', { token: alice })).body;
+    const own = await call<{ link: string }>(t.app, 'GET', `/api/autoLogin/pg/${aliceCreds.username}`, { token: alice });
+    expect(own.status).toBe(200);
+    expect(own.body.link).toMatch(/^\/sandbox\/games\/PG\/play\?t=/);
+    expect((await call(t.app, 'GET', `/api/autoLogin/pg/${aliceCreds.username}`, { token: bob })).body).toEqual({ message: 'SLOT_NO_ACCOUNT' });
+    await call(t.app, 'GET', '/api/wallet/activate/PG', { token: bob });
+    expect((await call(t.app, 'GET', `/api/autoLogin/pg/${aliceCreds.username}`, { token: bob })).status).toBe(404);
+    expect((await call(t.app, 'GET', `/api/autoLogin/pgslot/${aliceCreds.username}/${aliceCreds.password}`, { token: bob })).status).toBe(400);
+    const bobCreds = (await call<{ username: string }>(t.app, 'GET', '/api/wallet/account/PG', { token: bob })).body;
+    expect(bobCreds.username).not.toBe(aliceCreds.username);
+    expect((await call(t.app, 'POST', '/api/wallet/transfer', { token: bob, body: { from: 'PG', to: 'WALLET', amount: 1 } })).body.message).toBe('MONEY_NOT_ENOUGH');
+  });
+
+  it('gives the form-state event to the provider that needs it', async () => {
+    const token = await member();
+    await call(t.app, 'GET', '/api/wallet/activate/UFABET', { token });
+    const creds = await call<{ username: string; event: { action: string; method: string; fields: Record<string, string> } }>(t.app, 'GET', '/api/wallet/account/UFABET', { token });
+    expect(creds.body.event).toMatchObject({ action: '/sandbox/games/UFABET/login', method: 'POST', fields: { username: creds.body.username } });
+  });
+
+  it('returns the money when the provider is down', async () => {
+    const token = await member(100);
+    await call(t.app, 'GET', '/api/wallet/activate/JOKER', { token });
+    await fault('JOKER', 'down');
+    try {
+      const res = await call(t.app, 'POST', '/api/wallet/transfer', { token, body: { from: 'WALLET', to: 'JOKER', amount: 40 } });
+      expect(res).toMatchObject({ status: 502, body: { message: 'TRANSFER_FAIL' } });
+      expect((await walletOf(token)).wallet.amount).toBe(100);
+      const items = (await call<{ statements: Array<{ status: string; note?: string }> }>(t.app, 'POST', '/api/statement', { token, body: { page: 1, limit: 10 } })).body.statements;
+      expect(items[0]).toMatchObject({ status: 'FAILED', note: 'TRANSFER_FAIL' });
+    } finally {
+      await fault('JOKER', 'none');
+    }
+    await invariants();
+  });
+
+  it('completes a transfer the provider took before failing', async () => {
+    const token = await member(100);
+    await call(t.app, 'GET', '/api/wallet/activate/SLOTXO', { token });
+    await fault('SLOTXO', 'error-after-take');
+    try {
+      const res = await call(t.app, 'POST', '/api/wallet/transfer', { token, body: { from: 'WALLET', to: 'SLOTXO', amount: 40 } });
+      expect(res.status).toBe(200);
+    } finally {
+      await fault('SLOTXO', 'none');
+    }
+    const w = await walletOf(token);
+    expect(w.wallet.amount).toBe(60);
+    expect(w.slots.find((s) => s.code === 'SLOTXO')?.amount).toBe(40);
+    const live = await call<{ slots: Array<{ code: string; amount: number }> }>(t.app, 'GET', '/api/wallet/refresh/slot', { token });
+    expect(live.body.slots.find((s) => s.code === 'SLOTXO')?.amount).toBe(40);
+    await invariants();
+  });
+
+  it('settles a timed-out transfer by asking the provider, and refuses it afterwards', async () => {
+    const token = await member(100);
+    await call(t.app, 'GET', '/api/wallet/activate/SUPERSLOT', { token });
+    await fault('SUPERSLOT', 'timeout');
+    try {
+      const res = await call(t.app, 'POST', '/api/wallet/transfer', { token, body: { from: 'WALLET', to: 'SUPERSLOT', amount: 30 } });
+      expect(res).toMatchObject({ status: 502, body: { message: 'TRANSFER_FAIL' } });
+      expect((await walletOf(token)).wallet.amount).toBe(100);
+      // The slow provider's late attempt to apply it is refused: the game gets nothing.
+      await new Promise((r) => setTimeout(r, 700));
+    } finally {
+      await fault('SUPERSLOT', 'none');
+    }
+    const live = await call<{ slots: Array<{ code: string; amount: number }> }>(t.app, 'GET', '/api/wallet/refresh/slot', { token });
+    expect(live.body.slots.find((s) => s.code === 'SUPERSLOT')?.amount).toBe(0);
+    await invariants();
+  });
+
+  it('leaves a transfer pending when the provider cannot be asked, and the reconciler settles it', async () => {
+    const token = await member(100);
+    await call(t.app, 'GET', '/api/wallet/activate/BETFLIX', { token });
+    const creds = (await call<{ username: string }>(t.app, 'GET', '/api/wallet/account/BETFLIX', { token })).body;
+    // error-after-take, then down before the lookup: the answer is unknown and cannot be asked.
+    t.services.sandboxGames?.setFault('BETFLIX', { mode: 'error-after-take', latencyMs: 0 });
+    const provider = t.services.games.provider('BETFLIX');
+    const original = provider.lookupTransfer.bind(provider);
+    provider.lookupTransfer = async () => {
+      throw new Error('unreachable');
+    };
+    try {
+      const res = await call(t.app, 'POST', '/api/wallet/transfer', { token, body: { from: 'WALLET', to: 'BETFLIX', amount: 25 } });
+      expect(res).toMatchObject({ status: 504, body: { message: 'TRANSFER_PENDING' } });
+    } finally {
+      provider.lookupTransfer = original;
+      t.services.sandboxGames?.setFault('BETFLIX', { mode: 'none', latencyMs: 0 });
+    }
+    const pending = await walletOf(token);
+    expect(pending.wallet.amount).toBe(75);
+    expect((await call<{ statements: Array<{ status: string }> }>(t.app, 'POST', '/api/statement', { token, body: { page: 1, limit: 1 } })).body.statements[0]?.status).toBe('PENDING');
+    expect(await t.services.transfers.reconcile(0)).toBeGreaterThanOrEqual(1);
+    const settled = await walletOf(token);
+    expect(settled.wallet.amount).toBe(75);
+    expect(settled.slots.find((s) => s.code === 'BETFLIX')?.amount).toBe(25);
+    expect(creds.username).toBeTruthy();
+    await invariants();
+  });
+
+  it('holds withdrawals until the operator completes or rejects them', async () => {
+    const token = await member(1000);
+    const tooSmall = await call(t.app, 'POST', '/api/wallet/withdraw', { token, body: { amount: 99.99 } });
+    expect(tooSmall).toMatchObject({ status: 400, body: { message: 'WITHDRAW_MINIMUM', withdrawMin: 100 } });
+    const tooBig = await call(t.app, 'POST', '/api/wallet/withdraw', { token, body: { amount: 50_000.01 } });
+    expect(tooBig).toMatchObject({ status: 400, body: { message: 'WITHDRAW_MAXIMUM', withdrawMax: 50000 } });
+    const more = await call(t.app, 'POST', '/api/wallet/withdraw', { token, body: { amount: 1000.01 } });
+    expect(more.body.message).toBe('MONEY_NOT_ENOUGH');
+    const a = await call<{ reference: string }>(t.app, 'POST', '/api/wallet/withdraw', { token, body: { amount: 300 } });
+    const b = await call<{ reference: string }>(t.app, 'POST', '/api/wallet/withdraw', { token, body: { amount: 200 } });
+    expect((await walletOf(token)).wallet.amount).toBe(500);
+    expect((await call(t.app, 'POST', `/api/operator/withdrawals/${a.body.reference}/complete`)).status).toBe(403);
+    expect((await call(t.app, 'POST', `/api/operator/withdrawals/${a.body.reference}/complete`, { headers: operator })).body).toEqual({ id: a.body.reference, status: 'SUCCESS' });
+    expect((await call(t.app, 'POST', `/api/operator/withdrawals/${a.body.reference}/reject`, { headers: operator, body: { note: 'late' } })).status).toBe(404);
+    expect((await call(t.app, 'POST', `/api/operator/withdrawals/${b.body.reference}/reject`, { headers: operator, body: { note: 'NAME_MISMATCH' } })).status).toBe(200);
+    expect((await walletOf(token)).wallet.amount).toBe(700);
+    const items = (await call<{ statements: Array<{ status: string; amount: number; note?: string }> }>(t.app, 'POST', '/api/statement', { token, body: { page: 1, limit: 2 } })).body.statements;
+    expect(items).toMatchObject([{ status: 'FAILED', amount: 200, note: 'NAME_MISMATCH' }, { status: 'SUCCESS', amount: 300 }]);
+    await invariants();
+  });
+
+  it('withdrawAll brings the game balances home first', async () => {
+    const token = await member(500);
+    await call(t.app, 'GET', '/api/wallet/activate/PG', { token });
+    await call(t.app, 'POST', '/api/wallet/transfer', { token, body: { from: 'WALLET', to: 'PG', amount: 450 } });
+    const res = await call(t.app, 'POST', '/api/wallet/withdrawAll', { token, body: { amount: 480 } });
+    expect(res).toMatchObject({ status: 200, body: { wallet: { amount: 20 }, amount: 480 } });
+    expect((await walletOf(token)).slots.find((s) => s.code === 'PG')?.amount).toBe(0);
+    await invariants();
+  });
+
+  it('books wins and losses played at the provider on refresh', async () => {
+    const token = await member(200);
+    await call(t.app, 'GET', '/api/wallet/activate/PG', { token });
+    await call(t.app, 'POST', '/api/wallet/transfer', { token, body: { from: 'WALLET', to: 'PG', amount: 100 } });
+    const creds = (await call<{ username: string }>(t.app, 'GET', '/api/wallet/account/PG', { token })).body;
+    await t.services.sandboxGames?.spin('PG', creds.username, 1000, 0);
+    await t.services.sandboxGames?.spin('PG', creds.username, 1000, 5);
+    const refreshed = await call<{ slots: Array<{ code: string; amount: number }>; updatedAt: string }>(t.app, 'GET', '/api/wallet/refresh/slot', { token });
+    expect(refreshed.body.slots.find((s) => s.code === 'PG')?.amount).toBe(130);
+    const back = await call(t.app, 'POST', '/api/wallet/transferAll', { token, body: { to: 'WALLET' } });
+    expect(back).toMatchObject({ status: 200, body: { wallet: { amount: 230 } } });
+    await invariants();
+  });
+
+  it('transferAll puts the whole wallet into a game', async () => {
+    const token = await member(80);
+    await call(t.app, 'GET', '/api/wallet/activate/HUAYHD', { token });
+    const res = await call(t.app, 'POST', '/api/wallet/transferAll', { token, body: { to: 'HUAYHD' } });
+    expect(res).toMatchObject({ status: 200, body: { wallet: { amount: 0 }, amount: 80 } });
+    expect((await call(t.app, 'POST', '/api/wallet/transferAll', { token, body: { to: 'HUAYHD' } })).body.message).toBe('MONEY_NOT_ENOUGH');
+  });
+});
