@@ -182,6 +182,8 @@ async function registerWebApp(app: FastifyInstance, config: Config): Promise<voi
       root,
       wildcard: false,
       index: false,
+      // The build writes .br and .gz beside each asset; they are sent to clients that accept them.
+      preCompressed: true,
       setHeaders: (res, path) => {
         void res.header('cache-control', path.includes(join(root, 'assets')) ? 'public, max-age=31536000, immutable' : 'no-cache');
       },

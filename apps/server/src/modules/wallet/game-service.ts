@@ -31,7 +31,12 @@ export interface MemberGame {
  * launching, and keeping the ledger's copy of each game balance in step with the provider
  * (wins and losses happen on the provider's side).
  */
+const CATALOGUE_TTL_MS = 10_000;
+
 export class GameService {
+  private cachedCatalogue: { rows: GameRow[]; at: number } | null = null;
+  private readonly usernames = new Map<string, string>();
+
   constructor(
     private readonly db: Kysely<DB>,
     private readonly providers: (code: string) => GameProvider,
@@ -42,15 +47,37 @@ export class GameService {
     return this.providers(code);
   }
 
+  /** The active catalogue, read at most every CATALOGUE_TTL_MS (operators change it rarely). */
   async catalogue(): Promise<GameRow[]> {
-    return this.db.selectFrom('games').selectAll().where('active', '=', true).orderBy('sort').orderBy('code').execute();
+    const now = Date.now();
+    if (!this.cachedCatalogue || now - this.cachedCatalogue.at > CATALOGUE_TTL_MS) {
+      const rows = await this.db.selectFrom('games').selectAll().where('active', '=', true).orderBy('sort').orderBy('code').execute();
+      this.cachedCatalogue = { rows, at: now };
+    }
+    return this.cachedCatalogue.rows;
   }
 
   /** A catalogue game by code, or NO_GAME. */
   async game(code: string): Promise<GameRow> {
-    const game = await this.db.selectFrom('games').selectAll().where('code', '=', code).where('active', '=', true).executeTakeFirst();
+    const game = (await this.catalogue()).find((g) => g.code === code);
     if (!game) throw notFound('NO_GAME');
     return game;
+  }
+
+  /**
+   * The member's username at a game (SLOT_NO_ACCOUNT without an account). A username never
+   * changes once the account is open, so it is remembered in memory.
+   */
+  async gameUsername(memberId: string, code: string): Promise<string> {
+    await this.game(code);
+    const key = `${memberId}:${code}`;
+    const known = this.usernames.get(key);
+    if (known) return known;
+    const row = await this.db.selectFrom('member_games').select('username').where('member_id', '=', memberId).where('game_code', '=', code).executeTakeFirst();
+    if (!row) throw badRequest('SLOT_NO_ACCOUNT');
+    if (this.usernames.size > 100_000) this.usernames.clear();
+    this.usernames.set(key, row.username);
+    return row.username;
   }
 
   async memberGames(memberId: string): Promise<MemberGame[]> {
@@ -166,7 +193,7 @@ export class GameService {
    * changed while the provider was asked, or while a transfer of that game is in flight: the next
    * refresh books it then. Answers the provider's balance.
    */
-  async sync(memberId: string, game: MemberGame): Promise<number> {
+  async sync(memberId: string, game: { code: string; username: string }): Promise<number> {
     const id = account.game(memberId, game.code);
     const before = (await balances(this.db, [id])).get(id) ?? { balance: 0, version: 0 };
     const live = await this.providers(game.code).balance(game.username);

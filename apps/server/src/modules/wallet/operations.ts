@@ -112,9 +112,9 @@ export function transferLegs(op: Pick<OperationRow, 'member_id' | 'source' | 'ta
 /**
  * Settles a pending transfer, once: "applied" completes it (money from in-flight to the
  * destination), "absent" reverses it (money back where it came from, TRANSFER_FAIL). Answers
- * the operation's final status, whoever settled it.
+ * the operation's final status, whoever settled it, and the new balances when this call did.
  */
-export async function settleTransfer(db: Kysely<DB>, op: OperationRow, outcome: 'applied' | 'absent'): Promise<OperationStatus> {
+export async function settleTransfer(db: Kysely<DB>, op: OperationRow, outcome: 'applied' | 'absent'): Promise<{ status: OperationStatus; balances: Map<string, number> | null }> {
   const { direction, code } = transferLegs(op);
   const member = op.member_id;
   const gameAccount = account.game(member, code);
@@ -137,7 +137,7 @@ export async function settleTransfer(db: Kysely<DB>, op: OperationRow, outcome: 
       guard: 'settled',
     },
   );
-  if (settled) return status;
+  if (settled) return { status, balances: settled };
   const now = await db.selectFrom('operations').select('status').where('id', '=', op.id).executeTakeFirstOrThrow();
-  return now.status;
+  return { status: now.status, balances: null };
 }

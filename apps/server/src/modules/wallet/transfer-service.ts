@@ -5,13 +5,20 @@ import { AppError, badRequest } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { account, InsufficientFunds, runPosting } from '../../ledger/ledger';
 import { ProviderError } from '../../providers/games/game-provider';
-import type { GameService, MemberGame } from './game-service';
+import type { GameService } from './game-service';
+
+interface GameLogin {
+  code: string;
+  username: string;
+}
 import { isDuplicateKey, priorOperation, recordOperation, settleTransfer, type Idem, type OperationRow } from './operations';
 
 export interface TransferOutcome {
   operation: OperationRow;
-  /** The other game account's balance after the call, when a game was involved. */
+  /** The game account's balance after the call, when this call settled it. */
   game?: { code: string; amount: number };
+  /** The wallet balance after the call, when this call knows it. */
+  wallet?: number;
 }
 
 const MIN_TRANSFER_SATANG = MIN_TRANSFER_BAHT * 100;
@@ -30,8 +37,7 @@ export class TransferService {
   ) {}
 
   async transfer(memberId: string, from: string, to: string, amount: number, idem: Idem | null): Promise<TransferOutcome> {
-    const prior = await priorOperation(this.db, memberId, idem);
-    if (prior) return this.replay(prior);
+    // A retried key is noticed when recording (the key is unique), not by an extra read first.
     if (amount < MIN_TRANSFER_SATANG) throw badRequest('TRANSFER_MINIMUM', { minimum: MIN_TRANSFER_BAHT });
     if (from === to) throw badRequest('TRANSFER_SAME_ACCOUNT');
     if (from !== WALLET_CODE && to !== WALLET_CODE) {
@@ -40,22 +46,25 @@ export class TransferService {
       return this.transfer(memberId, WALLET_CODE, to, amount, idem ? { key: `${idem.key}:in`, hash: idem.hash } : null);
     }
     const code = from === WALLET_CODE ? to : from;
-    const game = await this.games.memberGame(memberId, code);
+    const game = { code, username: await this.games.gameUsername(memberId, code) };
     return from === WALLET_CODE ? this.toGame(memberId, game, amount, idem) : this.fromGame(memberId, game, amount, idem);
   }
 
-  private async toGame(memberId: string, game: MemberGame, amount: number, idem: Idem | null): Promise<TransferOutcome> {
+  private async toGame(memberId: string, game: GameLogin, amount: number, idem: Idem | null): Promise<TransferOutcome> {
     const op = await this.start(memberId, WALLET_CODE, game.code, amount, idem, account.wallet(memberId));
     if ('replayed' in op) return op.replayed;
-    return this.complete(op.row, game);
+    const outcome = await this.complete(op.row, game);
+    return { ...outcome, wallet: op.balances.get(account.wallet(memberId)) };
   }
 
-  private async fromGame(memberId: string, game: MemberGame, amount: number, idem: Idem | null): Promise<TransferOutcome> {
+  private async fromGame(memberId: string, game: GameLogin, amount: number, idem: Idem | null): Promise<TransferOutcome> {
     // The player may have won or lost since the last look: book the live balance first.
     await this.games.sync(memberId, game).catch(() => undefined);
     const op = await this.start(memberId, game.code, WALLET_CODE, amount, idem, account.game(memberId, game.code));
     if ('replayed' in op) return op.replayed;
-    return this.complete(op.row, game);
+    const outcome = await this.complete(op.row, game);
+    const gameBalance = op.balances.get(account.game(memberId, game.code));
+    return gameBalance === undefined ? outcome : { ...outcome, game: { code: game.code, amount: gameBalance } };
   }
 
   /** Records the PENDING operation and holds the money in flight, in one statement. */
@@ -66,33 +75,33 @@ export class TransferService {
     amount: number,
     idem: Idem | null,
     debit: string,
-  ): Promise<{ row: OperationRow } | { replayed: TransferOutcome }> {
+  ): Promise<{ row: OperationRow; balances: Map<string, number> } | { replayed: TransferOutcome }> {
     const row: OperationRow = { id: newId(), member_id: memberId, type: 'transfer', status: 'PENDING', source, target, amount, note: null };
+    let balances;
     try {
-      await runPosting(
+      balances = await runPosting(
         this.db,
         { kind: 'transfer_start', operationId: row.id, postings: [{ account: debit, amount: -amount }, { account: account.inflight(memberId), amount }] },
         { before: recordOperation({ id: row.id, memberId, type: 'transfer', status: 'PENDING', source, target, amount }, idem) },
       );
     } catch (error) {
-      if (error instanceof InsufficientFunds) throw badRequest('MONEY_NOT_ENOUGH');
-      if (isDuplicateKey(error)) {
+      if (isDuplicateKey(error) || (error instanceof InsufficientFunds && idem)) {
         const prior = await priorOperation(this.db, memberId, idem);
         if (prior) return { replayed: await this.replay(prior) };
       }
+      if (error instanceof InsufficientFunds) throw badRequest('MONEY_NOT_ENOUGH');
       throw error;
     }
-    return { row };
+    return { row, balances: balances ?? new Map() };
   }
 
   /** Asks the provider and settles. */
-  private async complete(op: OperationRow, game: MemberGame): Promise<TransferOutcome> {
+  private async complete(op: OperationRow, game: GameLogin): Promise<TransferOutcome> {
     const provider = this.games.provider(game.code);
     const direction = op.source === WALLET_CODE ? 'in' : 'out';
     let outcome: 'applied' | 'absent';
-    let gameBalance: number | undefined;
     try {
-      gameBalance = (await provider.transfer(direction, game.username, op.amount, op.id)).balance;
+      await provider.transfer(direction, game.username, op.amount, op.id);
       outcome = 'applied';
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
@@ -106,10 +115,16 @@ export class TransferService {
         outcome = 'absent';
       }
     }
-    const status = await settleTransfer(this.db, op, outcome);
+    const { status, balances } = await settleTransfer(this.db, op, outcome);
     const settled = { ...op, status, note: status === 'FAILED' ? 'TRANSFER_FAIL' : null };
     if (status === 'FAILED') throw new AppError(502, 'TRANSFER_FAIL', { reference: op.id });
-    return { operation: settled, game: gameBalance === undefined ? undefined : { code: game.code, amount: gameBalance } };
+    const gameBalance = balances?.get(account.game(op.member_id, game.code));
+    const walletBalance = balances?.get(account.wallet(op.member_id));
+    return {
+      operation: settled,
+      ...(gameBalance === undefined ? {} : { game: { code: game.code, amount: gameBalance } }),
+      ...(walletBalance === undefined ? {} : { wallet: walletBalance }),
+    };
   }
 
   /** The answer to a retry: the first request's outcome. */

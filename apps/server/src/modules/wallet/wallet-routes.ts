@@ -21,7 +21,7 @@ export function walletHandlers({ wallet, games, transfers }: Services): Handlers
     walletTransfer: async (ctx) => {
       const { memberId } = requireMember(ctx);
       const outcome = await transfers.transfer(memberId, ctx.body.from.toUpperCase(), ctx.body.to.toUpperCase(), ctx.body.amount, key(ctx, 'walletTransfer', ctx.body));
-      return wallet.result(memberId, outcome.operation, outcome.game);
+      return wallet.result(memberId, outcome.operation, outcome.game, outcome.wallet);
     },
     walletTransferAll: async (ctx) => wallet.transferAll(requireMember(ctx).memberId, ctx.body.to.toUpperCase(), key(ctx, 'walletTransferAll', ctx.body)),
     walletWithdraw: async (ctx) => wallet.withdraw(requireMember(ctx).memberId, ctx.body.amount, key(ctx, 'walletWithdraw', ctx.body)),

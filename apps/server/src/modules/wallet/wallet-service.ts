@@ -55,8 +55,10 @@ export class WalletService {
     };
   }
 
-  async result(memberId: string, op: OperationRow, game?: { code: string; amount: number }): Promise<MoneyResult> {
-    const result: MoneyResult = { ok: true, wallet: { amount: toBaht(await this.balance(memberId)) }, amount: toBaht(op.amount), reference: op.id };
+  /** The answer of a money call; the wallet balance is read unless the call already knows it. */
+  async result(memberId: string, op: OperationRow, game?: { code: string; amount: number }, walletBalance?: number): Promise<MoneyResult> {
+    const balance = walletBalance ?? (await this.balance(memberId));
+    const result: MoneyResult = { ok: true, wallet: { amount: toBaht(balance) }, amount: toBaht(op.amount), reference: op.id };
     if (game) result.game = { code: game.code, amount: toBaht(game.amount) };
     return result;
   }
@@ -114,7 +116,7 @@ export class WalletService {
     const amount = await this.balance(memberId);
     if (amount <= 0) throw badRequest('MONEY_NOT_ENOUGH');
     const outcome = await this.transfers.transfer(memberId, WALLET_CODE, to, amount, idem);
-    return this.result(memberId, outcome.operation, outcome.game);
+    return this.result(memberId, outcome.operation, outcome.game, outcome.wallet);
   }
 
   /** Moves every positive game balance to the wallet; a failing provider is skipped. */

@@ -1,0 +1,71 @@
+import { lazy, Suspense, type ComponentType } from 'react';
+import { Navigate, Route, Routes } from 'react-router';
+import { LoginPage } from '../features/auth/login/LoginPage';
+import { NotFoundPage } from '../features/status/NotFoundPage';
+import { TerminatedPage } from '../features/status/TerminatedPage';
+import { ErrorBoundary } from '../shared/ui/ErrorBoundary';
+import { PageSpinner } from '../shared/ui/Spinner';
+import { RequireAuth } from './guards/RequireAuth';
+import { SiteActiveGuard } from './guards/SiteActiveGuard';
+import { GuestLayout } from './layouts/GuestLayout';
+
+/** Route-level code splitting: /login ships with the entry, everything else loads on demand. */
+function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
+  return lazy(async () => ({ default: (await load())[name] }));
+}
+
+const MemberLayout = page(() => import('./layouts/MemberLayout'), 'MemberLayout');
+const MemberHomeRoute = page(() => import('./pages/MemberHomeRoute'), 'MemberHomeRoute');
+const RegisterPage = page(() => import('../features/auth/register/RegisterPage'), 'RegisterPage');
+const ForgotPasswordPage = page(() => import('../features/auth/forgot-password/ForgotPasswordPage'), 'ForgotPasswordPage');
+const HowtoPage = page(() => import('../features/howto/HowtoPage'), 'HowtoPage');
+const ContactPage = page(() => import('../features/contact/ContactPage'), 'ContactPage');
+const ProfilePage = page(() => import('../features/profile/ProfilePage'), 'ProfilePage');
+const BonusPage = page(() => import('../features/bonus/BonusPage'), 'BonusPage');
+const StatementPage = page(() => import('../features/statement/StatementPage'), 'StatementPage');
+const SpinPage = page(() => import('../features/spin/SpinPage'), 'SpinPage');
+
+/** The route table of spec section 2 (plus /forgot-password). */
+export function AppRoutes() {
+  return (
+    <ErrorBoundary>
+      <Suspense fallback={<PageSpinner />}>
+        <Routes>
+          <Route path="/" element={<Navigate to="/user" replace />} />
+          <Route element={<GuestLayout />}>
+            <Route
+              path="/login"
+              element={
+                <SiteActiveGuard>
+                  <LoginPage />
+                </SiteActiveGuard>
+              }
+            />
+            <Route path="/register" element={<RegisterPage />} />
+            <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+            <Route path="/howto" element={<HowtoPage />} />
+            <Route path="/contact" element={<ContactPage />} />
+          </Route>
+          <Route
+            path="/user"
+            element={
+              <RequireAuth>
+                <MemberLayout />
+              </RequireAuth>
+            }
+          >
+            <Route index element={<Navigate to="/user/home" replace />} />
+            <Route path="home" element={<MemberHomeRoute />} />
+            <Route path="profile" element={<ProfilePage />} />
+            <Route path="bonus" element={<BonusPage />} />
+            <Route path="statement" element={<StatementPage />} />
+            <Route path="contact" element={<ContactPage />} />
+            <Route path="spin" element={<SpinPage />} />
+          </Route>
+          <Route path="/terminated" element={<TerminatedPage />} />
+          <Route path="*" element={<NotFoundPage />} />
+        </Routes>
+      </Suspense>
+    </ErrorBoundary>
+  );
+}

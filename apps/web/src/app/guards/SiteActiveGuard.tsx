@@ -1,0 +1,68 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { ApiError } from '../../shared/api/ApiError';
+import { fetchSiteActive } from '../../shared/api/lookups';
+import { PageSpinner } from '../../shared/ui/Spinner';
+
+/** When the site was last confirmed active: later visits render at once and re-check behind. */
+let confirmedAt = 0;
+const RECHECK_BLOCKING_AFTER_MS = 5 * 60_000;
+
+/** A check already on its way (main.tsx starts one before React boots); reused for 2 s. */
+let inFlight: { promise: Promise<boolean>; startedAt: number } | null = null;
+const REUSE_MS = 2_000;
+
+export function startSiteActiveCheck(): Promise<boolean> {
+  if (inFlight && Date.now() - inFlight.startedAt < REUSE_MS) return inFlight.promise;
+  const promise = fetchSiteActive();
+  promise.then(
+    (active) => {
+      if (active) confirmedAt = Date.now();
+    },
+    () => undefined, // handled by whoever awaits it; never an unhandled rejection
+  );
+  inFlight = { promise, startedAt: Date.now() };
+  return promise;
+}
+
+export function resetSiteActiveGuard(): void {
+  confirmedAt = 0;
+  inFlight = null;
+}
+
+/**
+ * Every navigation to /login first asks GET /api/lookup/active; `{active:false}` or a 410 `gone`
+ * sends the visitor to /terminated. Network failures let the page through: a shut-down site
+ * answers, it does not go silent.
+ */
+export function SiteActiveGuard({ children }: { children: ReactNode }) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [ready, setReady] = useState(() => Date.now() - confirmedAt < RECHECK_BLOCKING_AFTER_MS);
+
+  useEffect(() => {
+    let cancelled = false;
+    startSiteActiveCheck()
+      .then((active) => {
+        if (cancelled) return;
+        if (!active) {
+          navigate('/terminated', { replace: true });
+          return;
+        }
+        setReady(true);
+      })
+      .catch((error: unknown) => {
+        if (cancelled) return;
+        if (error instanceof ApiError && error.code === 'gone') {
+          navigate('/terminated', { replace: true });
+          return;
+        }
+        setReady(true);
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [location.key, navigate]);
+
+  return ready ? children : <PageSpinner />;
+}

@@ -1,0 +1,42 @@
+import { Suspense, useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useLocation } from 'react-router';
+import { useSiteInfo } from '../../shared/api/lookups';
+import { clearToken } from '../../shared/auth/token';
+import { PageSpinner } from '../../shared/ui/Spinner';
+import { BottomNav, NavTab } from './BottomNav';
+
+/** Guest pages: no top bar; bottom menu Home (/login), Register, How to use, Contact; credit line. */
+export function GuestLayout() {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const info = useSiteInfo();
+
+  // Spec section 2: a stored token is cleared when a guest page loads.
+  useEffect(() => {
+    clearToken();
+  }, [pathname]);
+
+  const website = info.data?.website || info.data?.name || t('app.name');
+  return (
+    <div className="app-column guest-layout" data-testid="guest-layout">
+      <a className="skip-link" href="#main">
+        {t('layout.skipToContent')}
+      </a>
+      <main id="main" className="app-main">
+        <Suspense fallback={<PageSpinner />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <p className="credit-line" data-testid="credit-line">
+        {t('layout.credit', { year: new Date().getFullYear(), website })}
+      </p>
+      <BottomNav>
+        <NavTab to="/login" icon="home" label={t('nav.home')} testId="nav-login" />
+        <NavTab to="/register" icon="userPlus" label={t('nav.register')} testId="nav-register" />
+        <NavTab to="/howto" icon="play" label={t('nav.howto')} testId="nav-howto" />
+        <NavTab to="/contact" icon="contact" label={t('nav.contact')} testId="nav-contact" />
+      </BottomNav>
+    </div>
+  );
+}

@@ -1,0 +1,57 @@
+import { Suspense, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Outlet } from 'react-router';
+import { useLogout } from '../../features/auth/logout/useLogout';
+import { ConditionsModal } from '../../features/conditions/ConditionsModal';
+import { useSiteInfo } from '../../shared/api/lookups';
+import { Icon } from '../../shared/ui/Icon';
+import { LanguageSelect } from '../../shared/ui/LanguageSelect';
+import { Logo } from '../../shared/ui/Logo';
+import { PageSpinner } from '../../shared/ui/Spinner';
+import { BottomNav, NavButton, NavHome, NavTab } from './BottomNav';
+
+/** Member pages: top bar (name, language, logout) and the five-item bottom menu. */
+export function MemberLayout() {
+  const { t } = useTranslation();
+  const info = useSiteInfo();
+  const { logout, pending } = useLogout();
+  const [conditionsOpen, setConditionsOpen] = useState(false);
+
+  return (
+    <div className="app-column member-layout" data-testid="member-layout">
+      <a className="skip-link" href="#main">
+        {t('layout.skipToContent')}
+      </a>
+      <header className="top-bar" data-testid="top-bar">
+        <Link to="/user/home" className="top-bar-home" aria-label={t('nav.home')}>
+          <Logo name={info.data?.name || t('app.name')} size={34} />
+        </Link>
+        <LanguageSelect compact />
+        <button
+          type="button"
+          className="icon-button"
+          onClick={() => void logout()}
+          disabled={pending}
+          aria-label={t('nav.logout')}
+          title={t('nav.logout')}
+          data-testid="logout-button"
+        >
+          <Icon name="logout" />
+        </button>
+      </header>
+      <main id="main" className="app-main">
+        <Suspense fallback={<PageSpinner />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <BottomNav>
+        <NavTab to="/user/profile" icon="user" label={t('nav.profile')} testId="nav-profile" />
+        <NavButton icon="conditions" label={t('nav.conditions')} testId="nav-conditions" onClick={() => setConditionsOpen(true)} />
+        <NavHome to="/user/home" label={t('nav.home')} testId="nav-home" />
+        <NavTab to="/user/statement" icon="statement" label={t('nav.statement')} testId="nav-statement" />
+        <NavTab to="/user/contact" icon="contact" label={t('nav.contact')} testId="nav-contact" />
+      </BottomNav>
+      <ConditionsModal open={conditionsOpen} onClose={() => setConditionsOpen(false)} />
+    </div>
+  );
+}

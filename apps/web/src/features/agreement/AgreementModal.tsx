@@ -1,0 +1,55 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { AGREEMENT_DELAY_MS, STORAGE_KEYS } from '@mw/contract/constants';
+import { readStorage, writeStorage } from '../../shared/storage';
+import { Modal } from '../../shared/ui/Modal';
+import { SafeHtml } from '../../shared/ui/SafeHtml';
+import { useAgreements } from './agreementApi';
+
+export function agreementAccepted(): boolean {
+  return readStorage('local', STORAGE_KEYS.agreement) !== null;
+}
+
+/**
+ * Opens on the member home 1.5 s after entry unless the member already accepted
+ * (localStorage `remember-agreement`); confirming remembers it and closes.
+ */
+export function AgreementModal() {
+  const { t } = useTranslation();
+  const [due, setDue] = useState(false);
+  const [accepted, setAccepted] = useState(agreementAccepted);
+  const agreements = useAgreements(!accepted);
+
+  useEffect(() => {
+    if (accepted) return;
+    const timer = setTimeout(() => setDue(true), AGREEMENT_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [accepted]);
+
+  const paragraphs = agreements.data ?? [];
+  const open = due && !accepted && paragraphs.length > 0;
+
+  const confirm = () => {
+    writeStorage('local', STORAGE_KEYS.agreement, 'true');
+    setAccepted(true);
+  };
+
+  return (
+    <Modal
+      open={open}
+      title={t('agreement.title')}
+      testId="agreement-modal"
+      footer={
+        <button type="button" className="btn btn-primary btn-block" onClick={confirm} data-testid="agreement-confirm">
+          {t('agreement.confirm')}
+        </button>
+      }
+    >
+      <div className="agreement-text">
+        {paragraphs.map((html, index) => (
+          <SafeHtml key={index} html={html} testId="agreement-item" />
+        ))}
+      </div>
+    </Modal>
+  );
+}

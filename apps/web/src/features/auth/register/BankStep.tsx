@@ -1,0 +1,91 @@
+import type { FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { LAOS_CURRENCIES } from '@mw/contract/constants';
+import { LAOS_BUILD } from '../../../shared/config';
+import { ruleMessage } from '../../../shared/forms/ruleMessage';
+import { FormError, SelectField, TextField } from '../../../shared/ui/fields';
+import { Spinner } from '../../../shared/ui/Spinner';
+import { useBanks } from './registerApi';
+import type { StepProps } from './stepProps';
+
+export function BankStep({ form, errors, serverError, pending, onChange, onSubmit, onBack }: StepProps) {
+  const { t, i18n } = useTranslation();
+  const banks = useBanks();
+  const english = i18n.resolvedLanguage === 'en';
+  const message = (field: keyof typeof errors) => {
+    const code = errors[field];
+    return code ? ruleMessage(code) : null;
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSubmit();
+  };
+  return (
+    <form className="form" onSubmit={submit} noValidate data-testid="register-step-bank">
+      <SelectField
+        label={t('register.bank')}
+        name="bankCode"
+        value={form.bankCode}
+        onChange={(e) => onChange('bankCode', e.target.value)}
+        error={message('bankCode')}
+      >
+        <option value="">{t('register.bankPlaceholder')}</option>
+        {(banks.data ?? []).map((bank) => (
+          <option key={bank.code} value={bank.code}>
+            {english ? bank.nameEN : bank.nameTH}
+          </option>
+        ))}
+      </SelectField>
+      <TextField
+        label={t('register.firstName')}
+        name="firstName"
+        autoComplete="given-name"
+        autoCapitalize="characters"
+        value={form.firstName}
+        onChange={(e) => onChange('firstName', e.target.value.toUpperCase())}
+        error={message('firstName')}
+      />
+      <TextField
+        label={t('register.lastName')}
+        name="lastName"
+        autoComplete="family-name"
+        autoCapitalize="characters"
+        value={form.lastName}
+        onChange={(e) => onChange('lastName', e.target.value.toUpperCase())}
+        error={message('lastName')}
+        hint={t('register.accountNameHint')}
+      />
+      <TextField
+        label={t('register.accountNo')}
+        icon="bank"
+        name="bankAccountNo"
+        inputMode="numeric"
+        autoComplete="off"
+        maxLength={18}
+        placeholder={t('register.accountNoPlaceholder')}
+        value={form.bankAccountNo}
+        onChange={(e) => onChange('bankAccountNo', e.target.value.replace(/\D/g, ''))}
+        error={message('bankAccountNo')}
+      />
+      {LAOS_BUILD && (
+        <SelectField label={t('register.currency')} name="currency" value={form.currency} onChange={(e) => onChange('currency', e.target.value)}>
+          {LAOS_CURRENCIES.map((currency) => (
+            <option key={currency} value={currency}>
+              {t(`register.currencies.${currency}`)}
+            </option>
+          ))}
+        </SelectField>
+      )}
+      <FormError message={serverError} testId="register-error" />
+      <div className="btn-row">
+        <button type="button" className="btn btn-secondary" onClick={onBack} data-testid="register-back">
+          {t('common.back')}
+        </button>
+        <button type="submit" className="btn btn-primary" disabled={pending} data-testid="register-submit">
+          {pending && <Spinner />}
+          {t('register.submit')}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,153 @@
+import type { Registration } from '@mw/contract/account';
+import { DEFAULT_LAOS_CURRENCY, type Currency } from '@mw/contract/constants';
+import {
+  checkBankAccountName,
+  checkBankAccountNo,
+  checkPassword,
+  checkPasswordsMatch,
+  checkPhone,
+  checkProfileName,
+  isEnglishOnlyName,
+  joinAccountName,
+  normaliseAccountName,
+  requiresEnglishName,
+  type RuleCode,
+} from '@mw/contract/rules';
+
+/** Everything the four register steps collect. */
+export interface RegisterForm {
+  phone: string;
+  otpCode: string;
+  name: string;
+  password: string;
+  confirmPassword: string;
+  sourceCode: string;
+  inviteCode: string;
+  bankCode: string;
+  firstName: string;
+  lastName: string;
+  bankAccountNo: string;
+  currency: Currency;
+}
+
+export type RegisterField = keyof RegisterForm;
+export type FieldErrors = Partial<Record<RegisterField, RuleCode>>;
+
+export function initialRegisterForm(inviteCode: string): RegisterForm {
+  return {
+    phone: '',
+    otpCode: '',
+    name: '',
+    password: '',
+    confirmPassword: '',
+    sourceCode: '',
+    inviteCode,
+    bankCode: '',
+    firstName: '',
+    lastName: '',
+    bankAccountNo: '',
+    currency: DEFAULT_LAOS_CURRENCY,
+  };
+}
+
+function compact(errors: Partial<Record<RegisterField, RuleCode | null>>): FieldErrors {
+  const result: FieldErrors = {};
+  for (const [field, code] of Object.entries(errors) as Array<[RegisterField, RuleCode | null]>) {
+    if (code) result[field] = code;
+  }
+  return result;
+}
+
+export function hasErrors(errors: FieldErrors): boolean {
+  return Object.keys(errors).length > 0;
+}
+
+/** Step 1: required; exactly 10 digits outside the Laos build. */
+export function validatePhoneStep(form: RegisterForm, laos: boolean): FieldErrors {
+  return compact({ phone: checkPhone(form.phone, laos) });
+}
+
+/** Step 3: name, password and its confirmation; they must match. */
+export function validateProfileStep(form: RegisterForm): FieldErrors {
+  return compact({
+    name: checkProfileName(form.name),
+    password: checkPassword(form.password),
+    confirmPassword: form.confirmPassword === '' ? 'REQUIRED' : checkPasswordsMatch(form.password, form.confirmPassword),
+  });
+}
+
+function accountNamePartError(bankCode: string, part: string): RuleCode | null {
+  const name = normaliseAccountName(part);
+  if (name === '') return 'REQUIRED';
+  return requiresEnglishName(bankCode) && !isEnglishOnlyName(name) ? 'BANK_ACCOUNT_NAME_ENG' : null;
+}
+
+/** Step 4: bank, first and last name (English only for KTB, TMB, BBL), account number. */
+export function validateBankStep(form: RegisterForm): FieldErrors {
+  const firstName = accountNamePartError(form.bankCode, form.firstName);
+  let lastName = accountNamePartError(form.bankCode, form.lastName);
+  if (!firstName && !lastName) lastName = checkBankAccountName(form.bankCode, joinAccountName(form.firstName, form.lastName));
+  return compact({
+    bankCode: form.bankCode === '' ? 'REQUIRED' : null,
+    firstName,
+    lastName,
+    bankAccountNo: checkBankAccountNo(form.bankAccountNo),
+  });
+}
+
+/** The body of POST /api/account/validate and POST /api/account. */
+export function toRegistration(form: RegisterForm, laos: boolean): Registration {
+  return {
+    name: form.name.trim(),
+    username: form.phone,
+    password: form.password,
+    sourceCode: form.sourceCode,
+    inviteCode: form.inviteCode.trim(),
+    bankCode: form.bankCode,
+    bankAccountName: joinAccountName(form.firstName, form.lastName),
+    bankAccountNo: form.bankAccountNo,
+    ...(laos ? { currency: form.currency } : {}),
+  };
+}
+
+/** Server field paths that belong to the bank step (not yet filled in when the profile step validates). */
+export const BANK_STEP_PATHS: ReadonlySet<string> = new Set(['bankCode', 'bankAccountName', 'bankAccountNo', 'currency']);
+
+/**
+ * Answers of POST /api/account/validate that only complain about the bank step. The profile step
+ * validates the full body while its bank part is still empty (the server answers KEY_MISSING for
+ * the empty bankCode); those complaints are for the bank step, which checks them again on submit.
+ */
+const BANK_STEP_CODES: ReadonlySet<string> = new Set([
+  'KEY_MISSING',
+  'INVALID_BANK',
+  'BANK_ACCOUNT_NO_INVALID',
+  'BANK_ACCOUNT_NAME_INVALID',
+  'BANK_ACCOUNT_NAME_ENG',
+  'EXISTING_BANK',
+]);
+
+export function onlyBankStepComplaints(code: string | null, fields: ReadonlyArray<{ path: string }>): boolean {
+  if (fields.length > 0) return fields.every((field) => BANK_STEP_PATHS.has(field.path));
+  return code !== null && BANK_STEP_CODES.has(code);
+}
+
+/** Maps a server field path to the wizard's input. */
+export function fieldForPath(path: string): RegisterField | null {
+  switch (path) {
+    case 'username':
+      return 'phone';
+    case 'bankAccountName':
+      return 'lastName';
+    case 'name':
+    case 'password':
+    case 'sourceCode':
+    case 'inviteCode':
+    case 'bankCode':
+    case 'bankAccountNo':
+    case 'currency':
+      return path;
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,66 @@
+import { useTranslation } from 'react-i18next';
+import { CLIENT_VERSION } from '@mw/contract/constants';
+import { Icon } from '../../shared/ui/Icon';
+import { SafeHtml } from '../../shared/ui/SafeHtml';
+import { PageSpinner } from '../../shared/ui/Spinner';
+import fallbackQr from './assets/contact-qr-fallback.svg';
+import { useContact } from './contactApi';
+import './contact.css';
+
+/** Contact: /contact (guest, no top bar) and /user/contact (member, with top bar). */
+export function ContactPage() {
+  const { t } = useTranslation();
+  const contact = useContact();
+  const data = contact.data;
+
+  return (
+    <section className="page" data-testid="contact-page">
+      <header>
+        <h1 className="page-title">{t('contact.title')}</h1>
+        <p className="page-subtitle">{t('contact.subtitle')}</p>
+      </header>
+      {contact.isPending ? (
+        <PageSpinner />
+      ) : (
+        <>
+          {data?.contactText && (
+            <div className="card">
+              <SafeHtml html={data.contactText} testId="contact-text" />
+            </div>
+          )}
+          <div className="card contact-line">
+            <h2 className="contact-line-title">
+              <Icon name="chat" />
+              {t('contact.lineTitle')}
+            </h2>
+            <figure className="contact-qr">
+              <img
+                src={data?.lineQR || fallbackQr}
+                alt={t('contact.qrAlt')}
+                width={188}
+                height={188}
+                loading="lazy"
+                data-testid="contact-line-qr"
+              />
+              <figcaption className="muted">{t('contact.scanQr')}</figcaption>
+            </figure>
+            {data?.lineName && (
+              <p className="contact-line-name" data-testid="contact-line-name">
+                {data.lineName}
+              </p>
+            )}
+            {data?.lineLink && (
+              <a className="btn btn-line btn-block" href={data.lineLink} target="_blank" rel="noopener noreferrer" data-testid="contact-line-link">
+                <Icon name="chat" />
+                {t('contact.openLine')}
+              </a>
+            )}
+          </div>
+        </>
+      )}
+      <p className="contact-version" data-testid="contact-version">
+        {t('common.version', { version: CLIENT_VERSION })}
+      </p>
+    </section>
+  );
+}

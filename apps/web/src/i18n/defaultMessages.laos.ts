@@ -1,0 +1,1 @@
+export { la as defaultMessages } from './la';

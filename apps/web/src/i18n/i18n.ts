@@ -1,0 +1,73 @@
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import {
+  DEFAULT_LAOS_LOCALE,
+  DEFAULT_LOCALE,
+  LOCALES,
+  LOCALE_TAGS,
+  STORAGE_KEYS,
+  type Locale,
+} from '@mw/contract/constants';
+import { LAOS_BUILD } from '../shared/config';
+import { readStorage, writeStorage } from '../shared/storage';
+import { defaultMessages } from './defaultMessages';
+import type { Messages } from './messages';
+
+/** th by default, la in the Laos build; only the default locale is in the first bundle. */
+export const defaultLocale: Locale = LAOS_BUILD ? DEFAULT_LAOS_LOCALE : DEFAULT_LOCALE;
+
+const loaders: Record<Locale, () => Promise<Messages>> = {
+  th: () => import('./th').then((m) => m.th),
+  la: () => import('./la').then((m) => m.la),
+  en: () => import('./en').then((m) => m.en),
+};
+
+export function isLocale(value: unknown): value is Locale {
+  return typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
+}
+
+export function storedLocale(): Locale {
+  const stored = readStorage('local', STORAGE_KEYS.locale);
+  return isLocale(stored) ? stored : defaultLocale;
+}
+
+export function currentLocale(): Locale {
+  const language = i18next.resolvedLanguage ?? i18next.language;
+  return isLocale(language) ? language : defaultLocale;
+}
+
+/** Initialises i18next synchronously with the default locale's messages. */
+export function setupI18n(): typeof i18next {
+  if (!i18next.isInitialized) {
+    void i18next.use(initReactI18next).init({
+      lng: defaultLocale,
+      fallbackLng: defaultLocale,
+      supportedLngs: [...LOCALES],
+      resources: { [defaultLocale]: { translation: defaultMessages } },
+      interpolation: { escapeValue: false },
+      initAsync: false,
+      returnNull: false,
+      showSupportNotice: false,
+    });
+    applyDocumentLocale(defaultLocale);
+  }
+  return i18next;
+}
+
+function applyDocumentLocale(locale: Locale): void {
+  if (typeof document === 'undefined') return;
+  document.documentElement.lang = LOCALE_TAGS[locale];
+  document.title = i18next.t('app.name');
+  // Lao glyphs come from Noto Sans Lao, fetched only when Lao is in use.
+  if (locale === 'la') void import('../shared/ui/fonts-lao');
+}
+
+/** Loads a locale's messages (lazily for non-default locales), switches to it and remembers it. */
+export async function changeLocale(locale: Locale): Promise<void> {
+  if (!i18next.hasResourceBundle(locale, 'translation')) {
+    i18next.addResourceBundle(locale, 'translation', await loaders[locale]());
+  }
+  await i18next.changeLanguage(locale);
+  writeStorage('local', STORAGE_KEYS.locale, locale);
+  applyDocumentLocale(locale);
+}

@@ -1,0 +1,27 @@
+import i18next from 'i18next';
+import { isErrorCode } from '@mw/contract/errors';
+import { isRuleCode, ruleMessage } from '../forms/ruleMessage';
+import { ApiError } from './ApiError';
+
+/**
+ * The text a member sees for a failed call: a known error code translated, any other server
+ * message as sent (spec section 8), or a generic text when no answer arrived.
+ */
+export function errorMessage(error: unknown): string {
+  if (error instanceof ApiError) {
+    switch (error.kind) {
+      case 'network':
+        return i18next.t('failure.network');
+      case 'timeout':
+        return i18next.t('failure.timeout');
+      case 'invalidResponse':
+        return i18next.t('failure.invalidResponse');
+      default:
+        break;
+    }
+    if (isErrorCode(error.code)) return i18next.t(`errors.${error.code}`);
+    if (isRuleCode(error.code)) return ruleMessage(error.code);
+    if (error.code) return error.code;
+  }
+  return i18next.t('failure.generic');
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { errorCodes, slipReasonCodes } from '@mw/contract/errors';
+import { en } from '../src/i18n/en';
+import { la } from '../src/i18n/la';
+import { th } from '../src/i18n/th';
+import { ruleCodes } from '../src/shared/forms/ruleMessage';
+
+type Tree = { [key: string]: string | Tree };
+
+/** Every leaf of a locale as [dotted key, value]. */
+function leaves(tree: Tree, prefix = ''): Array<[string, unknown]> {
+  return Object.entries(tree).flatMap(([key, value]): Array<[string, unknown]> =>
+    typeof value === 'object' && value !== null ? leaves(value, `${prefix}${key}.`) : [[`${prefix}${key}`, value]],
+  );
+}
+
+const locales = { th, la, en } as unknown as Record<string, Tree>;
+const keysOf = (tree: Tree) => new Set(leaves(tree).map(([key]) => key));
+const allKeys = new Set(Object.values(locales).flatMap((tree) => [...keysOf(tree)]));
+
+describe('locale files', () => {
+  it.each(Object.keys(locales))('%s has every key that any locale has', (name) => {
+    const keys = keysOf(locales[name] as Tree);
+    const missing = [...allKeys].filter((key) => !keys.has(key));
+    expect(missing, `missing in ${name}`).toEqual([]);
+  });
+
+  it.each(Object.keys(locales))('%s has no empty or non-string value', (name) => {
+    const empty = leaves(locales[name] as Tree)
+      .filter(([, value]) => typeof value !== 'string' || value.trim() === '')
+      .map(([key]) => key);
+    expect(empty, `empty in ${name}`).toEqual([]);
+  });
+
+  it.each(Object.keys(locales))('%s translates every error code of the contract', (name) => {
+    const keys = keysOf(locales[name] as Tree);
+    expect(errorCodes.filter((code) => !keys.has(`errors.${code}`))).toEqual([]);
+  });
+
+  it.each(Object.keys(locales))('%s translates every validation rule code', (name) => {
+    const keys = keysOf(locales[name] as Tree);
+    expect(ruleCodes.length).toBeGreaterThanOrEqual(10);
+    expect(ruleCodes.filter((code) => !keys.has(`rules.${code}`))).toEqual([]);
+  });
+
+  it.each(Object.keys(locales))('%s translates every slip reason code', (name) => {
+    const keys = keysOf(locales[name] as Tree);
+    expect(slipReasonCodes.filter((code) => !keys.has(`slipReasons.${code}`))).toEqual([]);
+  });
+
+  it('Thai and Lao are written in their own scripts, not left in English', () => {
+    const thai = /[\u0E00-\u0E7F]/;
+    const lao = /[\u0E80-\u0EFF]/;
+    const untranslated = (tree: Tree, script: RegExp) =>
+      leaves(tree)
+        .filter(([key]) => key.startsWith('login.') || key.startsWith('register.') || key.startsWith('errors.'))
+        .filter(([, value]) => typeof value === 'string' && !script.test(value))
+        .map(([key]) => key);
+    expect(untranslated(th as unknown as Tree, thai)).toEqual([]);
+    expect(untranslated(la as unknown as Tree, lao)).toEqual([]);
+  });
+});

@@ -1,0 +1,101 @@
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { defineConfig, loadEnv, type Plugin } from 'vite';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+const apiTarget = 'http://localhost:3000';
+
+/** The first paint already carries the build's default language (th, or lo for the Laos build). */
+function htmlLang(laos: boolean): Plugin {
+  return {
+    name: 'mw:html-lang',
+    transformIndexHtml: (html) => html.replace('<html lang="th-TH">', `<html lang="${laos ? 'lo-LA' : 'th-TH'}">`),
+  };
+}
+
+/**
+ * Preloads the regular weight of the script the first screen is written in (Thai, or Lao for the
+ * Laos build): the browser would otherwise discover it only after React has rendered Thai text.
+ */
+function preloadMainFont(laos: boolean): Plugin {
+  const pattern = laos ? /noto-sans-lao-lao-400-normal-[\w-]+\.woff2$/ : /noto-sans-thai-thai-400-normal-[\w-]+\.woff2$/;
+  return {
+    name: 'mw:preload-main-font',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, ctx) {
+        const font = Object.keys(ctx.bundle ?? {}).find((name) => pattern.test(name));
+        if (!font) return [];
+        return [{ tag: 'link', attrs: { rel: 'preload', href: `/${font}`, as: 'font', type: 'font/woff2', crossorigin: '' }, injectTo: 'head' }];
+      },
+    },
+  };
+}
+
+/**
+ * Writes .br and .gz next to every text asset of the build, so the server can send them as they
+ * are (@fastify/static `preCompressed: true`) instead of compressing on each request.
+ */
+function precompress(): Plugin {
+  let outDir = '';
+  return {
+    name: 'mw:precompress',
+    apply: 'build',
+    configResolved(resolved) {
+      outDir = resolved.build.outDir;
+    },
+    closeBundle() {
+      const walk = (dir: string): string[] =>
+        readdirSync(dir).flatMap((name) => {
+          const path = join(dir, name);
+          return statSync(path).isDirectory() ? walk(path) : [path];
+        });
+      for (const file of walk(outDir)) {
+        if (!/\.(js|css|html|svg|json|webmanifest)$/.test(file)) continue;
+        const source = readFileSync(file);
+        if (source.length < 1024) continue;
+        writeFileSync(`${file}.gz`, gzipSync(source, { level: 9 }));
+        writeFileSync(`${file}.br`, brotliCompressSync(source, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+      }
+    },
+  };
+}
+
+export default defineConfig(({ mode }) => {
+  const env = loadEnv(mode, root, 'VITE_');
+  const laos = env.VITE_LAOS === 'true';
+  const proxy = {
+    '/api': { target: apiTarget, changeOrigin: true },
+    '/sandbox': { target: apiTarget, changeOrigin: true },
+    '/socket.io': { target: apiTarget, changeOrigin: true, ws: true },
+  };
+  return {
+    root,
+    // Vite 8 transforms TSX itself (Oxc); no React plugin needed.
+    oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
+    plugins: [htmlLang(laos), preloadMainFont(laos), precompress()],
+    resolve: {
+      // The Laos build bundles Lao as its default locale instead of Thai (see src/i18n/defaultMessages.ts).
+      alias: laos ? [{ find: /^\.\/defaultMessages$/, replacement: `${root}src/i18n/defaultMessages.laos.ts` }] : [],
+    },
+    server: { port: 5173, proxy },
+    preview: { port: 4173, proxy },
+    build: {
+      outDir: 'dist',
+      emptyOutDir: true,
+      target: 'es2022',
+      reportCompressedSize: true,
+      chunkSizeWarningLimit: 300,
+      rolldownOptions: {
+        onwarn(warning, warn) {
+          // React Query's "use client" directives mean nothing in a client-only bundle.
+          if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
+          warn(warning);
+        },
+      },
+    },
+  };
+});

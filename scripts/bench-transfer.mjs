@@ -1,0 +1,149 @@
+// The transfer benchmark: an HTTP load test of POST /api/wallet/transfer on PostgreSQL (32
+// concurrent clients over many members), then PostgreSQL's own pgbench -b tpcb-like on the same
+// server, so the two throughputs can be compared. Used by scripts/bench.mjs.
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+const PG_ADMIN = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const DB_NAME = 'mw_bench';
+const PG_URL = PG_ADMIN.replace(/\/[^/]*$/, `/${DB_NAME}`);
+const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 200);
+const CONNECTIONS = 32;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
+
+async function admin(query) {
+  const client = new pg.Client({ connectionString: PG_ADMIN });
+  await client.connect();
+  try {
+    await client.query(query);
+  } finally {
+    await client.end();
+  }
+}
+
+async function waitFor(url) {
+  for (let i = 0; i < 240; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`no answer from ${url}`);
+}
+
+/** Members with a session each, straight into the database (registration is not what is measured). */
+async function seedMembers(base) {
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  const tokens = [];
+  try {
+    for (let i = 0; i < MEMBERS; i++) {
+      const id = randomBytes(12).toString('hex');
+      const token = randomBytes(32).toString('base64url');
+      await client.query(
+        `INSERT INTO members (id, username, name, password_hash, bank_code, bank_account_name, bank_account_no) VALUES ($1, $2, 'Bench', 'x', 'KBANK', 'BENCH USER', $3)`,
+        [id, `06${String(i).padStart(8, '0')}`, `7${String(i).padStart(9, '0')}`],
+      );
+      await client.query(`INSERT INTO ledger_accounts (id, member_id, kind) VALUES ($1, $4, 'wallet'), ($2, $4, 'inflight'), ($3, $4, 'withdrawal')`, [
+        `m:${id}:wallet`, `m:${id}:inflight`, `m:${id}:withdrawal`, id,
+      ]);
+      await client.query(`INSERT INTO sessions (id, token_hash, member_id, expires_at) VALUES ($1, $2, $3, now() + interval '1 day')`, [
+        randomBytes(12).toString('hex'), createHash('sha256').update(token).digest('hex'), id,
+      ]);
+      tokens.push(token);
+    }
+  } finally {
+    await client.end();
+  }
+  const headers = (token) => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' });
+  for (const token of tokens) {
+    const add = await fetch(`${base}/api/wallet/add`, { method: 'POST', headers: headers(token), body: JSON.stringify({ amount: 100000 }) });
+    const activate = await fetch(`${base}/api/wallet/activate/PG`, { headers: headers(token) });
+    if (!add.ok || !activate.ok) throw new Error(`seeding failed: ${add.status} ${activate.status}`);
+  }
+  return tokens;
+}
+
+function load(base, tokens, seconds) {
+  let n = 0;
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url: `${base}/api/wallet/transfer`,
+        connections: CONNECTIONS,
+        duration: seconds,
+        requests: [
+          {
+            method: 'POST',
+            setupRequest: (request) => {
+              const token = tokens[n++ % tokens.length];
+              return {
+                ...request,
+                headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest', 'idempotency-key': `bench-${n}-${randomBytes(6).toString('hex')}` },
+                body: JSON.stringify({ from: 'WALLET', to: 'PG', amount: 1 }),
+              };
+            },
+          },
+        ],
+      },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    );
+  });
+}
+
+function pgbench() {
+  const init = spawnSync('pgbench', ['-i', '-q', '-s', '32', PG_URL], { encoding: 'utf8' });
+  if (init.status !== 0) throw new Error(`pgbench -i failed: ${init.stderr}`);
+  const run = spawnSync('pgbench', ['-b', 'tpcb-like', '-c', String(CONNECTIONS), '-j', '2', '-T', String(SECONDS), '-n', PG_URL], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`pgbench failed: ${run.stderr}`);
+  const tps = /tps = ([\d.]+)/.exec(run.stdout);
+  const latency = /latency average = ([\d.]+) ms/.exec(run.stdout);
+  return { tps: tps ? Number(tps[1]) : NaN, latencyMs: latency ? Number(latency[1]) : NaN };
+}
+
+export async function transferBench(port) {
+  await admin(`DROP DATABASE IF EXISTS ${DB_NAME}`);
+  await admin(`CREATE DATABASE ${DB_NAME}`);
+  const base = `http://127.0.0.1:${port}`;
+  const server = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/cpuprof'] : []), 'apps/server/dist/main.js'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: PG_URL,
+      DATABASE_POOL_SIZE: String(CONNECTIONS),
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      ALLOW_SANDBOX_IN_PRODUCTION: 'true',
+      SEED_DEMO: 'true',
+    },
+  });
+  try {
+    await waitFor(`${base}/healthz`);
+    const tokens = await seedMembers(base);
+    await load(base, tokens, 3); // warm-up
+    const result = await load(base, tokens, SECONDS);
+    const ok = result['2xx'];
+    const http = {
+      rps: ok / SECONDS,
+      p99: result.latency.p99,
+      p50: result.latency.p50,
+      errors: result.non2xx + result.errors + result.timeouts,
+    };
+    const check = await fetch(`${base}/healthz`);
+    if (!check.ok) throw new Error('server unhealthy after load');
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+    if (process.env.BENCH_SKIP_PGBENCH) return { http, members: tokens.length };
+    const sql = pgbench();
+    return { http, sql, members: tokens.length };
+  } finally {
+    if (server.exitCode === null) server.kill('SIGKILL');
+    await admin(`DROP DATABASE IF EXISTS ${DB_NAME}`).catch(() => undefined);
+  }
+}
