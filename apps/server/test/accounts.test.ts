@@ -51,6 +51,17 @@ describe.each(dbKinds)('accounts on %s', (kind) => {
       expect(res.body.message).toBe(code);
     });
 
+    it('validates the profile step without the bank fields, but not a half-filled bank step', async () => {
+      const profileStep = registration(uniquePhone(), { bankCode: '', bankAccountName: '', bankAccountNo: '' });
+      expect(await call(t.app, 'POST', '/api/account/validate', { body: profileStep })).toMatchObject({ status: 200, body: { ok: true } });
+      const halfBank = registration(uniquePhone(), { bankCode: 'KTB', bankAccountName: '', bankAccountNo: '' });
+      expect((await call(t.app, 'POST', '/api/account/validate', { body: halfBank })).body.message).toBe('KEY_MISSING');
+      const taken = await call(t.app, 'POST', '/api/account/validate', { body: { ...profileStep, username: DEMO_MEMBER.username } });
+      expect(taken).toMatchObject({ status: 409, body: { message: 'EXISTING_USER' } });
+      const create = await call(t.app, 'POST', '/api/account', { body: profileStep });
+      expect(create.status).toBe(400);
+    });
+
     it('accepts a Thai account name at KBANK and a PR-prefixed inviter code', async () => {
       const body = registration(uniquePhone(), { bankAccountName: 'สมชาย ใจดี', inviteCode: `PR${DEMO_MEMBER.id}` });
       const res = await call(t.app, 'POST', '/api/account/validate', { body });

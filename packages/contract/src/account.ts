@@ -86,7 +86,7 @@ export const accountEndpoints = {
   accountValidate: endpoint({
     method: 'POST', path: '/api/account/validate', auth: false, domain: 'account',
     body: registrationSchema, response: okSchema,
-    description: 'Checks every registration rule without creating the account.',
+    description: 'Checks every registration rule without creating the account; while bankCode, bankAccountName and bankAccountNo are all empty (the profile step) the bank rules are skipped.',
   }),
   accountCreate: endpoint({
     method: 'POST', path: '/api/account', auth: false, domain: 'account',

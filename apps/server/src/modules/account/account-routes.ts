@@ -5,7 +5,7 @@ import type { Services } from '../../services';
 export function accountHandlers({ accounts, sessions }: Services): Handlers {
   return {
     accountValidate: async ({ body }) => {
-      await accounts.validate(body);
+      await accounts.validate(body, true);
       return { ok: true };
     },
     accountCreate: async ({ body }) => ({ ok: true, _id: await accounts.register(body) }),

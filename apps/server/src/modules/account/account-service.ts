@@ -59,8 +59,13 @@ export class AccountService {
     private readonly options: AccountOptions,
   ) {}
 
-  /** Every registration rule, without writing anything. */
-  async validate(input: Registration): Promise<CleanRegistration> {
+  /**
+   * Every registration rule, without writing anything. The wizard calls it at the profile step,
+   * before the bank step: with `partial`, bank fields that are all still empty are not checked.
+   */
+  async validate(input: Registration, partial = false): Promise<CleanRegistration> {
+    const bankEmpty = !input.bankCode.trim() && !input.bankAccountName.trim() && !input.bankAccountNo.trim();
+    const checkBank = !(partial && bankEmpty);
     const username = input.username.trim();
     const name = input.name.trim();
     const bankCode = input.bankCode.trim().toUpperCase();
@@ -70,14 +75,16 @@ export class AccountService {
       ruleError(checkPhone(username, this.options.laosMode)) ??
       ruleError(checkProfileName(name)) ??
       ruleError(checkPassword(input.password)) ??
-      (bankCode === '' ? badRequest('KEY_MISSING') : null) ??
-      ruleError(checkBankAccountNo(bankAccountNo));
+      (checkBank && bankCode === '' ? badRequest('KEY_MISSING') : null) ??
+      (checkBank ? ruleError(checkBankAccountNo(bankAccountNo)) : null);
     if (firstFailure) throw firstFailure;
 
-    const bank = await this.db.selectFrom('banks').select('code').where('code', '=', bankCode).where('active', '=', true).executeTakeFirst();
-    if (!bank) throw badRequest('INVALID_BANK');
-    const nameFailure = ruleError(checkBankAccountName(bankCode, bankAccountName));
-    if (nameFailure) throw nameFailure;
+    if (checkBank) {
+      const bank = await this.db.selectFrom('banks').select('code').where('code', '=', bankCode).where('active', '=', true).executeTakeFirst();
+      if (!bank) throw badRequest('INVALID_BANK');
+      const nameFailure = ruleError(checkBankAccountName(bankCode, bankAccountName));
+      if (nameFailure) throw nameFailure;
+    }
 
     const currency = this.options.laosMode ? (input.currency ?? 'LAK') : 'BAHT';
     if (!this.options.laosMode && input.currency !== undefined && input.currency !== 'BAHT') throw badRequest('KEY_INVALID');
@@ -97,12 +104,9 @@ export class AccountService {
 
     const existingUser = await this.db.selectFrom('members').select('id').where('username', '=', username).executeTakeFirst();
     if (existingUser) throw conflict('EXISTING_USER');
-    const existingBank = await this.db
-      .selectFrom('members')
-      .select('id')
-      .where('bank_code', '=', bankCode)
-      .where('bank_account_no', '=', bankAccountNo)
-      .executeTakeFirst();
+    const existingBank = checkBank
+      ? await this.db.selectFrom('members').select('id').where('bank_code', '=', bankCode).where('bank_account_no', '=', bankAccountNo).executeTakeFirst()
+      : undefined;
     if (existingBank) throw conflict('EXISTING_BANK');
 
     return {
