@@ -140,6 +140,7 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
   app.addHook('onClose', async () => {
     if (reconciler) clearInterval(reconciler);
     await services.limiter.close();
+    await services.sessions.close();
   });
   return { app, services };
 }

@@ -24,6 +24,8 @@ const envSchema = z.object({
   /** Laos mode: no 10-digit phone rule, currency LAK or BAHT at registration. */
   LAOS_MODE: bool.default(false),
   SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(24 * 7),
+  /** How long a checked token is remembered in memory (0: read the session on every call). */
+  SESSION_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   OTP_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
   OTP_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
   /** Minimum seconds between two OTP sends to one phone for one purpose. */

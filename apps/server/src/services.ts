@@ -52,7 +52,8 @@ export async function createServices(config: Config, database: Database): Promis
   const sandboxSms = new SandboxSmsProvider(db);
   const sms: SmsProvider = sandboxSms;
   const settings = new SettingsService(db);
-  const sessions = new SessionService(db, config.SESSION_TTL_HOURS);
+  const sessions = new SessionService(db, config.SESSION_TTL_HOURS, config.SESSION_CACHE_MS);
+  if (config.REDIS_URL) await sessions.connect(config.REDIS_URL);
   const otp = new OtpService(db, sms, limiter, {
     ttlSeconds: config.OTP_TTL_SECONDS,
     maxAttempts: config.OTP_MAX_ATTEMPTS,
