@@ -2,8 +2,11 @@
 // `npm run bench`: the benchmark suite. Builds the app, starts it on a fresh embedded database,
 // and prints each figure next to its budget. Not a test: it reports, and says which budget is missed.
 //
-//   page weight  gzipped JavaScript and CSS that /login loads (budget: JS <= 130 KB)
-//   lighthouse   performance score of /login, mobile defaults, Debian's Chromium (budget: >= 95)
+//   page weight  gzipped JavaScript and CSS that /login (budget: JS <= 130 KB) and /user/home
+//                (budget: JS <= 180 KB) load
+//   lighthouse   performance score of both pages, mobile defaults, Debian's Chromium (>= 95)
+//   transfers    HTTP load test of POST /api/wallet/transfer on PostgreSQL, 32 clients, and
+//                pgbench -b tpcb-like on the same server: ratio (>= 0.6) and p99 (<= 50 ms)
 //
 // Lighthouse is fetched on demand with npx (it is not a dependency of the project).
 import { spawn, spawnSync } from 'node:child_process';
@@ -12,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
+import { transferBench } from './bench-transfer.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
@@ -39,9 +43,24 @@ async function waitFor(url, ms) {
   throw new Error(`server did not answer ${url}`);
 }
 
-async function pageWeight(path) {
+async function demoToken() {
+  const res = await fetch(`${BASE}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: '0812345678', password: 'demo1234' }) });
+  return (await res.json()).token;
+}
+
+/** Storage a logged-in member has: the token kept (remember me) and the agreement seen. */
+async function signIn(page, token) {
+  await page.goto(`${BASE}/contact`);
+  await page.evaluate((t) => {
+    localStorage.setItem('token', t);
+    localStorage.setItem('remember-agreement', 'true');
+  }, token);
+}
+
+async function pageWeight(path, token) {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  if (token) await signIn(page, token);
   const bodies = [];
   page.on('response', async (response) => {
     const type = response.request().resourceType();
@@ -59,15 +78,34 @@ async function pageWeight(path) {
   return { js: sum('script'), css: sum('stylesheet'), files: bodies.length };
 }
 
-function lighthouse(path) {
+/**
+ * Lighthouse against a Chromium the bench starts itself, so a member's storage can be set first
+ * (--disable-storage-reset keeps it for the audited page).
+ */
+async function lighthouse(path, token) {
   const out = join(tmpdir(), `lh-${Date.now()}.json`);
-  const result = spawnSync(
-    'npx',
-    ['--yes', LIGHTHOUSE, `${BASE}${path}`, '--quiet', '--only-categories=performance', '--output=json', `--output-path=${out}`,
-      `--chrome-flags=--headless=new ${CHROMIUM_ARGS.join(' ')}`],
-    { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, CHROME_PATH: CHROMIUM } },
-  );
-  if (result.status !== 0) return null;
+  const port = 9333;
+  const profile = mkdtempSync(join(tmpdir(), 'mw-lh-'));
+  const browserProcess = spawn(CHROMIUM, ['--headless=new', `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`, ...CHROMIUM_ARGS, 'about:blank'], { stdio: 'ignore' });
+  try {
+    await waitFor(`http://127.0.0.1:${port}/json/version`, 20_000);
+    if (token) {
+      const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
+      const page = await browser.contexts()[0].newPage();
+      await signIn(page, token);
+      await page.close();
+      await browser.close();
+    }
+    const result = spawnSync(
+      'npx',
+      ['--yes', LIGHTHOUSE, `${BASE}${path}`, '--quiet', '--only-categories=performance', '--output=json', `--output-path=${out}`, `--port=${port}`, '--disable-storage-reset'],
+      { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, CHROME_PATH: CHROMIUM } },
+    );
+    if (result.status !== 0) return null;
+  } finally {
+    browserProcess.kill('SIGKILL');
+    rmSync(profile, { recursive: true, force: true });
+  }
   try {
     const data = JSON.parse(readFileSync(out, 'utf8'));
     rmSync(out, { force: true });
@@ -90,15 +128,29 @@ async function main() {
   try {
     await waitFor(`${BASE}/healthz`, 60_000);
     console.log('\nfigure                                            value unit   budget     verdict');
-    const login = await pageWeight('/login');
-    report('/login JavaScript (gzip)', (login.js / 1024).toFixed(1), 'KB', '<= 130 KB', login.js <= 130 * 1024);
-    report('/login CSS (gzip)', (login.css / 1024).toFixed(1), 'KB', '-', true);
-    const score = lighthouse('/login');
-    if (score === null) report('/login Lighthouse performance (mobile)', 'n/a', '', '>= 95', false);
-    else report('/login Lighthouse performance (mobile)', score, '/100', '>= 95', score >= 95);
+    const token = await demoToken();
+    for (const [path, budget, asMember] of [['/login', 130, false], ['/user/home', 180, true]]) {
+      const weight = await pageWeight(path, asMember ? token : undefined);
+      report(`${path} JavaScript (gzip)`, (weight.js / 1024).toFixed(1), 'KB', `<= ${budget} KB`, weight.js <= budget * 1024);
+      report(`${path} CSS (gzip)`, (weight.css / 1024).toFixed(1), 'KB', '-', true);
+      const score = await lighthouse(path, asMember ? token : undefined);
+      if (score === null) report(`${path} Lighthouse performance (mobile)`, 'n/a', '', '>= 95', false);
+      else report(`${path} Lighthouse performance (mobile)`, score, '/100', '>= 95', score >= 95);
+    }
   } finally {
     server.kill('SIGTERM');
     rmSync(dataDir, { recursive: true, force: true });
+  }
+  if (process.env.BENCH_SKIP_TRANSFERS !== '1') {
+    console.log('\ntransfer load test on PostgreSQL (this takes about a minute)…');
+    const t = await transferBench(PORT + 1);
+    const ratio = t.http.rps / t.sql.tps;
+    report('POST /api/wallet/transfer throughput', t.http.rps.toFixed(0), 'req/s', '-', true);
+    report('pgbench -b tpcb-like throughput', t.sql.tps.toFixed(0), 'tps', '-', true);
+    report('transfer / pgbench ratio', ratio.toFixed(2), '', '>= 0.6', ratio >= 0.6);
+    report('transfer p99 latency', t.http.p99, 'ms', '<= 50 ms', t.http.p99 <= 50);
+    report('transfer p50 latency', t.http.p50, 'ms', '-', true);
+    report('transfer errors (non-2xx)', t.http.errors, '', '0', t.http.errors === 0);
   }
   console.log(misses.length ? `\nbudgets missed: ${misses.join(', ')}` : '\nall budgets met');
 }

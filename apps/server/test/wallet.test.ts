@@ -281,11 +281,63 @@ describe.each(dbKinds)('wallet on %s', (kind) => {
     await invariants();
   });
 
+  it('refreshes every game in parallel; a slow provider keeps its last balance and fails nothing', async () => {
+    const token = await member(100);
+    for (const code of ['PG', 'IMI']) await call(t.app, 'GET', `/api/wallet/activate/${code}`, { token });
+    await call(t.app, 'POST', '/api/wallet/transfer', { token, body: { from: 'WALLET', to: 'IMI', amount: 10 } });
+    t.services.sandboxGames?.setFault('IMI', { mode: 'none', latencyMs: 2_000 });
+    try {
+      const started = Date.now();
+      const res = await call<{ slots: Array<{ code: string; amount: number; isActive: boolean }> }>(t.app, 'GET', '/api/wallet/refresh/slot', { token });
+      expect(res.status).toBe(200);
+      expect(Date.now() - started).toBeLessThan(1_500);
+      expect(res.body.slots.find((s) => s.code === 'IMI')).toMatchObject({ isActive: true, amount: 10 });
+      expect(res.body.slots.find((s) => s.code === 'PG')).toMatchObject({ isActive: true, amount: 0 });
+    } finally {
+      t.services.sandboxGames?.setFault('IMI', { mode: 'none', latencyMs: 0 });
+    }
+  });
+
+  it('lists only the member\'s own slips, and their images only to them', async () => {
+    const alice = await member();
+    const bob = await member();
+    const aliceId = ((await call(t.app, 'GET', '/api/account/profile', { token: alice })).body as { _id: string })._id;
+    await t.services.database.db
+      .insertInto('slips')
+      .values([
+        { id: `slip-a-${Date.now()}`, member_id: aliceId, reference: `REF-A-${Date.now()}`, amount: 50_000, status: 'SUCCESS', note: null, image_path: '/uploads/slips/a.jpg' },
+        { id: `slip-b-${Date.now()}`, member_id: aliceId, reference: `REF-B-${Date.now()}`, amount: 0, status: 'FAILED', note: 'SLIP_REFNO_DUPLICATED', image_path: null },
+      ])
+      .execute();
+    const list = await call<{ total: number; slips: Array<{ reference: string; amount: number; status: string; note: string | null }> }>(t.app, 'POST', '/api/statement/slip', { token: alice, body: { page: 1, limit: 10 } });
+    expect(list.body.total).toBe(2);
+    expect(list.body.slips.map((x) => [x.status, x.amount, x.note])).toEqual(expect.arrayContaining([['SUCCESS', 500, null], ['FAILED', 0, 'SLIP_REFNO_DUPLICATED']]));
+    const ref = list.body.slips.find((x) => x.status === 'SUCCESS')?.reference ?? '';
+    expect((await call(t.app, 'GET', `/api/statement/slip/reference/${ref}`, { token: alice })).body).toEqual({ url: '/uploads/slips/a.jpg' });
+    expect((await call(t.app, 'GET', `/api/statement/slip/reference/${ref}`, { token: bob })).body).toEqual({ message: 'NO_DATA' });
+    expect((await call<{ total: number }>(t.app, 'POST', '/api/statement/slip', { token: bob, body: { page: 1, limit: 10 } })).body.total).toBe(0);
+    expect((await call(t.app, 'POST', '/api/statement', { token: bob, body: { page: 0, limit: 10 } })).status).toBe(400);
+    expect((await call(t.app, 'POST', '/api/statement', { token: bob, body: { page: 1, limit: 101 } })).status).toBe(400);
+  });
+
   it('transferAll puts the whole wallet into a game', async () => {
     const token = await member(80);
     await call(t.app, 'GET', '/api/wallet/activate/HUAYHD', { token });
     const res = await call(t.app, 'POST', '/api/wallet/transferAll', { token, body: { to: 'HUAYHD' } });
     expect(res).toMatchObject({ status: 200, body: { wallet: { amount: 0 }, amount: 80 } });
     expect((await call(t.app, 'POST', '/api/wallet/transferAll', { token, body: { to: 'HUAYHD' } })).body.message).toBe('MONEY_NOT_ENOUGH');
+  });
+});
+
+describe('live payments', () => {
+  it('refuses the demo top-up when real payment providers are configured', async () => {
+    const t = await startApp('embedded', { PAYMENTS: 'live' });
+    try {
+      const token = await login(t.app, '0812345678', 'demo1234');
+      const res = await call(t.app, 'POST', '/api/wallet/add', { token, body: { amount: 100 } });
+      expect(res).toMatchObject({ status: 403, body: { message: 'SANDBOX_ONLY' } });
+    } finally {
+      await t.close();
+    }
   });
 });
