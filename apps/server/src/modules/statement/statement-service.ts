@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { toBaht } from '@mw/contract/money';
 import type { StatementItem } from '@mw/contract/statement';
 import type { Slip } from '@mw/contract/wallet';
@@ -9,12 +9,13 @@ import { notFound } from '../../lib/errors';
 export class StatementService {
   constructor(private readonly db: Kysely<DB>) {}
 
-  async statements(memberId: string, page: number, limit: number): Promise<{ total: number; statements: StatementItem[] }> {
+  /** One page of a member's rows of `table`, newest first, and how many there are in all. */
+  private async page<T extends 'operations' | 'slips'>(table: T, memberId: string, page: number, limit: number) {
     const [count, rows] = await Promise.all([
-      this.db.selectFrom('operations').select((eb) => eb.fn.countAll<string>().as('n')).where('member_id', '=', memberId).executeTakeFirstOrThrow(),
+      this.db.selectFrom(table as 'operations').select((eb) => eb.fn.countAll<string>().as('n')).where('member_id', '=', memberId).executeTakeFirstOrThrow(),
       this.db
-        .selectFrom('operations')
-        .select(['id', 'type', 'status', 'source', 'target', 'amount', 'note', 'created_at'])
+        .selectFrom(table as 'operations')
+        .selectAll()
         .where('member_id', '=', memberId)
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
@@ -22,8 +23,13 @@ export class StatementService {
         .offset((page - 1) * limit)
         .execute(),
     ]);
+    return { total: Number(count.n), rows: rows as unknown as Array<Selectable<DB[T]>> };
+  }
+
+  async statements(memberId: string, page: number, limit: number): Promise<{ total: number; statements: StatementItem[] }> {
+    const { total, rows } = await this.page('operations', memberId, page, limit);
     return {
-      total: Number(count.n),
+      total,
       statements: rows.map((r) => ({
         _id: r.id,
         statementType: r.type,
@@ -38,20 +44,9 @@ export class StatementService {
   }
 
   async slips(memberId: string, page: number, limit: number): Promise<{ total: number; slips: Slip[] }> {
-    const [count, rows] = await Promise.all([
-      this.db.selectFrom('slips').select((eb) => eb.fn.countAll<string>().as('n')).where('member_id', '=', memberId).executeTakeFirstOrThrow(),
-      this.db
-        .selectFrom('slips')
-        .selectAll()
-        .where('member_id', '=', memberId)
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(limit)
-        .offset((page - 1) * limit)
-        .execute(),
-    ]);
+    const { total, rows } = await this.page('slips', memberId, page, limit);
     return {
-      total: Number(count.n),
+      total,
       slips: rows.map((r) => ({
         _id: r.id,
         createdAt: r.created_at.toISOString(),

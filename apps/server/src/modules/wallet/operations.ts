@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { DB, OperationStatus, OperationType } from '../../db/schema';
+import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
+import type { DB, OperationsTable, OperationStatus, OperationType } from '../../db/schema';
 import { AppError, badRequest, conflict } from '../../lib/errors';
 import { account, runPosting, type Posting } from '../../ledger/ledger';
 
@@ -15,16 +15,7 @@ import { account, runPosting, type Posting } from '../../ledger/ledger';
  * first request is still running, 409 REQUEST_IN_PROGRESS. A request refused before it recorded
  * anything (bad input, not enough money) stores nothing, so its retry is evaluated afresh.
  */
-export interface OperationRow {
-  id: string;
-  member_id: string;
-  type: OperationType;
-  status: OperationStatus;
-  source: string;
-  target: string;
-  amount: number;
-  note: string | null;
-}
+export type OperationRow = Omit<Selectable<OperationsTable>, 'created_at' | 'updated_at'>;
 
 export interface Idem {
   key: string;
