@@ -101,7 +101,6 @@ CREATE TABLE ledger_transactions (
   kind text NOT NULL,
   created_at timestamptz NOT NULL DEFAULT now()
 );
-CREATE INDEX ledger_transactions_operation ON ledger_transactions (operation_id);
 CREATE TABLE ledger_entries (
   id bigserial PRIMARY KEY,
   transaction_id bigint NOT NULL REFERENCES ledger_transactions(id),
@@ -109,7 +108,6 @@ CREATE TABLE ledger_entries (
   amount bigint NOT NULL CHECK (amount <> 0)
 );
 CREATE INDEX ledger_entries_transaction ON ledger_entries (transaction_id);
-CREATE INDEX ledger_entries_account ON ledger_entries (account_id);
 CREATE FUNCTION ledger_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   RAISE EXCEPTION 'ledger rows are append-only: post a correcting transaction instead';
@@ -176,7 +174,6 @@ CREATE TABLE idempotency_keys (
   created_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (member_id, key)
 );
-CREATE INDEX idempotency_keys_operation ON idempotency_keys (operation_id);
 -- Slips (filled by the deposit module).
 CREATE TABLE slips (
   id text PRIMARY KEY,

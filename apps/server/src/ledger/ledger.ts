@@ -70,8 +70,7 @@ export interface PostingOptions {
 }
 
 /**
- * The posting as one SQL statement: the transaction row, every entry and every balance change,
- * locking the accounts in id order so two postings on the same accounts cannot deadlock.
+ * The posting as one SQL statement: the transaction row, every entry and every balance change.
  * Returns one row per account with its new balance (none when the guard returned nothing).
  */
 export function postingSql(input: PostInput, options: PostingOptions = {}): RawBuilder<{ id: string; balance: number | string }> {
@@ -83,32 +82,39 @@ export function postingSql(input: PostInput, options: PostingOptions = {}): RawB
     WITH ${before} tx AS (
       INSERT INTO ledger_transactions (operation_id, kind) SELECT ${input.operationId}, ${input.kind}${from} RETURNING id
     ), moves (account_id, amount) AS (VALUES ${moves}),
-    locked AS (
-      SELECT a.id FROM ledger_accounts a WHERE a.id IN (SELECT account_id FROM moves) AND EXISTS (SELECT 1 FROM tx) ORDER BY a.id FOR UPDATE
-    ),
     entries AS (
       INSERT INTO ledger_entries (transaction_id, account_id, amount) SELECT tx.id, m.account_id, m.amount FROM tx, moves m
     )
     UPDATE ledger_accounts a SET balance = a.balance + m.amount, version = a.version + 1
-    FROM moves m JOIN locked l ON l.id = m.account_id WHERE a.id = m.account_id
+    FROM moves m, tx WHERE a.id = m.account_id
     RETURNING a.id, a.balance`;
+}
+
+function sqlState(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null ? ((error as { code?: unknown }).code as string | undefined) : undefined;
 }
 
 /**
  * Runs a posting statement. Returns the new balances, or null when its guard stopped it.
  * Throws InsufficientFunds when a member account would go negative (nothing is written then).
+ * Two postings on the same accounts can deadlock (PostgreSQL picks one to fail, and it wrote
+ * nothing): outside a transaction the statement is simply run again.
  */
 export async function runPosting(db: Kysely<DB>, input: PostInput, options: PostingOptions = {}): Promise<Map<AccountId, number> | null> {
-  try {
-    const result = await postingSql(input, options).execute(db);
-    if (result.rows.length === 0 && options.guard) return null;
-    if (result.rows.length !== input.postings.length) {
-      throw new LedgerError(`unknown account in ${input.postings.map((p) => p.account).join(', ')}`);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const result = await postingSql(input, options).execute(db);
+      if (result.rows.length === 0 && options.guard) return null;
+      if (result.rows.length !== input.postings.length) {
+        throw new LedgerError(`unknown account in ${input.postings.map((p) => p.account).join(', ')}`);
+      }
+      return new Map(result.rows.map((r) => [r.id, Number(r.balance)]));
+    } catch (error) {
+      if (isCheckViolation(error)) throw new InsufficientFunds();
+      const state = sqlState(error);
+      if ((state === '40P01' || state === '40001') && !db.isTransaction && attempt < 8) continue;
+      throw error;
     }
-    return new Map(result.rows.map((r) => [r.id, Number(r.balance)]));
-  } catch (error) {
-    if (isCheckViolation(error)) throw new InsufficientFunds();
-    throw error;
   }
 }
 
