@@ -2,9 +2,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import pg from 'pg';
-import { dropSchema, PG_URL } from './helpers';
+import { openDatabase, type Database } from '../src/db/database';
+import { checkInvariants } from '../src/ledger/ledger';
+import { dbKinds, dropSchema, PG_URL, type DbKind } from './helpers';
 
 const serverDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const OPERATOR = 'crash-test-operator-token';
@@ -17,15 +22,27 @@ interface Answer {
 }
 
 /** Runs the real server as its own process, so it can be killed with SIGKILL. */
-function startServer(port: number, schema: string): ChildProcess {
+interface Target {
+  kind: DbKind;
+  schema: string;
+  dataDir: string;
+}
+
+/** Opens the database the (stopped) server used, to look at it directly. */
+function inspect(target: Target): Promise<Database> {
+  return target.kind === 'postgres'
+    ? openDatabase({ DATABASE_URL: PG_URL, DATABASE_SCHEMA: target.schema, DATABASE_POOL_SIZE: 2, DATA_DIR: target.dataDir })
+    : openDatabase({ DATABASE_URL: undefined, DATABASE_SCHEMA: undefined, DATABASE_POOL_SIZE: 1, DATA_DIR: target.dataDir });
+}
+
+function startServer(port: number, target: Target): ChildProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: serverDir,
     env: {
       ...process.env,
       PORT: String(port),
       HOST: '127.0.0.1',
-      DATABASE_URL: PG_URL,
-      DATABASE_SCHEMA: schema,
+      ...(target.kind === 'postgres' ? { DATABASE_URL: PG_URL, DATABASE_SCHEMA: target.schema } : { DATA_DIR: target.dataDir }),
       LOG_LEVEL: 'silent',
       OPERATOR_TOKEN: OPERATOR,
       ARGON2_MEMORY_KIB: '8192',
@@ -69,19 +86,22 @@ async function api(base: string, method: string, path: string, body?: unknown, t
  * checks that after reconciliation every answered request is reflected exactly once, every
  * unanswered one can be retried with its key without moving money twice, and nothing is lost.
  */
-describe('crash during a burst of transfers (PostgreSQL)', () => {
+describe.each(dbKinds)('crash during a burst of transfers on %s', (kind) => {
   const schema = `t_crash_${randomBytes(4).toString('hex')}`;
-  const port = 39_000 + Math.floor(Math.random() * 2000);
+  const target: Target = { kind, schema, dataDir: mkdtempSync(join(tmpdir(), 'mw-crash-')) };
+  const port = 39_000 + Math.floor(Math.random() * 2000) + (kind === 'postgres' ? 2000 : 0);
   const base = `http://127.0.0.1:${port}`;
   let server: ChildProcess | null = null;
 
   afterAll(async () => {
     server?.kill('SIGKILL');
-    await dropSchema(schema);
+    if (server) await exited.get(server);
+    if (kind === 'postgres') await dropSchema(schema);
+    rmSync(target.dataDir, { recursive: true, force: true });
   });
 
   it('reflects every answered request exactly once and loses nothing', async () => {
-    server = startServer(port, schema);
+    server = startServer(port, target);
     await waitUp(base);
     const phone = `09${String(Date.now()).slice(-8)}`;
     const sent = await api(base, 'POST', '/api/otp/send', { phoneNumber: phone });
@@ -124,56 +144,65 @@ describe('crash during a burst of transfers (PostgreSQL)', () => {
     expect(lost.length).toBeGreaterThan(0);
 
     await exited.get(server);
-    const client = new pg.Client({ connectionString: PG_URL, options: `-c search_path=${schema}` });
-    await client.connect();
+    // The crash left transfers in flight: money held, operation PENDING.
+    let db = await inspect(target);
+    const pendingAtCrash = await db.db.selectFrom('operations').select((eb) => eb.fn.countAll<string>().as('n')).where('status', '=', 'PENDING').executeTakeFirstOrThrow();
+    await db.close();
+    expect(Number(pendingAtCrash.n)).toBeGreaterThan(0);
+
+    // Restart: the reconciler settles what the crash left pending.
+    server = startServer(port, target);
+    await waitUp(base);
+    let pending = -1;
+    for (let i = 0; i < 100 && pending !== 0; i++) {
+      const statement = await api(base, 'POST', '/api/statement', { page: 1, limit: 100 }, token);
+      pending = (statement.body.statements as Array<{ status: string }>).filter((x) => x.status === 'PENDING').length;
+      if (pending !== 0) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(pending).toBe(0);
+
+    // Unanswered requests are retried with their key: each ends with one outcome, none twice.
+    for (const a of lost) {
+      const body = a.direction === 'in' ? { from: 'WALLET', to: 'PG', amount: 5 } : { from: 'PG', to: 'WALLET', amount: 5 };
+      const first = await api(base, 'POST', '/api/wallet/transfer', body, token, a.key);
+      const second = await api(base, 'POST', '/api/wallet/transfer', body, token, a.key);
+      expect([200, 400, 502]).toContain(first.status);
+      expect(second.status).toBe(first.status);
+      if (first.status === 200) expect(second.body.reference).toBe(first.body.reference);
+    }
+
+    // Nothing lost: wallet + game = 1000 baht, and the provider agrees with the ledger.
+    const wallet = await api(base, 'GET', '/api/wallet', undefined, token);
+    const walletAmount = (wallet.body.wallet as { amount: number }).amount;
+    const pgAmount = (wallet.body.slots as Array<{ code: string; amount: number }>).find((s) => s.code === 'PG')?.amount ?? -1;
+    expect(walletAmount + pgAmount).toBe(1000);
+    const live = await api(base, 'GET', '/api/wallet/refresh/slot', undefined, token);
+    expect((live.body.slots as Array<{ code: string; amount: number }>).find((s) => s.code === 'PG')?.amount).toBe(pgAmount);
+    server.kill('SIGTERM');
+    await exited.get(server);
+    server = null;
+
+    db = await inspect(target);
     try {
-      // The crash left transfers in flight: money held, operation PENDING.
-      const atCrash = await client.query(`SELECT count(*)::int AS n FROM operations WHERE status = 'PENDING'`);
-      expect(atCrash.rows[0].n).toBeGreaterThan(0);
-
-      // Restart: the reconciler settles what the crash left pending.
-      server = startServer(port, schema);
-      await waitUp(base);
-      for (let i = 0; i < 100; i++) {
-        const pending = await client.query(`SELECT count(*)::int AS n FROM operations WHERE status = 'PENDING'`);
-        if (pending.rows[0].n === 0) break;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      expect((await client.query(`SELECT count(*)::int AS n FROM operations WHERE status = 'PENDING'`)).rows[0].n).toBe(0);
-
       // Every request answered 200 is one SUCCESS operation, recorded once under its key.
       for (const a of answered.filter((x) => x.status === 200)) {
-        const rows = await client.query(`SELECT o.id, o.status FROM idempotency_keys k JOIN operations o ON o.id = k.operation_id WHERE k.key = $1`, [a.key]);
-        expect(rows.rows).toEqual([{ id: a.reference, status: 'SUCCESS' }]);
+        const rows = await db.db
+          .selectFrom('idempotency_keys')
+          .innerJoin('operations', 'operations.id', 'idempotency_keys.operation_id')
+          .select(['operations.id', 'operations.status'])
+          .where('idempotency_keys.key', '=', a.key)
+          .execute();
+        expect(rows).toEqual([{ id: a.reference, status: 'SUCCESS' }]);
       }
-      // Unanswered requests are retried with their key: each ends with one outcome, none twice.
-      for (const a of lost) {
-        const body = a.direction === 'in' ? { from: 'WALLET', to: 'PG', amount: 5 } : { from: 'PG', to: 'WALLET', amount: 5 };
-        const first = await api(base, 'POST', '/api/wallet/transfer', body, token, a.key);
-        const second = await api(base, 'POST', '/api/wallet/transfer', body, token, a.key);
-        expect([200, 400, 502]).toContain(first.status);
-        expect(second.status).toBe(first.status);
-        if (first.status === 200) expect(second.body.reference).toBe(first.body.reference);
-      }
-      const perKey = await client.query(`SELECT key, count(*)::int AS n FROM idempotency_keys GROUP BY key HAVING count(*) > 1`);
-      expect(perKey.rows).toEqual([]);
-
-      // Nothing lost: wallet + game = 1000 baht, the provider agrees with the ledger, invariants hold.
-      const wallet = await api(base, 'GET', '/api/wallet', undefined, token);
-      const slots = wallet.body.slots as Array<{ code: string; amount: number }>;
-      const walletAmount = (wallet.body.wallet as { amount: number }).amount;
-      const pgAmount = slots.find((s) => s.code === 'PG')?.amount ?? -1;
-      expect(walletAmount + pgAmount).toBe(1000);
-      const live = await api(base, 'GET', '/api/wallet/refresh/slot', undefined, token);
-      expect((live.body.slots as Array<{ code: string; amount: number }>).find((s) => s.code === 'PG')?.amount).toBe(pgAmount);
-      const inflight = await client.query(`SELECT balance::int AS b FROM ledger_accounts WHERE kind = 'inflight'`);
-      expect(inflight.rows.every((r: { b: number }) => r.b === 0)).toBe(true);
-      const check = await api(base, 'GET', '/api/operator/ledger/check', undefined, undefined);
-      expect(check.status).toBe(403);
-      const report = await fetch(`${base}/api/operator/ledger/check`, { headers: { authorization: `Bearer ${OPERATOR}` } }).then((r) => r.json() as Promise<{ ok: boolean; total: number }>);
+      const inflight = await db.db.selectFrom('ledger_accounts').select('balance').where('kind', '=', 'inflight').where('balance', '<>', 0).execute();
+      expect(inflight).toEqual([]);
+      const transfers = await sql<{ n: number }>`SELECT count(*)::int AS n FROM operations WHERE type = 'transfer'`.execute(db.db);
+      const keys = await sql<{ n: number }>`SELECT count(*)::int AS n FROM idempotency_keys`.execute(db.db);
+      expect(transfers.rows[0]?.n).toBe(keys.rows[0]?.n);
+      const report = await checkInvariants(db.db);
       expect(report).toMatchObject({ ok: true, total: 0 });
     } finally {
-      await client.end();
+      await db.close();
     }
   }, 120_000);
 });
