@@ -116,6 +116,7 @@ describe.each(dbKinds)('accounts on %s', (kind) => {
       expect(sent.body.otpRef).toMatch(/^[A-Z]{4}$/);
       const outbox = await call<{ messages: Array<{ phoneNumber: string; text: string }> }>(t.app, 'GET', `/api/sandbox/sms?phoneNumber=${phone}`);
       expect(outbox.body.messages[0]?.text).toContain(sent.body.otpRef);
+      expect(outbox.body.messages[0]?.text).toMatch(/^รหัส OTP/);
       const code = await latestCode(t.app, phone);
       const ok = await call(t.app, 'POST', '/api/otp/verify', { body: { otpToken: sent.body.otpToken, otpCode: code } });
       expect(ok).toMatchObject({ status: 200, body: { code: 'OTP_CODE_VALID' } });
@@ -123,6 +124,16 @@ describe.each(dbKinds)('accounts on %s', (kind) => {
       expect(again).toMatchObject({ status: 409, body: { message: 'OTP_VERIFIED' } });
       const resend = await call(t.app, 'POST', '/api/otp/send', { body: { phoneNumber: phone } });
       expect(resend).toMatchObject({ status: 200, body: { code: 'OTP_VERIFIED' } });
+    });
+
+    it('writes the SMS in the language of the request', async () => {
+      const lao = uniquePhone();
+      await call(t.app, 'POST', '/api/otp/send', { body: { phoneNumber: lao }, headers: { 'accept-language': 'lo' } });
+      const english = uniquePhone();
+      await call(t.app, 'POST', '/api/otp/send', { body: { phoneNumber: english }, headers: { 'accept-language': 'en' } });
+      const text = async (phone: string) => (await call<{ messages: Array<{ text: string }> }>(t.app, 'GET', `/api/sandbox/sms?phoneNumber=${phone}`)).body.messages[0]?.text ?? '';
+      expect(await text(lao)).toMatch(/^ລະຫັດ OTP/);
+      expect(await text(english)).toMatch(/^Your OTP code is \d{6}/);
     });
 
     it('blocks a code after too many wrong tries, even the right one', async () => {

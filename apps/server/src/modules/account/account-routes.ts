@@ -22,7 +22,7 @@ export function accountHandlers({ accounts, sessions }: Services): Handlers {
       await accounts.changePassword(member.memberId, member.sessionId, ctx.body.oldPassword, ctx.body.newPassword);
       return { ok: true };
     },
-    forgotSend: async ({ body }) => accounts.forgotSend(body.phoneNumber),
+    forgotSend: async ({ body, locale }) => accounts.forgotSend(body.phoneNumber, locale),
     forgotReset: async ({ body }) => {
       await accounts.forgotReset(body.otpToken, body.otpCode, body.newPassword);
       return { ok: true };

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Profile, Registration } from '@mw/contract/account';
+import type { Locale } from '@mw/contract/constants';
 import {
   checkBankAccountName,
   checkBankAccountNo,
@@ -265,12 +266,12 @@ export class AccountService {
   }
 
   /** Forgot password, step 1: same answer for registered and unregistered phones. */
-  async forgotSend(phoneNumber: string): Promise<{ otpRef: string; otpToken: string }> {
+  async forgotSend(phoneNumber: string, locale: Locale = 'th'): Promise<{ otpRef: string; otpToken: string }> {
     const phone = phoneNumber.trim();
     const failure = ruleError(checkPhone(phone, this.options.laosMode));
     if (failure) throw failure;
     const member = await this.db.selectFrom('members').select('id').where('username', '=', phone).executeTakeFirst();
-    return this.otp.issue(phone, 'reset', !!member);
+    return this.otp.issue(phone, 'reset', !!member, locale);
   }
 
   /** Forgot password, step 2: a valid code sets the new password and ends every session. */

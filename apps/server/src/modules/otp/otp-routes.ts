@@ -11,14 +11,14 @@ import type { Services } from '../../services';
  */
 export function otpHandlers({ otp, config, database }: Services): Handlers {
   return {
-    otpSend: async ({ body }) => {
+    otpSend: async ({ body, locale }) => {
       const phone = body.phoneNumber.trim();
       const failure = ruleError(checkPhone(phone, config.LAOS_MODE));
       if (failure) throw failure;
       const member = await database.db.selectFrom('members').select('id').where('username', '=', phone).executeTakeFirst();
       if (member) throw conflict('EXISTING_USER');
       if (await otp.isPhoneVerified(phone)) return { otpRef: '', otpToken: '', code: 'OTP_VERIFIED' as const };
-      const sent = await otp.issue(phone, 'register');
+      const sent = await otp.issue(phone, 'register', true, locale);
       return { ...sent, code: 'OTP_SENT' as const };
     },
     otpVerify: async ({ body }) => {

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { Locale } from '@mw/contract/constants';
 import type { DB, OtpRequestsTable } from '../../db/schema';
 import { AppError, badRequest, tooMany } from '../../lib/errors';
 import { newToken, otpRef, sha256, sixDigitCode } from '../../lib/ids';
@@ -14,6 +15,13 @@ export interface OtpLimits {
   resendSeconds: number;
   sendsPerHour: number;
 }
+
+/** The SMS, in the language of the person asking for it. */
+const smsText: Record<Locale, (code: string, ref: string, minutes: number) => string> = {
+  th: (code, ref, minutes) => `รหัส OTP ของคุณคือ ${code} (อ้างอิง ${ref}) ใช้ได้ ${minutes} นาที ห้ามบอกรหัสนี้กับผู้อื่น`,
+  la: (code, ref, minutes) => `ລະຫັດ OTP ຂອງທ່ານແມ່ນ ${code} (ອ້າງອີງ ${ref}) ໃຊ້ໄດ້ ${minutes} ນາທີ ຢ່າບອກລະຫັດນີ້ກັບຜູ້ອື່ນ`,
+  en: (code, ref, minutes) => `Your OTP code is ${code} (ref ${ref}), valid for ${minutes} min. Do not share it with anyone.`,
+};
 
 /** How long a verified phone may be used to register. */
 const VERIFICATION_VALID_MS = 30 * 60_000;
@@ -37,7 +45,7 @@ export class OtpService {
    * Issues a code. With `deliver` false (a password reset for an unknown phone) the answer looks
    * the same but no SMS goes out and no code will ever match.
    */
-  async issue(phone: string, purpose: OtpPurpose, deliver = true): Promise<{ otpRef: string; otpToken: string }> {
+  async issue(phone: string, purpose: OtpPurpose, deliver = true, locale: Locale = 'th'): Promise<{ otpRef: string; otpToken: string }> {
     await this.checkSendLimits(phone, purpose);
     const code = sixDigitCode();
     const ref = otpRef();
@@ -57,7 +65,7 @@ export class OtpService {
     if (deliver) {
       const minutes = Math.round(this.limits.ttlSeconds / 60);
       try {
-        await this.sms.send(phone, `Your code is ${code} (ref ${ref}), valid ${minutes} min. รหัส OTP ของคุณคือ ${code} (อ้างอิง ${ref})`);
+        await this.sms.send(phone, smsText[locale](code, ref, minutes));
       } catch {
         throw new AppError(502, 'OTP_SEND_FAIL');
       }
