@@ -1,0 +1,80 @@
+/**
+ * A shut-down site (spec sections 2, 4, 8). Runs in the "terminated" project against a server of
+ * its own, because terminating is global; the site is switched back on at the end whatever happens.
+ */
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { MESSAGES, OPERATOR_TOKEN, loginInBrowser, registerViaApi, screen, skipAgreement, type Locale } from './support';
+
+test.describe.configure({ mode: 'serial' });
+
+async function setSiteActive(request: APIRequestContext, value: boolean): Promise<void> {
+  const response = await request.put('/api/operator/settings/siteActive', {
+    data: { value },
+    headers: { Authorization: `Bearer ${OPERATOR_TOKEN}` },
+  });
+  expect(response.status()).toBe(200);
+  expect(await response.json()).toEqual({ key: 'siteActive', value });
+}
+
+test.afterAll(async ({ request }) => {
+  await setSiteActive(request, true);
+});
+
+test('a terminated site sends guests and members to /terminated, and comes back when reactivated', async ({ browser, page, request }) => {
+  const member = await registerViaApi(request);
+  await skipAgreement(page);
+  await loginInBrowser(page, member.phone, member.password);
+
+  // Only the operator may switch the site.
+  const refused = await request.put('/api/operator/settings/siteActive', {
+    data: { value: false },
+    headers: { Authorization: 'Bearer not-the-operator-token-000' },
+  });
+  expect(refused.status()).toBe(403);
+  expect((await request.get('/api/lookup/active')).status()).toBe(200);
+
+  await setSiteActive(request, false);
+  try {
+    // Every API call now answers 410 gone.
+    for (const path of ['/api/lookup/info', '/api/lookup/active', '/api/account/profile']) {
+      const gone = await request.get(path);
+      expect(gone.status(), path).toBe(410);
+      expect(await gone.json(), path).toMatchObject({ message: 'gone' });
+    }
+    const login = await request.post('/api/login', { data: { username: member.phone, password: member.password } });
+    expect(login.status()).toBe(410);
+
+    // A logged-in member whose next call is answered `gone` lands on /terminated.
+    await page.getByTestId('nav-profile').click();
+    await expect(page).toHaveURL(/\/terminated$/);
+    const terminated = page.getByTestId('terminated-page');
+    await expect(terminated).toContainText(MESSAGES.th.terminated.title);
+    await expect(terminated).toContainText(MESSAGES.th.terminated.message);
+
+    // A guest opening /login (or / without a token) is sent there too.
+    const guest = await browser.newContext();
+    const guestPage = await guest.newPage();
+    await guestPage.goto('/login');
+    await expect(guestPage).toHaveURL(/\/terminated$/);
+    await expect(guestPage.getByTestId('terminated-page')).toBeVisible();
+    await expect(guestPage.getByTestId('login-page')).toHaveCount(0);
+    await guestPage.goto('/');
+    await expect(guestPage).toHaveURL(/\/terminated$/);
+    for (const locale of ['th', 'la', 'en'] as const satisfies readonly Locale[]) {
+      await guestPage.evaluate((value) => window.localStorage.setItem('locale', value), locale);
+      await guestPage.reload();
+      await expect(guestPage.getByTestId('terminated-page')).toContainText(MESSAGES[locale].terminated.title);
+      await screen(guestPage, `${locale}-terminated`);
+    }
+    await guest.close();
+  } finally {
+    await setSiteActive(request, true);
+  }
+
+  // Back on: /login works again, and so does logging in.
+  expect((await request.get('/api/lookup/active')).status()).toBe(200);
+  await page.goto('/login');
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByTestId('login-page')).toBeVisible();
+  await loginInBrowser(page, member.phone, member.password);
+});
