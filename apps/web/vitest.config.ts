@@ -10,5 +10,7 @@ export default defineConfig({
     include: ['test/**/*.test.{ts,tsx}'],
     setupFiles: ['test/setup.ts'],
     restoreMocks: true,
+    // The first test of a file imports the lazy pages and modals, transformed on demand.
+    testTimeout: 15_000,
   },
 });

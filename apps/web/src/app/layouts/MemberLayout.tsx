@@ -1,14 +1,16 @@
-import { Suspense, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet } from 'react-router';
 import { useLogout } from '../../features/auth/logout/useLogout';
-import { ConditionsModal } from '../../features/conditions/ConditionsModal';
 import { useSiteInfo } from '../../shared/api/lookups';
 import { Icon } from '../../shared/ui/Icon';
 import { LanguageSelect } from '../../shared/ui/LanguageSelect';
 import { Logo } from '../../shared/ui/Logo';
 import { PageSpinner } from '../../shared/ui/Spinner';
 import { BottomNav, NavButton, NavHome, NavTab } from './BottomNav';
+
+// The conditions (and the HTML sanitiser they need) load when the member first opens them.
+const ConditionsModal = lazy(() => import('../../features/conditions/ConditionsModal').then((m) => ({ default: m.ConditionsModal })));
 
 /** Member pages: top bar (name, language, logout) and the five-item bottom menu. */
 export function MemberLayout() {
@@ -51,7 +53,11 @@ export function MemberLayout() {
         <NavTab to="/user/statement" icon="statement" label={t('nav.statement')} testId="nav-statement" />
         <NavTab to="/user/contact" icon="contact" label={t('nav.contact')} testId="nav-contact" />
       </BottomNav>
-      <ConditionsModal open={conditionsOpen} onClose={() => setConditionsOpen(false)} />
+      {conditionsOpen && (
+        <Suspense fallback={null}>
+          <ConditionsModal open onClose={() => setConditionsOpen(false)} />
+        </Suspense>
+      )}
     </div>
   );
 }

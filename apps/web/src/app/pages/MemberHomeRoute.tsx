@@ -1,12 +1,57 @@
-import { AgreementModal } from '../../features/agreement/AgreementModal';
+import { useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useState, type ComponentType } from 'react';
+import type { GameAccount } from '@mw/contract/wallet';
+import { agreementAccepted } from '../../features/agreement/agreementStorage';
 import { HomePage } from '../../features/home/HomePage';
+import { reloadWallet } from '../../shared/api/wallet';
 
-/** /user/home: the dashboard plus the agreement modal (features stay unaware of each other). */
+/** Modals load on first use: they are not part of the home page's first download. */
+function modal<P, K extends string>(load: () => Promise<Record<K, ComponentType<P>>>, name: K) {
+  return lazy(async () => ({ default: (await load())[name] }));
+}
+
+const DepositModal = modal(() => import('../../features/deposit/DepositModal'), 'DepositModal');
+const TransferModal = modal(() => import('../../features/transfer/TransferModal'), 'TransferModal');
+const WithdrawModal = modal(() => import('../../features/withdraw/WithdrawModal'), 'WithdrawModal');
+// The agreement (and the HTML sanitiser it needs) loads only for a member who has not accepted it yet.
+const AgreementModal = modal(() => import('../../features/agreement/AgreementModal'), 'AgreementModal');
+const SlotAccountModal = modal(() => import('../../features/game-account/SlotAccountModal'), 'SlotAccountModal');
+
+type OpenModal = { kind: 'deposit' } | { kind: 'transfer' } | { kind: 'withdraw' } | { kind: 'game'; game: GameAccount } | null;
+
+/**
+ * /user/home: the dashboard, the modals it opens and the agreement modal (features stay unaware of
+ * each other). A modal that moved money closes with `true` and the wallet reloads (spec section 4).
+ */
 export function MemberHomeRoute() {
+  const queryClient = useQueryClient();
+  const [open, setOpen] = useState<OpenModal>(null);
+  const [agreementDue] = useState(() => !agreementAccepted());
+
+  const close = (changed: boolean) => {
+    setOpen(null);
+    if (changed) void reloadWallet(queryClient);
+  };
+
   return (
     <>
-      <HomePage />
-      <AgreementModal />
+      <HomePage
+        onDeposit={() => setOpen({ kind: 'deposit' })}
+        onTransfer={() => setOpen({ kind: 'transfer' })}
+        onWithdraw={() => setOpen({ kind: 'withdraw' })}
+        onOpenGame={(game) => setOpen({ kind: 'game', game })}
+      />
+      <Suspense fallback={null}>
+        {open?.kind === 'deposit' && <DepositModal onClose={close} />}
+        {open?.kind === 'transfer' && <TransferModal onClose={close} />}
+        {open?.kind === 'withdraw' && <WithdrawModal onClose={close} />}
+        {open?.kind === 'game' && <SlotAccountModal key={open.game.code} game={open.game} onClose={close} />}
+      </Suspense>
+      {agreementDue && (
+        <Suspense fallback={null}>
+          <AgreementModal />
+        </Suspense>
+      )}
     </>
   );
 }

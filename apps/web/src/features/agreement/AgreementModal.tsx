@@ -1,14 +1,10 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AGREEMENT_DELAY_MS, STORAGE_KEYS } from '@mw/contract/constants';
-import { readStorage, writeStorage } from '../../shared/storage';
+import { AGREEMENT_DELAY_MS } from '@mw/contract/constants';
 import { Modal } from '../../shared/ui/Modal';
 import { SafeHtml } from '../../shared/ui/SafeHtml';
 import { useAgreements } from './agreementApi';
-
-export function agreementAccepted(): boolean {
-  return readStorage('local', STORAGE_KEYS.agreement) !== null;
-}
+import { agreementAccepted, rememberAgreement } from './agreementStorage';
 
 /**
  * Opens on the member home 1.5 s after entry unless the member already accepted
@@ -30,7 +26,7 @@ export function AgreementModal() {
   const open = due && !accepted && paragraphs.length > 0;
 
   const confirm = () => {
-    writeStorage('local', STORAGE_KEYS.agreement, 'true');
+    rememberAgreement();
     setAccepted(true);
   };
 

@@ -1,61 +1,102 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
-import { Icon, type IconName } from '../../shared/ui/Icon';
+import type { GameAccount } from '@mw/contract/wallet';
+import { errorMessage } from '../../shared/api/errorMessage';
+import { useIdempotencyKey } from '../../shared/api/useIdempotencyKey';
+import { reloadWallet, useWallet } from '../../shared/api/wallet';
+import { toast } from '../../shared/ui/toast';
+import { GameAccountList } from './GameAccountList';
+import { HomeTiles } from './HomeTiles';
+import { lastSyncTime, useReceiveInviteBonus, useRefreshGames, useSpinActive } from './homeApi';
+import { InviteBonusDialog } from './InviteBonusDialog';
+import { WalletHeader } from './WalletHeader';
+import { GAME_CATEGORIES, gamesOf } from './walletTotals';
 import './home.css';
 
-interface Tile {
-  key: 'deposit' | 'withdraw' | 'spin' | 'invite' | 'bonus' | 'refund';
-  icon: IconName;
-  to?: string;
+export interface HomeActions {
+  onDeposit: () => void;
+  onWithdraw: () => void;
+  onTransfer: () => void;
+  onOpenGame: (game: GameAccount) => void;
 }
 
-const TILES: readonly Tile[] = [
-  { key: 'deposit', icon: 'deposit' },
-  { key: 'withdraw', icon: 'withdraw' },
-  { key: 'spin', icon: 'spin', to: '/user/spin' },
-  { key: 'invite', icon: 'users' },
-  { key: 'bonus', icon: 'gift', to: '/user/bonus' },
-  { key: 'refund', icon: 'refund' },
-];
-
-/** Member home. The wallet dashboard arrives with the wallet issue; the tiles already show the way. */
-export function HomePage() {
+/**
+ * The member's dashboard (spec section 2, "Home dashboard"). On entry it loads the wallet,
+ * refreshes every game balance and asks whether the spin wheel is active. The modals it opens
+ * are composed by the app (src/app/pages/MemberHomeRoute.tsx).
+ */
+export function HomePage({ onDeposit, onWithdraw, onTransfer, onOpenGame }: HomeActions) {
   const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const wallet = useWallet({ refetchOnMount: 'always' });
+  const refresh = useRefreshGames();
+  const spinActive = useSpinActive();
+  const receiveInvite = useReceiveInviteBonus();
+  const inviteKeys = useIdempotencyKey();
+  const [inviteOpen, setInviteOpen] = useState(false);
+
+  const refreshing = refresh.isFetching;
+  // Refresh-all tile: game balances from the providers first, then the wallet as the server now has it.
+  const refreshAll = async () => {
+    await refresh.refetch();
+    await reloadWallet(queryClient);
+  };
+
+  const receive = () => {
+    receiveInvite.mutate(inviteKeys.keyFor('invite-bonus'), {
+      onSuccess: (answer) => {
+        inviteKeys.done();
+        setInviteOpen(false);
+        toast.success(t('errors.INVITE_BONUS_SUCCESS'));
+        if (answer.amount > 0) void reloadWallet(queryClient);
+      },
+      onError: (error) => {
+        inviteKeys.failed(error);
+        setInviteOpen(false);
+        toast.error(errorMessage(error));
+      },
+    });
+  };
+
+  const data = wallet.data;
   return (
     <section className="page home-page" data-testid="home-page">
-      <div className="wallet-hero">
-        <p className="wallet-hero-welcome">{t('home.welcome')}</p>
-        <p className="wallet-hero-label">
-          <Icon name="wallet" size={18} />
-          {t('home.walletTitle')}
-        </p>
-        <p className="wallet-hero-amount" aria-label={t('common.comingSoon')}>
-          ฿ <span>— . —</span>
-        </p>
-        <p className="wallet-hero-note">{t('home.walletSoon')}</p>
-      </div>
-      <ul className="home-tiles">
-        {TILES.map((tile) => (
-          <li key={tile.key}>
-            {tile.to ? (
-              <Link to={tile.to} className="home-tile" data-testid={`home-tile-${tile.key}`}>
-                <span className="home-tile-icon">
-                  <Icon name={tile.icon} size={26} />
-                </span>
-                <span className="home-tile-label">{t(`home.tiles.${tile.key}`)}</span>
-              </Link>
-            ) : (
-              <span className="home-tile home-tile-soon" aria-disabled="true" data-testid={`home-tile-${tile.key}`}>
-                <span className="home-tile-icon">
-                  <Icon name={tile.icon} size={26} />
-                </span>
-                <span className="home-tile-label">{t(`home.tiles.${tile.key}`)}</span>
-                <span className="home-tile-badge">{t('common.comingSoon')}</span>
-              </span>
-            )}
-          </li>
-        ))}
-      </ul>
+      <WalletHeader
+        wallet={data}
+        refreshing={refreshing}
+        lastSync={refresh.data?.updatedAt ?? lastSyncTime()}
+        receiving={receiveInvite.isPending}
+        onCheckBalance={() => void refresh.refetch()}
+        onTransfer={onTransfer}
+        onReceiveInvite={() => setInviteOpen(true)}
+      />
+      <HomeTiles
+        spinActive={spinActive.data === true}
+        coins={data?.profile.coin ?? 0}
+        refreshing={refreshing}
+        onDeposit={onDeposit}
+        onWithdraw={onWithdraw}
+        onRefreshAll={() => void refreshAll()}
+      />
+      {wallet.isError && !data && (
+        <div className="card home-error" role="alert">
+          <p className="muted">{errorMessage(wallet.error)}</p>
+          <button type="button" className="btn btn-secondary" onClick={() => void wallet.refetch()}>
+            {t('common.retry')}
+          </button>
+        </div>
+      )}
+      {data ? (
+        GAME_CATEGORIES.map((category) => (
+          <GameAccountList key={category} category={category} games={gamesOf(data.slots, category)} onOpen={onOpenGame} />
+        ))
+      ) : (
+        wallet.isPending && <div className="game-grid-skeleton" aria-hidden="true" />
+      )}
+      {inviteOpen && data && (
+        <InviteBonusDialog invite={data.invite} pending={receiveInvite.isPending} onConfirm={receive} onClose={() => setInviteOpen(false)} />
+      )}
     </section>
   );
 }

@@ -12,19 +12,23 @@ interface ModalProps {
   onClose?: () => void;
   testId?: string;
   size?: 'sm' | 'md' | 'lg';
+  /** Focus the first field on open (default). Off for modals that are mostly to read: a phone would open its keyboard. */
+  focusField?: boolean;
 }
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea, video[controls], [tabindex]:not([tabindex="-1"])';
 let openModals = 0;
 
 /** Bottom sheet on phones, centred card on wider screens; Escape and the backdrop close it. */
-export function Modal({ open, title, children, footer, onClose, testId, size = 'md' }: ModalProps) {
+export function Modal({ open, title, children, footer, onClose, testId, size = 'md', focusField = true }: ModalProps) {
   const { t } = useTranslation();
   const titleId = useId();
   const panel = useRef<HTMLDivElement>(null);
   const closeRef = useRef(onClose);
+  const focusFieldRef = useRef(focusField);
   useEffect(() => {
     closeRef.current = onClose;
+    focusFieldRef.current = focusField;
   });
 
   useEffect(() => {
@@ -32,7 +36,8 @@ export function Modal({ open, title, children, footer, onClose, testId, size = '
     const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     openModals += 1;
     document.body.classList.add('modal-open');
-    const first = panel.current?.querySelector<HTMLElement>('input, select, textarea') ?? panel.current;
+    const field = focusFieldRef.current ? panel.current?.querySelector<HTMLElement>('input, select, textarea') : null;
+    const first = field ?? panel.current;
     first?.focus();
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape' && closeRef.current) {

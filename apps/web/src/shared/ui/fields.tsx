@@ -87,6 +87,41 @@ export function PasswordField({ label, error, hint, icon = 'lock', ...input }: O
   );
 }
 
+interface AmountFieldProps extends Omit<TextFieldProps, 'icon' | 'type' | 'inputMode'> {
+  /** The unit written after the number (baht). */
+  unit: string;
+  /** A control inside the field after the unit, such as "All". */
+  action?: ReactNode;
+}
+
+/** A money amount: decimal keypad on phones, the unit inside the field. */
+export function AmountField({ label, error, hint, unit, action, className, ...input }: AmountFieldProps) {
+  const id = useId();
+  return (
+    <FieldShell id={id} label={label} error={error} hint={hint}>
+      <div className="input-wrap amount-wrap">
+        <span className="amount-currency" aria-hidden="true">
+          ฿
+        </span>
+        <input
+          id={id}
+          type="text"
+          inputMode="decimal"
+          autoComplete="off"
+          className={`input input-amount${className ? ` ${className}` : ''}`}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : hint ? `${id}-hint` : undefined}
+          {...input}
+        />
+        <span className="amount-suffix">
+          <span className="amount-unit">{unit}</span>
+          {action}
+        </span>
+      </div>
+    </FieldShell>
+  );
+}
+
 interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id'> {
   label: ReactNode;
   error?: string | null;

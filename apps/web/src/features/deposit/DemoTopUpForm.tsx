@@ -1,0 +1,126 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { MIN_TRANSFER_BAHT } from '@mw/contract/constants';
+import { toBaht } from '@mw/contract/money';
+import { ApiError } from '../../shared/api/ApiError';
+import { errorMessage } from '../../shared/api/errorMessage';
+import { useIdempotencyKey } from '../../shared/api/useIdempotencyKey';
+import { formatMoney, formatWhole, parseAmountInput } from '../../shared/format/money';
+import { useLocale } from '../../shared/format/useLocale';
+import { AmountField } from '../../shared/ui/fields';
+import { Icon } from '../../shared/ui/Icon';
+import { Spinner } from '../../shared/ui/Spinner';
+import { toast } from '../../shared/ui/toast';
+import { useDemoTopUp } from './depositApi';
+
+const PRESETS = [100, 500, 1000] as const;
+
+/** Set once the server refuses demo top-ups (it has real payments): the form stays hidden from then on. */
+const refusal = { seen: false };
+
+/**
+ * Sandbox only: credits the wallet at once, so every wallet screen can be tried without a bank.
+ * The server answers 403 SANDBOX_ONLY when real payment providers are configured; the form then
+ * gives way to that message.
+ */
+export function DemoTopUpForm({ onTopUp }: { onTopUp: () => void }) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const topUp = useDemoTopUp();
+  const keys = useIdempotencyKey();
+  const [amount, setAmount] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [refused, setRefused] = useState(refusal.seen);
+
+  if (refused) {
+    return (
+      <p className="notice" data-testid="demo-topup-refused">
+        <Icon name="alert" size={20} />
+        <span>{t('errors.SANDBOX_ONLY')}</span>
+      </p>
+    );
+  }
+
+  const send = (text: string) => {
+    if (topUp.isPending) return;
+    const satang = parseAmountInput(text);
+    if (satang === null || satang < MIN_TRANSFER_BAHT * 100) {
+      setError(t('wallet.minAmountMsg', { amount: formatMoney(MIN_TRANSFER_BAHT, locale), unit: t('wallet.baht') }));
+      return;
+    }
+    const value = toBaht(satang);
+    topUp.mutate(
+      { amount: value, key: keys.keyFor({ amount: value }) },
+      {
+        onSuccess: (result) => {
+          keys.done();
+          setAmount('');
+          toast.success(t('deposit.demoSuccess', { amount: formatMoney(result.amount, locale) }));
+          onTopUp();
+        },
+        onError: (failure) => {
+          keys.failed(failure);
+          if (failure instanceof ApiError && failure.code === 'SANDBOX_ONLY') {
+            refusal.seen = true;
+            setRefused(true);
+            return;
+          }
+          setError(errorMessage(failure));
+        },
+      },
+    );
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    send(amount);
+  };
+
+  return (
+    <section className="demo-topup" aria-labelledby="demo-topup-title" data-testid="demo-topup">
+      <div className="demo-topup-head">
+        <span className="badge badge-gold">{t('deposit.sandbox')}</span>
+        <h3 id="demo-topup-title" className="demo-topup-title">
+          {t('deposit.demoTitle')}
+        </h3>
+      </div>
+      <p className="muted demo-topup-hint">{t('deposit.demoHint')}</p>
+      <form className="form" onSubmit={submit} noValidate data-testid="demo-topup-form">
+        <div className="amount-presets" role="group" aria-label={t('deposit.presets')}>
+          {PRESETS.map((preset) => (
+            <button
+              key={preset}
+              type="button"
+              className="amount-preset"
+              onClick={() => {
+                setAmount(String(preset));
+                setError(null);
+                send(String(preset));
+              }}
+              disabled={topUp.isPending}
+              data-testid={`demo-topup-${preset}`}
+            >
+              ฿{formatWhole(preset, locale)}
+            </button>
+          ))}
+        </div>
+        <AmountField
+          label={t('deposit.otherAmount')}
+          name="topUpAmount"
+          placeholder="0.00"
+          value={amount}
+          onChange={(e) => {
+            setAmount(e.target.value);
+            setError(null);
+          }}
+          unit={t('wallet.baht')}
+          error={error}
+        />
+        <button type="submit" className="btn btn-primary btn-block" disabled={topUp.isPending} data-testid="demo-topup-submit">
+          {topUp.isPending && <Spinner />}
+          {t('deposit.demoSubmit')}
+        </button>
+      </form>
+    </section>
+  );
+}

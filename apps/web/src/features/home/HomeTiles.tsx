@@ -1,0 +1,83 @@
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { Icon, type IconName } from '../../shared/ui/Icon';
+import { Spinner } from '../../shared/ui/Spinner';
+
+interface HomeTilesProps {
+  spinActive: boolean;
+  coins: number;
+  refreshing: boolean;
+  onDeposit: () => void;
+  onWithdraw: () => void;
+  onRefreshAll: () => void;
+}
+
+function TileBody({ icon, label, badge }: { icon: ReactNode; label: string; badge?: ReactNode }) {
+  return (
+    <>
+      <span className="home-tile-icon">{icon}</span>
+      <span className="home-tile-label">{label}</span>
+      {badge}
+    </>
+  );
+}
+
+const icon = (name: IconName) => <Icon name={name} size={26} />;
+
+/**
+ * Deposit, withdraw, spin wheel (only while a wheel is active; otherwise refresh-all), invite,
+ * bonus conditions, refund. Invite and refund arrive with their own domains.
+ */
+export function HomeTiles({ spinActive, coins, refreshing, onDeposit, onWithdraw, onRefreshAll }: HomeTilesProps) {
+  const { t } = useTranslation();
+  const soon = <span className="home-tile-badge">{t('common.comingSoon')}</span>;
+  return (
+    <ul className="home-tiles">
+      <li>
+        <button type="button" className="home-tile" onClick={onDeposit} data-testid="home-tile-deposit">
+          <TileBody icon={icon('deposit')} label={t('home.tiles.deposit')} />
+        </button>
+      </li>
+      <li>
+        <button type="button" className="home-tile" onClick={onWithdraw} data-testid="home-tile-withdraw">
+          <TileBody icon={icon('withdraw')} label={t('home.tiles.withdraw')} />
+        </button>
+      </li>
+      <li>
+        {spinActive ? (
+          <Link to="/user/spin" className="home-tile" data-testid="home-tile-spin">
+            <TileBody
+              icon={icon('spin')}
+              label={t('home.tiles.spin')}
+              badge={
+                <span className="home-tile-badge home-tile-badge-gold" data-testid="spin-coins">
+                  {t('home.coinCount', { coins })}
+                </span>
+              }
+            />
+          </Link>
+        ) : (
+          <button type="button" className="home-tile" onClick={onRefreshAll} disabled={refreshing} data-testid="home-tile-refresh">
+            <TileBody icon={refreshing ? <Spinner size={26} /> : icon('refresh')} label={t('home.tiles.refreshAll')} />
+          </button>
+        )}
+      </li>
+      <li>
+        <span className="home-tile home-tile-soon" aria-disabled="true" data-testid="home-tile-invite">
+          <TileBody icon={icon('users')} label={t('home.tiles.invite')} badge={soon} />
+        </span>
+      </li>
+      <li>
+        <Link to="/user/bonus" className="home-tile" data-testid="home-tile-bonus">
+          <TileBody icon={icon('gift')} label={t('home.tiles.bonus')} />
+        </Link>
+      </li>
+      <li>
+        <span className="home-tile home-tile-soon" aria-disabled="true" data-testid="home-tile-refund">
+          <TileBody icon={icon('refund')} label={t('home.tiles.refund')} badge={soon} />
+        </span>
+      </li>
+    </ul>
+  );
+}

@@ -1,0 +1,148 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { WALLET_CODE } from '@mw/contract/constants';
+import { toBaht } from '@mw/contract/money';
+import { errorMessage } from '../../shared/api/errorMessage';
+import { useIdempotencyKey } from '../../shared/api/useIdempotencyKey';
+import { useWallet } from '../../shared/api/wallet';
+import { formatMoney } from '../../shared/format/money';
+import { useLocale } from '../../shared/format/useLocale';
+import { showAlert } from '../../shared/ui/alerts';
+import { AmountField, SelectField } from '../../shared/ui/fields';
+import { Icon } from '../../shared/ui/Icon';
+import { Modal } from '../../shared/ui/Modal';
+import { Spinner } from '../../shared/ui/Spinner';
+import { useTransfer } from './transferApi';
+import { checkTransfer, transferAccounts, type TransferRuleFailure } from './transferRules';
+import './transfer.css';
+
+interface Props {
+  /** `true` after a transfer went through, so the home page reloads (spec section 4). */
+  onClose: (changed: boolean) => void;
+}
+
+/** Transfer between the wallet and active game accounts (spec section 2, "Transfer modal"; rules of section 5). */
+export function TransferModal({ onClose }: Props) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const wallet = useWallet();
+  const transfer = useTransfer();
+  const keys = useIdempotencyKey();
+  const [from, setFrom] = useState<string>(WALLET_CODE);
+  const [to, setTo] = useState('');
+  const [amount, setAmount] = useState('');
+  const [failure, setFailure] = useState<TransferRuleFailure | null>(null);
+
+  const walletName = t('wallet.walletName');
+  const accounts = wallet.data ? transferAccounts(wallet.data, walletName) : [];
+  const nameOf = (code: string) => accounts.find((account) => account.code === code)?.name ?? code;
+  const source = accounts.find((account) => account.code === from);
+
+  const edit = (apply: () => void) => {
+    apply();
+    setFailure(null);
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (transfer.isPending) return;
+    const checked = checkTransfer(from, to, amount);
+    if (!checked.ok) {
+      setFailure(checked.failure);
+      return;
+    }
+    const body = { from, to, amount: toBaht(checked.amount) };
+    transfer.mutate(
+      { body, key: keys.keyFor(body) },
+      {
+        onSuccess: (result) => {
+          keys.done();
+          onClose(true);
+          void showAlert({
+            tone: 'success',
+            title: t('common.successTitle'),
+            message: t('transfer.successMessage', { amount: formatMoney(result.amount, locale), from: nameOf(from), to: nameOf(to) }),
+          });
+        },
+        onError: (error) => {
+          keys.failed(error);
+          void showAlert({ tone: 'error', title: t('common.errorTitle'), message: errorMessage(error) });
+        },
+      },
+    );
+  };
+
+  const accountsError =
+    failure?.field === 'accounts' ? t(failure.rule === 'selectAccMsg' ? 'transfer.selectAccMsg' : 'transfer.canNotTransferMsg') : null;
+  const amountError =
+    failure?.field === 'amount' ? t('wallet.minAmountMsg', { amount: formatMoney(failure.minimum, locale), unit: t('wallet.baht') }) : null;
+
+  const option = (code: string, name: string, balance: number) => (
+    <option key={code} value={code}>
+      {t('transfer.option', { name, amount: formatMoney(balance, locale) })}
+    </option>
+  );
+
+  return (
+    <Modal open onClose={() => onClose(false)} title={t('transfer.title')} testId="transfer-modal" size="sm">
+      <form className="form" onSubmit={submit} noValidate data-testid="transfer-form">
+        <div className="transfer-accounts">
+          <SelectField label={t('transfer.from')} name="from" value={from} onChange={(e) => edit(() => setFrom(e.target.value))}>
+            <option value="">{t('transfer.choose')}</option>
+            {accounts.map((account) => option(account.code, account.name, account.amount))}
+          </SelectField>
+          <button
+            type="button"
+            className="icon-button icon-button-gold transfer-swap"
+            onClick={() =>
+              edit(() => {
+                setFrom(to);
+                setTo(from);
+              })
+            }
+            aria-label={t('transfer.swap')}
+            title={t('transfer.swap')}
+            data-testid="transfer-swap"
+          >
+            <Icon name="transfer" size={20} />
+          </button>
+          <SelectField
+            label={t('transfer.to')}
+            name="to"
+            value={to}
+            onChange={(e) => edit(() => setTo(e.target.value))}
+            error={accountsError}
+          >
+            <option value="">{t('transfer.choose')}</option>
+            {accounts.map((account) => option(account.code, account.name, account.amount))}
+          </SelectField>
+        </div>
+        <AmountField
+          label={t('wallet.amount')}
+          name="amount"
+          placeholder="0.00"
+          value={amount}
+          onChange={(e) => edit(() => setAmount(e.target.value))}
+          unit={t('wallet.baht')}
+          error={amountError}
+          hint={source ? t('transfer.available', { amount: formatMoney(source.amount, locale) }) : t('transfer.minimum', { amount: formatMoney(1, locale) })}
+          action={
+            <button
+              type="button"
+              className="amount-max"
+              disabled={!source || source.amount <= 0}
+              onClick={() => edit(() => setAmount(source ? source.amount.toFixed(2) : ''))}
+              data-testid="transfer-all"
+            >
+              {t('transfer.all')}
+            </button>
+          }
+        />
+        <button type="submit" className="btn btn-primary btn-block" disabled={transfer.isPending || !wallet.data} data-testid="transfer-submit">
+          {transfer.isPending && <Spinner />}
+          {t('transfer.submit')}
+        </button>
+      </form>
+    </Modal>
+  );
+}
