@@ -124,15 +124,14 @@ test('the member top bar switches the language; the bank name stays Thai', async
   );
 });
 
-// Known app bug (reported): the server picks the language of its content (contact text,
-// conditions, agreements) from the browser's Accept-Language header, and the web app never tells
-// it the language the member chose, so an English or Lao screen shows Thai content. Remove
-// test.fail() once fixed; until then this test passes only while the bug is still there.
+// The server writes its content (contact text, conditions, agreements) per language and answers
+// in the language the app asks for, which is the member's choice, not the browser's.
 test('server content follows the chosen language', async ({ page }) => {
-  test.fail(true, 'contact text, conditions and agreements stay in the browser language (th-TH)');
   await page.goto('/login');
   await chooseLocale(page.getByTestId('language-select'), 'en');
   await page.getByTestId('nav-contact').click();
   await expect(page.getByTestId('contact-page').locator('h1')).toHaveText(MESSAGES.en.contact.title);
   await expect(page.getByTestId('contact-text')).toHaveText('Our team is available 24 hours a day on LINE.', { timeout: 3_000 });
+  await chooseLocale(page.getByTestId('language-select'), 'la');
+  await expect(page.getByTestId('contact-text')).toHaveText('ຕິດຕໍ່ທີມງານໄດ້ຕະຫຼອດ 24 ຊົ່ວໂມງ ຜ່ານ LINE', { timeout: 3_000 });
 });

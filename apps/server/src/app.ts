@@ -38,6 +38,11 @@ export interface BuiltApp {
 
 const here = dirname(fileURLToPath(import.meta.url));
 
+/** Auto-login paths carry a game password (spec section 7); it never reaches the logs. */
+export function redactUrl(url: string): string {
+  return url.replace(/^(\/api\/autoLogin\/[^/]+\/[^/?]+\/)[^/?]+/, '$1***');
+}
+
 /**
  * Builds the whole server: plugins, the error handler, site state, every call of the contract
  * (501 NOT_IMPLEMENTED where the domain is not built yet), sandbox and operator calls, health,
@@ -49,7 +54,16 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
   const services = await createServices(config, database);
 
   const app = Fastify({
-    logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL, redact: ['req.headers.authorization'] },
+    logger:
+      config.LOG_LEVEL === 'silent'
+        ? false
+        : {
+            level: config.LOG_LEVEL,
+            redact: ['req.headers.authorization'],
+            serializers: {
+              req: (request: { method: string; url: string; ip?: string }) => ({ method: request.method, url: redactUrl(request.url), remoteAddress: request.ip }),
+            },
+          },
     trustProxy: true,
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },

@@ -1,11 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpointList } from '@mw/contract/endpoints';
 import { specCalls } from '../../../packages/contract/test/spec-calls';
+import { redactUrl } from '../src/app';
 import { DEMO_MEMBER } from '../src/db/seed';
 import { call, dbKinds, login, startApp, type TestApp } from './helpers';
 
 /** Fills :params with a plausible value. */
 const concrete = (path: string) => path.replace(/:(\w+)/g, (_m, name: string) => (name === 'code' || name === 'bankCode' ? 'PG' : 'abc123'));
+
+describe('request logs', () => {
+  it('never carry the game password of an auto-login path', () => {
+    expect(redactUrl('/api/autoLogin/imi/imi0000de30/Gewk6rJCja')).toBe('/api/autoLogin/imi/imi0000de30/***');
+    expect(redactUrl('/api/autoLogin/pg/pg0001')).toBe('/api/autoLogin/pg/pg0001');
+    expect(redactUrl('/api/wallet/transfer')).toBe('/api/wallet/transfer');
+  });
+});
 
 describe.each(dbKinds)('routing on %s', (kind) => {
   let t: TestApp;

@@ -81,6 +81,8 @@ export const addedErrorCodes = [
   'WITHDRAW_MINIMUM',
   /** 400: a withdrawal above withdrawMax (the answer carries `withdrawMax`). */
   'WITHDRAW_MAXIMUM',
+  /** 400: a deposit below its minimum (the answer carries `minimum` in baht). */
+  'DEPOSIT_MINIMUM',
   /** 403: the demo top-up is refused when real payment providers are configured. */
   'SANDBOX_ONLY',
   /** 404: a withdrawal or operation the operator named does not exist or is not pending. */

@@ -67,6 +67,8 @@ export async function changeLocale(locale: Locale): Promise<void> {
   if (!i18next.hasResourceBundle(locale, 'translation')) {
     i18next.addResourceBundle(locale, 'translation', await loaders[locale]());
   }
+  // <html lang> first: requests made while the screens re-render already ask in the new language.
+  if (typeof document !== 'undefined') document.documentElement.lang = LOCALE_TAGS[locale];
   await i18next.changeLanguage(locale);
   writeStorage('local', STORAGE_KEYS.locale, locale);
   applyDocumentLocale(locale);

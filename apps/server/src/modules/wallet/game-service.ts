@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { GameAccount, GameLogin } from '@mw/contract/wallet';
 import { toBaht } from '@mw/contract/money';
 import type { DB } from '../../db/schema';
-import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
+import { AppError, conflict, notFound } from '../../lib/errors';
 import type { SecretBox } from '../../lib/secret-box';
 import { account, balances, openGameAccount, runPosting } from '../../ledger/ledger';
 import { CATALOGUE } from '../../providers/games/catalogue';
@@ -74,7 +74,7 @@ export class GameService {
     const known = this.usernames.get(key);
     if (known) return known;
     const row = await this.db.selectFrom('member_games').select('username').where('member_id', '=', memberId).where('game_code', '=', code).executeTakeFirst();
-    if (!row) throw badRequest('SLOT_NO_ACCOUNT');
+    if (!row) throw notFound('SLOT_NO_ACCOUNT');
     if (this.usernames.size > 100_000) this.usernames.clear();
     this.usernames.set(key, row.username);
     return row.username;
@@ -94,7 +94,7 @@ export class GameService {
       .where('member_id', '=', memberId)
       .where('game_code', '=', code)
       .executeTakeFirst();
-    if (!row) throw badRequest('SLOT_NO_ACCOUNT');
+    if (!row) throw notFound('SLOT_NO_ACCOUNT');
     return { code: row.game_code, username: row.username, password: this.box.open(row.password_enc) };
   }
 

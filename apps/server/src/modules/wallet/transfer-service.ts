@@ -3,7 +3,7 @@ import { MIN_TRANSFER_BAHT, WALLET_CODE } from '@mw/contract/constants';
 import type { DB } from '../../db/schema';
 import { AppError, badRequest } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { account, InsufficientFunds, runPosting } from '../../ledger/ledger';
+import { account, balances, InsufficientFunds, runPosting } from '../../ledger/ledger';
 import { ProviderError } from '../../providers/games/game-provider';
 import type { GameService } from './game-service';
 
@@ -129,7 +129,12 @@ export class TransferService {
 
   /** The answer to a retry: the first request's outcome. */
   async replay(op: OperationRow): Promise<TransferOutcome> {
-    if (op.status === 'SUCCESS') return { operation: op };
+    if (op.status === 'SUCCESS') {
+      const code = op.source === WALLET_CODE ? op.target : op.source;
+      const id = account.game(op.member_id, code);
+      const game = (await balances(this.db, [id])).get(id);
+      return game ? { operation: op, game: { code, amount: game.balance } } : { operation: op };
+    }
     if (op.status === 'FAILED') throw new AppError(502, 'TRANSFER_FAIL', { reference: op.id });
     throw new AppError(409, 'REQUEST_IN_PROGRESS', { reference: op.id });
   }

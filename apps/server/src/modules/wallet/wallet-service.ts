@@ -68,7 +68,7 @@ export class WalletService {
     if (!this.sandboxPayments) throw forbidden('SANDBOX_ONLY');
     const prior = await priorOperation(this.db, memberId, idem);
     if (prior) return this.result(memberId, prior);
-    if (amount < 100) throw badRequest('TRANSFER_MINIMUM', { minimum: 1 });
+    if (amount < 100) throw badRequest('DEPOSIT_MINIMUM', { minimum: 1 });
     if (amount > MAX_TOP_UP_SATANG) throw badRequest('KEY_INVALID', { maximum: toBaht(MAX_TOP_UP_SATANG) });
     await openMemberAccounts(this.db, memberId);
     const op: OperationRow = { id: newId(), member_id: memberId, type: 'deposit', status: 'SUCCESS', source: 'SANDBOX', target: WALLET_CODE, amount, note: null };

@@ -95,6 +95,10 @@ export async function request<T>(path: string, schema: ResponseParser<T>, option
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
   if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
+  // Content the server writes per language (conditions, agreements, contact, SMS) follows the
+  // language the member chose, not the browser's: <html lang> carries it (see i18n.ts).
+  const language = typeof document === 'undefined' ? '' : document.documentElement.lang;
+  if (language) headers['Accept-Language'] = language;
 
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) {
