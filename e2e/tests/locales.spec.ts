@@ -132,6 +132,9 @@ test('server content follows the chosen language', async ({ page }) => {
   await page.getByTestId('nav-contact').click();
   await expect(page.getByTestId('contact-page').locator('h1')).toHaveText(MESSAGES.en.contact.title);
   await expect(page.getByTestId('contact-text')).toHaveText('Our team is available 24 hours a day on LINE.', { timeout: 3_000 });
+  // The guest contact page has no top bar: the language is chosen on the login page.
+  await page.getByTestId('nav-login').click();
   await chooseLocale(page.getByTestId('language-select'), 'la');
+  await page.getByTestId('nav-contact').click();
   await expect(page.getByTestId('contact-text')).toHaveText('ຕິດຕໍ່ທີມງານໄດ້ຕະຫຼອດ 24 ຊົ່ວໂມງ ຜ່ານ LINE', { timeout: 3_000 });
 });
