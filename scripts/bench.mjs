@@ -86,7 +86,11 @@ async function lighthouse(path, token) {
   const out = join(tmpdir(), `lh-${Date.now()}.json`);
   const port = 9333;
   const profile = mkdtempSync(join(tmpdir(), 'mw-lh-'));
-  const browserProcess = spawn(CHROMIUM, ['--headless=new', `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`, ...CHROMIUM_ARGS, 'about:blank'], { stdio: 'ignore' });
+  const browserProcess = spawn(CHROMIUM, ['--headless=new', `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`, ...CHROMIUM_ARGS, 'about:blank'], {
+    stdio: 'ignore',
+    detached: true,
+  });
+  const browserExited = new Promise((resolve) => browserProcess.once('exit', resolve));
   try {
     await waitFor(`http://127.0.0.1:${port}/json/version`, 20_000);
     if (token) {
@@ -103,8 +107,18 @@ async function lighthouse(path, token) {
     );
     if (result.status !== 0) return null;
   } finally {
-    browserProcess.kill('SIGKILL');
-    rmSync(profile, { recursive: true, force: true });
+    // Chromium and its helper processes, as a group.
+    try {
+      process.kill(-browserProcess.pid, 'SIGKILL');
+    } catch {
+      browserProcess.kill('SIGKILL');
+    }
+    await browserExited;
+    try {
+      rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+    } catch {
+      // a temporary folder left behind is harmless
+    }
   }
   try {
     const data = JSON.parse(readFileSync(out, 'utf8'));
