@@ -123,6 +123,8 @@ async function lighthouse(path, token) {
   try {
     const data = JSON.parse(readFileSync(out, 'utf8'));
     rmSync(out, { force: true });
+    const metric = (id) => data.audits[id]?.displayValue ?? '?';
+    console.log(`  ${path}: FCP ${metric('first-contentful-paint')}, LCP ${metric('largest-contentful-paint')}, TBT ${metric('total-blocking-time')}, CLS ${metric('cumulative-layout-shift')}, SI ${metric('speed-index')}`);
     return Math.round(data.categories.performance.score * 100);
   } catch {
     return null;
