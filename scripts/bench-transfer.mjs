@@ -1,6 +1,7 @@
 // The transfer benchmark: an HTTP load test of POST /api/wallet/transfer on PostgreSQL (32
 // concurrent clients over many members), then PostgreSQL's own pgbench -b tpcb-like on the same
-// server, so the two throughputs can be compared. Used by scripts/bench.mjs.
+// server, so the two throughputs can be compared. Used by scripts/bench.mjs. BENCH_POOL sets the
+// server's PostgreSQL pool (default 32), BENCH_SECONDS the length of each run (default 15).
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
@@ -116,7 +117,7 @@ export async function transferBench(port) {
       PORT: String(port),
       HOST: '127.0.0.1',
       DATABASE_URL: PG_URL,
-      DATABASE_POOL_SIZE: String(CONNECTIONS),
+      DATABASE_POOL_SIZE: process.env.BENCH_POOL ?? String(CONNECTIONS),
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
       ALLOW_SANDBOX_IN_PRODUCTION: 'true',
