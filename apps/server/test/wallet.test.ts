@@ -7,6 +7,21 @@ const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };
 let keySeq = 0;
 const newKey = () => `test-key-${Date.now()}-${++keySeq}`;
 
+/** Wallet test helpers bound to the suite's app (read when called, after beforeAll). */
+function walletKit(app: () => TestApp) {
+  return {
+    async member(topUp = 0): Promise<string> {
+      const { phone, password } = await registerMember(app().app);
+      const token = await login(app().app, phone, password);
+      if (topUp > 0) expect((await call(app().app, 'POST', '/api/wallet/add', { token, body: { amount: topUp } })).status).toBe(200);
+      return token;
+    },
+    walletOf: async (token: string) => walletResponseSchema.parse((await call(app().app, 'GET', '/api/wallet', { token })).body),
+    invariants: async () => expect(await checkInvariants(app().services.database.db)).toMatchObject({ ok: true, total: 0 }),
+    fault: (code: string, mode: string) => call(app().app, 'PUT', `/api/operator/sandbox/games/${code}/fault`, { headers: operator, body: { mode } }),
+  };
+}
+
 describe.each(dbKinds)('wallet on %s', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
@@ -18,18 +33,7 @@ describe.each(dbKinds)('wallet on %s', (kind) => {
     await t?.close();
   });
 
-  async function member(topUp = 0): Promise<string> {
-    const { phone, password } = await registerMember(t.app);
-    const token = await login(t.app, phone, password);
-    if (topUp > 0) expect((await call(t.app, 'POST', '/api/wallet/add', { token, body: { amount: topUp } })).status).toBe(200);
-    return token;
-  }
-  const walletOf = async (token: string) => walletResponseSchema.parse((await call(t.app, 'GET', '/api/wallet', { token })).body);
-  const invariants = async () => {
-    const report = await checkInvariants(t.services.database.db);
-    expect(report).toMatchObject({ ok: true, total: 0 });
-  };
-  const fault = (code: string, mode: string) => call(t.app, 'PUT', `/api/operator/sandbox/games/${code}/fault`, { headers: operator, body: { mode } });
+  const { member, walletOf, invariants, fault } = walletKit(() => t);
 
   it('tops up, opens PG, moves money both ways, withdraws, and shows it all in the statement', async () => {
     const token = await member();
@@ -306,15 +310,7 @@ describe.each(dbKinds)('provider deadline on %s', (kind) => {
   afterAll(async () => {
     await t?.close();
   });
-  async function member(topUp = 0): Promise<string> {
-    const { phone, password } = await registerMember(t.app);
-    const token = await login(t.app, phone, password);
-    if (topUp > 0) expect((await call(t.app, 'POST', '/api/wallet/add', { token, body: { amount: topUp } })).status).toBe(200);
-    return token;
-  }
-  const walletOf = async (token: string) => walletResponseSchema.parse((await call(t.app, 'GET', '/api/wallet', { token })).body);
-  const invariants = async () => expect(await checkInvariants(t.services.database.db)).toMatchObject({ ok: true, total: 0 });
-  const fault = (code: string, mode: string) => call(t.app, 'PUT', `/api/operator/sandbox/games/${code}/fault`, { headers: operator, body: { mode } });
+  const { member, walletOf, invariants, fault } = walletKit(() => t);
 
   it('settles a timed-out transfer by asking the provider, and refuses it afterwards', async () => {
     const token = await member(100);
