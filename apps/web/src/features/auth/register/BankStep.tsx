@@ -1,25 +1,16 @@
-import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LAOS_CURRENCIES } from '@mw/contract/constants';
 import { LAOS_BUILD } from '../../../shared/config';
-import { ruleMessage } from '../../../shared/forms/ruleMessage';
 import { FormError, SelectField, TextField } from '../../../shared/ui/fields';
 import { Spinner } from '../../../shared/ui/Spinner';
 import { useBanks } from './registerApi';
-import type { StepProps } from './stepProps';
+import { stepHandlers, type StepProps } from './stepProps';
 
 export function BankStep({ form, errors, serverError, pending, onChange, onSubmit, onBack }: StepProps) {
   const { t, i18n } = useTranslation();
   const banks = useBanks();
   const english = i18n.resolvedLanguage === 'en';
-  const message = (field: keyof typeof errors) => {
-    const code = errors[field];
-    return code ? ruleMessage(code) : null;
-  };
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    onSubmit();
-  };
+  const { message, submit } = stepHandlers(errors, onSubmit);
   return (
     <form className="form" onSubmit={submit} noValidate data-testid="register-step-bank">
       <SelectField

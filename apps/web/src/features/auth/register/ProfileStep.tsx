@@ -1,22 +1,13 @@
-import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ruleMessage } from '../../../shared/forms/ruleMessage';
 import { FormError, PasswordField, SelectField, TextField } from '../../../shared/ui/fields';
 import { Spinner } from '../../../shared/ui/Spinner';
 import { useSources } from './registerApi';
-import type { StepProps } from './stepProps';
+import { stepHandlers, type StepProps } from './stepProps';
 
 export function ProfileStep({ form, errors, serverError, pending, onChange, onSubmit, onBack }: StepProps) {
   const { t } = useTranslation();
   const sources = useSources();
-  const message = (field: keyof typeof errors) => {
-    const code = errors[field];
-    return code ? ruleMessage(code) : null;
-  };
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    onSubmit();
-  };
+  const { message, submit } = stepHandlers(errors, onSubmit);
   return (
     <form className="form" onSubmit={submit} noValidate data-testid="register-step-profile">
       <TextField
