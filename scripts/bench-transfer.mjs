@@ -3,6 +3,7 @@
 // server, so the two throughputs can be compared. Used by scripts/bench.mjs. BENCH_POOL sets the
 // server's PostgreSQL pool (default 32), BENCH_SECONDS the length of each run (default 15).
 import { spawn, spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createHash, randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -96,9 +97,34 @@ function load(base, tokens, seconds) {
   });
 }
 
+/** CPU ticks used so far by the server, PostgreSQL and this process (Linux /proc; empty elsewhere). */
+function cpuTicks(serverPid) {
+  const groups = { server: 0, postgres: 0, load: 0, other: 0 };
+  let pids;
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return null;
+  }
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ticks = Number(fields[11]) + Number(fields[12]);
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const group = Number(pid) === serverPid ? 'server' : Number(pid) === process.pid ? 'load' : comm === 'postgres' ? 'postgres' : 'other';
+      groups[group] += ticks;
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return groups;
+}
+
 function pgbench() {
   const init = spawnSync('pgbench', ['-i', '-q', '-s', '32', PG_URL], { encoding: 'utf8' });
   if (init.status !== 0) throw new Error(`pgbench -i failed: ${init.stderr}`);
+  spawnSync('psql', ['-q', '-c', 'CHECKPOINT', PG_URL]);
   const run = spawnSync('pgbench', ['-b', 'tpcb-like', '-c', String(CONNECTIONS), '-j', '2', '-T', String(SECONDS), '-n', PG_URL], { encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`pgbench failed: ${run.stderr}`);
   const tps = /tps = ([\d.]+)/.exec(run.stdout);
@@ -128,13 +154,20 @@ export async function transferBench(port) {
     await waitFor(`${base}/healthz`);
     const tokens = await seedMembers(base);
     await load(base, tokens, 3); // warm-up
+    // Both measured runs start right after a checkpoint, so neither pays for the other's (or the
+    // seeding's) dirty pages.
+    await admin('CHECKPOINT');
+    const before = cpuTicks(server.pid);
     const result = await load(base, tokens, SECONDS);
+    const after = cpuTicks(server.pid);
     const ok = result['2xx'];
     const http = {
       rps: ok / SECONDS,
       p99: result.latency.p99,
       p50: result.latency.p50,
       errors: result.non2xx + result.errors + result.timeouts,
+      // Share of one core each used during the measured run (100 ticks per second on Linux).
+      cpu: before && after ? Object.fromEntries(Object.keys(after).map((k) => [k, Math.round((after[k] - before[k]) / SECONDS)])) : undefined,
     };
     const check = await fetch(`${base}/healthz`);
     if (!check.ok) throw new Error('server unhealthy after load');

@@ -114,6 +114,34 @@ describe.each(dbKinds)('wallet on %s', (kind) => {
     await invariants();
   });
 
+  it('gives every request of a busy moment its own exact answer, though they are written in batches', async () => {
+    // Transfers that arrive together are group-committed (one statement for many); a batch
+    // refused because of one member's balance or a repeated key is re-run item by item.
+    const rich = await Promise.all([member(500), member(500), member(500)]);
+    const poor = await member(30);
+    for (const token of [...rich, poor]) await call(t.app, 'GET', '/api/wallet/activate/PG', { token });
+    const sameKey = newKey();
+    const requests = [
+      ...rich.flatMap((token) => Array.from({ length: 5 }, () => ({ token, amount: 40, key: newKey() }))),
+      ...Array.from({ length: 3 }, () => ({ token: poor, amount: 20, key: newKey() })),
+      ...Array.from({ length: 4 }, () => ({ token: rich[0] as string, amount: 100, key: sameKey })),
+    ];
+    const results = await Promise.all(
+      requests.map((r) => call(t.app, 'POST', '/api/wallet/transfer', { token: r.token, body: { from: 'WALLET', to: 'PG', amount: r.amount }, headers: { 'idempotency-key': r.key } })),
+    );
+    const poorResults = results.slice(15, 18);
+    expect(results.slice(0, 15).every((r) => r.status === 200)).toBe(true);
+    expect(poorResults.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(poorResults.filter((r) => r.status === 400).every((r) => r.body.message === 'MONEY_NOT_ENOUGH')).toBe(true);
+    const keyed = results.slice(18);
+    expect(keyed.every((r) => r.status === 200 || (r.status === 409 && r.body.message === 'REQUEST_IN_PROGRESS'))).toBe(true);
+    expect(new Set(keyed.filter((r) => r.status === 200).map((r) => r.body.reference)).size).toBe(1);
+    expect((await walletOf(rich[0] as string)).wallet.amount).toBe(500 - 5 * 40 - 100);
+    for (const token of rich.slice(1)) expect((await walletOf(token)).wallet.amount).toBe(300);
+    expect((await walletOf(poor)).wallet.amount).toBe(10);
+    await invariants();
+  });
+
   it('moves money once for a retried Idempotency-Key, and refuses the key with another body', async () => {
     const token = await member(300);
     await call(t.app, 'GET', '/api/wallet/activate/PG', { token });

@@ -44,7 +44,7 @@ async function openPostgres(url: string, poolSize: number, schema: string | unde
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
   pool.on('error', () => undefined); // an idle client's error is reported on its next use
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: new PreparingPool(pool) }) });
   return {
     db,
     kind: 'postgres',
@@ -53,6 +53,45 @@ async function openPostgres(url: string, poolSize: number, schema: string | unde
     },
     close: () => db.destroy(),
   };
+}
+
+/**
+ * Runs every parameterised query as a named prepared statement: PostgreSQL parses and plans it
+ * once per connection instead of on every call (on the transfer path, planning cost as much as
+ * running). The queries' texts are fixed by the code (values always travel as parameters), so
+ * the set of names is bounded; past MAX_PREPARED distinct texts, new ones run unnamed.
+ * Queries without parameters (scripts, DDL) keep the simple protocol.
+ */
+const MAX_PREPARED = 2000;
+
+class PreparingPool implements PostgresPool {
+  private readonly names = new Map<string, string>();
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  private nameOf(text: string): string | undefined {
+    let name = this.names.get(text);
+    if (name === undefined && this.names.size < MAX_PREPARED) {
+      name = `mw${this.names.size + 1}`;
+      this.names.set(text, name);
+    }
+    return name;
+  }
+
+  async connect(): Promise<PostgresPoolClient> {
+    const client = await this.pool.connect();
+    return {
+      query: (text: string, values: ReadonlyArray<unknown>) => {
+        const name = values.length > 0 ? this.nameOf(text) : undefined;
+        return client.query(name ? { name, text, values: values as unknown[] } : { text, values: values as unknown[] });
+      },
+      release: () => client.release(),
+    } as unknown as PostgresPoolClient;
+  }
+
+  end(): Promise<void> {
+    return this.pool.end();
+  }
 }
 
 /**

@@ -71,6 +71,8 @@ export interface PostingOptions {
 
 /**
  * The posting as one SQL statement: the transaction row, every entry and every balance change.
+ * The accounts are locked first, in id order (the `locked` CTE), in every posting and batch
+ * alike, so two postings never wait on each other in a circle.
  * Returns one row per account with its new balance (none when the guard returned nothing).
  */
 export function postingSql(input: PostInput, options: PostingOptions = {}): RawBuilder<{ id: string; balance: number | string }> {
@@ -84,9 +86,11 @@ export function postingSql(input: PostInput, options: PostingOptions = {}): RawB
     ), moves (account_id, amount) AS (VALUES ${moves}),
     entries AS (
       INSERT INTO ledger_entries (transaction_id, account_id, amount) SELECT tx.id, m.account_id, m.amount FROM tx, moves m
+    ), locked AS (
+      SELECT a.id FROM ledger_accounts a WHERE a.id IN (SELECT account_id FROM moves) ORDER BY a.id FOR NO KEY UPDATE
     )
     UPDATE ledger_accounts a SET balance = a.balance + m.amount, version = a.version + 1
-    FROM moves m, tx WHERE a.id = m.account_id
+    FROM moves m JOIN locked l ON l.id = m.account_id, tx WHERE a.id = m.account_id
     RETURNING a.id, a.balance`;
 }
 
@@ -109,6 +113,89 @@ export async function runPosting(db: Kysely<DB>, input: PostInput, options: Post
         throw new LedgerError(`unknown account in ${input.postings.map((p) => p.account).join(', ')}`);
       }
       return new Map(result.rows.map((r) => [r.id, Number(r.balance)]));
+    } catch (error) {
+      if (isCheckViolation(error)) throw new InsufficientFunds();
+      const state = sqlState(error);
+      if ((state === '40P01' || state === '40001') && !db.isTransaction && attempt < 8) continue;
+      throw error;
+    }
+  }
+}
+
+export interface BatchOptions {
+  /** CTEs written before the postings, in the same statement. */
+  before?: RawBuilder<unknown>[];
+  /**
+   * Name of one of those CTEs returning a column `id`: only the inputs whose operationId it
+   * returns are posted (a per-item compare-and-set, such as "still pending").
+   */
+  guard?: string;
+}
+
+export interface BatchResult {
+  /** New balance of every account the batch moved. */
+  balances: Map<AccountId, number>;
+  /** Operation ids whose transaction was posted. */
+  posted: Set<string>;
+}
+
+/**
+ * Several postings in one SQL statement (the group commit of Batcher): one ledger transaction
+ * per input, keyed by its operation id (required, distinct within the batch), every entry, and
+ * each account's balance changed once by the sum of its moves. All or nothing: when any member
+ * account would go negative the whole statement fails with InsufficientFunds and nothing is
+ * written (the caller then runs the inputs one by one to find whose it was).
+ */
+export async function runPostingBatch(db: Kysely<DB>, inputs: Array<PostInput & { operationId: string }>, options: BatchOptions = {}): Promise<BatchResult> {
+  const ops = new Set<string>();
+  const moveOps: string[] = [];
+  const moveAccounts: string[] = [];
+  const moveAmounts: string[] = [];
+  for (const input of inputs) {
+    validate(input.postings);
+    if (ops.has(input.operationId)) throw new LedgerError(`operation ${input.operationId} twice in one batch`);
+    ops.add(input.operationId);
+    for (const p of input.postings) {
+      moveOps.push(input.operationId);
+      moveAccounts.push(p.account);
+      moveAmounts.push(String(p.amount));
+    }
+  }
+  const before = options.before?.length ? sql`${sql.join(options.before)},` : sql``;
+  const guard = options.guard ? sql` WHERE t.operation_id IN (SELECT id FROM ${sql.ref(options.guard)})` : sql``;
+  const statement = sql<{ id: string | null; balance: number | string | null; operation_id: string | null }>`
+    WITH ${before} ti AS (
+      SELECT t.operation_id, t.kind FROM unnest(${inputs.map((i) => i.operationId)}::text[], ${inputs.map((i) => i.kind)}::text[]) AS t(operation_id, kind)${guard}
+    ), tx AS (
+      INSERT INTO ledger_transactions (operation_id, kind) SELECT operation_id, kind FROM ti RETURNING id, operation_id
+    ), moves AS (
+      SELECT tx.id AS transaction_id, m.account_id, m.amount
+      FROM unnest(${moveOps}::text[], ${moveAccounts}::text[], ${moveAmounts}::bigint[]) AS m(operation_id, account_id, amount)
+      JOIN tx ON tx.operation_id = m.operation_id
+    ), entries AS (
+      INSERT INTO ledger_entries (transaction_id, account_id, amount) SELECT transaction_id, account_id, amount FROM moves
+    ), delta AS (
+      SELECT account_id, sum(amount)::bigint AS amount FROM moves GROUP BY account_id
+    ), locked AS (
+      SELECT a.id FROM ledger_accounts a WHERE a.id IN (SELECT account_id FROM delta) ORDER BY a.id FOR NO KEY UPDATE
+    ), upd AS (
+      UPDATE ledger_accounts a SET balance = a.balance + d.amount, version = a.version + 1
+      FROM delta d JOIN locked l ON l.id = d.account_id WHERE a.id = d.account_id
+      RETURNING a.id, a.balance
+    )
+    SELECT id, balance, NULL::text AS operation_id FROM upd UNION ALL SELECT NULL, NULL, operation_id FROM tx`;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const result = await statement.execute(db);
+      const balances = new Map<AccountId, number>();
+      const posted = new Set<string>();
+      for (const row of result.rows) {
+        if (row.operation_id !== null) posted.add(row.operation_id);
+        else if (row.id !== null) balances.set(row.id, Number(row.balance));
+      }
+      const touched = new Set(inputs.filter((i) => posted.has(i.operationId)).flatMap((i) => i.postings.map((p) => p.account)));
+      if (balances.size !== touched.size) throw new LedgerError(`unknown account among ${[...touched].join(', ')}`);
+      return { balances, posted };
     } catch (error) {
       if (isCheckViolation(error)) throw new InsufficientFunds();
       const state = sqlState(error);

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import type { DB, OperationsTable, OperationStatus, OperationType } from '../../db/schema';
 import { AppError, badRequest, conflict } from '../../lib/errors';
-import { account, runPosting, type Posting } from '../../ledger/ledger';
+import { Batcher, oneByOne, type Outcome } from '../../lib/batcher';
+import { account, InsufficientFunds, LedgerError, runPosting, runPostingBatch, type PostInput, type Posting } from '../../ledger/ledger';
 
 /**
  * Operations are what a member sees in the statement (a deposit, a withdrawal, a transfer).
@@ -100,35 +101,163 @@ export function transferLegs(op: Pick<OperationRow, 'member_id' | 'source' | 'ta
   return op.source === 'WALLET' ? { direction: 'in', code: op.target } : { direction: 'out', code: op.source };
 }
 
-/**
- * Settles a pending transfer, once: "applied" completes it (money from in-flight to the
- * destination), "absent" reverses it (money back where it came from, TRANSFER_FAIL). Answers
- * the operation's final status, whoever settled it, and the new balances when this call did.
- */
-export async function settleTransfer(db: Kysely<DB>, op: OperationRow, outcome: 'applied' | 'absent'): Promise<{ status: OperationStatus; balances: Map<string, number> | null }> {
+/** The money of a settlement: in-flight to the destination ("applied") or back ("absent"). */
+function settlement(op: OperationRow, outcome: 'applied' | 'absent'): { status: OperationStatus; note: string | null; input: PostInput & { operationId: string } } {
   const { direction, code } = transferLegs(op);
   const member = op.member_id;
   const gameAccount = account.game(member, code);
   const walletAccount = account.wallet(member);
   const destination = outcome === 'applied' ? (direction === 'in' ? gameAccount : walletAccount) : direction === 'in' ? walletAccount : gameAccount;
-  const status: OperationStatus = outcome === 'applied' ? 'SUCCESS' : 'FAILED';
   const postings: Posting[] = [
     { account: account.inflight(member), amount: -op.amount },
     { account: destination, amount: op.amount },
   ];
-  const settled = await runPosting(
-    db,
-    { kind: outcome === 'applied' ? 'transfer_complete' : 'transfer_reverse', operationId: op.id, postings },
-    {
-      before: [
-        sql`settled AS (
-          UPDATE operations SET status = ${status}, note = ${outcome === 'applied' ? null : 'TRANSFER_FAIL'}, updated_at = now()
+  return {
+    status: outcome === 'applied' ? 'SUCCESS' : 'FAILED',
+    note: outcome === 'applied' ? null : 'TRANSFER_FAIL',
+    input: { kind: outcome === 'applied' ? 'transfer_complete' : 'transfer_reverse', operationId: op.id, postings },
+  };
+}
+
+export interface Settled {
+  status: OperationStatus;
+  /** New balances, when this call settled the operation (null when someone else had). */
+  balances: Map<string, number> | null;
+}
+
+/**
+ * Settles a pending transfer, once: "applied" completes it (money from in-flight to the
+ * destination), "absent" reverses it (money back where it came from, TRANSFER_FAIL). Answers
+ * the operation's final status, whoever settled it, and the new balances when this call did.
+ */
+export async function settleTransfer(db: Kysely<DB>, op: OperationRow, outcome: 'applied' | 'absent'): Promise<Settled> {
+  const { status, note, input } = settlement(op, outcome);
+  const settled = await runPosting(db, input, {
+    before: [
+      sql`settled AS (
+          UPDATE operations SET status = ${status}, note = ${note}, updated_at = now()
           WHERE id = ${op.id} AND status = 'PENDING' RETURNING id)`,
-      ],
-      guard: 'settled',
-    },
-  );
+    ],
+    guard: 'settled',
+  });
   if (settled) return { status, balances: settled };
-  const now = await db.selectFrom('operations').select('status').where('id', '=', op.id).executeTakeFirstOrThrow();
-  return { status: now.status, balances: null };
+  return { status: await currentStatus(db, op.id), balances: null };
+}
+
+async function currentStatus(db: Kysely<DB>, operationId: string): Promise<OperationStatus> {
+  const now = await db.selectFrom('operations').select('status').where('id', '=', operationId).executeTakeFirstOrThrow();
+  return now.status;
+}
+
+export interface NewTransfer {
+  op: NewOperation;
+  idem: Idem | null;
+  /** The account the money leaves (the wallet, or the game account). */
+  debit: string;
+}
+
+/** Whether a batch statement was refused because of one of its items (then each runs alone). */
+function itemError(error: unknown): boolean {
+  const state = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return error instanceof InsufficientFunds || error instanceof LedgerError || state === '23505' || state === '23503' || state === '23514';
+}
+
+const BATCH = { maxBatch: 64, concurrency: 1 };
+
+/**
+ * The two ledger steps of every transfer, group-committed (see Batcher): starting it (record the
+ * PENDING operation and its key, hold the money in flight) and settling it. Under load one
+ * statement carries many transfers; a batch refused because of one item (not enough money, a
+ * repeated Idempotency-Key) is run again item by item, so each request gets exactly the answer
+ * it would have had alone.
+ */
+export class TransferPostings {
+  private readonly starts: Batcher<NewTransfer, Map<string, number>>;
+  private readonly settles: Batcher<{ op: OperationRow; outcome: 'applied' | 'absent' }, Settled>;
+
+  constructor(private readonly db: Kysely<DB>) {
+    this.starts = new Batcher((items) => this.startMany(items), BATCH);
+    this.settles = new Batcher((items) => this.settleMany(items), BATCH);
+  }
+
+  /** Starts a transfer; throws InsufficientFunds, or the duplicate-key error of a used key. */
+  start(item: NewTransfer): Promise<Map<string, number>> {
+    return this.starts.submit(item);
+  }
+
+  settle(op: OperationRow, outcome: 'applied' | 'absent'): Promise<Settled> {
+    return this.settles.submit({ op, outcome });
+  }
+
+  private async startOne({ op, idem, debit }: NewTransfer): Promise<Map<string, number>> {
+    const balances = await runPosting(
+      this.db,
+      { kind: 'transfer_start', operationId: op.id, postings: [{ account: debit, amount: -op.amount }, { account: account.inflight(op.memberId), amount: op.amount }] },
+      { before: recordOperation(op, idem) },
+    );
+    return balances ?? new Map();
+  }
+
+  private async startMany(items: NewTransfer[]): Promise<Array<Outcome<Map<string, number>>>> {
+    if (items.length === 1) return oneByOne(items, (item) => this.startOne(item));
+    const keyed = items.filter((i) => i.idem);
+    const ctes: RawBuilder<unknown>[] = [
+      sql`op AS (
+        INSERT INTO operations (id, member_id, type, status, source, target, amount)
+        SELECT * FROM unnest(${items.map((i) => i.op.id)}::text[], ${items.map((i) => i.op.memberId)}::text[], ${items.map((i) => i.op.type)}::text[],
+          ${items.map((i) => i.op.status)}::text[], ${items.map((i) => i.op.source)}::text[], ${items.map((i) => i.op.target)}::text[],
+          ${items.map((i) => String(i.op.amount))}::bigint[]))`,
+    ];
+    if (keyed.length > 0) {
+      ctes.push(sql`idem AS (
+        INSERT INTO idempotency_keys (member_id, key, request_hash, operation_id)
+        SELECT * FROM unnest(${keyed.map((i) => i.op.memberId)}::text[], ${keyed.map((i) => i.idem?.key ?? '')}::text[],
+          ${keyed.map((i) => i.idem?.hash ?? '')}::text[], ${keyed.map((i) => i.op.id)}::text[]))`);
+    }
+    try {
+      const { balances } = await runPostingBatch(
+        this.db,
+        items.map(({ op, debit }) => ({
+          kind: 'transfer_start',
+          operationId: op.id,
+          postings: [{ account: debit, amount: -op.amount }, { account: account.inflight(op.memberId), amount: op.amount }],
+        })),
+        { before: ctes },
+      );
+      return items.map(() => ({ ok: true, value: balances }));
+    } catch (error) {
+      if (!itemError(error)) throw error;
+      return oneByOne(items, (item) => this.startOne(item));
+    }
+  }
+
+  private async settleMany(items: Array<{ op: OperationRow; outcome: 'applied' | 'absent' }>): Promise<Array<Outcome<Settled>>> {
+    const unique = new Set(items.map((i) => i.op.id));
+    if (items.length === 1 || unique.size !== items.length) return oneByOne(items, (i) => settleTransfer(this.db, i.op, i.outcome));
+    const plans = items.map((i) => settlement(i.op, i.outcome));
+    const { balances, posted } = await runPostingBatch(
+      this.db,
+      plans.map((p) => p.input),
+      {
+        before: [
+          sql`settled AS (
+            UPDATE operations o SET status = i.status, note = i.note, updated_at = now()
+            FROM unnest(${items.map((i) => i.op.id)}::text[], ${plans.map((p) => p.status)}::text[], ${plans.map((p) => p.note)}::text[]) AS i(id, status, note)
+            WHERE o.id = i.id AND o.status = 'PENDING' RETURNING o.id)`,
+        ],
+        guard: 'settled',
+      },
+    );
+    return Promise.all(
+      items.map(async (item, n): Promise<Outcome<Settled>> => {
+        const plan = plans[n] as (typeof plans)[number];
+        if (posted.has(item.op.id)) return { ok: true, value: { status: plan.status, balances } };
+        try {
+          return { ok: true, value: { status: await currentStatus(this.db, item.op.id), balances: null } };
+        } catch (error) {
+          return { ok: false, error };
+        }
+      }),
+    );
+  }
 }

@@ -3,7 +3,7 @@ import { MIN_TRANSFER_BAHT, WALLET_CODE } from '@mw/contract/constants';
 import type { DB } from '../../db/schema';
 import { AppError, badRequest } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { account, balances, InsufficientFunds, runPosting } from '../../ledger/ledger';
+import { account, balances, InsufficientFunds } from '../../ledger/ledger';
 import { ProviderError } from '../../providers/games/game-provider';
 import type { GameService } from './game-service';
 
@@ -11,7 +11,7 @@ interface GameLogin {
   code: string;
   username: string;
 }
-import { isDuplicateKey, priorOperation, recordOperation, settleTransfer, type Idem, type OperationRow } from './operations';
+import { isDuplicateKey, priorOperation, settleTransfer, TransferPostings, type Idem, type OperationRow } from './operations';
 
 export interface TransferOutcome {
   operation: OperationRow;
@@ -31,10 +31,14 @@ const MIN_TRANSFER_SATANG = MIN_TRANSFER_BAHT * 100;
  * the reconciler settles it. Never lost, never doubled.
  */
 export class TransferService {
+  private readonly postings: TransferPostings;
+
   constructor(
     private readonly db: Kysely<DB>,
     private readonly games: GameService,
-  ) {}
+  ) {
+    this.postings = new TransferPostings(db);
+  }
 
   async transfer(memberId: string, from: string, to: string, amount: number, idem: Idem | null): Promise<TransferOutcome> {
     // A retried key is noticed when recording (the key is unique), not by an extra read first.
@@ -79,11 +83,7 @@ export class TransferService {
     const row: OperationRow = { id: newId(), member_id: memberId, type: 'transfer', status: 'PENDING', source, target, amount, note: null };
     let balances;
     try {
-      balances = await runPosting(
-        this.db,
-        { kind: 'transfer_start', operationId: row.id, postings: [{ account: debit, amount: -amount }, { account: account.inflight(memberId), amount }] },
-        { before: recordOperation({ id: row.id, memberId, type: 'transfer', status: 'PENDING', source, target, amount }, idem) },
-      );
+      balances = await this.postings.start({ op: { id: row.id, memberId, type: 'transfer', status: 'PENDING', source, target, amount }, idem, debit });
     } catch (error) {
       if (isDuplicateKey(error) || (error instanceof InsufficientFunds && idem)) {
         const prior = await priorOperation(this.db, memberId, idem);
@@ -92,7 +92,7 @@ export class TransferService {
       if (error instanceof InsufficientFunds) throw badRequest('MONEY_NOT_ENOUGH');
       throw error;
     }
-    return { row, balances: balances ?? new Map() };
+    return { row, balances };
   }
 
   /** Asks the provider and settles. */
@@ -115,7 +115,7 @@ export class TransferService {
         outcome = 'absent';
       }
     }
-    const { status, balances } = await settleTransfer(this.db, op, outcome);
+    const { status, balances } = await this.postings.settle(op, outcome);
     const settled = { ...op, status, note: status === 'FAILED' ? 'TRANSFER_FAIL' : null };
     if (status === 'FAILED') throw new AppError(502, 'TRANSFER_FAIL', { reference: op.id });
     const gameBalance = balances?.get(account.game(op.member_id, game.code));

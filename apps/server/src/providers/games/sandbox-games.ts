@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema';
+import { Batcher, oneByOne, type Outcome } from '../../lib/batcher';
 import { ProviderError, type GameCredentials, type GameProvider, type LaunchTarget, type TransferDirection } from './game-provider';
 
 /** Failure injection per game: an outside system fails in these ways. */
@@ -25,11 +26,14 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export class SandboxGameHouse {
   private readonly faults = new Map<string, Fault>();
   private defaultLatencyMs = 0;
+  private readonly ledger: SandboxTransfers;
 
   constructor(
     private readonly db: Kysely<DB>,
     private readonly hangMs: number,
-  ) {}
+  ) {
+    this.ledger = new SandboxTransfers(db);
+  }
 
   setFault(code: string, fault: Fault): void {
     this.faults.set(code, fault);
@@ -44,7 +48,7 @@ export class SandboxGameHouse {
   }
 
   provider(code: string): GameProvider {
-    return new SandboxGameProvider(code, this.db, () => this.fault(code), this.hangMs);
+    return new SandboxGameProvider(code, this.db, this.ledger, () => this.fault(code), this.hangMs);
   }
 
   /** A play session for the demo game page. */
@@ -88,10 +92,94 @@ export class SandboxGameHouse {
   }
 }
 
+interface SandboxTransfer {
+  code: string;
+  username: string;
+  /** Signed satang: positive into the game account. */
+  delta: number;
+  ref: string;
+}
+
+/** The provider's balance after an applied transfer, or null when the reference was not applied. */
+type Applied = number | null;
+
+class InsufficientGameBalance extends Error {}
+
+/**
+ * The sandbox's own book of transfers: each reference is applied at most once, and the account
+ * changes in the same statement. Like any busy provider it writes concurrent transfers together
+ * (one statement for many; see Batcher), which keeps the sandbox from dominating the database it
+ * shares with the wallet in load tests.
+ */
+class SandboxTransfers {
+  private readonly batcher: Batcher<SandboxTransfer, Applied>;
+
+  constructor(private readonly db: Kysely<DB>) {
+    this.batcher = new Batcher((items) => this.many(items), { maxBatch: 64, concurrency: 1 });
+  }
+
+  apply(transfer: SandboxTransfer): Promise<Applied> {
+    return this.batcher.submit(transfer);
+  }
+
+  private async one(t: SandboxTransfer): Promise<Applied> {
+    try {
+      const applied = await sql<{ balance: number }>`
+        WITH claimed AS (
+          INSERT INTO sandbox_game_transfers (game_code, ref, username, amount, state)
+          VALUES (${t.code}, ${t.ref}, ${t.username}, ${t.delta}::bigint, 'applied')
+          ON CONFLICT (game_code, ref) DO NOTHING RETURNING ref
+        )
+        UPDATE sandbox_game_accounts SET balance = balance + ${t.delta}::bigint
+        WHERE game_code = ${t.code} AND username = ${t.username} AND EXISTS (SELECT 1 FROM claimed)
+        RETURNING balance`.execute(this.db);
+      const row = applied.rows[0];
+      return row ? Number(row.balance) : null;
+    } catch (error) {
+      if ((error as { code?: string }).code === '23514') throw new InsufficientGameBalance();
+      throw error;
+    }
+  }
+
+  private async many(items: SandboxTransfer[]): Promise<Array<Outcome<Applied>>> {
+    const keys = new Set(items.map((t) => `${t.code}\n${t.ref}`));
+    if (items.length === 1 || keys.size !== items.length) return oneByOne(items, (t) => this.one(t));
+    let rows;
+    try {
+      rows = await sql<{ game_code: string; username: string; balance: number | string; ref: string | null }>`
+        WITH input AS (
+          SELECT * FROM unnest(${items.map((t) => t.code)}::text[], ${items.map((t) => t.ref)}::text[], ${items.map((t) => t.username)}::text[],
+            ${items.map((t) => String(t.delta))}::bigint[]) AS i(game_code, ref, username, amount)
+        ), claimed AS (
+          INSERT INTO sandbox_game_transfers (game_code, ref, username, amount, state)
+          SELECT game_code, ref, username, amount, 'applied' FROM input
+          ON CONFLICT (game_code, ref) DO NOTHING RETURNING game_code, ref, username, amount
+        ), delta AS (
+          SELECT game_code, username, sum(amount)::bigint AS amount FROM claimed GROUP BY game_code, username
+        ), locked AS (
+          SELECT a.game_code, a.username FROM sandbox_game_accounts a JOIN delta d USING (game_code, username)
+          ORDER BY a.game_code, a.username FOR NO KEY UPDATE OF a
+        ), upd AS (
+          UPDATE sandbox_game_accounts a SET balance = a.balance + d.amount
+          FROM delta d JOIN locked l USING (game_code, username) WHERE a.game_code = d.game_code AND a.username = d.username
+          RETURNING a.game_code, a.username, a.balance
+        )
+        SELECT upd.game_code, upd.username, upd.balance, claimed.ref FROM upd JOIN claimed USING (game_code, username)`.execute(this.db);
+    } catch (error) {
+      // One account would go below zero: each on its own finds whose.
+      if ((error as { code?: string }).code === '23514') return oneByOne(items, (t) => this.one(t));
+      throw error;
+    }
+    const applied = new Map(rows.rows.map((r) => [`${r.game_code}\n${r.ref ?? ''}`, Number(r.balance)]));
+    return items.map((t) => ({ ok: true, value: applied.get(`${t.code}\n${t.ref}`) ?? null }));
+  }
+}
+
 class SandboxGameProvider implements GameProvider {
   constructor(
     readonly code: string,
     private readonly db: Kysely<DB>,
+    private readonly ledger: SandboxTransfers,
     private readonly fault: () => Fault,
     private readonly hangMs: number,
   ) {}
@@ -133,24 +221,14 @@ class SandboxGameProvider implements GameProvider {
   }
 
   private async apply(direction: TransferDirection, username: string, amount: number, ref: string): Promise<{ balance: number }> {
-    const delta = direction === 'in' ? amount : -amount;
-    let applied;
+    let applied: Applied;
     try {
-      applied = await sql<{ balance: number }>`
-        WITH claimed AS (
-          INSERT INTO sandbox_game_transfers (game_code, ref, username, amount, state)
-          VALUES (${this.code}, ${ref}, ${username}, ${delta}::bigint, 'applied')
-          ON CONFLICT (game_code, ref) DO NOTHING RETURNING ref
-        )
-        UPDATE sandbox_game_accounts SET balance = balance + ${delta}::bigint
-        WHERE game_code = ${this.code} AND username = ${username} AND EXISTS (SELECT 1 FROM claimed)
-        RETURNING balance`.execute(this.db);
+      applied = await this.ledger.apply({ code: this.code, username, delta: direction === 'in' ? amount : -amount, ref });
     } catch (error) {
-      if ((error as { code?: string }).code === '23514') throw new ProviderError('rejected', `${this.code}: insufficient game balance`);
+      if (error instanceof InsufficientGameBalance) throw new ProviderError('rejected', `${this.code}: insufficient game balance`);
       throw error;
     }
-    const row = applied.rows[0];
-    if (row) return { balance: Number(row.balance) };
+    if (applied !== null) return { balance: applied };
     // Nothing applied: the reference was seen before, or there is no such account.
     const seen = await this.db.selectFrom('sandbox_game_transfers').select(['state', 'username']).where('game_code', '=', this.code).where('ref', '=', ref).executeTakeFirst();
     if (seen?.state === 'applied' && seen.username === username) return { balance: await this.balance(username) };
