@@ -97,6 +97,18 @@ function load(base, tokens, seconds) {
   });
 }
 
+/** Transactions committed so far in the bench database. */
+async function commits() {
+  const client = new pg.Client({ connectionString: PG_ADMIN });
+  await client.connect();
+  try {
+    const { rows } = await client.query('SELECT xact_commit FROM pg_stat_database WHERE datname = $1', [DB_NAME]);
+    return Number(rows[0]?.xact_commit ?? 0);
+  } finally {
+    await client.end();
+  }
+}
+
 /** CPU ticks used so far by the server, PostgreSQL and this process (Linux /proc; empty elsewhere). */
 function cpuTicks(serverPid) {
   const groups = { server: 0, postgres: 0, load: 0, other: 0 };
@@ -157,15 +169,19 @@ export async function transferBench(port) {
     // Both measured runs start right after a checkpoint, so neither pays for the other's (or the
     // seeding's) dirty pages.
     await admin('CHECKPOINT');
+    const commitsBefore = await commits();
     const before = cpuTicks(server.pid);
     const result = await load(base, tokens, SECONDS);
     const after = cpuTicks(server.pid);
+    const commitsAfter = await commits();
     const ok = result['2xx'];
     const http = {
       rps: ok / SECONDS,
       p99: result.latency.p99,
       p50: result.latency.p50,
       errors: result.non2xx + result.errors + result.timeouts,
+      // Database transactions committed per transfer (each statement outside a transaction is one).
+      commitsPerTransfer: ok > 0 ? Number(((commitsAfter - commitsBefore) / ok).toFixed(2)) : undefined,
       // Share of one core each used during the measured run (100 ticks per second on Linux).
       cpu: before && after ? Object.fromEntries(Object.keys(after).map((k) => [k, Math.round((after[k] - before[k]) / SECONDS)])) : undefined,
     };

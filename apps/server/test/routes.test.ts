@@ -58,9 +58,20 @@ describe.each(dbKinds)('routing on %s', (kind) => {
   it('sends security headers on every response and answers the health check', async () => {
     const health = await call(t.app, 'GET', '/healthz');
     expect(health).toMatchObject({ status: 200, body: { status: 'ok', database: kind } });
-    for (const res of [health, await call(t.app, 'GET', '/api/lookup/banks'), await call(t.app, 'GET', '/api/wallet')]) {
+    const answers = [
+      health,
+      await call(t.app, 'GET', '/api/lookup/banks'),
+      await call(t.app, 'GET', '/api/wallet'),
+      await call(t.app, 'GET', '/api/nothing/here'),
+      await call(t.app, 'POST', '/api/login', { body: { username: 1 } }),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 401, 404, 400]);
+    for (const res of answers) {
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+      expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
+      expect(res.headers['strict-transport-security']).toBeUndefined();
       expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
       expect(res.headers['referrer-policy']).toBe('no-referrer');
     }
