@@ -167,6 +167,8 @@ async function main() {
     report('transfer p99 latency', t.http.p99, 'ms', '<= 50 ms', t.http.p99 <= 50);
     report('transfer p50 latency', t.http.p50, 'ms', '-', true);
     report('transfer errors (non-2xx)', t.http.errors, '', '0', t.http.errors === 0);
+    if (t.http.commitsPerTransfer !== undefined) report('database commits per transfer (group commit)', t.http.commitsPerTransfer, '', '-', true);
+    if (t.http.cpu) report('CPU during the load (% of one core)', `server ${t.http.cpu.server}, PostgreSQL ${t.http.cpu.postgres}, load ${t.http.cpu.load}`, '', '-', true);
   }
   console.log(misses.length ? `\nbudgets missed: ${misses.join(', ')}` : '\nall budgets met');
 }
