@@ -105,14 +105,22 @@ function sqlState(error: unknown): string | undefined {
  * nothing): outside a transaction the statement is simply run again.
  */
 export async function runPosting(db: Kysely<DB>, input: PostInput, options: PostingOptions = {}): Promise<Map<AccountId, number> | null> {
+  const result = await execute(db, postingSql(input, options));
+  if (result.rows.length === 0 && options.guard) return null;
+  if (result.rows.length !== input.postings.length) {
+    throw new LedgerError(`unknown account in ${input.postings.map((p) => p.account).join(', ')}`);
+  }
+  return new Map(result.rows.map((r) => [r.id, Number(r.balance)]));
+}
+
+/**
+ * Runs a posting statement: a CHECK violation (a member account below zero) is InsufficientFunds;
+ * a deadlock or serialisation victim wrote nothing and, outside a transaction, is run again.
+ */
+async function execute<R>(db: Kysely<DB>, statement: RawBuilder<R>): Promise<{ rows: R[] }> {
   for (let attempt = 1; ; attempt++) {
     try {
-      const result = await postingSql(input, options).execute(db);
-      if (result.rows.length === 0 && options.guard) return null;
-      if (result.rows.length !== input.postings.length) {
-        throw new LedgerError(`unknown account in ${input.postings.map((p) => p.account).join(', ')}`);
-      }
-      return new Map(result.rows.map((r) => [r.id, Number(r.balance)]));
+      return await statement.execute(db);
     } catch (error) {
       if (isCheckViolation(error)) throw new InsufficientFunds();
       const state = sqlState(error);
@@ -184,25 +192,16 @@ export async function runPostingBatch(db: Kysely<DB>, inputs: Array<PostInput & 
       RETURNING a.id, a.balance
     )
     SELECT id, balance, NULL::text AS operation_id FROM upd UNION ALL SELECT NULL, NULL, operation_id FROM tx`;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const result = await statement.execute(db);
-      const balances = new Map<AccountId, number>();
-      const posted = new Set<string>();
-      for (const row of result.rows) {
-        if (row.operation_id !== null) posted.add(row.operation_id);
-        else if (row.id !== null) balances.set(row.id, Number(row.balance));
-      }
-      const touched = new Set(inputs.filter((i) => posted.has(i.operationId)).flatMap((i) => i.postings.map((p) => p.account)));
-      if (balances.size !== touched.size) throw new LedgerError(`unknown account among ${[...touched].join(', ')}`);
-      return { balances, posted };
-    } catch (error) {
-      if (isCheckViolation(error)) throw new InsufficientFunds();
-      const state = sqlState(error);
-      if ((state === '40P01' || state === '40001') && !db.isTransaction && attempt < 8) continue;
-      throw error;
-    }
+  const result = await execute(db, statement);
+  const balances = new Map<AccountId, number>();
+  const posted = new Set<string>();
+  for (const row of result.rows) {
+    if (row.operation_id !== null) posted.add(row.operation_id);
+    else if (row.id !== null) balances.set(row.id, Number(row.balance));
   }
+  const touched = new Set(inputs.filter((i) => posted.has(i.operationId)).flatMap((i) => i.postings.map((p) => p.account)));
+  if (balances.size !== touched.size) throw new LedgerError(`unknown account among ${[...touched].join(', ')}`);
+  return { balances, posted };
 }
 
 /** Posts one balanced transaction (see postingSql). */
