@@ -1,7 +1,7 @@
 import { MIN_TRANSFER_BAHT, WALLET_CODE } from '@mw/contract/constants';
 import type { Satang } from '@mw/contract/money';
 import type { WalletResponse } from '@mw/contract/wallet';
-import { parseAmountInput } from '../../shared/format/money';
+import { parseAmountInput } from '../../shared/format/amountInput';
 
 /** Why a transfer cannot be sent (spec section 5), in the spec's message names. */
 export type TransferRuleFailure =

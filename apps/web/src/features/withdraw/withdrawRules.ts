@@ -1,5 +1,5 @@
 import type { Satang } from '@mw/contract/money';
-import { parseAmountInput } from '../../shared/format/money';
+import { parseAmountInput } from '../../shared/format/amountInput';
 
 export interface WithdrawLimits {
   withdrawMin: number;
