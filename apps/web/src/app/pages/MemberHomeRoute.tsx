@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useState, type ComponentType } from 'react';
+import { lazy, Suspense, useCallback, useState, type ComponentType } from 'react';
 import type { GameAccount } from '@mw/contract/wallet';
 import { agreementAccepted } from '../../features/agreement/agreementStorage';
 import { HomePage } from '../../features/home/HomePage';
@@ -28,6 +28,9 @@ export function MemberHomeRoute() {
   const [open, setOpen] = useState<OpenModal>(null);
   const [agreementDue] = useState(() => !agreementAccepted());
 
+  // Stable, so the memoised game lists do not re-render when a modal opens or closes.
+  const openGame = useCallback((game: GameAccount) => setOpen({ kind: 'game', game }), []);
+
   const close = (changed: boolean) => {
     setOpen(null);
     if (changed) void reloadWallet(queryClient);
@@ -39,7 +42,7 @@ export function MemberHomeRoute() {
         onDeposit={() => setOpen({ kind: 'deposit' })}
         onTransfer={() => setOpen({ kind: 'transfer' })}
         onWithdraw={() => setOpen({ kind: 'withdraw' })}
-        onOpenGame={(game) => setOpen({ kind: 'game', game })}
+        onOpenGame={openGame}
       />
       <Suspense fallback={null}>
         {open?.kind === 'deposit' && <DepositModal onClose={close} />}

@@ -1,15 +1,28 @@
+import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
+import type { Locale } from '@mw/contract/constants';
 import type { GameAccount, GameCategory } from '@mw/contract/wallet';
 import { formatMoney } from '../../shared/format/money';
 import { useLocale } from '../../shared/format/useLocale';
 import { Icon } from '../../shared/ui/Icon';
-import { Money } from '../../shared/ui/Money';
+import { MoneyIn } from '../../shared/ui/Money';
 import { gameCredit } from './walletTotals';
 
-/** One game account: logo on its background; balance and credit when active, else an open-account prompt. */
-function GameAccountCard({ game, onOpen }: { game: GameAccount; onOpen: (game: GameAccount) => void }) {
-  const { t } = useTranslation();
-  const locale = useLocale();
+interface CardProps {
+  game: GameAccount;
+  onOpen: (game: GameAccount) => void;
+  /** Read once by the list, not by each card. */
+  t: TFunction;
+  locale: Locale;
+}
+
+/**
+ * One game account: logo on its background; balance and credit when active, else an open-account
+ * prompt. Memoised: the wallet cache keeps an unchanged account's object (structural sharing), so
+ * a new answer re-renders only the cards whose account changed.
+ */
+const GameAccountCard = memo(function GameAccountCard({ game, onOpen, t, locale }: CardProps) {
   return (
     <li>
       <button
@@ -26,7 +39,7 @@ function GameAccountCard({ game, onOpen }: { game: GameAccount; onOpen: (game: G
           <span className="game-card-name">{game.name}</span>
           {game.isActive ? (
             <>
-              <Money amount={game.amount} className="game-card-balance" testId="game-card-balance" />
+              <MoneyIn amount={game.amount} locale={locale} className="game-card-balance" testId="game-card-balance" />
               <span className="game-card-credit" data-testid="game-card-credit">
                 {t('home.credit', { credit: formatMoney(gameCredit(game), locale), factor: game.ftWalletSlot })}
               </span>
@@ -41,12 +54,20 @@ function GameAccountCard({ game, onOpen }: { game: GameAccount; onOpen: (game: G
       </button>
     </li>
   );
-}
+});
 
 const titles = { slot: 'home.games.slot', sport: 'home.games.sport', lotto: 'home.games.lotto' } as const;
 
-export function GameAccountList({ category, games, onOpen }: { category: GameCategory; games: GameAccount[]; onOpen: (game: GameAccount) => void }) {
+interface ListProps {
+  category: GameCategory;
+  games: readonly GameAccount[];
+  onOpen: (game: GameAccount) => void;
+}
+
+/** One of the three lists; memoised, so a wallet answer that changes nothing re-renders nothing. */
+export const GameAccountList = memo(function GameAccountList({ category, games, onOpen }: ListProps) {
   const { t } = useTranslation();
+  const locale = useLocale();
   if (games.length === 0) return null;
   const headingId = `games-${category}`;
   return (
@@ -58,9 +79,9 @@ export function GameAccountList({ category, games, onOpen }: { category: GameCat
       </h2>
       <ul className="game-grid">
         {games.map((game) => (
-          <GameAccountCard key={game.code} game={game} onOpen={onOpen} />
+          <GameAccountCard key={game.code} game={game} onOpen={onOpen} t={t} locale={locale} />
         ))}
       </ul>
     </section>
   );
-}
+});

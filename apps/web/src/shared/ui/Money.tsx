@@ -1,14 +1,21 @@
+import type { Locale } from '@mw/contract/constants';
 import { formatMoney } from '../format/money';
 import { useLocale } from '../format/useLocale';
 
 export type MoneySign = '+' | '-' | null;
 
+interface MoneyProps {
+  amount: number;
+  sign?: MoneySign;
+  className?: string;
+  testId?: string;
+}
+
 /**
- * A baht amount with 2 decimals in the UI locale. `sign` puts + or − before it (statement rows);
- * the number itself is always written unsigned.
+ * A baht amount with 2 decimals in the given locale, for lists that read the locale once for all
+ * their rows instead of once per amount (see Money).
  */
-export function Money({ amount, sign = null, className, testId }: { amount: number; sign?: MoneySign; className?: string; testId?: string }) {
-  const locale = useLocale();
+export function MoneyIn({ amount, sign = null, className, testId, locale }: MoneyProps & { locale: Locale }) {
   const shown = sign ?? (amount < 0 ? '-' : null);
   const prefix = shown === '+' ? '+' : shown === '-' ? '\u2212' : '';
   return (
@@ -18,4 +25,13 @@ export function Money({ amount, sign = null, className, testId }: { amount: numb
       {formatMoney(Math.abs(amount), locale)}
     </span>
   );
+}
+
+/**
+ * A baht amount with 2 decimals in the UI locale. `sign` puts + or − before it (statement rows);
+ * the number itself is always written unsigned.
+ */
+export function Money(props: MoneyProps) {
+  const locale = useLocale();
+  return <MoneyIn {...props} locale={locale} />;
 }

@@ -1,7 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { accountEndpoints } from '@mw/contract/account';
 import { callEndpoint } from '../../../shared/api/client';
 import { clearToken } from '../../../shared/auth/token';
 
@@ -13,6 +12,8 @@ export function useLogout() {
   const logout = useCallback(async () => {
     setPending(true);
     try {
+      // The account contract (and zod) loads here, not with every member page.
+      const { accountEndpoints } = await import('@mw/contract/account');
       await callEndpoint(accountEndpoints.logout);
     } catch {
       // The token is dropped locally in any case; a failed revoke only leaves it to expire.
