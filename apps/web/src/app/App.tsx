@@ -1,11 +1,13 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { BrowserRouter } from 'react-router';
 import { AppRoutes } from './AppRoutes';
 import { AppProviders } from './providers/AppProviders';
 
-export function App() {
+/** `queryClient`: the one main.tsx created to start a member's first loads before React. */
+export function App({ queryClient }: { queryClient?: QueryClient }) {
   return (
     <BrowserRouter>
-      <AppProviders>
+      <AppProviders queryClient={queryClient}>
         <AppRoutes />
       </AppProviders>
     </BrowserRouter>

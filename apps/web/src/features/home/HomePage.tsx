@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { GameAccount } from '@mw/contract/wallet';
 import { errorMessage } from '../../shared/api/errorMessage';
@@ -9,6 +9,7 @@ import { toast } from '../../shared/ui/toast';
 import { GameAccountList } from './GameAccountList';
 import { HomeTiles } from './HomeTiles';
 import { lastSyncTime, useReceiveInviteBonus, useRefreshGames, useSpinActive } from './homeApi';
+import { endFirstEntry, entryMountOptions } from './homeQueries';
 import { InviteBonusDialog } from './InviteBonusDialog';
 import { WalletHeader } from './WalletHeader';
 import { GAME_CATEGORIES, gamesOf } from './walletTotals';
@@ -29,12 +30,13 @@ export interface HomeActions {
 export function HomePage({ onDeposit, onWithdraw, onTransfer, onOpenGame }: HomeActions) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const wallet = useWallet({ refetchOnMount: 'always' });
+  const wallet = useWallet(entryMountOptions());
   const refresh = useRefreshGames();
   const spinActive = useSpinActive();
   const receiveInvite = useReceiveInviteBonus();
   const inviteKeys = useIdempotencyKey();
   const [inviteOpen, setInviteOpen] = useState(false);
+  useEffect(() => endFirstEntry, []);
 
   const refreshing = refresh.isFetching;
   // Refresh-all tile: game balances from the providers first, then the wallet as the server now has it.
@@ -60,6 +62,9 @@ export function HomePage({ onDeposit, onWithdraw, onTransfer, onOpenGame }: Home
   };
 
   const data = wallet.data;
+  const slots = data?.slots;
+  // The cache keeps `slots` while no balance changes, so the lists are not rebuilt for nothing.
+  const lists = useMemo(() => slots && GAME_CATEGORIES.map((category) => ({ category, games: gamesOf(slots, category) })), [slots]);
   return (
     <section className="page home-page" data-testid="home-page">
       <WalletHeader
@@ -87,10 +92,8 @@ export function HomePage({ onDeposit, onWithdraw, onTransfer, onOpenGame }: Home
           </button>
         </div>
       )}
-      {data ? (
-        GAME_CATEGORIES.map((category) => (
-          <GameAccountList key={category} category={category} games={gamesOf(data.slots, category)} onOpen={onOpenGame} />
-        ))
+      {lists ? (
+        lists.map(({ category, games }) => <GameAccountList key={category} category={category} games={games} onOpen={onOpenGame} />)
       ) : (
         wallet.isPending && <div className="game-grid-skeleton" aria-hidden="true" />
       )}

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { request, type ResponseParser } from './client';
 
 /**
@@ -31,13 +31,17 @@ export const siteActiveParser: ResponseParser<{ active: boolean }> = {
 export const SITE_INFO_PATH = '/api/lookup/info';
 export const SITE_ACTIVE_PATH = '/api/lookup/active';
 
-export function useSiteInfo() {
-  return useQuery({
+export function siteInfoQuery() {
+  return queryOptions({
     queryKey: ['lookup', 'info'],
     queryFn: ({ signal }) => request(SITE_INFO_PATH, siteInfoParser, { signal, background: true }),
     staleTime: 10 * 60_000,
     meta: { silent: true },
   });
+}
+
+export function useSiteInfo() {
+  return useQuery(siteInfoQuery());
 }
 
 /** GET /api/lookup/active: false (or a 410 `gone`) means the service is shut down. */

@@ -1,6 +1,7 @@
-import { useQuery, type QueryClient } from '@tanstack/react-query';
-import { walletEndpoints, type GameAccount, type WalletResponse } from '@mw/contract/wallet';
-import { callEndpoint } from './client';
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
+import type { GameAccount, WalletResponse } from '@mw/contract/wallet';
+import { request } from './client';
+import { WALLET_PATH, walletResponseParser } from './walletParsers';
 
 /**
  * GET /api/wallet: the member's wallet, profile summary and game accounts. Shared because the
@@ -9,12 +10,36 @@ import { callEndpoint } from './client';
  */
 export const walletQueryKey = ['wallet'] as const;
 
-export function useWallet(options: { refetchOnMount?: boolean | 'always' } = {}) {
-  return useQuery({
-    queryKey: walletQueryKey,
-    queryFn: ({ signal }) => callEndpoint(walletEndpoints.wallet, { signal }),
-    refetchOnMount: options.refetchOnMount ?? true,
-  });
+/** The game balances of the latest refresh answer (GET /api/wallet/refresh/slot). */
+let latestGameBalances: { slots: GameAccount[] } | null = null;
+
+/**
+ * Hands the wallet a refresh answer's game balances. A loaded wallet takes them at once; a wallet
+ * answer still on its way may have read the balances before the refresh booked them, so it takes
+ * them when it arrives (fetchWallet) — no second GET /api/wallet, no second render.
+ */
+export function applyGameBalances(queryClient: QueryClient, slots: GameAccount[]): void {
+  latestGameBalances = { slots };
+  const wallet = queryClient.getQueryState<WalletResponse>(walletQueryKey);
+  if (wallet?.data && wallet.fetchStatus === 'idle') {
+    queryClient.setQueryData<WalletResponse>(walletQueryKey, (current) => current && { ...current, slots });
+  }
+}
+
+async function fetchWallet(signal: AbortSignal): Promise<WalletResponse> {
+  const before = latestGameBalances;
+  const wallet = await request(WALLET_PATH, walletResponseParser, { signal });
+  const during = latestGameBalances;
+  // A refresh answered while this call was under way: its game balances are at least as new.
+  return during && during !== before ? { ...wallet, slots: during.slots } : wallet;
+}
+
+export function walletQuery() {
+  return queryOptions({ queryKey: walletQueryKey, queryFn: ({ signal }) => fetchWallet(signal) });
+}
+
+export function useWallet(options: { refetchOnMount?: boolean | 'always'; retryOnMount?: boolean } = {}) {
+  return useQuery({ ...walletQuery(), refetchOnMount: options.refetchOnMount ?? true, retryOnMount: options.retryOnMount ?? true });
 }
 
 export function reloadWallet(queryClient: QueryClient): Promise<void> {
