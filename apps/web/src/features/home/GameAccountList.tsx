@@ -7,6 +7,7 @@ import { formatMoney } from '../../shared/format/money';
 import { useLocale } from '../../shared/format/useLocale';
 import { Icon } from '../../shared/ui/Icon';
 import { MoneyIn } from '../../shared/ui/Money';
+import { useNearViewport } from '../../shared/ui/nearViewport';
 import { gameCredit } from './walletTotals';
 
 interface CardProps {
@@ -18,11 +19,12 @@ interface CardProps {
 }
 
 /**
- * One game account: logo on its background; balance and credit when active, else an open-account
- * prompt. Memoised: the wallet cache keeps an unchanged account's object (structural sharing), so
+ * One game account: logo on its background (loaded near the viewport); balance and credit when
+ * active, else an open-account prompt. Memoised: the wallet cache keeps an unchanged account's object (structural sharing), so
  * a new answer re-renders only the cards whose account changed.
  */
 const GameAccountCard = memo(function GameAccountCard({ game, onOpen, t, locale }: CardProps) {
+  const [artRef, near] = useNearViewport<HTMLSpanElement>();
   return (
     <li>
       <button
@@ -32,8 +34,10 @@ const GameAccountCard = memo(function GameAccountCard({ game, onOpen, t, locale 
         data-testid={`game-card-${game.code}`}
         data-active={game.isActive}
       >
-        <span className="game-card-art" style={{ backgroundImage: `url("${game.background}")` }}>
-          <img className="game-card-logo" src={game.logo} alt="" width={52} height={52} loading="lazy" decoding="async" />
+        <span className="game-card-art" ref={artRef}>
+          {/* The images load as the card comes near the viewport; their boxes are there before. */}
+          <img className="game-card-bg" src={near ? game.background : undefined} alt="" width={320} height={160} decoding="async" />
+          <img className="game-card-logo" src={near ? game.logo : undefined} alt="" width={52} height={52} decoding="async" />
         </span>
         <span className="game-card-body">
           <span className="game-card-name">{game.name}</span>

@@ -1,0 +1,47 @@
+import { useCallback, useState, type RefCallback } from 'react';
+
+/** How far outside the viewport an element counts as near: its images start loading there. */
+const NEAR_MARGIN = '200px 0px';
+
+const onNear = new Map<Element, () => void>();
+let observer: IntersectionObserver | null = null;
+
+function sharedObserver(): IntersectionObserver {
+  observer ??= new IntersectionObserver(
+    (entries, self) => {
+      for (const entry of entries) {
+        if (!entry.isIntersecting) continue;
+        onNear.get(entry.target)?.();
+        onNear.delete(entry.target);
+        self.unobserve(entry.target);
+      }
+    },
+    { rootMargin: NEAR_MARGIN },
+  );
+  return observer;
+}
+
+/**
+ * Whether an element has come near the viewport (once true, it stays true), for content that
+ * only needs to load when the member can see it — the images of the home dashboard's game cards,
+ * most of which are below the fold on a phone. The browser's own loading="lazy" starts much
+ * further away (about 1,250 px), which is nearly the whole dashboard. One observer serves all.
+ * Without IntersectionObserver everything counts as near.
+ */
+export function useNearViewport<T extends Element>(): [RefCallback<T>, boolean] {
+  const [near, setNear] = useState(() => typeof IntersectionObserver === 'undefined');
+  const ref = useCallback(
+    (element: T | null) => {
+      if (!element || near) return undefined;
+      const io = sharedObserver();
+      onNear.set(element, () => setNear(true));
+      io.observe(element);
+      return () => {
+        onNear.delete(element);
+        io.unobserve(element);
+      };
+    },
+    [near],
+  );
+  return [ref, near];
+}
