@@ -2,7 +2,7 @@ import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { startSiteActiveCheck } from './app/guards/SiteActiveGuard';
-import { startMemberBoot } from './app/memberBoot';
+import { loadScreenCode, loadScreenFonts, memberScreen, prefetchScreenData } from './app/memberBoot';
 import { createQueryClient } from './app/providers/queryClient';
 import { changeLocale, defaultLocale, setupI18n, storedLocale } from './i18n/i18n';
 import './shared/ui/fonts';
@@ -17,9 +17,6 @@ if (pathname === '/login' || ((pathname === '/' || pathname.startsWith('/user'))
   void startSiteActiveCheck().catch(() => undefined);
 }
 
-// A member's first screen: its code starts loading now (see memberBoot.ts).
-const memberBoot = startMemberBoot(pathname);
-
 /** The rest of the current task is left to the browser (a slow phone then has shorter tasks). */
 function nextTask(): Promise<void> {
   return new Promise((resolve) => {
@@ -28,18 +25,27 @@ function nextTask(): Promise<void> {
 }
 
 async function start(): Promise<void> {
-  // On a member's screen the start waits for the screen's code anyway; begin it in a task of its
-  // own rather than at the end of the long evaluation of the entry's modules.
-  if (memberBoot) await nextTask();
-  setupI18n();
+  const queryClient = createQueryClient();
   const locale = storedLocale();
+  // A member's screen loads its code, data and fonts before React renders (memberBoot.ts), each
+  // step in a task of its own: the evaluation of the entry's modules is a long task already.
+  const screen = memberScreen(pathname);
+  let screenCode: Promise<void> | null = null;
+  if (screen) {
+    await nextTask();
+    screenCode = loadScreenCode(screen);
+    // Calls carry <html lang>, which already names the default language.
+    if (locale === defaultLocale) prefetchScreenData(screen, queryClient);
+    await nextTask();
+  }
+  setupI18n();
   if (locale !== defaultLocale) {
     // A remembered non-default language loads before the first paint, so nothing flips.
     await changeLocale(locale).catch(() => undefined);
+    if (screen) prefetchScreenData(screen, queryClient);
   }
-  const queryClient = createQueryClient();
   // The boot splash (index.html) stays until a member's screen can render at once.
-  if (memberBoot) await memberBoot.ready(queryClient);
+  if (screenCode) await Promise.all([screenCode, loadScreenFonts()]);
   const root = document.getElementById('root');
   if (!root) throw new Error('Missing #root element');
   // As a transition the first render yields to the browser between components instead of

@@ -49,7 +49,10 @@ export function prefetchHomeEntry(queryClient: QueryClient): void {
   const ignore = () => undefined;
   queryClient.fetchQuery(walletQuery()).catch(ignore);
   queryClient.fetchQuery(refreshGamesQuery(queryClient)).catch(ignore);
-  queryClient.fetchQuery(spinActiveQuery()).catch(ignore);
+  // Each call costs the main thread a little: the spin check follows in the next task.
+  setTimeout(() => {
+    queryClient.fetchQuery(spinActiveQuery()).catch(ignore);
+  }, 0);
 }
 
 /**
