@@ -114,6 +114,17 @@ describe.each(dbKinds)('wallet on %s', (kind) => {
     await invariants();
   });
 
+  it('answers each transfer of a batch with the balances right after its own move', async () => {
+    // As if the batch ran one by one: never the effect of the others sharing its statement.
+    const token = await member(500);
+    await call(t.app, 'GET', '/api/wallet/activate/PG', { token });
+    const results = await Promise.all(Array.from({ length: 8 }, () => call<{ wallet: { amount: number }; game: { amount: number } }>(t.app, 'POST', '/api/wallet/transfer', { token, body: { from: 'WALLET', to: 'PG', amount: 40 } })));
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    expect(results.map((r) => r.body.wallet.amount).sort((a, b) => b - a)).toEqual([460, 420, 380, 340, 300, 260, 220, 180]);
+    expect(results.map((r) => r.body.game.amount).sort((a, b) => a - b)).toEqual([40, 80, 120, 160, 200, 240, 280, 320]);
+    await invariants();
+  });
+
   it('gives every request of a busy moment its own exact answer, though they are written in batches', async () => {
     // Transfers that arrive together are group-committed (one statement for many); a batch
     // refused because of one member's balance or a repeated key is re-run item by item.

@@ -65,7 +65,8 @@ async function openPostgres(url: string, poolSize: number, schema: string | unde
 const MAX_PREPARED = 2000;
 
 class PreparingPool implements PostgresPool {
-  private readonly names = new Map<string, string>();
+  /** Name per query text; null for a text that must run unnamed (see below). */
+  private readonly names = new Map<string, string | null>();
 
   constructor(private readonly pool: pg.Pool) {}
 
@@ -75,15 +76,26 @@ class PreparingPool implements PostgresPool {
       name = `mw${this.names.size + 1}`;
       this.names.set(text, name);
     }
-    return name;
+    return name ?? undefined;
   }
 
   async connect(): Promise<PostgresPoolClient> {
     const client = await this.pool.connect();
     return {
-      query: (text: string, values: ReadonlyArray<unknown>) => {
+      query: async (text: string, values: ReadonlyArray<unknown>) => {
         const name = values.length > 0 ? this.nameOf(text) : undefined;
-        return client.query(name ? { name, text, values: values as unknown[] } : { text, values: values as unknown[] });
+        if (!name) return client.query({ text, values: values as unknown[] });
+        try {
+          return await client.query({ name, text, values: values as unknown[] });
+        } catch (error) {
+          // A table changed under a prepared statement (another process migrated: "cached plan
+          // must not change result type"), or a pooler in between lost it: the text runs unnamed
+          // from now on. Inside a transaction the error has aborted it, so it is passed on.
+          const code = (error as { code?: unknown }).code;
+          if (code !== '0A000' && code !== '26000') throw error;
+          this.names.set(text, null);
+          return client.query({ text, values: values as unknown[] });
+        }
       },
       release: () => client.release(),
     } as unknown as PostgresPoolClient;

@@ -143,6 +143,11 @@ export interface BatchOptions {
 export interface BatchResult {
   /** New balance of every account the batch moved. */
   balances: Map<AccountId, number>;
+  /**
+   * Per input, in input order, the balances of its own accounts as they were right after its
+   * posting, taking the batch's order as the order of the postings: what it would have seen alone.
+   */
+  after: Array<Map<AccountId, number>>;
   /** Operation ids whose transaction was posted. */
   posted: Set<string>;
 }
@@ -200,8 +205,21 @@ export async function runPostingBatch(db: Kysely<DB>, inputs: Array<PostInput & 
     else if (row.id !== null) balances.set(row.id, Number(row.balance));
   }
   const touched = new Set(inputs.filter((i) => posted.has(i.operationId)).flatMap((i) => i.postings.map((p) => p.account)));
-  if (balances.size !== touched.size) throw new LedgerError(`unknown account among ${[...touched].join(', ')}`);
-  return { balances, posted };
+  // Written already: not a refusal of the batch (the foreign key on the entries' account stops
+  // an unknown account before this could happen).
+  if (balances.size !== touched.size) throw new Error(`ledger: unknown account among ${[...touched].join(', ')}`);
+  const running = new Map(balances);
+  const after: Array<Map<AccountId, number>> = new Array<Map<AccountId, number>>(inputs.length);
+  for (let i = inputs.length - 1; i >= 0; i--) {
+    const input = inputs[i] as (typeof inputs)[number];
+    const own = new Map<AccountId, number>();
+    if (posted.has(input.operationId)) {
+      for (const p of input.postings) own.set(p.account, running.get(p.account) ?? 0);
+      for (const p of input.postings) running.set(p.account, (running.get(p.account) ?? 0) - p.amount);
+    }
+    after[i] = own;
+  }
+  return { balances, posted, after };
 }
 
 /** Posts one balanced transaction (see postingSql). */

@@ -215,7 +215,7 @@ export class TransferPostings {
           ${keyed.map((i) => i.idem?.hash ?? '')}::text[], ${keyed.map((i) => i.op.id)}::text[]))`);
     }
     try {
-      const { balances } = await runPostingBatch(
+      const { after } = await runPostingBatch(
         this.db,
         items.map(({ op, debit }) => ({
           kind: 'transfer_start',
@@ -224,7 +224,7 @@ export class TransferPostings {
         })),
         { before: ctes },
       );
-      return items.map(() => ({ ok: true, value: balances }));
+      return after.map((own) => ({ ok: true, value: own }));
     } catch (error) {
       if (!itemError(error)) throw error;
       return oneByOne(items, (item) => this.startOne(item));
@@ -235,23 +235,30 @@ export class TransferPostings {
     const unique = new Set(items.map((i) => i.op.id));
     if (items.length === 1 || unique.size !== items.length) return oneByOne(items, (i) => settleTransfer(this.db, i.op, i.outcome));
     const plans = items.map((i) => settlement(i.op, i.outcome));
-    const { balances, posted } = await runPostingBatch(
-      this.db,
-      plans.map((p) => p.input),
-      {
-        before: [
-          sql`settled AS (
-            UPDATE operations o SET status = i.status, note = i.note, updated_at = now()
-            FROM unnest(${items.map((i) => i.op.id)}::text[], ${plans.map((p) => p.status)}::text[], ${plans.map((p) => p.note)}::text[]) AS i(id, status, note)
-            WHERE o.id = i.id AND o.status = 'PENDING' RETURNING o.id)`,
-        ],
-        guard: 'settled',
-      },
-    );
+    let batch;
+    try {
+      batch = await runPostingBatch(
+        this.db,
+        plans.map((p) => p.input),
+        {
+          before: [
+            sql`settled AS (
+              UPDATE operations o SET status = i.status, note = i.note, updated_at = now()
+              FROM unnest(${items.map((i) => i.op.id)}::text[], ${plans.map((p) => p.status)}::text[], ${plans.map((p) => p.note)}::text[]) AS i(id, status, note)
+              WHERE o.id = i.id AND o.status = 'PENDING' RETURNING o.id)`,
+          ],
+          guard: 'settled',
+        },
+      );
+    } catch (error) {
+      if (!itemError(error)) throw error;
+      return oneByOne(items, (i) => settleTransfer(this.db, i.op, i.outcome));
+    }
+    const { posted, after } = batch;
     return Promise.all(
       items.map(async (item, n): Promise<Outcome<Settled>> => {
         const plan = plans[n] as (typeof plans)[number];
-        if (posted.has(item.op.id)) return { ok: true, value: { status: plan.status, balances } };
+        if (posted.has(item.op.id)) return { ok: true, value: { status: plan.status, balances: after[n] ?? new Map() } };
         try {
           return { ok: true, value: { status: await currentStatus(this.db, item.op.id), balances: null } };
         } catch (error) {

@@ -166,8 +166,10 @@ class SandboxTransfers {
         )
         SELECT upd.game_code, upd.username, upd.balance, claimed.ref FROM upd JOIN claimed USING (game_code, username)`.execute(this.db);
     } catch (error) {
-      // One account would go below zero: each on its own finds whose.
-      if ((error as { code?: string }).code === '23514') return oneByOne(items, (t) => this.one(t));
+      // One account would go below zero (or, not expected with ordered locks, a deadlock victim
+      // that wrote nothing): each on its own finds whose.
+      const code = (error as { code?: string }).code;
+      if (code === '23514' || code === '40P01') return oneByOne(items, (t) => this.one(t));
       throw error;
     }
     const applied = new Map(rows.rows.map((r) => [`${r.game_code}\n${r.ref ?? ''}`, Number(r.balance)]));
