@@ -156,6 +156,11 @@ export interface NewTransfer {
   debit: string;
 }
 
+/** The money of a transfer's start: from the debited account into the member's in-flight account. */
+function holding({ op, debit }: NewTransfer): PostInput & { operationId: string } {
+  return { kind: 'transfer_start', operationId: op.id, postings: [{ account: debit, amount: -op.amount }, { account: account.inflight(op.memberId), amount: op.amount }] };
+}
+
 /** Whether a batch statement was refused because of one of its items (then each runs alone). */
 function itemError(error: unknown): boolean {
   const state = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
@@ -192,7 +197,7 @@ export class TransferPostings {
   private async startOne({ op, idem, debit }: NewTransfer): Promise<Map<string, number>> {
     const balances = await runPosting(
       this.db,
-      { kind: 'transfer_start', operationId: op.id, postings: [{ account: debit, amount: -op.amount }, { account: account.inflight(op.memberId), amount: op.amount }] },
+      holding({ op, idem, debit }),
       { before: recordOperation(op, idem) },
     );
     return balances ?? new Map();
@@ -217,11 +222,7 @@ export class TransferPostings {
     try {
       const { after } = await runPostingBatch(
         this.db,
-        items.map(({ op, debit }) => ({
-          kind: 'transfer_start',
-          operationId: op.id,
-          postings: [{ account: debit, amount: -op.amount }, { account: account.inflight(op.memberId), amount: op.amount }],
-        })),
+        items.map(holding),
         { before: ctes },
       );
       return after.map((own) => ({ ok: true, value: own }));
