@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { text } from './text';
 import { endpoint } from './http';
 import { PASSWORD_MAX } from './rules';
 
 /** Auto-login calls of spec section 7: GET, each answers a launch link. Paths as the spec writes them. */
-const userParams = z.object({ username: z.string().max(64) });
-const userPasswordParams = z.object({ username: z.string().max(64), password: z.string().max(PASSWORD_MAX * 4) });
+const userParams = z.object({ username: text(64) });
+const userPasswordParams = z.object({ username: text(64), password: text(PASSWORD_MAX * 4) });
 
 export const autoLoginResponseSchema = z.object({ link: z.string().describe('URL that launches the game logged in') });
 export type AutoLoginResponse = z.infer<typeof autoLoginResponseSchema>;

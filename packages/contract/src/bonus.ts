@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { text } from './text';
 import { endpoint, isoDateSchema, okSchema } from './http';
 import { carouselItemSchema } from './invite';
 import { bahtSchema } from './money';
 
 /** Bonus and promotion calls of spec section 7. Codes are upper-cased by the client and the service. */
-export const bonusCodeParamsSchema = z.object({ code: z.string().max(64) });
+export const bonusCodeParamsSchema = z.object({ code: text(64) });
 
 export const bonusTypeSchema = z.enum(['limit', 'day', 'week']);
 export type BonusType = z.infer<typeof bonusTypeSchema>;

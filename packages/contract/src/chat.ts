@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { CHAT_HISTORY_PAGE, CHAT_TEXT_MAX } from './constants';
 import { endpoint, isoDateSchema, okSchema } from './http';
+import { multilineText, text } from './text';
 
 /**
  * Live-chat calls of spec section 7. Usable by guests (guestId) and members (userId): auth is
  * false, and a member's token, when sent, is used to check userId.
  */
-const text = (max: number) => z.string().max(max);
 const optionalId = text(64).nullable().optional();
 
 /** Button (spec section 3): type web, call or postback; any other type is a plain message. */
@@ -65,11 +65,11 @@ export type Conversation = z.infer<typeof conversationSchema>;
 export const sendMessageSchema = z.strictObject({
   sender: z.literal('customer'),
   message: z.discriminatedUnion('message_type', [
-    z.strictObject({ message_type: z.literal('text'), payload: z.strictObject({ message: text(CHAT_TEXT_MAX) }) }),
+    z.strictObject({ message_type: z.literal('text'), payload: z.strictObject({ message: multilineText(CHAT_TEXT_MAX) }) }),
     z.strictObject({
       message_type: z.literal('media'),
       payload: z.strictObject({
-        message: text(CHAT_TEXT_MAX).optional(),
+        message: multilineText(CHAT_TEXT_MAX).optional(),
         url: text(2048),
         fileType: chatFileTypeSchema,
         filePath: text(1024),
@@ -78,7 +78,7 @@ export const sendMessageSchema = z.strictObject({
     }),
     z.strictObject({
       message_type: z.literal('postback'),
-      payload: z.strictObject({ message: text(CHAT_TEXT_MAX), payload: text(CHAT_TEXT_MAX) }),
+      payload: z.strictObject({ message: multilineText(CHAT_TEXT_MAX), payload: text(CHAT_TEXT_MAX) }),
     }),
   ]),
   session_id: text(64).optional().describe('absent for a new session; the server assigns one'),

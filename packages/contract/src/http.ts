@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text';
 
 /** How one call of spec section 7 is described: the single source for the server and the client. */
 export interface EndpointDef<
@@ -66,4 +67,5 @@ export const pageRequestSchema = z.strictObject({
 });
 
 export const isoDateSchema = z.string().describe('ISO 8601 timestamp');
-export const idSchema = z.string().min(1).max(64);
+/** An id in a request (or an answer): 1–64 characters, no control characters. */
+export const idSchema = text(64).min(1);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text';
 
 /**
  * Money on the wire is decimal baht with at most two decimals; inside the system it is integer
@@ -41,7 +42,7 @@ export function toBaht(satang: Satang): number {
  * (TRANSFER_MINIMUM and so on), checked by the services.
  */
 export const amountSchema = z
-  .union([z.number(), z.string()])
+  .union([z.number(), text(32)])
   .transform((value, ctx) => {
     const satang = parseBaht(value);
     if (satang === null) {

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { text } from './text';
 import { endpoint, idSchema, okSchema } from './http';
 import { amountSchema, bahtSchema } from './money';
 
 /** QR deposit calls of spec section 7. Minimums per provider (QR_MINIMUMS) are service rules. */
-export const qrBankParamsSchema = z.object({ bankCode: z.string().max(16) });
+export const qrBankParamsSchema = z.object({ bankCode: text(16) });
 export const qrIdParamsSchema = z.object({ qrcodeId: idSchema });
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text';
 import { endpoint, isoDateSchema, pageRequestSchema } from './http';
 import { bahtSchema } from './money';
 import { slipSchema } from './wallet';
@@ -30,7 +31,7 @@ export type StatementItem = z.infer<typeof statementItemSchema>;
 
 export const statementListResponseSchema = z.object({ total: z.number().int(), statements: z.array(statementItemSchema) });
 export const slipListResponseSchema = z.object({ total: z.number().int(), slips: z.array(slipSchema) });
-export const slipReferenceParamsSchema = z.object({ reference: z.string().max(128) });
+export const slipReferenceParamsSchema = z.object({ reference: text(128) });
 export const slipUrlResponseSchema = z.object({ url: z.string().describe('URL of the slip image') });
 
 export const statementEndpoints = {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { endpoint, idSchema, isoDateSchema } from './http';
 import { amountSchema, bahtSchema } from './money';
+import { text } from './text';
 
 /**
  * Wallet and deposit calls of spec section 7: the wallet response, game accounts, transfers,
@@ -9,7 +10,6 @@ import { amountSchema, bahtSchema } from './money';
  * `from` and `to` are 'WALLET' or a game code (GAME_CODES in constants.ts) but stay plain strings
  * here, so an unknown code reaches the service and is answered NO_GAME.
  */
-const text = (max: number) => z.string().max(max);
 
 /** Path parameter of the per-game calls: a game code. */
 export const gameCodeParamsSchema = z.object({ code: text(32) });
