@@ -16,6 +16,10 @@ const child = spawn(process.execPath, ['apps/server/dist/main.js'], {
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
     OPERATOR_TOKEN: 'e2e-operator-token-0001',
+    // Every test registers from 127.0.0.1: the per-address ceilings are raised for the run.
+    OTP_SENDS_PER_IP_HOUR: '100000',
+    OTP_SENDS_GLOBAL_MINUTE: '100000',
+    ACCOUNT_CHECKS_PER_IP_MINUTE: '100000',
   },
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));

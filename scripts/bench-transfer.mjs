@@ -158,7 +158,10 @@ export async function transferBench(port) {
       DATABASE_POOL_SIZE: process.env.BENCH_POOL ?? String(CONNECTIONS),
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
-      ALLOW_SANDBOX_IN_PRODUCTION: 'true',
+      // A production build with every sandbox named explicitly (the demo top-up seeds the wallets).
+      SMS_PROVIDER: 'sandbox',
+      PAYMENTS: 'sandbox',
+      GAME_PROVIDER: 'sandbox',
       SEED_DEMO: 'true',
     },
   });

@@ -151,7 +151,7 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'mw-bench-'));
   const server = spawn(process.execPath, ['apps/server/dist/main.js'], {
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', ALLOW_SANDBOX_IN_PRODUCTION: 'true' },
+    env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', SMS_PROVIDER: 'sandbox', PAYMENTS: 'sandbox', GAME_PROVIDER: 'sandbox', SEED_DEMO: 'true' },
   });
   try {
     await waitFor(`${BASE}/healthz`, 60_000);

@@ -109,11 +109,12 @@ async function postOk(request: APIRequestContext, url: string, data: unknown): P
 }
 
 /** Verifies a phone's registration OTP over the API (as the wizard's OTP step would). */
-export async function verifyPhoneViaApi(request: APIRequestContext, phone: string): Promise<void> {
+export async function verifyPhoneViaApi(request: APIRequestContext, phone: string): Promise<string> {
   const sent = (await postOk(request, '/api/otp/send', { phoneNumber: phone })) as { otpRef: string; otpToken: string; code: string };
   expect(sent.code).toBe('OTP_SENT');
   const code = otpCodeOf(await latestSms(request, phone, sent.otpRef));
   await postOk(request, '/api/otp/verify', { otpToken: sent.otpToken, otpCode: code });
+  return sent.otpToken;
 }
 
 /** Registers a new member over the API: OTP send, the code from the sandbox outbox, verify, create. */
@@ -128,8 +129,9 @@ export async function registerViaApi(request: APIRequestContext, overrides: Part
     bankAccountNo: accountNoFor(phone),
     ...overrides,
   };
-  await verifyPhoneViaApi(request, phone);
+  const otpToken = await verifyPhoneViaApi(request, phone);
   await postOk(request, '/api/account', {
+    otpToken,
     name: member.name,
     username: member.phone,
     password: member.password,

@@ -11,8 +11,9 @@ import type { EndpointDef } from '@mw/contract/http';
 import type { Config } from './config';
 import type { Database } from './db/database';
 import { migrate } from './db/migrations';
-import { seed } from './db/seed';
+import { seedDemo, seedReference } from './db/seed';
 import { registerErrorHandler } from './http/error-handler';
+import { clientErrorHandler, frameworkErrorAnswer, registerHygiene } from './http/hygiene';
 import { localeOf, type AuthMember, type Handler, type Handlers, type RequestContext } from './http/handlers';
 import { AppError } from './lib/errors';
 import { accountHandlers } from './modules/account/account-routes';
@@ -51,7 +52,8 @@ export function redactUrl(url: string): string {
  */
 export async function buildApp(config: Config, database: Database): Promise<BuiltApp> {
   await migrate(database);
-  if (config.SEED_DEMO) await seed(database.db, config);
+  await seedReference(database.db);
+  if (config.SEED_DEMO) await seedDemo(database.db, config);
   const services = await createServices(config, database);
 
   const app = Fastify({
@@ -65,14 +67,26 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
               req: (request: { method: string; url: string; ip?: string }) => ({ method: request.method, url: redactUrl(request.url), remoteAddress: request.ip }),
             },
           },
-    trustProxy: true,
+    // X-Forwarded-For is believed only from the proxies TRUST_PROXY names (off by default).
+    trustProxy: typeof config.TRUST_PROXY === 'number' ? trustHops(config.TRUST_PROXY) : config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
+    // Node's own ceiling for a whole request to arrive; non-upload routes get REQUEST_TIMEOUT_MS (hygiene.ts).
+    requestTimeout: config.UPLOAD_TIMEOUT_MS,
     routerOptions: { ignoreTrailingSlash: true },
+    clientErrorHandler,
+    frameworkErrors: (error, _request, reply) => {
+      const answer = frameworkErrorAnswer(error);
+      // The option is typed for every route generic; this answer is the same for all of them.
+      void (reply as unknown as FastifyReply).status(answer.status).header('cache-control', 'no-store').send(answer.body);
+    },
   });
+  app.server.headersTimeout = Math.min(config.REQUEST_TIMEOUT_MS, config.UPLOAD_TIMEOUT_MS);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('member', null);
+  app.decorateRequest('bodyTimer', null);
   registerErrorHandler(app);
+  registerHygiene(app, { requestTimeoutMs: config.REQUEST_TIMEOUT_MS });
 
   // An empty JSON body is no body; broken JSON is KEY_INVALID (see the error handler).
   app.removeContentTypeParser('application/json');
@@ -109,12 +123,16 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
           upgradeInsecureRequests: null,
         },
       },
-      strictTransportSecurity: false,
+      strictTransportSecurity: config.HSTS_MAX_AGE > 0 ? { maxAge: config.HSTS_MAX_AGE, includeSubDomains: true } : false,
       crossOriginEmbedderPolicy: false,
     }),
   );
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(securityHeaders);
+  // Powerful browser features the app never uses are switched off for it and anything it embeds.
+  securityHeaders['permissions-policy'] = 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), bluetooth=(), interest-cohort=()';
+  // API answers carry members' data (game passwords, balances): no cache keeps them.
+  const apiHeaders = { ...securityHeaders, 'cache-control': 'no-store' };
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(isApiPath(request.url) ? apiHeaders : securityHeaders);
     done();
   });
 
@@ -135,7 +153,9 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
     ...autologinHandlers(services),
   };
   for (const [name, def] of endpointList) {
-    const handler = handlers[name] as Handler<EndpointDef> | undefined;
+    const handler = handlers[name] as Handler<EndpointDef> | null | undefined;
+    // null: the call does not exist on this server (the demo top-up without sandbox payments).
+    if (handler === null) continue;
     registerEndpoint(app, services, def, handler);
   }
   registerSandboxRoutes(app, services);
@@ -214,12 +234,22 @@ async function registerWebApp(app: FastifyInstance, config: Config): Promise<voi
   }
   app.setNotFoundHandler(async (request, reply) => {
     const url = request.url;
-    if (url.startsWith('/api/') || url === '/api' || url.startsWith('/assets/') || request.method !== 'GET' || !hasWeb) {
-      return reply.status(404).send({ message: 'NOT_FOUND' });
+    if (isApiPath(url) || /^\/assets\//i.test(url) || request.method !== 'GET' || !hasWeb) {
+      return reply.status(404).header('cache-control', 'no-store').send({ message: 'NOT_FOUND' });
     }
     // History-style routes: every other GET gets the app, which shows its own 404 page.
     return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
   });
+}
+
+/** TRUST_PROXY as a hop count: the nearest `hops` addresses of the chain are proxies (as Fastify does with a number). */
+function trustHops(hops: number): (address: string, hop: number) => boolean {
+  return (_address, hop) => hop < hops;
+}
+
+/** /api, /api/… and /api?… in any letter case: the API's, never the web app's. */
+export function isApiPath(url: string): boolean {
+  return /^\/api(?:[/?#]|$)/i.test(url);
 }
 
 /** The headers a connect-style middleware sets (helmet's are static: no nonces, nothing per request). */

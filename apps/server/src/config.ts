@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /**
@@ -18,9 +19,72 @@ const envSchema = z.object({
   DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/).optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(16),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
-  SMS_PROVIDER: z.enum(['sandbox']).default('sandbox'),
-  /** Allow sandbox providers with NODE_ENV=production (a demo deployment). */
-  ALLOW_SANDBOX_IN_PRODUCTION: bool.default(false),
+  /**
+   * SMS gateway: `sandbox` (keeps messages in the database, readable at GET /api/sandbox/sms) or
+   * `http` (a generic HTTP gateway, SMS_HTTP_*). Default: http when SMS_HTTP_URL is set, otherwise
+   * sandbox — except with NODE_ENV=production, where the sandbox must be named.
+   */
+  SMS_PROVIDER: z.enum(['sandbox', 'http']).optional(),
+  /** The HTTP SMS gateway: where to send, how, and what counts as sent. */
+  SMS_HTTP_URL: z.string().regex(/^https?:\/\//, 'must be an http(s):// URL').optional(),
+  SMS_HTTP_METHOD: z.enum(['POST', 'PUT', 'GET']).default('POST'),
+  /** Body template; {{phone}}, {{phoneIntl}}, {{text}} and {{sender}} are filled in (escaped for the content type). */
+  SMS_HTTP_BODY: z.string().default('{"to":"{{phoneIntl}}","from":"{{sender}}","text":"{{text}}"}'),
+  SMS_HTTP_CONTENT_TYPE: z.enum(['application/json', 'application/x-www-form-urlencoded']).default('application/json'),
+  /** Extra request headers as a JSON object, e.g. {"X-Api-Key":"…"}. */
+  SMS_HTTP_HEADERS: z
+    .string()
+    .default('{}')
+    .transform((value, ctx) => {
+      try {
+        const parsed: unknown = JSON.parse(value);
+        if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && Object.values(parsed).every((v) => typeof v === 'string')) {
+          return parsed as Record<string, string>;
+        }
+      } catch {
+        // answered below
+      }
+      ctx.addIssue({ code: 'custom', message: 'must be a JSON object of string header values' });
+      return z.NEVER;
+    }),
+  /** Basic credentials "user:password", or a bearer token (sent as Authorization). */
+  SMS_HTTP_BASIC_AUTH: z.string().regex(/^[^:]+:.+$/, 'must be user:password').optional(),
+  SMS_HTTP_BEARER_TOKEN: z.string().min(1).optional(),
+  SMS_HTTP_SENDER: z.string().max(32).default('GoldenWallet'),
+  /** Country calling code for {{phoneIntl}} (the leading 0 of a national number is replaced). */
+  SMS_HTTP_COUNTRY_CODE: z.string().regex(/^\d{1,4}$/).optional(),
+  SMS_HTTP_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+  /** Optional regular expression the gateway's answer body must match to count as sent (besides a 2xx status). */
+  SMS_HTTP_SUCCESS_MATCH: z
+    .string()
+    .optional()
+    .refine((value) => {
+      if (value === undefined) return true;
+      try {
+        new RegExp(value);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be a regular expression'),
+  /**
+   * Which client addresses to believe X-Forwarded-For from: off (default; the socket's address is
+   * the client), `true` (any), a hop count, or a comma-separated list of proxy addresses/CIDRs
+   * (also `loopback`, `linklocal`, `uniquelocal`), as Fastify's trustProxy takes them.
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((value, ctx): boolean | number | string => {
+      const v = value.trim();
+      if (v === '' || v === 'false' || v === '0' || v === 'no') return false;
+      if (v === 'true' || v === 'yes') return true;
+      if (/^\d+$/.test(v)) return Number(v);
+      const entries = v.split(',').map((e) => e.trim());
+      if (entries.every(isProxyAddress)) return entries.join(',');
+      ctx.addIssue({ code: 'custom', message: 'must be false, true, a hop count or a list of addresses/CIDRs' });
+      return z.NEVER;
+    }),
   /** Laos mode: no 10-digit phone rule, currency LAK or BAHT at registration. */
   LAOS_MODE: bool.default(false),
   SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(24 * 7),
@@ -32,18 +96,35 @@ const envSchema = z.object({
   OTP_RESEND_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   /** OTP sends allowed per phone and purpose per hour. */
   OTP_SENDS_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(5),
-  /** Failed logins allowed per phone per minute, and per client address per minute. */
+  /** OTP sends (registration and password reset together) per client address per hour, and over the whole site per minute. */
+  OTP_SENDS_PER_IP_HOUR: z.coerce.number().int().min(1).max(100_000).default(10),
+  OTP_SENDS_GLOBAL_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
+  /**
+   * Failed logins: per phone and client address per minute (the short lock, only for that
+   * address), per phone per hour from anywhere (a higher ceiling), per client address per minute.
+   */
   LOGIN_FAILS_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(5),
+  LOGIN_FAILS_PER_PHONE_HOUR: z.coerce.number().int().min(1).max(100_000).default(50),
   LOGIN_FAILS_PER_IP_MINUTE: z.coerce.number().int().min(1).max(10000).default(30),
+  /** Registration checks and registrations (POST /api/account/validate and /api/account) per client address per minute. */
+  ACCOUNT_CHECKS_PER_IP_MINUTE: z.coerce.number().int().min(1).max(100_000).default(20),
+  /** How long a request may take to arrive whole (headers and body); uploads get UPLOAD_TIMEOUT_MS. */
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
+  UPLOAD_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(300_000),
+  /** Strict-Transport-Security max-age in seconds; 0 sends none. Default: 0, or 180 days with NODE_ENV=production. */
+  HSTS_MAX_AGE: z.coerce.number().int().min(0).max(63_072_000).optional(),
   /** Bearer token for the operator calls under /api/operator; unset: they are closed. */
   OPERATOR_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** Where the built web app is; served with a fallback to index.html. */
   WEB_DIST: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Seed the demo data into an empty database. */
-  SEED_DEMO: bool.default(true),
-  /** Game providers: the sandbox of all 16 is the only implementation so far. */
-  GAME_PROVIDER: z.enum(['sandbox']).default('sandbox'),
+  /** Seed the demo member and demo content (deposit accounts, site texts, sandbox games). Default: true, except with NODE_ENV=production. */
+  SEED_DEMO: bool.optional(),
+  /**
+   * Game providers: `sandbox` (all 16, with their state in sandbox_game_* tables) or `none` (no
+   * provider connected: game calls fail cleanly). Default: sandbox, except with NODE_ENV=production.
+   */
+  GAME_PROVIDER: z.enum(['sandbox', 'none']).optional(),
   /** Deadline of one call to a game provider; a transfer past it is settled by asking the provider. */
   PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(5_000),
   /** How often the reconciler settles transfers left pending, and how old they must be. */
@@ -53,29 +134,67 @@ const envSchema = z.object({
   SANDBOX_GAME_FAULTS: z.string().regex(/^([A-Z0-9]+:(none|down|timeout|error-after-take))?(,[A-Z0-9]+:(none|down|timeout|error-after-take))*$/).default(''),
   /** Latency added to every sandbox game call. */
   SANDBOX_GAME_LATENCY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
-  /** payments: sandbox (demo top-up allowed) or live (refused). */
-  PAYMENTS: z.enum(['sandbox', 'live']).default('sandbox'),
+  /** payments: sandbox (the demo top-up POST /api/wallet/add exists) or live (it does not: 404). Default: sandbox, except with NODE_ENV=production. */
+  PAYMENTS: z.enum(['sandbox', 'live']).optional(),
   /** 32 bytes, base64: key of the stored game passwords; without it one is generated into the database. */
   CREDENTIALS_KEY: z.string().regex(/^[A-Za-z0-9+/]{43}=$/, 'must be 32 bytes in base64').optional(),
   /** argon2id memory in KiB (OWASP minimum 19 MiB). */
   ARGON2_MEMORY_KIB: z.coerce.number().int().min(1024).max(1 << 21).default(19_456),
 });
 
-export type Config = z.infer<typeof envSchema>;
+type ParsedEnv = z.infer<typeof envSchema>;
+
+/** The configuration after the production defaults are applied: every choice is made. */
+export type Config = Omit<ParsedEnv, 'SMS_PROVIDER' | 'GAME_PROVIDER' | 'PAYMENTS' | 'SEED_DEMO' | 'HSTS_MAX_AGE'> & {
+  SMS_PROVIDER: 'sandbox' | 'http';
+  GAME_PROVIDER: 'sandbox' | 'none';
+  PAYMENTS: 'sandbox' | 'live';
+  SEED_DEMO: boolean;
+  HSTS_MAX_AGE: number;
+};
 
 export class ConfigError extends Error {}
 
+const HALF_YEAR_SECONDS = 180 * 24 * 3600;
+
+function isProxyAddress(entry: string): boolean {
+  if (entry === 'loopback' || entry === 'linklocal' || entry === 'uniquelocal') return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * Reads and checks the environment. With NODE_ENV=production nothing is a sandbox by default:
+ * the SMS gateway must be named (`http` with SMS_HTTP_URL, or `sandbox` for a demo deployment),
+ * games default to `none`, payments to `live`, and no demo data is seeded; each sandbox can still
+ * be named explicitly. Everywhere else the defaults are the sandboxes and the demo data.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  const config = { ...parsed.data, ...overrides };
-  if (config.NODE_ENV === 'production' && config.SMS_PROVIDER === 'sandbox' && !config.ALLOW_SANDBOX_IN_PRODUCTION) {
-    throw new ConfigError(
-      'Invalid configuration:\n  SMS_PROVIDER: the sandbox provider is refused with NODE_ENV=production (set ALLOW_SANDBOX_IN_PRODUCTION=true for a demo deployment)',
-    );
+  const data = parsed.data;
+  const production = data.NODE_ENV === 'production';
+  const problems: string[] = [];
+  if (production && data.SMS_PROVIDER === undefined && data.SMS_HTTP_URL === undefined) {
+    problems.push('SMS_PROVIDER: must be set with NODE_ENV=production (http with SMS_HTTP_URL, or sandbox for a demo deployment)');
   }
+  const config: Config = {
+    ...data,
+    SMS_PROVIDER: data.SMS_PROVIDER ?? (data.SMS_HTTP_URL ? 'http' : 'sandbox'),
+    GAME_PROVIDER: data.GAME_PROVIDER ?? (production ? 'none' : 'sandbox'),
+    PAYMENTS: data.PAYMENTS ?? (production ? 'live' : 'sandbox'),
+    SEED_DEMO: data.SEED_DEMO ?? !production,
+    HSTS_MAX_AGE: data.HSTS_MAX_AGE ?? (production ? HALF_YEAR_SECONDS : 0),
+    ...overrides,
+  };
+  if (config.SMS_PROVIDER === 'http' && !config.SMS_HTTP_URL) problems.push('SMS_HTTP_URL: must be set when SMS_PROVIDER=http');
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
   return config;
 }

@@ -83,8 +83,8 @@ describe.each(dbKinds)('accounts on %s', (kind) => {
       const sent = await call<{ otpToken: string }>(t.app, 'POST', '/api/otp/send', { body: { phoneNumber: phone } });
       await call(t.app, 'POST', '/api/otp/verify', { body: { otpToken: sent.body.otpToken, otpCode: await latestCode(t.app, phone) } });
       const results = await Promise.all([
-        call(t.app, 'POST', '/api/account', { body: registration(phone) }),
-        call(t.app, 'POST', '/api/account', { body: registration(phone) }),
+        call(t.app, 'POST', '/api/account', { body: registration(phone, { otpToken: sent.body.otpToken }) }),
+        call(t.app, 'POST', '/api/account', { body: registration(phone, { otpToken: sent.body.otpToken }) }),
       ]);
       expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
       const rows = await t.services.database.db.selectFrom('members').select('id').where('username', '=', phone).execute();
@@ -108,7 +108,7 @@ describe.each(dbKinds)('accounts on %s', (kind) => {
   });
 
   describe('OTP', () => {
-    it('verifies a right code once, and then answers OTP_VERIFIED on send', async () => {
+    it('verifies a right code once, and then answers OTP_VERIFIED on send to the client holding its token only', async () => {
       const phone = uniquePhone();
       const sent = await call<{ otpToken: string; otpRef: string; code: string }>(t.app, 'POST', '/api/otp/send', { body: { phoneNumber: phone } });
       expect(sent.status).toBe(200);
@@ -122,8 +122,12 @@ describe.each(dbKinds)('accounts on %s', (kind) => {
       expect(ok).toMatchObject({ status: 200, body: { code: 'OTP_CODE_VALID' } });
       const again = await call(t.app, 'POST', '/api/otp/verify', { body: { otpToken: sent.body.otpToken, otpCode: code } });
       expect(again).toMatchObject({ status: 409, body: { message: 'OTP_VERIFIED' } });
-      const resend = await call(t.app, 'POST', '/api/otp/send', { body: { phoneNumber: phone } });
-      expect(resend).toMatchObject({ status: 200, body: { code: 'OTP_VERIFIED' } });
+      const resend = await call(t.app, 'POST', '/api/otp/send', { body: { phoneNumber: phone, otpToken: sent.body.otpToken } });
+      expect(resend).toMatchObject({ status: 200, body: { code: 'OTP_VERIFIED', otpToken: sent.body.otpToken, otpRef: sent.body.otpRef } });
+      // Someone else asking for the same phone is not told it is verified (and gets no token).
+      const stranger = await call(t.app, 'POST', '/api/otp/send', { body: { phoneNumber: phone } });
+      expect(stranger.body.code).not.toBe('OTP_VERIFIED');
+      expect(stranger.body.otpToken).not.toBe(sent.body.otpToken);
     });
 
     it('writes the SMS in the language of the request', async () => {

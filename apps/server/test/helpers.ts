@@ -31,6 +31,10 @@ export async function startApp(kind: DbKind, env: Record<string, string> = {}, s
     DATA_DIR: 'memory',
     ARGON2_MEMORY_KIB: '8192',
     OPERATOR_TOKEN,
+    // Suites register many members from one address; the limits' own tests lower these again.
+    OTP_SENDS_PER_IP_HOUR: '100000',
+    OTP_SENDS_GLOBAL_MINUTE: '100000',
+    ACCOUNT_CHECKS_PER_IP_MINUTE: '100000',
     ...(kind === 'postgres' ? { DATABASE_URL: PG_URL, DATABASE_SCHEMA: useSchema, DATABASE_POOL_SIZE: '8' } : {}),
     ...env,
   });
@@ -69,7 +73,7 @@ export async function call<T = Record<string, unknown>>(
   app: FastifyInstance,
   method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   url: string,
-  options: { body?: unknown; token?: string; headers?: Record<string, string>; rawBody?: string } = {},
+  options: { body?: unknown; token?: string; headers?: Record<string, string>; rawBody?: string; remoteAddress?: string } = {},
 ): Promise<CallResult<T>> {
   const headers: Record<string, string> = { 'x-requested-with': 'XMLHttpRequest', ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
@@ -81,7 +85,13 @@ export async function call<T = Record<string, unknown>>(
     payload = JSON.stringify(options.body);
     headers['content-type'] = 'application/json';
   }
-  const response = await app.inject({ method, url, headers, ...(payload !== undefined ? { payload } : {}) });
+  const response = await app.inject({
+    method,
+    url,
+    headers,
+    ...(payload !== undefined ? { payload } : {}),
+    ...(options.remoteAddress ? { remoteAddress: options.remoteAddress } : {}),
+  });
   let body: unknown = null;
   try {
     body = response.body ? JSON.parse(response.body) : null;
@@ -128,6 +138,15 @@ export function registration(phone: string, overrides: Record<string, unknown> =
   };
 }
 
+/** Sends and verifies a registration code for a phone; returns its otpToken (what POST /api/account needs). */
+export async function verifyPhone(app: FastifyInstance, phone: string): Promise<string> {
+  const sent = await call<{ otpToken: string }>(app, 'POST', '/api/otp/send', { body: { phoneNumber: phone } });
+  if (sent.status !== 200) throw new Error(`otp send ${sent.status} ${JSON.stringify(sent.body)}`);
+  const verified = await call(app, 'POST', '/api/otp/verify', { body: { otpToken: sent.body.otpToken, otpCode: await latestCode(app, phone) } });
+  if (verified.status !== 200) throw new Error(`otp verify ${verified.status} ${JSON.stringify(verified.body)}`);
+  return sent.body.otpToken;
+}
+
 /** Verifies the phone through the sandbox SMS and registers; returns the credentials. */
 export async function registerMember(app: FastifyInstance, overrides: Record<string, unknown> = {}): Promise<{ phone: string; password: string; id: string }> {
   const phone = (overrides.username as string | undefined) ?? uniquePhone();
@@ -135,7 +154,7 @@ export async function registerMember(app: FastifyInstance, overrides: Record<str
   if (sent.status !== 200) throw new Error(`otp send ${sent.status} ${JSON.stringify(sent.body)}`);
   const verified = await call(app, 'POST', '/api/otp/verify', { body: { otpToken: sent.body.otpToken, otpCode: await latestCode(app, phone) } });
   if (verified.status !== 200) throw new Error(`otp verify ${verified.status} ${JSON.stringify(verified.body)}`);
-  const body = registration(phone, overrides);
+  const body: Record<string, unknown> = { ...registration(phone, overrides), otpToken: sent.body.otpToken };
   const created = await call<{ _id: string }>(app, 'POST', '/api/account', { body });
   if (created.status !== 200) throw new Error(`register ${created.status} ${JSON.stringify(created.body)}`);
   return { phone, password: body.password as string, id: created.body._id };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, ConfigError } from '../src/config';
-import { call, latestCode, login, registration, startApp, type TestApp } from './helpers';
+import { call, login, registration, startApp, verifyPhone, type TestApp } from './helpers';
 
 describe('Laos mode', () => {
   let t: TestApp;
@@ -17,9 +17,8 @@ describe('Laos mode', () => {
     expect(eight.status).toBe(200);
     const short = await call(t.app, 'POST', '/api/account/validate', { body: registration('2055', { bankCode: 'BCEL' }) });
     expect(short.body.message).toBe('PHONE_NUMBER_INVALID');
-    const sent = await call<{ otpToken: string }>(t.app, 'POST', '/api/otp/send', { body: { phoneNumber: phone } });
-    await call(t.app, 'POST', '/api/otp/verify', { body: { otpToken: sent.body.otpToken, otpCode: await latestCode(t.app, phone) } });
-    expect((await call(t.app, 'POST', '/api/account', { body: registration(phone, { bankCode: 'BCEL' }) })).status).toBe(200);
+    const otpToken = await verifyPhone(t.app, phone);
+    expect((await call(t.app, 'POST', '/api/account', { body: registration(phone, { bankCode: 'BCEL', otpToken }) })).status).toBe(200);
     const token = await login(t.app, phone, 'secret123');
     expect((await call(t.app, 'GET', '/api/account/profile', { token })).body).toMatchObject({ currency: 'LAK', bankCode: 'BCEL' });
   });
@@ -32,9 +31,23 @@ describe('configuration', () => {
     expect(() => loadConfig({ LAOS_MODE: 'maybe' })).toThrow(/LAOS_MODE/);
   });
 
-  it('refuses the sandbox SMS provider in production unless told so', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
-    expect(loadConfig({ NODE_ENV: 'production', ALLOW_SANDBOX_IN_PRODUCTION: 'true' }).SMS_PROVIDER).toBe('sandbox');
+  it('has no sandbox by default in production: the SMS gateway must be named, games none, payments live, no demo', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SMS_PROVIDER/);
+    expect(() => loadConfig({ NODE_ENV: 'production', SMS_PROVIDER: 'http' })).toThrow(/SMS_HTTP_URL/);
+    const live = loadConfig({ NODE_ENV: 'production', SMS_HTTP_URL: 'https://sms.example/send' });
+    expect(live).toMatchObject({ SMS_PROVIDER: 'http', GAME_PROVIDER: 'none', PAYMENTS: 'live', SEED_DEMO: false, HSTS_MAX_AGE: 15_552_000 });
+    const demo = loadConfig({ NODE_ENV: 'production', SMS_PROVIDER: 'sandbox', GAME_PROVIDER: 'sandbox', PAYMENTS: 'sandbox', SEED_DEMO: 'true' });
+    expect(demo).toMatchObject({ SMS_PROVIDER: 'sandbox', GAME_PROVIDER: 'sandbox', PAYMENTS: 'sandbox', SEED_DEMO: true });
+    expect(loadConfig({})).toMatchObject({ SMS_PROVIDER: 'sandbox', GAME_PROVIDER: 'sandbox', PAYMENTS: 'sandbox', SEED_DEMO: true, HSTS_MAX_AGE: 0, TRUST_PROXY: false });
+  });
+
+  it('reads TRUST_PROXY as off, on, a hop count or a list of addresses', () => {
+    expect(loadConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,loopback' }).TRUST_PROXY).toBe('10.0.0.0/8,127.0.0.1,loopback');
+    expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/99' })).toThrow(ConfigError);
+    expect(() => loadConfig({ TRUST_PROXY: 'everyone' })).toThrow(/TRUST_PROXY/);
   });
 
   it('defaults to port 3000 and ./data', () => {

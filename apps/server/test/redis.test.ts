@@ -56,7 +56,7 @@ describe('two servers on PostgreSQL and Redis', () => {
     const sent = await call<{ otpToken: string }>(one.app, 'POST', '/api/otp/send', { body: { phoneNumber: phone } });
     // The code sent through server one is verified on server two: the outbox is shared state.
     await call(two.app, 'POST', '/api/otp/verify', { body: { otpToken: sent.body.otpToken, otpCode: await latestCode(two.app, phone) } });
-    expect((await call(one.app, 'POST', '/api/account', { body: registration(phone) })).status).toBe(200);
+    expect((await call(one.app, 'POST', '/api/account', { body: registration(phone, { otpToken: sent.body.otpToken }) })).status).toBe(200);
     for (let i = 0; i < 5; i++) {
       const server = i % 2 === 0 ? one : two;
       expect((await call(server.app, 'POST', '/api/login', { body: { username: phone, password: 'wrong-one' } })).status).toBe(400);
@@ -80,5 +80,39 @@ describe('two servers on PostgreSQL and Redis', () => {
       if (status !== 401) await new Promise((r) => setTimeout(r, 20));
     }
     expect(status).toBe(401);
+  });
+});
+
+/** The per-address ceilings hold across processes: counted in Redis, not per process. */
+describe('per-address limits across two servers', () => {
+  const schema = `t_limits_${randomBytes(4).toString('hex')}`;
+  // A fresh address per run: Redis outlives the test run.
+  const address = `10.${randomBytes(1)[0] ?? 1}.${randomBytes(1)[0] ?? 2}.${randomBytes(1)[0] ?? 3}`;
+  let one: TestApp;
+  let two: TestApp;
+  beforeAll(async () => {
+    const env = { REDIS_URL, OTP_SENDS_PER_IP_HOUR: '4', ACCOUNT_CHECKS_PER_IP_MINUTE: '4' };
+    one = await startApp('postgres', env, schema);
+    two = await startApp('postgres', env, schema);
+  });
+  afterAll(async () => {
+    await one?.close();
+    await two?.close();
+    await dropSchema(schema);
+  });
+
+  it('cuts off OTP sends and registration checks from one address spread over both servers', async () => {
+    const sends: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const server = i % 2 === 0 ? one : two;
+      sends.push((await call(server.app, 'POST', '/api/otp/send', { body: { phoneNumber: uniquePhone() }, remoteAddress: address })).status);
+    }
+    expect(sends).toEqual([200, 200, 200, 200, 429, 429]);
+    const checks: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const server = i % 2 === 0 ? two : one;
+      checks.push((await call(server.app, 'POST', '/api/account/validate', { body: registration(uniquePhone()), remoteAddress: address })).status);
+    }
+    expect(checks).toEqual([200, 200, 200, 200, 429, 429]);
   });
 });

@@ -390,12 +390,12 @@ describe.each(dbKinds)('provider deadline on %s', (kind) => {
 });
 
 describe('live payments', () => {
-  it('refuses the demo top-up when real payment providers are configured', async () => {
+  it('has no demo top-up when real payment providers are configured', async () => {
     const t = await startApp('embedded', { PAYMENTS: 'live' });
     try {
       const token = await login(t.app, '0812345678', 'demo1234');
       const res = await call(t.app, 'POST', '/api/wallet/add', { token, body: { amount: 100 } });
-      expect(res).toMatchObject({ status: 403, body: { message: 'SANDBOX_ONLY' } });
+      expect(res).toMatchObject({ status: 404, body: { message: 'NOT_FOUND' } });
     } finally {
       await t.close();
     }

@@ -157,18 +157,48 @@ describe('register wizard', () => {
     fireEvent.click(screen.getByTestId('otp-verify'));
     await screen.findByTestId('register-step-profile');
     expect(api.callsTo('POST', '/api/otp/verify')[1]?.body).toEqual({ otpToken: 'tok-otp', otpCode: '123456' });
+
+    // The verified token goes with the registration (the server binds it to this client).
+    await passProfileStep();
+    await screen.findByTestId('register-step-bank');
+    await screen.findByRole('option', { name: 'กสิกรไทย' });
+    fireEvent.change(input('bankCode'), { target: { value: 'KBANK' } });
+    type('firstName', 'Somchai');
+    type('lastName', 'Jaidee');
+    type('bankAccountNo', '1234567890');
+    fireEvent.click(screen.getByTestId('register-submit'));
+    await screen.findByTestId('register-success');
+    expect(api.callsTo('POST', '/api/account')[0]?.body).toMatchObject({ username: '0812345678', otpToken: 'tok-otp' });
+    // Used up: the tab forgets it.
+    expect(sessionStorage.getItem('register-otp')).toBeNull();
   });
 
-  it('skips the OTP step when the phone is already verified', async () => {
-    mockApi({
+  it('skips the OTP step when this tab already verified the phone, sending its token along', async () => {
+    sessionStorage.setItem('register-otp', JSON.stringify({ phone: '0812345678', token: 'tok-earlier' }));
+    const api = mockApi({
       ...lookups,
       'GET /api/lookup/registerOTP': ok({ registerOTP: true }),
-      'POST /api/otp/send': ok({ otpRef: '', otpToken: '', code: 'OTP_VERIFIED' }),
+      'POST /api/otp/send': ok({ otpRef: 'WXYZ', otpToken: 'tok-earlier', code: 'OTP_VERIFIED' }),
     });
     renderApp('/register');
     await passPhoneStep();
     expect(await screen.findByTestId('register-step-profile')).toBeTruthy();
     expect(screen.queryByTestId('register-step-otp')).toBeNull();
+    expect(api.callsTo('POST', '/api/otp/send')[0]?.body).toEqual({ phoneNumber: '0812345678', otpToken: 'tok-earlier' });
+  });
+
+  it('does not send a token verified for another phone', async () => {
+    sessionStorage.setItem('register-otp', JSON.stringify({ phone: '0899999999', token: 'tok-other' }));
+    const api = mockApi({
+      ...lookups,
+      'GET /api/lookup/registerOTP': ok({ registerOTP: true }),
+      'POST /api/otp/send': ok({ otpRef: 'ABCD', otpToken: 'tok-new', code: 'OTP_SENT' }),
+      'GET /api/sandbox/sms': ok({ messages: [] }),
+    });
+    renderApp('/register');
+    await passPhoneStep();
+    await screen.findByTestId('register-step-otp');
+    expect(api.callsTo('POST', '/api/otp/send')[0]?.body).toEqual({ phoneNumber: '0812345678' });
   });
 
   it('shows the server answer of the validation call and stays on the profile step', async () => {

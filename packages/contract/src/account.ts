@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LAOS_CURRENCIES } from './constants';
 import { endpoint, isoDateSchema, okSchema } from './http';
 import { PASSWORD_MAX } from './rules';
+import { text } from './text';
 
 /**
  * Account, login, profile and OTP calls of spec section 7, plus the calls this implementation
@@ -11,7 +12,6 @@ import { PASSWORD_MAX } from './rules';
  * their own codes; the schemas here only fix names and types, so a wrong type answers KEY_INVALID
  * and a missing field KEY_MISSING.
  */
-const text = (max: number) => z.string().max(max);
 
 export const registrationSchema = z.strictObject({
   name: text(200),
@@ -23,6 +23,11 @@ export const registrationSchema = z.strictObject({
   bankAccountName: text(200).describe('first and last name joined by a space'),
   bankAccountNo: text(32),
   currency: z.enum(LAOS_CURRENCIES).optional().describe('Laos mode only; LAK by default'),
+  otpToken: text(128)
+    .optional()
+    .describe(
+      'added: the otpToken of the code this client verified for this phone (POST /api/otp/verify). Required by POST /api/account while registerOTP is on, and used up by it (single use); ignored by validate and when registerOTP is off.',
+    ),
 });
 export type Registration = z.input<typeof registrationSchema>;
 
@@ -56,10 +61,17 @@ export const changePasswordSchema = z.strictObject({
   newPassword: text(PASSWORD_MAX * 4),
 });
 
-export const otpSendSchema = z.strictObject({ phoneNumber: text(32) });
+export const otpSendSchema = z.strictObject({
+  phoneNumber: text(32),
+  otpToken: text(128)
+    .optional()
+    .describe('added: a token this client already verified for this phone; when it is still valid and unused the answer is OTP_VERIFIED and no SMS goes out'),
+});
 /**
- * `code` is OTP_SENT when a code went out, OTP_VERIFIED when the phone is already verified (the
- * client then skips the OTP step; otpRef and otpToken are empty).
+ * `code` is OTP_SENT when a code went out, OTP_VERIFIED when the client sent an otpToken it has
+ * already verified for this phone and that can still register it (the client then skips the OTP
+ * step; otpRef and otpToken echo that token's). A phone verified by someone else is never
+ * OTP_VERIFIED for this client: it gets a code of its own.
  */
 export const otpSendResponseSchema = z.object({
   otpRef: z.string(),

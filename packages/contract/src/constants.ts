@@ -72,4 +72,6 @@ export const STORAGE_KEYS = {
   lastSync: 'last_sync',
   inviterCode: 'code',
   guestId: 'guest-id',
+  /** Added (session storage): the phone and otpToken this tab verified at registration, JSON. */
+  registerOtp: 'register-otp',
 } as const;

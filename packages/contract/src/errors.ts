@@ -87,6 +87,12 @@ export const addedErrorCodes = [
   'SANDBOX_ONLY',
   /** 404: a withdrawal or operation the operator named does not exist or is not pending. */
   'NO_OPERATION',
+  /** 408: the request (headers and body) did not arrive within the request timeout; the connection is closed. */
+  'REQUEST_TIMEOUT',
+  /** 414: a path parameter longer than the router accepts. */
+  'URI_TOO_LONG',
+  /** 431: request headers larger than the server accepts. */
+  'HEADERS_TOO_LARGE',
 ] as const;
 
 export const errorCodes = [...specErrorCodes, ...spinErrorCodes, ...protocolCodes, ...addedErrorCodes] as const;

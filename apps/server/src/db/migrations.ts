@@ -212,14 +212,24 @@ CREATE TABLE sandbox_game_sessions (
 );
 `,
   },
+  {
+    // Registration is bound to the otpToken the registering client verified (the token is used
+    // up by the registration), not to "someone verified this phone lately".
+    id: '004_otp_bound_registration',
+    sql: `
+DROP TABLE phone_verifications;
+`,
+  },
 ];
 
 /** Applies pending migrations; a lock keeps two starting processes from racing. */
 export async function migrate(database: Database): Promise<string[]> {
-  await database.execScript(`CREATE TABLE IF NOT EXISTS schema_migrations (id text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
   const applied: string[] = [];
   await database.db.transaction().execute(async (trx) => {
+    // The lock comes first: two processes starting on an empty database would otherwise both
+    // create schema_migrations (and collide in pg_type) before either holds it.
     await sql`SELECT pg_advisory_xact_lock(4242001)`.execute(trx);
+    await sql`CREATE TABLE IF NOT EXISTS schema_migrations (id text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`.execute(trx);
     const done = new Set((await trx.selectFrom('schema_migrations').select('id').execute()).map((r) => r.id));
     for (const migration of migrations) {
       if (done.has(migration.id)) continue;

@@ -66,11 +66,6 @@ export interface OtpRequestsTable {
   consumed_at: Timestamp | null;
 }
 
-export interface PhoneVerificationsTable {
-  phone: string;
-  verified_at: Timestamp;
-}
-
 export interface SandboxSmsTable {
   id: Generated<number>;
   phone: string;
@@ -196,7 +191,6 @@ export interface DB {
   members: MembersTable;
   sessions: SessionsTable;
   otp_requests: OtpRequestsTable;
-  phone_verifications: PhoneVerificationsTable;
   sandbox_sms: SandboxSmsTable;
   schema_migrations: MigrationsTable;
   ledger_accounts: LedgerAccountsTable;

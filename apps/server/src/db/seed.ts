@@ -33,11 +33,20 @@ const SOURCES: Array<[code: string, description: string]> = [
   ['OTHER', 'อื่น ๆ / Other'],
 ];
 
-/** Site content, per locale where it is text. Operators change it in the settings table. */
-const SETTINGS: Record<string, unknown> = {
+/** Switches and limits every deployment starts with. Operators change them in the settings table. */
+const BASE_SETTINGS: Record<string, unknown> = {
   siteActive: true,
   registerOTP: true,
   enableChatWidget: false,
+  withdrawLimits: { withdrawMinSatang: 10_000, withdrawMaxSatang: 5_000_000 },
+  slip: { uploadEnabled: true, closedFrom: '23:50', closedTo: '00:10', maxAgeMinutes: 60 },
+};
+
+/**
+ * The demo site's content, per locale where it is text: name, texts, LINE contact and the demo
+ * deposit accounts. A real deployment writes its own (SEED_DEMO=false leaves them out).
+ */
+const DEMO_SETTINGS: Record<string, unknown> = {
   info: { name: 'Golden Wallet', website: 'goldenwallet.example' },
   conditions: {
     th: [
@@ -85,8 +94,6 @@ const SETTINGS: Record<string, unknown> = {
     lineName: '@goldenwallet',
     lineQR: '',
   },
-  withdrawLimits: { withdrawMinSatang: 10_000, withdrawMaxSatang: 5_000_000 },
-  slip: { uploadEnabled: true, closedFrom: '23:50', closedTo: '00:10', maxAgeMinutes: 60 },
   deposit: {
     banks: [
       { bankCode: 'KBANK', bankType: 'BANK', mode: 'AUTO', bankAccountName: 'GOLDEN WALLET CO LTD', bankAccountNo: '0451234567', currency: 'BAHT' },
@@ -99,10 +106,11 @@ const SETTINGS: Record<string, unknown> = {
 };
 
 /**
- * Fills an empty database with what the product needs to run and a demo member. Each part is
- * written only when missing, so a restart never overwrites an operator's changes.
+ * Fills an empty database with what every deployment needs: the bank list, the sign-up sources
+ * and the base switches. Each part is written only when missing, so a restart never overwrites an
+ * operator's changes.
  */
-export async function seed(db: Kysely<DB>, config: Pick<Config, 'ARGON2_MEMORY_KIB'>): Promise<void> {
+export async function seedReference(db: Kysely<DB>): Promise<void> {
   await db
     .insertInto('banks')
     .values(BANKS.map(([code, name_th, name_en], sort) => ({ code, name_th, name_en, sort, active: true })))
@@ -113,11 +121,24 @@ export async function seed(db: Kysely<DB>, config: Pick<Config, 'ARGON2_MEMORY_K
     .values(SOURCES.map(([code, description], sort) => ({ code, description, sort })))
     .onConflict((oc) => oc.column('code').doNothing())
     .execute();
+  await insertSettings(db, BASE_SETTINGS);
+}
+
+async function insertSettings(db: Kysely<DB>, settings: Record<string, unknown>): Promise<void> {
   await db
     .insertInto('settings')
-    .values(Object.entries(SETTINGS).map(([key, value]) => ({ key, value: JSON.stringify(value) })))
+    .values(Object.entries(settings).map(([key, value]) => ({ key, value: JSON.stringify(value) })))
     .onConflict((oc) => oc.column('key').doNothing())
     .execute();
+}
+
+/**
+ * The demo (SEED_DEMO, on by default outside production): the site's texts and demo deposit
+ * accounts, the catalogue of the 16 sandbox games and the demo member the README names. Written
+ * only when missing.
+ */
+export async function seedDemo(db: Kysely<DB>, config: Pick<Config, 'ARGON2_MEMORY_KIB'>): Promise<void> {
+  await insertSettings(db, DEMO_SETTINGS);
   await db
     .insertInto('games')
     .values(

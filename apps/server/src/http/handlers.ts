@@ -26,7 +26,8 @@ export interface RequestContext<E extends EndpointDef> {
 }
 
 export type Handler<E extends EndpointDef> = (ctx: RequestContext<E>) => Promise<z.input<E['response']>>;
-export type Handlers = { [K in EndpointName]?: Handler<Endpoints[K]> };
+/** A handler per call; a missing one answers 501 NOT_IMPLEMENTED, `null` leaves the route out (404). */
+export type Handlers = { [K in EndpointName]?: Handler<Endpoints[K]> | null };
 
 /** The caller of an `auth: true` call (the route's guard has already refused guests). */
 export function requireMember(ctx: { member: AuthMember | null }): AuthMember {

@@ -460,6 +460,9 @@ export const en: Messages = {
     WITHDRAW_MAXIMUM: 'The amount is above the maximum withdrawal.',
     SANDBOX_ONLY: 'This works only in the test system.',
     NO_OPERATION: 'No such pending operation was found.',
+    REQUEST_TIMEOUT: 'The request took too long to arrive. Please check your connection and try again.',
+    URI_TOO_LONG: 'The address is too long.',
+    HEADERS_TOO_LARGE: 'The request is too large. Please reload the page and try again.',
   },
   rules: {
     REQUIRED: 'Please fill in this field',

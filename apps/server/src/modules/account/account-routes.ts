@@ -4,11 +4,15 @@ import type { Services } from '../../services';
 
 export function accountHandlers({ accounts, sessions }: Services): Handlers {
   return {
-    accountValidate: async ({ body }) => {
+    accountValidate: async ({ body, ip }) => {
+      await accounts.countCheck(ip);
       await accounts.validate(body, true);
       return { ok: true };
     },
-    accountCreate: async ({ body }) => ({ ok: true, _id: await accounts.register(body) }),
+    accountCreate: async ({ body, ip }) => {
+      await accounts.countCheck(ip);
+      return { ok: true, _id: await accounts.register(body) };
+    },
     login: async ({ body, ip }) => ({ token: await accounts.login(body.username, body.password, ip) }),
     logout: async (ctx) => {
       await sessions.revoke(requireMember(ctx).sessionId);
@@ -22,7 +26,7 @@ export function accountHandlers({ accounts, sessions }: Services): Handlers {
       await accounts.changePassword(member.memberId, member.sessionId, ctx.body.oldPassword, ctx.body.newPassword);
       return { ok: true };
     },
-    forgotSend: async ({ body, locale }) => accounts.forgotSend(body.phoneNumber, locale),
+    forgotSend: async ({ body, locale, ip }) => accounts.forgotSend(body.phoneNumber, ip, locale),
     forgotReset: async ({ body }) => {
       await accounts.forgotReset(body.otpToken, body.otpCode, body.newPassword);
       return { ok: true };

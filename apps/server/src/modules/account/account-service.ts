@@ -22,8 +22,14 @@ import type { SessionService } from './session-service';
 
 export interface AccountOptions {
   laosMode: boolean;
+  /** Failed logins for one phone from one address per minute (the short lock, for that address only). */
   loginFailsPerMinute: number;
+  /** Failed logins for one phone from anywhere per hour (the higher ceiling). */
+  loginFailsPerPhoneHour: number;
+  /** Failed logins from one address per minute, any phone. */
   loginFailsPerIpMinute: number;
+  /** Registration checks and registrations from one address per minute. */
+  accountChecksPerIpMinute: number;
 }
 
 interface CleanRegistration {
@@ -42,9 +48,16 @@ interface CleanRegistration {
  * Registration, login, profile and passwords. Rules the spec leaves open, chosen here:
  * - login answers WRONG_CREDENTIAL (400) for an unknown phone and for a wrong password alike,
  *   and spends the same hashing time on both;
- * - after LOGIN_FAILS_PER_MINUTE failures for one phone (or LOGIN_FAILS_PER_IP_MINUTE from one
- *   address) within a minute, login answers 429 REQUEST_LIMIT_1MIN until the minute is over,
- *   even with the right password;
+ * - failed logins are counted three ways: per phone and client address (LOGIN_FAILS_PER_MINUTE a
+ *   minute: that address is refused for that phone, 429 REQUEST_LIMIT_1MIN, until the minute is
+ *   over), per client address over every phone (LOGIN_FAILS_PER_IP_MINUTE a minute, also
+ *   REQUEST_LIMIT_1MIN), and per phone from anywhere (LOGIN_FAILS_PER_PHONE_HOUR an hour, 429
+ *   REQUEST_LIMIT). So a stranger's wrong guesses lock out only the stranger's address; the member,
+ *   from another address, still logs in. A successful login clears the phone+address counter;
+ * - registration checks and registrations (validate and create; both reveal EXISTING_USER and
+ *   EXISTING_BANK) are limited per client address (ACCOUNT_CHECKS_PER_IP_MINUTE a minute);
+ * - while registerOTP is on, a registration must carry the otpToken its client verified for the
+ *   phone (see OtpService); it is used up by the registration;
  * - bank code and account number are fixed after registration (BANK_DETAILS_LOCKED): withdrawals
  *   go to that account, so changing it is an operator's job; the holder name may be corrected;
  * - an inviter code is the inviter's id, optionally prefixed PR (the invite link's form).
@@ -123,11 +136,17 @@ export class AccountService {
     };
   }
 
+  /** Counts one registration check (validate or create) of a client address. */
+  async countCheck(ip: string): Promise<void> {
+    const hit = await this.limiter.hit(`account:ip:${ip}`, this.options.accountChecksPerIpMinute, 60_000);
+    if (!hit.allowed) throw tooMany('REQUEST_LIMIT_1MIN', hit.retryAfter);
+  }
+
   async register(input: Registration): Promise<string> {
     const clean = await this.validate(input);
-    if ((await this.settings.get('registerOTP', true)) && !(await this.otp.isPhoneVerified(clean.username))) {
-      throw forbidden('UNVERIFIED_OTP');
-    }
+    const otpRequired = await this.settings.get('registerOTP', true);
+    // Without a token there is nothing to check: refuse before hashing the password.
+    if (otpRequired && !input.otpToken) throw forbidden('UNVERIFIED_OTP');
     const id = newId();
     const passwordHash = await this.passwords.hash(clean.password);
     try {
@@ -148,7 +167,9 @@ export class AccountService {
           })
           .execute();
         await openMemberAccounts(trx, id);
-        await this.otp.clearPhoneVerification(clean.username, trx);
+        // The code this client verified for this phone is used up here, or nothing is written.
+        // (After the insert: a double submit waits on the phone's unique key and answers EXISTING_USER.)
+        if (otpRequired && !(await this.otp.consumeRegistration(trx, input.otpToken, clean.username))) throw forbidden('UNVERIFIED_OTP');
       });
     } catch (error) {
       // Two registrations racing past validate(): the database's unique keys decide.
@@ -161,13 +182,16 @@ export class AccountService {
 
   async login(username: string, password: string, ip: string): Promise<string> {
     const phone = username.trim();
+    const pairKey = `login:pair:${phone}:${ip}`;
     const phoneKey = `login:phone:${phone}`;
     const ipKey = `login:ip:${ip}`;
-    const [byPhone, byIp] = await Promise.all([
-      this.limiter.peek(phoneKey, this.options.loginFailsPerMinute),
+    const [byPair, byIp, byPhone] = await Promise.all([
+      this.limiter.peek(pairKey, this.options.loginFailsPerMinute),
       this.limiter.peek(ipKey, this.options.loginFailsPerIpMinute),
+      this.limiter.peek(phoneKey, this.options.loginFailsPerPhoneHour),
     ]);
-    if (!byPhone.allowed || !byIp.allowed) throw tooMany('REQUEST_LIMIT_1MIN', Math.max(byPhone.retryAfter, byIp.retryAfter));
+    if (!byPair.allowed || !byIp.allowed) throw tooMany('REQUEST_LIMIT_1MIN', Math.max(byPair.retryAfter, byIp.retryAfter));
+    if (!byPhone.allowed) throw tooMany('REQUEST_LIMIT', byPhone.retryAfter);
 
     const member = await this.db
       .selectFrom('members')
@@ -176,11 +200,15 @@ export class AccountService {
       .executeTakeFirst();
     const ok = member ? await this.passwords.verify(member.password_hash, password) : (await this.passwords.burn(password), false);
     if (!member || !ok) {
-      await Promise.all([this.limiter.hit(phoneKey, this.options.loginFailsPerMinute, 60_000), this.limiter.hit(ipKey, this.options.loginFailsPerIpMinute, 60_000)]);
+      await Promise.all([
+        this.limiter.hit(pairKey, this.options.loginFailsPerMinute, 60_000),
+        this.limiter.hit(ipKey, this.options.loginFailsPerIpMinute, 60_000),
+        this.limiter.hit(phoneKey, this.options.loginFailsPerPhoneHour, 3_600_000),
+      ]);
       throw badRequest('WRONG_CREDENTIAL');
     }
     if (member.status !== 'active') throw forbidden('INACTIVE_USER');
-    await this.limiter.reset(phoneKey);
+    await this.limiter.reset(pairKey);
     return this.sessions.create(member.id);
   }
 
@@ -266,12 +294,12 @@ export class AccountService {
   }
 
   /** Forgot password, step 1: same answer for registered and unregistered phones. */
-  async forgotSend(phoneNumber: string, locale: Locale = 'th'): Promise<{ otpRef: string; otpToken: string }> {
+  async forgotSend(phoneNumber: string, ip: string, locale: Locale = 'th'): Promise<{ otpRef: string; otpToken: string }> {
     const phone = phoneNumber.trim();
     const failure = ruleError(checkPhone(phone, this.options.laosMode));
     if (failure) throw failure;
     const member = await this.db.selectFrom('members').select('id').where('username', '=', phone).executeTakeFirst();
-    return this.otp.issue(phone, 'reset', !!member, locale);
+    return this.otp.issue(phone, 'reset', ip, !!member, locale);
   }
 
   /** Forgot password, step 2: a valid code sets the new password and ends every session. */

@@ -6,24 +6,25 @@ import type { Services } from '../../services';
 
 /**
  * Registration OTP. A phone that is already registered answers EXISTING_USER (registration
- * reveals that anyway); a phone verified within the last 30 minutes answers code OTP_VERIFIED
- * and the client skips the OTP step.
+ * reveals that anyway). A client that sends the otpToken it verified for this phone (within the
+ * last 30 minutes, not yet used to register) gets code OTP_VERIFIED with that token and skips the
+ * OTP step; anyone else gets a code of their own.
  */
 export function otpHandlers({ otp, config, database }: Services): Handlers {
   return {
-    otpSend: async ({ body, locale }) => {
+    otpSend: async ({ body, locale, ip }) => {
       const phone = body.phoneNumber.trim();
       const failure = ruleError(checkPhone(phone, config.LAOS_MODE));
       if (failure) throw failure;
       const member = await database.db.selectFrom('members').select('id').where('username', '=', phone).executeTakeFirst();
       if (member) throw conflict('EXISTING_USER');
-      if (await otp.isPhoneVerified(phone)) return { otpRef: '', otpToken: '', code: 'OTP_VERIFIED' as const };
-      const sent = await otp.issue(phone, 'register', true, locale);
+      const verified = body.otpToken ? await otp.verifiedRegistration(body.otpToken, phone) : null;
+      if (verified) return { ...verified, code: 'OTP_VERIFIED' as const };
+      const sent = await otp.issue(phone, 'register', ip, true, locale);
       return { ...sent, code: 'OTP_SENT' as const };
     },
     otpVerify: async ({ body }) => {
-      const phone = await otp.verify(body.otpToken, body.otpCode.trim(), 'register');
-      await otp.markPhoneVerified(phone);
+      await otp.verify(body.otpToken, body.otpCode.trim(), 'register');
       return { code: 'OTP_CODE_VALID' as const };
     },
   };

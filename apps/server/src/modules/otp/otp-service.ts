@@ -14,6 +14,10 @@ export interface OtpLimits {
   maxAttempts: number;
   resendSeconds: number;
   sendsPerHour: number;
+  /** Sends of every purpose from one client address per hour. */
+  sendsPerIpHour: number;
+  /** Sends of every purpose over the whole site per minute (an SMS costs money). */
+  sendsGlobalMinute: number;
 }
 
 /** The SMS, in the language of the person asking for it. */
@@ -23,14 +27,20 @@ const smsText: Record<Locale, (code: string, ref: string, minutes: number) => st
   en: (code, ref, minutes) => `Your OTP code is ${code} (ref ${ref}), valid for ${minutes} min. Do not share it with anyone.`,
 };
 
-/** How long a verified phone may be used to register. */
+/** How long a verified registration code may be used to register. */
 const VERIFICATION_VALID_MS = 30 * 60_000;
 
 /**
  * One-time codes sent by SMS: six digits, valid OTP_TTL_SECONDS, OTP_MAX_ATTEMPTS wrong tries
- * per code before it is blocked (OTP_BLOCK), and per phone and purpose at most one send every
- * OTP_RESEND_SECONDS (REQUEST_LIMIT_1MIN) and OTP_SENDS_PER_HOUR an hour (REQUEST_LIMIT).
- * Codes are stored hashed; attempts are counted in the database row, atomically.
+ * per code before it is blocked (OTP_BLOCK). Sends are limited per phone and purpose (one every
+ * OTP_RESEND_SECONDS: REQUEST_LIMIT_1MIN; OTP_SENDS_PER_HOUR an hour: REQUEST_LIMIT), per client
+ * address (OTP_SENDS_PER_IP_HOUR an hour, every purpose: REQUEST_LIMIT) and over the whole site
+ * (OTP_SENDS_GLOBAL_MINUTE a minute: REQUEST_LIMIT_1MIN). Codes are stored hashed; attempts are
+ * counted in the database row, atomically.
+ *
+ * A verified registration code is a capability of the client that verified it: its otpToken
+ * (never shown to anyone else) must come with the registration, which uses it up in the same
+ * transaction that creates the member. Knowing the phone is not enough.
  */
 export class OtpService {
   constructor(
@@ -45,8 +55,8 @@ export class OtpService {
    * Issues a code. With `deliver` false (a password reset for an unknown phone) the answer looks
    * the same but no SMS goes out and no code will ever match.
    */
-  async issue(phone: string, purpose: OtpPurpose, deliver = true, locale: Locale = 'th'): Promise<{ otpRef: string; otpToken: string }> {
-    await this.checkSendLimits(phone, purpose);
+  async issue(phone: string, purpose: OtpPurpose, ip: string, deliver = true, locale: Locale = 'th'): Promise<{ otpRef: string; otpToken: string }> {
+    await this.checkSendLimits(phone, purpose, ip);
     const code = sixDigitCode();
     const ref = otpRef();
     const token = newToken();
@@ -103,24 +113,52 @@ export class OtpService {
     return phone;
   }
 
-  async markPhoneVerified(phone: string): Promise<void> {
-    await this.db
-      .insertInto('phone_verifications')
-      .values({ phone, verified_at: this.now() })
-      .onConflict((oc) => oc.column('phone').doUpdateSet({ verified_at: this.now() }))
-      .execute();
+  /**
+   * The registration code `token` when this client verified it for `phone` within the last 30
+   * minutes and it has not registered anyone yet; otherwise null.
+   */
+  async verifiedRegistration(token: string, phone: string): Promise<{ otpRef: string; otpToken: string } | null> {
+    if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
+    const row = await this.db
+      .selectFrom('otp_requests')
+      .select(['ref', 'verified_at'])
+      .where('token', '=', token)
+      .where('purpose', '=', 'register')
+      .where('phone', '=', phone)
+      .where('consumed_at', 'is', null)
+      .executeTakeFirst();
+    if (!row?.verified_at || this.now().getTime() - row.verified_at.getTime() >= VERIFICATION_VALID_MS) return null;
+    return { otpRef: row.ref, otpToken: token };
   }
 
-  async isPhoneVerified(phone: string): Promise<boolean> {
-    const row = await this.db.selectFrom('phone_verifications').select('verified_at').where('phone', '=', phone).executeTakeFirst();
-    return !!row && this.now().getTime() - row.verified_at.getTime() < VERIFICATION_VALID_MS;
+  /**
+   * Uses up a verified registration code for `phone`, inside the registration's transaction (so
+   * a registration that fails leaves the code usable). False when the token is unknown, not
+   * verified, for another phone, older than 30 minutes or already used.
+   */
+  async consumeRegistration(db: Kysely<DB>, token: string | undefined, phone: string): Promise<boolean> {
+    if (!token || !/^[A-Za-z0-9_-]{20,100}$/.test(token)) return false;
+    const row = await db
+      .updateTable('otp_requests')
+      .set({ consumed_at: this.now() })
+      .where('token', '=', token)
+      .where('purpose', '=', 'register')
+      .where('phone', '=', phone)
+      .where('consumed_at', 'is', null)
+      .where('verified_at', 'is not', null)
+      .where('verified_at', '>', new Date(this.now().getTime() - VERIFICATION_VALID_MS))
+      .returning('token')
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
-  async clearPhoneVerification(phone: string, db: Kysely<DB> = this.db): Promise<void> {
-    await db.deleteFrom('phone_verifications').where('phone', '=', phone).execute();
-  }
-
-  private async checkSendLimits(phone: string, purpose: OtpPurpose): Promise<void> {
+  private async checkSendLimits(phone: string, purpose: OtpPurpose, ip: string): Promise<void> {
+    const [global, byIp] = await Promise.all([
+      this.limiter.hit('otp:global', this.limits.sendsGlobalMinute, 60_000),
+      this.limiter.hit(`otp:ip:${ip}`, this.limits.sendsPerIpHour, 3_600_000),
+    ]);
+    if (!byIp.allowed) throw tooMany('REQUEST_LIMIT', byIp.retryAfter);
+    if (!global.allowed) throw tooMany('REQUEST_LIMIT_1MIN', global.retryAfter);
     if (this.limits.resendSeconds > 0) {
       const burst = await this.limiter.hit(`otp:burst:${purpose}:${phone}`, 1, this.limits.resendSeconds * 1000);
       if (!burst.allowed) throw tooMany('REQUEST_LIMIT_1MIN', burst.retryAfter);

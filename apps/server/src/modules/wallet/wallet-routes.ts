@@ -6,7 +6,7 @@ import { idempotencyOf } from './operations';
 
 const key = (ctx: RequestContext<EndpointDef>, name: string, body: unknown) => idempotencyOf(ctx.request.headers['idempotency-key'], name, body);
 
-export function walletHandlers({ wallet, games, transfers }: Services): Handlers {
+export function walletHandlers({ wallet, games, transfers, sandboxPayments }: Services): Handlers {
   return {
     wallet: async (ctx) => wallet.wallet(requireMember(ctx).memberId),
     walletRefreshSlot: async (ctx) => {
@@ -17,7 +17,8 @@ export function walletHandlers({ wallet, games, transfers }: Services): Handlers
     walletActivate: async (ctx) => games.activate(requireMember(ctx).memberId, ctx.params.code),
     walletAccount: async (ctx) => games.credentials(requireMember(ctx).memberId, ctx.params.code),
     walletResetPassword: async (ctx) => games.resetPassword(requireMember(ctx).memberId, ctx.params.code),
-    walletAdd: async (ctx) => wallet.add(requireMember(ctx).memberId, ctx.body.amount, key(ctx, 'walletAdd', ctx.body)),
+    // The demo top-up exists only with sandbox payments (PAYMENTS=sandbox): otherwise 404.
+    walletAdd: sandboxPayments ? async (ctx) => wallet.add(requireMember(ctx).memberId, ctx.body.amount, key(ctx, 'walletAdd', ctx.body)) : null,
     walletTransfer: async (ctx) => {
       const { memberId } = requireMember(ctx);
       const outcome = await transfers.transfer(memberId, ctx.body.from.toUpperCase(), ctx.body.to.toUpperCase(), ctx.body.amount, key(ctx, 'walletTransfer', ctx.body));

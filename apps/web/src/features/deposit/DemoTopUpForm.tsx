@@ -21,8 +21,8 @@ const refusal = { seen: false };
 
 /**
  * Sandbox only: credits the wallet at once, so every wallet screen can be tried without a bank.
- * The server answers 403 SANDBOX_ONLY when real payment providers are configured; the form then
- * gives way to that message.
+ * Without sandbox payments the call does not exist (404 NOT_FOUND; 403 SANDBOX_ONLY from older
+ * servers); the form then gives way to a message saying it is for the test system only.
  */
 export function DemoTopUpForm({ onTopUp }: { onTopUp: () => void }) {
   const { t } = useTranslation();
@@ -61,7 +61,7 @@ export function DemoTopUpForm({ onTopUp }: { onTopUp: () => void }) {
         },
         onError: (failure) => {
           keys.failed(failure);
-          if (failure instanceof ApiError && failure.code === 'SANDBOX_ONLY') {
+          if (failure instanceof ApiError && (failure.code === 'SANDBOX_ONLY' || failure.code === 'NOT_FOUND')) {
             refusal.seen = true;
             setRefused(true);
             return;

@@ -7,7 +7,7 @@ import { ApiError } from '../../../shared/api/ApiError';
 import { errorMessage } from '../../../shared/api/errorMessage';
 import { LAOS_BUILD } from '../../../shared/config';
 import { isRuleCode } from '../../../shared/forms/ruleMessage';
-import { readStorage, writeStorage } from '../../../shared/storage';
+import { readStorage, removeStorage, writeStorage } from '../../../shared/storage';
 import { Icon } from '../../../shared/ui/Icon';
 import { toast } from '../../../shared/ui/toast';
 import { AuthHero } from '../AuthHero';
@@ -27,6 +27,7 @@ import {
   hasErrors,
   initialRegisterForm,
   onlyBankStepComplaints,
+  parseVerifiedOtp,
   toRegistration,
   validateBankStep,
   validatePhoneStep,
@@ -34,6 +35,7 @@ import {
   type FieldErrors,
   type RegisterField,
   type RegisterForm,
+  type VerifiedOtp,
 } from './registerForm';
 import { Stepper } from './Stepper';
 import '../auth.css';
@@ -72,6 +74,8 @@ export function RegisterPage() {
   const [step, setStep] = useState<Step>(0);
   const [otpSkipped, setOtpSkipped] = useState(false);
   const [otp, setOtp] = useState<OtpSession | null>(null);
+  // The code this tab verified (phone and token): registration must carry the token.
+  const [verified, setVerified] = useState<VerifiedOtp | null>(() => parseVerifiedOtp(readStorage('session', STORAGE_KEYS.registerOtp)));
   const [form, setForm] = useState<RegisterForm>(() =>
     initialRegisterForm(queryCode ?? readStorage('local', STORAGE_KEYS.inviterCode) ?? ''),
   );
@@ -120,10 +124,18 @@ export function RegisterPage() {
     goTo(2);
   };
 
+  const remember = (next: VerifiedOtp | null) => {
+    setVerified(next);
+    if (next) writeStorage('session', STORAGE_KEYS.registerOtp, JSON.stringify(next));
+    else removeStorage('session', STORAGE_KEYS.registerOtp);
+  };
+  const verifiedToken = verified && verified.phone === form.phone ? verified.token : null;
+
   const startOtp = (onSent?: () => void) =>
-    sendOtp.mutate(form.phone, {
+    sendOtp.mutate({ phoneNumber: form.phone, otpToken: verifiedToken ?? undefined }, {
       onSuccess: (answer) => {
         if (answer.code === 'OTP_VERIFIED') {
+          remember({ phone: form.phone, token: answer.otpToken });
           skipOtp();
           return;
         }
@@ -160,7 +172,17 @@ export function RegisterPage() {
       setErrors({ otpCode: 'REQUIRED' });
       return;
     }
-    verifyOtp.mutate({ otpToken: otp.token, otpCode: form.otpCode }, { onSuccess: () => goTo(2), onError: fail });
+    const token = otp.token;
+    verifyOtp.mutate(
+      { otpToken: token, otpCode: form.otpCode },
+      {
+        onSuccess: () => {
+          remember({ phone: form.phone, token });
+          goTo(2);
+        },
+        onError: fail,
+      },
+    );
   };
 
   const resendOtp = () => {
@@ -191,7 +213,13 @@ export function RegisterPage() {
     setErrors(found);
     setServerError(null);
     if (hasErrors(found)) return;
-    create.mutate(toRegistration(form, LAOS_BUILD), { onSuccess: () => goTo(4), onError: fail });
+    create.mutate(toRegistration(form, LAOS_BUILD, verifiedToken), {
+      onSuccess: () => {
+        remember(null);
+        goTo(4);
+      },
+      onError: fail,
+    });
   };
 
   const common = { form, errors, serverError, onChange: change };

@@ -34,10 +34,15 @@ export function useBanks() {
   });
 }
 
-/** POST /api/otp/send {phoneNumber} → {otpRef, otpToken, code: OTP_SENT | OTP_VERIFIED}. */
+/**
+ * POST /api/otp/send {phoneNumber, otpToken?} → {otpRef, otpToken, code: OTP_SENT | OTP_VERIFIED}.
+ * The token this tab already verified for the phone goes along: the server then answers
+ * OTP_VERIFIED (no new SMS) while it can still register the phone.
+ */
 export function useSendOtp() {
   return useMutation({
-    mutationFn: (phoneNumber: string) => callEndpoint(accountEndpoints.otpSend, { body: { phoneNumber } }),
+    mutationFn: ({ phoneNumber, otpToken }: { phoneNumber: string; otpToken?: string | undefined }) =>
+      callEndpoint(accountEndpoints.otpSend, { body: otpToken ? { phoneNumber, otpToken } : { phoneNumber } }),
   });
 }
 

@@ -95,8 +95,11 @@ export function validateBankStep(form: RegisterForm): FieldErrors {
   });
 }
 
-/** The body of POST /api/account/validate and POST /api/account. */
-export function toRegistration(form: RegisterForm, laos: boolean): Registration {
+/**
+ * The body of POST /api/account/validate and POST /api/account; `otpToken` is the token this
+ * client verified for the phone (the server requires it to register while OTP is on).
+ */
+export function toRegistration(form: RegisterForm, laos: boolean, otpToken?: string | null): Registration {
   return {
     name: form.name.trim(),
     username: form.phone,
@@ -107,7 +110,27 @@ export function toRegistration(form: RegisterForm, laos: boolean): Registration 
     bankAccountName: joinAccountName(form.firstName, form.lastName),
     bankAccountNo: form.bankAccountNo,
     ...(laos ? { currency: form.currency } : {}),
+    ...(otpToken ? { otpToken } : {}),
   };
+}
+
+/** The registration code this tab verified, kept in session storage so a reload does not ask again. */
+export interface VerifiedOtp {
+  phone: string;
+  token: string;
+}
+
+export function parseVerifiedOtp(raw: string | null): VerifiedOtp | null {
+  if (!raw) return null;
+  try {
+    const value: unknown = JSON.parse(raw);
+    if (typeof value === 'object' && value !== null && 'phone' in value && 'token' in value && typeof value.phone === 'string' && typeof value.token === 'string') {
+      return { phone: value.phone, token: value.token };
+    }
+  } catch {
+    // a broken entry is no entry
+  }
+  return null;
 }
 
 /** Server field paths that belong to the bank step (not yet filled in when the profile step validates). */
