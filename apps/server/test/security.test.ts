@@ -410,7 +410,8 @@ describe('production without sandboxes', () => {
     expect(t.services.sandboxSms).toBeNull();
     expect(t.services.sandboxGames).toBeNull();
     expect(await call(t.app, 'GET', `/api/sandbox/sms?phoneNumber=${DEMO_MEMBER.username}`)).toMatchObject({ status: 404, body: { message: 'NOT_FOUND' } });
-    expect((await call(t.app, 'GET', '/sandbox/games/PG/lobby')).status).toBe(404);
+    expect(t.app.hasRoute({ method: 'GET', url: '/sandbox/games/:code/lobby' })).toBe(false);
+    expect((await call(t.app, 'POST', '/sandbox/games/PG/login', { body: {} })).status).toBe(404);
     expect(await call(t.app, 'POST', '/api/login', { body: { username: DEMO_MEMBER.username, password: DEMO_MEMBER.password } })).toMatchObject({ status: 400, body: { message: 'WRONG_CREDENTIAL' } });
     expect((await t.services.database.db.selectFrom('games').select('code').execute()).length).toBe(0);
     expect((await call(t.app, 'GET', '/api/lookup/banks')).status).toBe(200);
