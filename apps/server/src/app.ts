@@ -25,6 +25,7 @@ import { registerOperatorRoutes } from './modules/operator/operator-routes';
 import { otpHandlers } from './modules/otp/otp-routes';
 import { registerGamePages } from './modules/sandbox/game-pages';
 import { registerSandboxRoutes } from './modules/sandbox/sandbox-routes';
+import { idempotencyOf } from './money/idempotency';
 import { createServices, type Services } from './services';
 
 declare module 'fastify' {
@@ -156,7 +157,7 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
     const handler = handlers[name] as Handler<EndpointDef> | null | undefined;
     // null: the call does not exist on this server (the demo top-up without sandbox payments).
     if (handler === null) continue;
-    registerEndpoint(app, services, def, handler);
+    registerEndpoint(app, services, name, def, handler);
   }
   registerSandboxRoutes(app, services);
   if (services.sandboxGames) registerGamePages(app, services.sandboxGames);
@@ -181,13 +182,14 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
   }
   app.addHook('onClose', async () => {
     if (reconciler) clearInterval(reconciler);
+    services.sandboxGames?.stopSharing();
     await services.limiter.close();
     await services.sessions.close();
   });
   return { app, services };
 }
 
-function registerEndpoint(app: FastifyInstance, services: Services, def: EndpointDef, handler: Handler<EndpointDef> | undefined): void {
+function registerEndpoint(app: FastifyInstance, services: Services, name: string, def: EndpointDef, handler: Handler<EndpointDef> | undefined): void {
   app.route({
     method: def.method,
     url: def.path,
@@ -209,6 +211,8 @@ function registerEndpoint(app: FastifyInstance, services: Services, def: Endpoin
         member: request.member,
         locale: localeOf(request.headers['accept-language']),
         ip: request.ip,
+        // Money calls: the key and a hash of this call and its body (the same key must come with the same request).
+        idem: def.movesMoney ? idempotencyOf(request.headers['idempotency-key'], name, request.body) : null,
         request,
         reply,
       };

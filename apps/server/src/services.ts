@@ -4,6 +4,7 @@ import type { Database } from './db/database';
 import { createPasswordHasher, type PasswordHasher } from './lib/password';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './lib/rate-limit';
 import { SecretBox } from './lib/secret-box';
+import { MoneyCore } from './money/core';
 import { AccountService } from './modules/account/account-service';
 import { SessionService } from './modules/account/session-service';
 import { OtpService } from './modules/otp/otp-service';
@@ -33,6 +34,8 @@ export interface Services {
   /** PAYMENTS=sandbox: the demo top-up (POST /api/wallet/add) exists. */
   sandboxPayments: boolean;
   settings: SettingsService;
+  /** The money core: once-per-key answers and the policy hooks. */
+  money: MoneyCore;
   sessions: SessionService;
   otp: OtpService;
   accounts: AccountService;
@@ -92,11 +95,13 @@ export async function createServices(config: Config, database: Database): Promis
   });
   const sandboxGames = config.GAME_PROVIDER === 'sandbox' ? new SandboxGameHouse(db, config.PROVIDER_TIMEOUT_MS * 2) : null;
   if (sandboxGames) {
+    await sandboxGames.refreshFaults();
     for (const entry of config.SANDBOX_GAME_FAULTS.split(',').filter(Boolean)) {
       const [code = '', mode = 'none'] = entry.split(':');
-      sandboxGames.setFault(code, { mode: mode as FaultMode, latencyMs: config.SANDBOX_GAME_LATENCY_MS });
+      await sandboxGames.setFault(code, { mode: mode as FaultMode, latencyMs: config.SANDBOX_GAME_LATENCY_MS });
     }
     if (config.SANDBOX_GAME_LATENCY_MS > 0) sandboxGames.setDefaultLatency(config.SANDBOX_GAME_LATENCY_MS);
+    sandboxGames.startSharing();
   }
   const providers = new Map<string, GameProvider>();
   const provider = (code: string): GameProvider => {
@@ -108,9 +113,10 @@ export async function createServices(config: Config, database: Database): Promis
     return found;
   };
   const games = new GameService(db, provider, new SecretBox(await credentialsKey(config, settings)));
-  const transfers = new TransferService(db, games);
+  const money = new MoneyCore(db);
+  const transfers = new TransferService(db, games, money);
   const sandboxPayments = config.PAYMENTS === 'sandbox';
-  const wallet = new WalletService(db, accounts, games, transfers, settings, sandboxPayments);
+  const wallet = new WalletService(db, accounts, games, transfers, settings, money, sandboxPayments);
   const statements = new StatementService(db);
-  return { config, database, limiter, passwords, sms, sandboxSms, sandboxGames, sandboxPayments, settings, sessions, otp, accounts, games, transfers, wallet, statements };
+  return { config, database, limiter, passwords, sms, sandboxSms, sandboxGames, sandboxPayments, settings, money, sessions, otp, accounts, games, transfers, wallet, statements };
 }

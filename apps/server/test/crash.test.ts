@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/db/database';
-import { checkInvariants } from '../src/ledger/ledger';
+import { checkInvariants } from '../src/money/ledger';
 import { dbKinds, dropSchema, PG_URL, type DbKind } from './helpers';
 
 const serverDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');

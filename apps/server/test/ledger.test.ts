@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { account, balances, checkInvariants, InsufficientFunds, LedgerError, openMemberAccounts, post } from '../src/ledger/ledger';
+import { account, balances, checkInvariants, InsufficientFunds, LedgerError, openMemberAccounts, post } from '../src/money/ledger';
 import { DEMO_MEMBER } from '../src/db/seed';
 import { dbKinds, startApp, type TestApp } from './helpers';
 
@@ -20,7 +20,7 @@ describe.each(dbKinds)('ledger on %s', (kind) => {
   it('posts balanced transactions and keeps the invariants', async () => {
     await post(db(), { kind: 'deposit', operationId: null, postings: [{ account: account.deposits, amount: -10_000 }, { account: account.wallet(member), amount: 10_000 }] });
     const after = await post(db(), {
-      kind: 'withdraw',
+      kind: 'withdraw_hold',
       operationId: null,
       postings: [{ account: account.wallet(member), amount: -2_550 }, { account: account.withdrawal(member), amount: 2_550 }],
     });
@@ -33,7 +33,7 @@ describe.each(dbKinds)('ledger on %s', (kind) => {
     const before = await checkInvariants(db());
     const wallet = (await balances(db(), [account.wallet(member)])).get(account.wallet(member))?.balance ?? 0;
     await expect(
-      post(db(), { kind: 'withdraw', operationId: null, postings: [{ account: account.wallet(member), amount: -(wallet + 1) }, { account: account.withdrawals, amount: wallet + 1 }] }),
+      post(db(), { kind: 'withdraw_hold', operationId: null, postings: [{ account: account.wallet(member), amount: -(wallet + 1) }, { account: account.withdrawals, amount: wallet + 1 }] }),
     ).rejects.toBeInstanceOf(InsufficientFunds);
     const after = await checkInvariants(db());
     expect(after.transactions).toBe(before.transactions);
@@ -42,11 +42,11 @@ describe.each(dbKinds)('ledger on %s', (kind) => {
 
   it('refuses unbalanced, zero, fractional and duplicate postings', async () => {
     const w = account.wallet(member);
-    await expect(post(db(), { kind: 'x', operationId: null, postings: [{ account: w, amount: 1 }, { account: account.deposits, amount: -2 }] })).rejects.toBeInstanceOf(LedgerError);
-    await expect(post(db(), { kind: 'x', operationId: null, postings: [{ account: w, amount: 0 }, { account: account.deposits, amount: 0 }] })).rejects.toBeInstanceOf(LedgerError);
-    await expect(post(db(), { kind: 'x', operationId: null, postings: [{ account: w, amount: 0.5 }, { account: account.deposits, amount: -0.5 }] })).rejects.toBeInstanceOf(LedgerError);
-    await expect(post(db(), { kind: 'x', operationId: null, postings: [{ account: w, amount: 1 }, { account: w, amount: -1 }] })).rejects.toBeInstanceOf(LedgerError);
-    await expect(post(db(), { kind: 'x', operationId: null, postings: [{ account: 'm:nobody:wallet', amount: 1 }, { account: account.deposits, amount: -1 }] })).rejects.toThrow();
+    await expect(post(db(), { kind: 'adjustment', operationId: null, postings: [{ account: w, amount: 1 }, { account: account.deposits, amount: -2 }] })).rejects.toBeInstanceOf(LedgerError);
+    await expect(post(db(), { kind: 'adjustment', operationId: null, postings: [{ account: w, amount: 0 }, { account: account.deposits, amount: 0 }] })).rejects.toBeInstanceOf(LedgerError);
+    await expect(post(db(), { kind: 'adjustment', operationId: null, postings: [{ account: w, amount: 0.5 }, { account: account.deposits, amount: -0.5 }] })).rejects.toBeInstanceOf(LedgerError);
+    await expect(post(db(), { kind: 'adjustment', operationId: null, postings: [{ account: w, amount: 1 }, { account: w, amount: -1 }] })).rejects.toBeInstanceOf(LedgerError);
+    await expect(post(db(), { kind: 'adjustment', operationId: null, postings: [{ account: 'm:nobody:wallet', amount: 1 }, { account: account.deposits, amount: -1 }] })).rejects.toThrow();
     expect((await checkInvariants(db())).ok).toBe(true);
   });
 
@@ -75,7 +75,7 @@ describe.each(dbKinds)('ledger on %s', (kind) => {
     await post(db(), { kind: 'deposit', operationId: null, postings: [{ account: account.deposits, amount: -70_000 }, { account: account.wallet(other), amount: 70_000 }] });
     const results = await Promise.allSettled(
       Array.from({ length: 50 }, () =>
-        post(db(), { kind: 'withdraw', operationId: null, postings: [{ account: account.wallet(other), amount: -2_000 }, { account: account.withdrawal(other), amount: 2_000 }] }),
+        post(db(), { kind: 'withdraw_hold', operationId: null, postings: [{ account: account.wallet(other), amount: -2_000 }, { account: account.withdrawal(other), amount: 2_000 }] }),
       ),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(35);
@@ -104,7 +104,7 @@ describe.each(dbKinds)('ledger on %s', (kind) => {
         model = await read();
         for (const o of ops) {
           if (o.from === o.to) continue;
-          const outcome = await post(db(), { kind: 'prop', operationId: null, postings: [{ account: o.from, amount: -o.amount }, { account: o.to, amount: o.amount }] }).then(
+          const outcome = await post(db(), { kind: 'adjustment', operationId: null, postings: [{ account: o.from, amount: -o.amount }, { account: o.to, amount: o.amount }] }).then(
             () => 'ok' as const,
             (e: unknown) => (e instanceof InsufficientFunds ? ('refused' as const) : Promise.reject(e)),
           );

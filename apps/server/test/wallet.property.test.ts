@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { account, balances, checkInvariants, openMemberAccounts } from '../src/ledger/ledger';
+import { account, balances, checkInvariants, openMemberAccounts } from '../src/money/ledger';
 import { AppError } from '../src/lib/errors';
 import { newId } from '../src/lib/ids';
 import type { FaultMode } from '../src/providers/games/sandbox-games';
@@ -98,12 +98,12 @@ describe.each(dbKinds)('wallet properties on %s', (kind) => {
             expect(await run(() => wallet.add(id, step.amount, key))).toBe('ok');
             m.wallet += step.amount;
           } else if (step.kind === 'in' || step.kind === 'out') {
-            sandboxGames?.setFault(step.game, { mode: step.fault, latencyMs: 0 });
+            await sandboxGames?.setFault(step.game, { mode: step.fault, latencyMs: 0 });
             const from = step.kind === 'in' ? 'WALLET' : step.game;
             const to = step.kind === 'in' ? step.game : 'WALLET';
             const available = step.kind === 'in' ? m.wallet : m.games[step.game];
             const first = await run(() => transfers.transfer(id, from, to, step.amount, key));
-            sandboxGames?.setFault(step.game, { mode: 'none', latencyMs: 0 });
+            await sandboxGames?.setFault(step.game, { mode: 'none', latencyMs: 0 });
             if (step.amount < 100) expect(first).toBe('TRANSFER_MINIMUM');
             else if (available < step.amount) expect(first).toBe('MONEY_NOT_ENOUGH');
             else if (step.fault === 'down') expect(first).toBe('TRANSFER_FAIL');
@@ -184,7 +184,7 @@ describe.each(dbKinds)('wallet properties on %s', (kind) => {
     await fc.assert(
       fc.asyncProperty(burstArb, async ({ down, moves }) => {
         burst += 1;
-        for (const g of down) sandboxGames?.setFault(g, { mode: 'down', latencyMs: 0 });
+        for (const g of down) await sandboxGames?.setFault(g, { mode: 'down', latencyMs: 0 });
         const ids = members.flatMap((id) => [account.wallet(id), ...GAMES.map((g) => account.game(id, g))]);
         const before = await balances(db, ids);
         const requests = moves.flatMap((m, n) => {
@@ -196,14 +196,14 @@ describe.each(dbKinds)('wallet properties on %s', (kind) => {
         const answers = await Promise.all(
           requests.map(async (r) => {
             try {
-              return { r, ref: (await r.call()).operation.id };
+              return { r, ref: (await r.call()).reference };
             } catch (error) {
               if (error instanceof AppError) return { r, code: error.code };
               throw error;
             }
           }),
         );
-        for (const g of down) sandboxGames?.setFault(g, { mode: 'none', latencyMs: 0 });
+        for (const g of down) await sandboxGames?.setFault(g, { mode: 'none', latencyMs: 0 });
         // What the answers say moved: each operation once, however many requests carried it.
         const moved = new Map<string, number>();
         const seen = new Set<string>();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { walletResponseSchema } from '@mw/contract/wallet';
-import { checkInvariants } from '../src/ledger/ledger';
+import { checkInvariants } from '../src/money/ledger';
 import { call, dbKinds, login, OPERATOR_TOKEN, registerMember, startApp, type TestApp } from './helpers';
 
 const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };
@@ -240,7 +240,7 @@ describe.each(dbKinds)('wallet on %s', (kind) => {
     await call(t.app, 'GET', '/api/wallet/activate/BETFLIX', { token });
     const creds = (await call<{ username: string }>(t.app, 'GET', '/api/wallet/account/BETFLIX', { token })).body;
     // error-after-take, then down before the lookup: the answer is unknown and cannot be asked.
-    t.services.sandboxGames?.setFault('BETFLIX', { mode: 'error-after-take', latencyMs: 0 });
+    await t.services.sandboxGames?.setFault('BETFLIX', { mode: 'error-after-take', latencyMs: 0 });
     const provider = t.services.games.provider('BETFLIX');
     const original = provider.lookupTransfer.bind(provider);
     provider.lookupTransfer = async () => {
@@ -251,7 +251,7 @@ describe.each(dbKinds)('wallet on %s', (kind) => {
       expect(res).toMatchObject({ status: 504, body: { message: 'TRANSFER_PENDING' } });
     } finally {
       provider.lookupTransfer = original;
-      t.services.sandboxGames?.setFault('BETFLIX', { mode: 'none', latencyMs: 0 });
+      await t.services.sandboxGames?.setFault('BETFLIX', { mode: 'none', latencyMs: 0 });
     }
     const pending = await walletOf(token);
     expect(pending.wallet.amount).toBe(75);
@@ -374,7 +374,7 @@ describe.each(dbKinds)('provider deadline on %s', (kind) => {
     const token = await member(100);
     for (const code of ['PG', 'IMI']) await call(t.app, 'GET', `/api/wallet/activate/${code}`, { token });
     await call(t.app, 'POST', '/api/wallet/transfer', { token, body: { from: 'WALLET', to: 'IMI', amount: 10 } });
-    t.services.sandboxGames?.setFault('IMI', { mode: 'none', latencyMs: 2_000 });
+    await t.services.sandboxGames?.setFault('IMI', { mode: 'none', latencyMs: 2_000 });
     try {
       const started = Date.now();
       const res = await call<{ slots: Array<{ code: string; amount: number; isActive: boolean }> }>(t.app, 'GET', '/api/wallet/refresh/slot', { token });
@@ -383,7 +383,7 @@ describe.each(dbKinds)('provider deadline on %s', (kind) => {
       expect(res.body.slots.find((s) => s.code === 'IMI')).toMatchObject({ isActive: true, amount: 10 });
       expect(res.body.slots.find((s) => s.code === 'PG')).toMatchObject({ isActive: true, amount: 0 });
     } finally {
-      t.services.sandboxGames?.setFault('IMI', { mode: 'none', latencyMs: 0 });
+      await t.services.sandboxGames?.setFault('IMI', { mode: 'none', latencyMs: 0 });
     }
   });
 

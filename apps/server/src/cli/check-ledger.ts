@@ -1,7 +1,7 @@
 import { loadConfig } from '../config';
 import { openDatabase } from '../db/database';
 import { migrate } from '../db/migrations';
-import { checkInvariants } from '../ledger/ledger';
+import { checkInvariants } from '../money/ledger';
 
 /**
  * `npm run ledger:check`: checks the ledger's invariants over the whole database (DATABASE_URL,

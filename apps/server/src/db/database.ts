@@ -33,7 +33,11 @@ async function openPostgres(url: string, poolSize: number, schema: string | unde
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     try {
+      // Two processes starting at once both try to create it: the same advisory lock as the
+      // migrations keeps them apart (IF NOT EXISTS alone still races in pg_namespace).
+      await admin.query('SELECT pg_advisory_lock(4242001)');
       await admin.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+      await admin.query('SELECT pg_advisory_unlock(4242001)');
     } finally {
       await admin.end();
     }

@@ -220,6 +220,32 @@ CREATE TABLE sandbox_game_sessions (
 DROP TABLE phone_verifications;
 `,
   },
+  {
+    id: '005_money_core',
+    sql: `
+-- Every entry records its account's balance right after it: the answer to a money call's
+-- Idempotency-Key is read from these, never computed afresh. Older entries get their running sum.
+ALTER TABLE ledger_entries ADD COLUMN balance_after bigint;
+ALTER TABLE ledger_entries DISABLE TRIGGER ledger_entries_append_only;
+UPDATE ledger_entries e SET balance_after = r.running
+  FROM (SELECT id, sum(amount) OVER (PARTITION BY account_id ORDER BY id) AS running FROM ledger_entries) r
+  WHERE r.id = e.id;
+ALTER TABLE ledger_entries ENABLE TRIGGER ledger_entries_append_only;
+CREATE INDEX ledger_transactions_operation ON ledger_transactions (operation_id) WHERE operation_id IS NOT NULL;
+-- A key may also hold a refusal or a composite call (its parts and its answer) with no operation.
+ALTER TABLE idempotency_keys ALTER COLUMN operation_id DROP NOT NULL;
+ALTER TABLE idempotency_keys ADD COLUMN answer jsonb;
+ALTER TABLE idempotency_keys ADD COLUMN answer_status smallint;
+ALTER TABLE idempotency_keys ADD COLUMN plan jsonb;
+-- Sandbox failure injection, shared by every server process.
+CREATE TABLE sandbox_game_faults (
+  game_code text PRIMARY KEY,
+  mode text NOT NULL CHECK (mode IN ('none', 'down', 'timeout', 'error-after-take')),
+  latency_ms integer NOT NULL DEFAULT 0 CHECK (latency_ms >= 0),
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+`,
+  },
 ];
 
 /** Applies pending migrations; a lock keeps two starting processes from racing. */

@@ -95,6 +95,8 @@ export interface LedgerEntriesTable {
   transaction_id: number;
   account_id: string;
   amount: number;
+  /** The account's balance right after this entry (null only for entries older than migration 005). */
+  balance_after: number | null;
 }
 
 export interface GamesTable {
@@ -140,8 +142,21 @@ export interface IdempotencyKeysTable {
   member_id: string;
   key: string;
   request_hash: string;
-  operation_id: string;
+  /** The operation the key recorded; null for a refusal or a composite call (see answer, plan). */
+  operation_id: string | null;
+  /** The stored answer, when it is not derived from the operation: a refusal or a composite call's result. */
+  answer: ColumnType<unknown, string | null | undefined, string | null> | null;
+  answer_status: number | null;
+  /** A composite call's parts, fixed at its first execution. */
+  plan: ColumnType<unknown, string | null | undefined, string | null> | null;
   created_at: DefaultTimestamp;
+}
+
+export interface SandboxGameFaultsTable {
+  game_code: string;
+  mode: 'none' | 'down' | 'timeout' | 'error-after-take';
+  latency_ms: number;
+  updated_at: DefaultTimestamp;
 }
 
 export interface SlipsTable {
@@ -197,6 +212,7 @@ export interface DB {
   ledger_transactions: LedgerTransactionsTable;
   ledger_entries: LedgerEntriesTable;
   games: GamesTable;
+  sandbox_game_faults: SandboxGameFaultsTable;
   member_games: MemberGamesTable;
   operations: OperationsTable;
   idempotency_keys: IdempotencyKeysTable;

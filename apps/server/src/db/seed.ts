@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../config';
-import { openMemberAccounts } from '../ledger/ledger';
+import { openMemberAccounts } from '../money/ledger';
 import { CATALOGUE } from '../providers/games/catalogue';
 import { createPasswordHasher } from '../lib/password';
 import type { DB } from './schema';

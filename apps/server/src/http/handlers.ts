@@ -4,6 +4,7 @@ import type { Locale } from '@mw/contract/constants';
 import type { EndpointName, Endpoints } from '@mw/contract/endpoints';
 import type { EndpointDef } from '@mw/contract/http';
 import { unauthorized } from '../lib/errors';
+import type { Idem } from '../money/idempotency';
 
 /** The member a bearer token belongs to. */
 export interface AuthMember {
@@ -21,6 +22,8 @@ export interface RequestContext<E extends EndpointDef> {
   member: AuthMember | null;
   locale: Locale;
   ip: string;
+  /** The parsed Idempotency-Key of a money call (the contract's `movesMoney`), or null. */
+  idem: Idem | null;
   request: FastifyRequest;
   reply: FastifyReply;
 }

@@ -10,7 +10,7 @@ import {
   normaliseAccountName,
 } from '@mw/contract/rules';
 import type { DB } from '../../db/schema';
-import { openMemberAccounts } from '../../ledger/ledger';
+import { openMemberAccounts } from '../../money/ledger';
 import { AppError, badRequest, conflict, forbidden, tooMany, uniqueViolation } from '../../lib/errors';
 import { ruleError } from '../../lib/rule-error';
 import { newId } from '../../lib/ids';

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { toBaht } from '@mw/contract/money';
 import { forbidden } from '../../lib/errors';
-import { checkInvariants } from '../../ledger/ledger';
+import { checkInvariants } from '../../money/ledger';
 import type { FaultMode } from '../../providers/games/sandbox-games';
 import type { Services } from '../../services';
 
@@ -85,7 +85,7 @@ export function registerOperatorRoutes(app: FastifyInstance, { config, settings,
       async (request) => {
         const { code } = request.params as { code: string };
         const fault = request.body as { mode: FaultMode; latencyMs: number };
-        sandboxGames.setFault(code, fault);
+        await sandboxGames.setFault(code, fault);
         return { code, ...fault };
       },
     );

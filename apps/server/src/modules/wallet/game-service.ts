@@ -4,7 +4,7 @@ import { toBaht } from '@mw/contract/money';
 import type { DB } from '../../db/schema';
 import { AppError, conflict, notFound } from '../../lib/errors';
 import type { SecretBox } from '../../lib/secret-box';
-import { account, balances, openGameAccount, runPosting } from '../../ledger/ledger';
+import { account, balances, openGameAccount, runPosting } from '../../money/ledger';
 import { CATALOGUE } from '../../providers/games/catalogue';
 import { ProviderError, type GameProvider, type LaunchTarget } from '../../providers/games/game-provider';
 

@@ -1,24 +1,20 @@
 import type { Kysely } from 'kysely';
 import { MIN_TRANSFER_BAHT, WALLET_CODE } from '@mw/contract/constants';
+import type { MoneyResult } from '@mw/contract/wallet';
 import type { DB } from '../../db/schema';
 import { AppError, badRequest } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { account, balances, InsufficientFunds } from '../../ledger/ledger';
+import { answerFrom, answerOf } from '../../money/answers';
+import type { MoneyCore } from '../../money/core';
+import { derive, isDuplicateKey, KeyTaken, type Idem } from '../../money/idempotency';
+import { account, InsufficientFunds } from '../../money/ledger';
+import { settleTransfer, TransferPostings, type OperationRow } from '../../money/operations';
 import { ProviderError } from '../../providers/games/game-provider';
 import type { GameService } from './game-service';
 
 interface GameLogin {
   code: string;
   username: string;
-}
-import { isDuplicateKey, priorOperation, settleTransfer, TransferPostings, type Idem, type OperationRow } from './operations';
-
-export interface TransferOutcome {
-  operation: OperationRow;
-  /** The game account's balance after the call, when this call settled it. */
-  game?: { code: string; amount: number };
-  /** The wallet balance after the call, when this call knows it. */
-  wallet?: number;
 }
 
 const MIN_TRANSFER_SATANG = MIN_TRANSFER_BAHT * 100;
@@ -36,39 +32,48 @@ export class TransferService {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly games: GameService,
+    private readonly money: MoneyCore,
   ) {
     this.postings = new TransferPostings(db);
   }
 
-  async transfer(memberId: string, from: string, to: string, amount: number, idem: Idem | null): Promise<TransferOutcome> {
-    // A retried key is noticed when recording (the key is unique), not by an extra read first.
-    if (amount < MIN_TRANSFER_SATANG) throw badRequest('TRANSFER_MINIMUM', { minimum: MIN_TRANSFER_BAHT });
-    if (from === to) throw badRequest('TRANSFER_SAME_ACCOUNT');
-    if (from !== WALLET_CODE && to !== WALLET_CODE) {
-      // Game to game: out to the wallet, then in to the other game; each step on its own.
-      await this.transfer(memberId, from, WALLET_CODE, amount, idem ? { key: `${idem.key}:out`, hash: idem.hash } : null);
-      return this.transfer(memberId, WALLET_CODE, to, amount, idem ? { key: `${idem.key}:in`, hash: idem.hash } : null);
-    }
-    const code = from === WALLET_CODE ? to : from;
-    const game = { code, username: await this.games.gameUsername(memberId, code) };
-    return from === WALLET_CODE ? this.toGame(memberId, game, amount, idem) : this.fromGame(memberId, game, amount, idem);
+  /**
+   * One transfer, once per Idempotency-Key (MoneyCore.once). A retried key is noticed when
+   * recording (the key is unique), not by an extra read first. Game to game is two transfers,
+   * out to the wallet and in to the other game, each once-only under its own derived key.
+   */
+  transfer(memberId: string, from: string, to: string, amount: number, idem: Idem | null): Promise<MoneyResult> {
+    return this.money.once(memberId, idem, async () => {
+      if (amount < MIN_TRANSFER_SATANG) throw badRequest('TRANSFER_MINIMUM', { minimum: MIN_TRANSFER_BAHT });
+      if (from === to) throw badRequest('TRANSFER_SAME_ACCOUNT');
+      if (from !== WALLET_CODE && to !== WALLET_CODE) {
+        await this.transfer(memberId, from, WALLET_CODE, amount, derive(idem, 'out'));
+        return this.transfer(memberId, WALLET_CODE, to, amount, derive(idem, 'in'));
+      }
+      const code = from === WALLET_CODE ? to : from;
+      const game = { code, username: await this.games.gameUsername(memberId, code) };
+      await this.money.policies.check({ memberId, action: 'transfer', from, to, amount });
+      return from === WALLET_CODE ? this.toGame(memberId, game, amount, idem) : this.fromGame(memberId, game, amount, idem);
+    });
   }
 
-  private async toGame(memberId: string, game: GameLogin, amount: number, idem: Idem | null): Promise<TransferOutcome> {
+  private async toGame(memberId: string, game: GameLogin, amount: number, idem: Idem | null): Promise<MoneyResult> {
     const op = await this.start(memberId, WALLET_CODE, game.code, amount, idem, account.wallet(memberId));
-    if ('replayed' in op) return op.replayed;
-    const outcome = await this.complete(op.row, game);
-    return { ...outcome, wallet: op.balances.get(account.wallet(memberId)) };
+    const settled = await this.complete(op.row, game);
+    return this.answer(settled.op, op.balances.get(account.wallet(memberId)), settled.balances?.get(account.game(memberId, game.code)), settled.balances !== null);
   }
 
-  private async fromGame(memberId: string, game: GameLogin, amount: number, idem: Idem | null): Promise<TransferOutcome> {
+  private async fromGame(memberId: string, game: GameLogin, amount: number, idem: Idem | null): Promise<MoneyResult> {
     // The player may have won or lost since the last look: book the live balance first.
     await this.games.sync(memberId, game).catch(() => undefined);
     const op = await this.start(memberId, game.code, WALLET_CODE, amount, idem, account.game(memberId, game.code));
-    if ('replayed' in op) return op.replayed;
-    const outcome = await this.complete(op.row, game);
-    const gameBalance = op.balances.get(account.game(memberId, game.code));
-    return gameBalance === undefined ? outcome : { ...outcome, game: { code: game.code, amount: gameBalance } };
+    const settled = await this.complete(op.row, game);
+    return this.answer(settled.op, settled.balances?.get(account.wallet(memberId)), op.balances.get(account.game(memberId, game.code)), settled.balances !== null);
+  }
+
+  /** The call's answer from the balances its statements returned; read back when another settled it. */
+  private async answer(op: OperationRow, wallet: number | undefined, game: number | undefined, settledHere: boolean): Promise<MoneyResult> {
+    return settledHere ? answerFrom(op, wallet, game) : answerOf(this.db, op);
   }
 
   /** Records the PENDING operation and holds the money in flight, in one statement. */
@@ -79,24 +84,21 @@ export class TransferService {
     amount: number,
     idem: Idem | null,
     debit: string,
-  ): Promise<{ row: OperationRow; balances: Map<string, number> } | { replayed: TransferOutcome }> {
+  ): Promise<{ row: OperationRow; balances: Map<string, number> }> {
     const row: OperationRow = { id: newId(), member_id: memberId, type: 'transfer', status: 'PENDING', source, target, amount, note: null };
     let balances;
     try {
       balances = await this.postings.start({ op: { id: row.id, memberId, type: 'transfer', status: 'PENDING', source, target, amount }, idem, debit });
     } catch (error) {
-      if (isDuplicateKey(error) || (error instanceof InsufficientFunds && idem)) {
-        const prior = await priorOperation(this.db, memberId, idem);
-        if (prior) return { replayed: await this.replay(prior) };
-      }
+      if (isDuplicateKey(error)) throw new KeyTaken();
       if (error instanceof InsufficientFunds) throw badRequest('MONEY_NOT_ENOUGH');
       throw error;
     }
     return { row, balances };
   }
 
-  /** Asks the provider and settles. */
-  private async complete(op: OperationRow, game: GameLogin): Promise<TransferOutcome> {
+  /** Asks the provider and settles; a transfer that failed answers TRANSFER_FAIL (money returned). */
+  private async complete(op: OperationRow, game: GameLogin): Promise<{ op: OperationRow; balances: Map<string, number> | null }> {
     const provider = this.games.provider(game.code);
     const direction = op.source === WALLET_CODE ? 'in' : 'out';
     let outcome: 'applied' | 'absent';
@@ -116,27 +118,8 @@ export class TransferService {
       }
     }
     const { status, balances } = await this.postings.settle(op, outcome);
-    const settled = { ...op, status, note: status === 'FAILED' ? 'TRANSFER_FAIL' : null };
     if (status === 'FAILED') throw new AppError(502, 'TRANSFER_FAIL', { reference: op.id });
-    const gameBalance = balances?.get(account.game(op.member_id, game.code));
-    const walletBalance = balances?.get(account.wallet(op.member_id));
-    return {
-      operation: settled,
-      ...(gameBalance === undefined ? {} : { game: { code: game.code, amount: gameBalance } }),
-      ...(walletBalance === undefined ? {} : { wallet: walletBalance }),
-    };
-  }
-
-  /** The answer to a retry: the first request's outcome. */
-  async replay(op: OperationRow): Promise<TransferOutcome> {
-    if (op.status === 'SUCCESS') {
-      const code = op.source === WALLET_CODE ? op.target : op.source;
-      const id = account.game(op.member_id, code);
-      const game = (await balances(this.db, [id])).get(id);
-      return game ? { operation: op, game: { code, amount: game.balance } } : { operation: op };
-    }
-    if (op.status === 'FAILED') throw new AppError(502, 'TRANSFER_FAIL', { reference: op.id });
-    throw new AppError(409, 'REQUEST_IN_PROGRESS', { reference: op.id });
+    return { op: { ...op, status, note: null }, balances };
   }
 
   /**

@@ -1,11 +1,8 @@
-import type { Handlers, RequestContext } from '../../http/handlers';
+import type { Handlers } from '../../http/handlers';
 import { requireMember } from '../../http/handlers';
-import type { EndpointDef } from '@mw/contract/http';
 import type { Services } from '../../services';
-import { idempotencyOf } from './operations';
 
-const key = (ctx: RequestContext<EndpointDef>, name: string, body: unknown) => idempotencyOf(ctx.request.headers['idempotency-key'], name, body);
-
+/** The wallet's calls. Money calls get their parsed Idempotency-Key (`idem`) from the route layer. */
 export function walletHandlers({ wallet, games, transfers, sandboxPayments }: Services): Handlers {
   return {
     wallet: async (ctx) => wallet.wallet(requireMember(ctx).memberId),
@@ -18,14 +15,10 @@ export function walletHandlers({ wallet, games, transfers, sandboxPayments }: Se
     walletAccount: async (ctx) => games.credentials(requireMember(ctx).memberId, ctx.params.code),
     walletResetPassword: async (ctx) => games.resetPassword(requireMember(ctx).memberId, ctx.params.code),
     // The demo top-up exists only with sandbox payments (PAYMENTS=sandbox): otherwise 404.
-    walletAdd: sandboxPayments ? async (ctx) => wallet.add(requireMember(ctx).memberId, ctx.body.amount, key(ctx, 'walletAdd', ctx.body)) : null,
-    walletTransfer: async (ctx) => {
-      const { memberId } = requireMember(ctx);
-      const outcome = await transfers.transfer(memberId, ctx.body.from.toUpperCase(), ctx.body.to.toUpperCase(), ctx.body.amount, key(ctx, 'walletTransfer', ctx.body));
-      return wallet.result(memberId, outcome.operation, outcome.game, outcome.wallet);
-    },
-    walletTransferAll: async (ctx) => wallet.transferAll(requireMember(ctx).memberId, ctx.body.to.toUpperCase(), key(ctx, 'walletTransferAll', ctx.body)),
-    walletWithdraw: async (ctx) => wallet.withdraw(requireMember(ctx).memberId, ctx.body.amount, key(ctx, 'walletWithdraw', ctx.body)),
-    walletWithdrawAll: async (ctx) => wallet.withdrawAll(requireMember(ctx).memberId, ctx.body.amount, key(ctx, 'walletWithdrawAll', ctx.body)),
+    walletAdd: sandboxPayments ? async (ctx) => wallet.add(requireMember(ctx).memberId, ctx.body.amount, ctx.idem) : null,
+    walletTransfer: async (ctx) => transfers.transfer(requireMember(ctx).memberId, ctx.body.from.toUpperCase(), ctx.body.to.toUpperCase(), ctx.body.amount, ctx.idem),
+    walletTransferAll: async (ctx) => wallet.transferAll(requireMember(ctx).memberId, ctx.body.to.toUpperCase(), ctx.idem),
+    walletWithdraw: async (ctx) => wallet.withdraw(requireMember(ctx).memberId, ctx.body.amount, ctx.idem),
+    walletWithdrawAll: async (ctx) => wallet.withdrawAll(requireMember(ctx).memberId, ctx.body.amount, ctx.idem),
   };
 }

@@ -1,16 +1,24 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { WALLET_CODE } from '@mw/contract/constants';
 import { toBaht } from '@mw/contract/money';
 import type { MoneyResult, WalletResponse } from '@mw/contract/wallet';
 import type { DB } from '../../db/schema';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { account, balances, InsufficientFunds, openMemberAccounts, runPosting } from '../../ledger/ledger';
+import { answerFrom } from '../../money/answers';
+import type { MoneyCore } from '../../money/core';
+import { derive, isDuplicateKey, KeyTaken, type Idem } from '../../money/idempotency';
+import { account, balances, InsufficientFunds, openMemberAccounts, runPosting, type PostingKind } from '../../money/ledger';
+import { recordOperation, settleOnce, type OperationRow } from '../../money/operations';
 import type { AccountService } from '../account/account-service';
 import type { SettingsService } from '../settings/settings-service';
 import type { GameService } from './game-service';
-import { derive, isDuplicateKey, priorOperation, recordOperation, type Idem, type OperationRow } from './operations';
 import type { TransferService } from './transfer-service';
+
+/** The parts of transferAll to WALLET and of withdrawAll: which game balances come home, fixed at the first execution. */
+interface CollectPlan {
+  parts: Array<{ code: string; amount: number }>;
+}
 
 /** Largest demo top-up in one call: 100,000 baht. */
 const MAX_TOP_UP_SATANG = 10_000_000;
@@ -26,6 +34,7 @@ export class WalletService {
     private readonly games: GameService,
     private readonly transfers: TransferService,
     private readonly settings: SettingsService,
+    private readonly money: MoneyCore,
     private readonly sandboxPayments: boolean,
   ) {}
 
@@ -55,78 +64,83 @@ export class WalletService {
     };
   }
 
-  /** The answer of a money call; the wallet balance is read unless the call already knows it. */
-  async result(memberId: string, op: OperationRow, game?: { code: string; amount: number }, walletBalance?: number): Promise<MoneyResult> {
-    const balance = walletBalance ?? (await this.balance(memberId));
-    const result: MoneyResult = { ok: true, wallet: { amount: toBaht(balance) }, amount: toBaht(op.amount), reference: op.id };
-    if (game) result.game = { code: game.code, amount: toBaht(game.amount) };
-    return result;
-  }
-
   /** Demo top-up (sandbox payments only): recorded as a deposit from SANDBOX. */
-  async add(memberId: string, amount: number, idem: Idem | null): Promise<MoneyResult> {
-    if (!this.sandboxPayments) throw forbidden('SANDBOX_ONLY');
-    const prior = await priorOperation(this.db, memberId, idem);
-    if (prior) return this.result(memberId, prior);
-    if (amount < 100) throw badRequest('DEPOSIT_MINIMUM', { minimum: 1 });
-    if (amount > MAX_TOP_UP_SATANG) throw badRequest('KEY_INVALID', { maximum: toBaht(MAX_TOP_UP_SATANG) });
-    await openMemberAccounts(this.db, memberId);
-    const op: OperationRow = { id: newId(), member_id: memberId, type: 'deposit', status: 'SUCCESS', source: 'SANDBOX', target: WALLET_CODE, amount, note: null };
-    return this.record(op, idem, [{ account: account.deposits, amount: -amount }, { account: account.wallet(memberId), amount }], 'deposit');
+  add(memberId: string, amount: number, idem: Idem | null): Promise<MoneyResult> {
+    return this.money.once(memberId, idem, async () => {
+      if (!this.sandboxPayments) throw forbidden('SANDBOX_ONLY');
+      if (amount < 100) throw badRequest('DEPOSIT_MINIMUM', { minimum: 1 });
+      if (amount > MAX_TOP_UP_SATANG) throw badRequest('KEY_INVALID', { maximum: toBaht(MAX_TOP_UP_SATANG) });
+      await openMemberAccounts(this.db, memberId);
+      const op: OperationRow = { id: newId(), member_id: memberId, type: 'deposit', status: 'SUCCESS', source: 'SANDBOX', target: WALLET_CODE, amount, note: null };
+      return this.record(op, idem, [{ account: account.deposits, amount: -amount }, { account: account.wallet(memberId), amount }], 'deposit');
+    });
   }
 
   /** Withdrawal: the amount leaves the wallet for a hold, PENDING until an operator acts. */
-  async withdraw(memberId: string, amount: number, idem: Idem | null): Promise<MoneyResult> {
-    const prior = await priorOperation(this.db, memberId, idem);
-    if (prior) return this.result(memberId, prior);
-    const limits = await this.settings.get('withdrawLimits', { withdrawMinSatang: 10_000, withdrawMaxSatang: 5_000_000 });
-    if (amount < limits.withdrawMinSatang) throw badRequest('WITHDRAW_MINIMUM', { withdrawMin: toBaht(limits.withdrawMinSatang) });
-    if (amount > limits.withdrawMaxSatang) throw badRequest('WITHDRAW_MAXIMUM', { withdrawMax: toBaht(limits.withdrawMaxSatang) });
-    const profile = await this.accounts.profile(memberId);
-    const op: OperationRow = {
-      id: newId(),
-      member_id: memberId,
-      type: 'withdraw',
-      status: 'PENDING',
-      source: WALLET_CODE,
-      target: `${profile.bankCode} ${profile.bankAccountNo}`,
-      amount,
-      note: null,
-    };
-    return this.record(op, idem, [{ account: account.wallet(memberId), amount: -amount }, { account: account.withdrawal(memberId), amount }], 'withdraw_hold');
+  withdraw(memberId: string, amount: number, idem: Idem | null): Promise<MoneyResult> {
+    return this.money.once(memberId, idem, async () => {
+      const limits = await this.settings.get('withdrawLimits', { withdrawMinSatang: 10_000, withdrawMaxSatang: 5_000_000 });
+      if (amount < limits.withdrawMinSatang) throw badRequest('WITHDRAW_MINIMUM', { withdrawMin: toBaht(limits.withdrawMinSatang) });
+      if (amount > limits.withdrawMaxSatang) throw badRequest('WITHDRAW_MAXIMUM', { withdrawMax: toBaht(limits.withdrawMaxSatang) });
+      const profile = await this.accounts.profile(memberId);
+      const target = `${profile.bankCode} ${profile.bankAccountNo}`;
+      await this.money.policies.check({ memberId, action: 'withdraw', from: WALLET_CODE, to: target, amount });
+      const op: OperationRow = { id: newId(), member_id: memberId, type: 'withdraw', status: 'PENDING', source: WALLET_CODE, target, amount, note: null };
+      return this.record(op, idem, [{ account: account.wallet(memberId), amount: -amount }, { account: account.withdrawal(memberId), amount }], 'withdraw_hold');
+    });
   }
 
-  /** The withdraw modal's call: brings every game balance home, then withdraws the amount. */
-  async withdrawAll(memberId: string, amount: number, idem: Idem | null): Promise<MoneyResult> {
-    const prior = await priorOperation(this.db, memberId, idem);
-    if (prior) return this.result(memberId, prior);
-    await this.collect(memberId, idem);
-    return this.withdraw(memberId, amount, idem);
+  /**
+   * The withdraw modal's call: brings every game balance home, then withdraws the amount. The
+   * parts are fixed at the first execution; a retry runs the same parts (each once-only under
+   * its own key) and answers the first definite answer.
+   */
+  withdrawAll(memberId: string, amount: number, idem: Idem | null): Promise<MoneyResult> {
+    return this.money.composite(
+      memberId,
+      idem,
+      () => this.collectPlan(memberId),
+      async (plan) => {
+        await this.collect(memberId, plan, idem);
+        return this.withdraw(memberId, amount, derive(idem, 'withdraw'));
+      },
+    );
   }
 
   /** transferAll: the whole wallet into one game, or (to WALLET) every game balance into the wallet. */
-  async transferAll(memberId: string, to: string, idem: Idem | null): Promise<MoneyResult> {
+  transferAll(memberId: string, to: string, idem: Idem | null): Promise<MoneyResult> {
     if (to === WALLET_CODE) {
-      const last = await this.collect(memberId, idem);
-      if (!last) throw badRequest('MONEY_NOT_ENOUGH');
-      return this.result(memberId, last);
+      return this.money.composite(
+        memberId,
+        idem,
+        () => this.collectPlan(memberId),
+        async (plan) => {
+          const last = await this.collect(memberId, plan, idem);
+          if (!last) throw badRequest('MONEY_NOT_ENOUGH');
+          return last;
+        },
+      );
     }
-    const prior = await priorOperation(this.db, memberId, idem);
-    if (prior) return this.result(memberId, prior);
-    const amount = await this.balance(memberId);
-    if (amount <= 0) throw badRequest('MONEY_NOT_ENOUGH');
-    const outcome = await this.transfers.transfer(memberId, WALLET_CODE, to, amount, idem);
-    return this.result(memberId, outcome.operation, outcome.game, outcome.wallet);
+    // The amount is the wallet at the first execution: the operation records it, a retry answers it.
+    return this.money.once(memberId, idem, async () => {
+      const amount = await this.balance(memberId);
+      if (amount <= 0) throw badRequest('MONEY_NOT_ENOUGH');
+      return this.transfers.transfer(memberId, WALLET_CODE, to, amount, idem);
+    });
   }
 
-  /** Moves every positive game balance to the wallet; a failing provider is skipped. */
-  private async collect(memberId: string, idem: Idem | null): Promise<OperationRow | null> {
+  /** Every positive game balance, read live from the providers (a failing provider is left out). */
+  private async collectPlan(memberId: string): Promise<CollectPlan> {
     const live = await this.games.refreshAll(memberId);
-    let last: OperationRow | null = null;
-    for (const [code, balance] of live) {
-      if (balance < 100) continue;
+    return { parts: [...live].filter(([, balance]) => balance >= 100).map(([code, amount]) => ({ code, amount })) };
+  }
+
+  /** Moves each part of the plan to the wallet, once each; a failing part is skipped. Answers the last that moved. */
+  private async collect(memberId: string, plan: CollectPlan, idem: Idem | null): Promise<MoneyResult | null> {
+    let last: MoneyResult | null = null;
+    for (const { code, amount } of plan.parts) {
       try {
-        last = (await this.transfers.transfer(memberId, code, WALLET_CODE, balance, derive(idem, code))).operation;
+        last = await this.transfers.transfer(memberId, code, WALLET_CODE, amount, derive(idem, code));
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
       }
@@ -134,20 +148,18 @@ export class WalletService {
     return last;
   }
 
-  private async record(op: OperationRow, idem: Idem | null, postings: Array<{ account: string; amount: number }>, kind: string): Promise<MoneyResult> {
+  private async record(op: OperationRow, idem: Idem | null, postings: Array<{ account: string; amount: number }>, kind: PostingKind): Promise<MoneyResult> {
+    let after;
     try {
-      await runPosting(this.db, { kind, operationId: op.id, postings }, {
+      after = await runPosting(this.db, { kind, operationId: op.id, postings }, {
         before: recordOperation({ id: op.id, memberId: op.member_id, type: op.type, status: op.status, source: op.source, target: op.target, amount: op.amount }, idem),
       });
     } catch (error) {
       if (error instanceof InsufficientFunds) throw badRequest('MONEY_NOT_ENOUGH');
-      if (isDuplicateKey(error)) {
-        const prior = await priorOperation(this.db, op.member_id, idem);
-        if (prior) return this.result(op.member_id, prior);
-      }
+      if (isDuplicateKey(error)) throw new KeyTaken();
       throw error;
     }
-    return this.result(op.member_id, op);
+    return answerFrom(op, after?.get(account.wallet(op.member_id)), undefined);
   }
 
   /** Operator: the bank transfer went out; the held money leaves the system. */
@@ -166,14 +178,11 @@ export class WalletService {
     const member = op.member_id;
     const amount = Number(op.amount);
     const destination = status === 'SUCCESS' ? account.withdrawals : account.wallet(member);
-    const done = await runPosting(
-      this.db,
-      { kind: status === 'SUCCESS' ? 'withdraw_complete' : 'withdraw_reject', operationId, postings: [{ account: account.withdrawal(member), amount: -amount }, { account: destination, amount }] },
-      {
-        before: [sql`settled AS (UPDATE operations SET status = ${status}, note = ${note}, updated_at = now() WHERE id = ${operationId} AND status = 'PENDING' RETURNING id)`],
-        guard: 'settled',
-      },
-    );
+    const done = await settleOnce(this.db, operationId, status, note, {
+      kind: status === 'SUCCESS' ? 'withdraw_complete' : 'withdraw_reject',
+      operationId,
+      postings: [{ account: account.withdrawal(member), amount: -amount }, { account: destination, amount }],
+    });
     if (!done) throw notFound('NO_OPERATION');
     return { id: op.id, member_id: member, type: op.type, status, source: op.source, target: op.target, amount, note };
   }

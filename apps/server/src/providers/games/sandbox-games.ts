@@ -23,10 +23,16 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * references, play sessions) is in its own sandbox_game_* tables: it survives a restart of the
  * server, as a real provider would.
  */
+/** How often a process reads the faults other processes set. */
+export const FAULT_REFRESH_MS = 500;
+
 export class SandboxGameHouse {
   private readonly faults = new Map<string, Fault>();
+  /** When each fault was last set in this process (a refresh older than that does not undo it). */
+  private readonly setAt = new Map<string, number>();
   private defaultLatencyMs = 0;
   private readonly ledger: SandboxTransfers;
+  private sharing: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -35,8 +41,40 @@ export class SandboxGameHouse {
     this.ledger = new SandboxTransfers(db);
   }
 
-  setFault(code: string, fault: Fault): void {
+  /**
+   * Failure injection, shared by every server process: the fault takes effect here at once and
+   * is written to sandbox_game_faults, which every process reads every FAULT_REFRESH_MS.
+   */
+  async setFault(code: string, fault: Fault): Promise<void> {
     this.faults.set(code, fault);
+    this.setAt.set(code, Date.now());
+    await this.db
+      .insertInto('sandbox_game_faults')
+      .values({ game_code: code, mode: fault.mode, latency_ms: fault.latencyMs })
+      .onConflict((oc) => oc.column('game_code').doUpdateSet({ mode: fault.mode, latency_ms: fault.latencyMs, updated_at: new Date() }))
+      .execute();
+  }
+
+  /** Reads the faults every process has set. */
+  async refreshFaults(): Promise<void> {
+    const started = Date.now();
+    const rows = await this.db.selectFrom('sandbox_game_faults').select(['game_code', 'mode', 'latency_ms']).execute();
+    for (const row of rows) {
+      if ((this.setAt.get(row.game_code) ?? 0) > started) continue;
+      this.faults.set(row.game_code, { mode: row.mode, latencyMs: row.latency_ms });
+    }
+  }
+
+  /** Starts reading the shared faults periodically (stopped by stopSharing). */
+  startSharing(intervalMs = FAULT_REFRESH_MS): void {
+    if (this.sharing) return;
+    this.sharing = setInterval(() => void this.refreshFaults().catch(() => undefined), intervalMs);
+    this.sharing.unref();
+  }
+
+  stopSharing(): void {
+    if (this.sharing) clearInterval(this.sharing);
+    this.sharing = null;
   }
 
   setDefaultLatency(ms: number): void {

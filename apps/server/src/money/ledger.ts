@@ -26,10 +26,32 @@ export interface Posting {
   amount: number;
 }
 
+/** What a ledger transaction records: a closed vocabulary, one kind per way money moves. */
+export type PostingKind =
+  | 'deposit'
+  | 'withdraw_hold'
+  | 'withdraw_complete'
+  | 'withdraw_reject'
+  | 'transfer_start'
+  | 'transfer_complete'
+  | 'transfer_reverse'
+  | 'game_result'
+  | 'bonus'
+  | 'refund'
+  | 'invite'
+  | 'spin_prize'
+  | 'adjustment';
+
 export interface PostInput {
-  kind: string;
+  kind: PostingKind;
   operationId: string | null;
   postings: Posting[];
+  /**
+   * Accounts whose version moves on although no money does (locked with the others, in order):
+   * settling a transfer touches its game account, so a balance read the transfer overtook can
+   * no longer be booked against it.
+   */
+  touch?: AccountId[];
 }
 
 /** A member account would go below zero. */
@@ -42,9 +64,10 @@ export class InsufficientFunds extends Error {
 
 export class LedgerError extends Error {}
 
-function validate(postings: Posting[]): void {
+function validate(postings: Posting[], touch: AccountId[] = []): void {
   if (postings.length < 2) throw new LedgerError('a ledger transaction needs at least two entries');
-  const seen = new Set<string>();
+  const seen = new Set<string>(touch);
+  if (seen.size !== touch.length) throw new LedgerError('an account touched twice');
   let sum = 0;
   for (const p of postings) {
     if (!Number.isSafeInteger(p.amount) || p.amount === 0) throw new LedgerError(`bad amount ${p.amount} for ${p.account}`);
@@ -69,29 +92,39 @@ export interface PostingOptions {
   guard?: string;
 }
 
+/** Every account a posting changes or touches, with its move (0 for a touch). */
+function movesOf(input: PostInput): Posting[] {
+  return [...input.postings, ...(input.touch ?? []).map((account) => ({ account, amount: 0 }))];
+}
+
 /**
- * The posting as one SQL statement: the transaction row, every entry and every balance change.
- * The accounts are locked first, in id order (the `locked` CTE), in every posting and batch
- * alike, so two postings never wait on each other in a circle.
+ * The posting as one SQL statement: the transaction row, every entry (with the account's balance
+ * right after it, `balance_after`) and every balance change. The accounts are locked first, in
+ * id order (the `locked` CTE), in every posting and batch alike, so two postings never wait on
+ * each other in a circle. Touched accounts are locked and their version moves, with no entry.
  * Returns one row per account with its new balance (none when the guard returned nothing).
  */
 export function postingSql(input: PostInput, options: PostingOptions = {}): RawBuilder<{ id: string; balance: number | string }> {
-  validate(input.postings);
-  const moves = sql.join(input.postings.map((p) => sql`(${p.account}::text, ${p.amount}::bigint)`));
+  validate(input.postings, input.touch);
+  const moves = sql.join(movesOf(input).map((p) => sql`(${p.account}::text, ${p.amount}::bigint)`));
   const before = options.before?.length ? sql`${sql.join(options.before)},` : sql``;
   const from = options.guard ? sql` FROM ${sql.ref(options.guard)}` : sql``;
   return sql<{ id: string; balance: number | string }>`
     WITH ${before} tx AS (
       INSERT INTO ledger_transactions (operation_id, kind) SELECT ${input.operationId}, ${input.kind}${from} RETURNING id
     ), moves (account_id, amount) AS (VALUES ${moves}),
-    entries AS (
-      INSERT INTO ledger_entries (transaction_id, account_id, amount) SELECT tx.id, m.account_id, m.amount FROM tx, moves m
-    ), locked AS (
+    locked AS (
       SELECT a.id FROM ledger_accounts a WHERE a.id IN (SELECT account_id FROM moves) ORDER BY a.id FOR NO KEY UPDATE
+    ), upd AS (
+      UPDATE ledger_accounts a SET balance = a.balance + m.amount, version = a.version + 1
+      FROM moves m JOIN locked l ON l.id = m.account_id, tx WHERE a.id = m.account_id
+      RETURNING a.id, a.balance
+    ), entries AS (
+      INSERT INTO ledger_entries (transaction_id, account_id, amount, balance_after)
+      -- A left join: an entry for an unknown account still goes in, and its foreign key stops the statement.
+      SELECT tx.id, m.account_id, m.amount, u.balance FROM tx, moves m LEFT JOIN upd u ON u.id = m.account_id WHERE m.amount <> 0
     )
-    UPDATE ledger_accounts a SET balance = a.balance + m.amount, version = a.version + 1
-    FROM moves m JOIN locked l ON l.id = m.account_id, tx WHERE a.id = m.account_id
-    RETURNING a.id, a.balance`;
+    SELECT id, balance FROM upd`;
 }
 
 function sqlState(error: unknown): string | undefined {
@@ -107,7 +140,7 @@ function sqlState(error: unknown): string | undefined {
 export async function runPosting(db: Kysely<DB>, input: PostInput, options: PostingOptions = {}): Promise<Map<AccountId, number> | null> {
   const result = await execute(db, postingSql(input, options));
   if (result.rows.length === 0 && options.guard) return null;
-  if (result.rows.length !== input.postings.length) {
+  if (result.rows.length !== input.postings.length + (input.touch?.length ?? 0)) {
     throw new LedgerError(`unknown account in ${input.postings.map((p) => p.account).join(', ')}`);
   }
   return new Map(result.rows.map((r) => [r.id, Number(r.balance)]));
@@ -164,16 +197,18 @@ export async function runPostingBatch(db: Kysely<DB>, inputs: Array<PostInput & 
   const moveOps: string[] = [];
   const moveAccounts: string[] = [];
   const moveAmounts: string[] = [];
-  for (const input of inputs) {
-    validate(input.postings);
+  const moveOrder: number[] = [];
+  inputs.forEach((input, index) => {
+    validate(input.postings, input.touch);
     if (ops.has(input.operationId)) throw new LedgerError(`operation ${input.operationId} twice in one batch`);
     ops.add(input.operationId);
-    for (const p of input.postings) {
+    for (const p of movesOf(input)) {
       moveOps.push(input.operationId);
       moveAccounts.push(p.account);
       moveAmounts.push(String(p.amount));
+      moveOrder.push(index);
     }
-  }
+  });
   const before = options.before?.length ? sql`${sql.join(options.before)},` : sql``;
   const guard = options.guard ? sql` WHERE t.operation_id IN (SELECT id FROM ${sql.ref(options.guard)})` : sql``;
   const statement = sql<{ id: string | null; balance: number | string | null; operation_id: string | null }>`
@@ -182,11 +217,9 @@ export async function runPostingBatch(db: Kysely<DB>, inputs: Array<PostInput & 
     ), tx AS (
       INSERT INTO ledger_transactions (operation_id, kind) SELECT operation_id, kind FROM ti RETURNING id, operation_id
     ), moves AS (
-      SELECT tx.id AS transaction_id, m.account_id, m.amount
-      FROM unnest(${moveOps}::text[], ${moveAccounts}::text[], ${moveAmounts}::bigint[]) AS m(operation_id, account_id, amount)
+      SELECT tx.id AS transaction_id, m.account_id, m.amount, m.ord
+      FROM unnest(${moveOps}::text[], ${moveAccounts}::text[], ${moveAmounts}::bigint[], ${moveOrder}::int[]) AS m(operation_id, account_id, amount, ord)
       JOIN tx ON tx.operation_id = m.operation_id
-    ), entries AS (
-      INSERT INTO ledger_entries (transaction_id, account_id, amount) SELECT transaction_id, account_id, amount FROM moves
     ), delta AS (
       SELECT account_id, sum(amount)::bigint AS amount FROM moves GROUP BY account_id
     ), locked AS (
@@ -195,6 +228,15 @@ export async function runPostingBatch(db: Kysely<DB>, inputs: Array<PostInput & 
       UPDATE ledger_accounts a SET balance = a.balance + d.amount, version = a.version + 1
       FROM delta d JOIN locked l ON l.id = d.account_id WHERE a.id = d.account_id
       RETURNING a.id, a.balance
+    ), entries AS (
+      -- Each entry's balance_after is the account's final balance less the moves of the items
+      -- after it in the batch (the batch's order is the order of its postings).
+      INSERT INTO ledger_entries (transaction_id, account_id, amount, balance_after)
+      SELECT mv.transaction_id, mv.account_id, mv.amount, mv.after FROM (
+        SELECT m.transaction_id, m.account_id, m.amount,
+          u.balance - coalesce(sum(m.amount) OVER (PARTITION BY m.account_id ORDER BY m.ord DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS after
+        FROM moves m LEFT JOIN upd u ON u.id = m.account_id
+      ) mv WHERE mv.amount <> 0
     )
     SELECT id, balance, NULL::text AS operation_id FROM upd UNION ALL SELECT NULL, NULL, operation_id FROM tx`;
   const result = await execute(db, statement);
@@ -204,7 +246,7 @@ export async function runPostingBatch(db: Kysely<DB>, inputs: Array<PostInput & 
     if (row.operation_id !== null) posted.add(row.operation_id);
     else if (row.id !== null) balances.set(row.id, Number(row.balance));
   }
-  const touched = new Set(inputs.filter((i) => posted.has(i.operationId)).flatMap((i) => i.postings.map((p) => p.account)));
+  const touched = new Set(inputs.filter((i) => posted.has(i.operationId)).flatMap((i) => movesOf(i).map((p) => p.account)));
   // Written already: not a refusal of the batch (the foreign key on the entries' account stops
   // an unknown account before this could happen).
   if (balances.size !== touched.size) throw new Error(`ledger: unknown account among ${[...touched].join(', ')}`);
@@ -214,8 +256,8 @@ export async function runPostingBatch(db: Kysely<DB>, inputs: Array<PostInput & 
     const input = inputs[i] as (typeof inputs)[number];
     const own = new Map<AccountId, number>();
     if (posted.has(input.operationId)) {
-      for (const p of input.postings) own.set(p.account, running.get(p.account) ?? 0);
-      for (const p of input.postings) running.set(p.account, (running.get(p.account) ?? 0) - p.amount);
+      for (const p of movesOf(input)) own.set(p.account, running.get(p.account) ?? 0);
+      for (const p of movesOf(input)) running.set(p.account, (running.get(p.account) ?? 0) - p.amount);
     }
     after[i] = own;
   }

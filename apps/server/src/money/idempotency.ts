@@ -1,0 +1,126 @@
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema';
+import { badRequest, conflict } from '../lib/errors';
+import type { OperationRow } from './operations';
+
+/**
+ * Idempotency-Key of money calls. The rule: **the answer to a key is a function of the key.**
+ * - The key is recorded with the first thing the request writes: its operation (in the same
+ *   statement as the operation's money), or its refusal, or a composite call's plan.
+ * - A retry answers what that record says: an operation's answer is read from the operation and
+ *   its ledger entries (see answers.ts), a refusal or a composite call's answer is stored as is.
+ *   Nothing is computed afresh and nothing moves again.
+ * - The same key with another body is refused (409 IDEMPOTENCY_KEY_REUSED).
+ */
+export interface Idem {
+  key: string;
+  /** Hash of the call's name and body: the same key must come with the same request. */
+  hash: string;
+}
+
+const KEY_PATTERN = /^[A-Za-z0-9_.:-]{8,128}$/;
+
+/** Reads the Idempotency-Key header (optional; a malformed one is KEY_INVALID). */
+export function idempotencyOf(header: string | string[] | undefined, endpoint: string, body: unknown): Idem | null {
+  if (header === undefined) return null;
+  const key = Array.isArray(header) ? header[0] : header;
+  if (!key || !KEY_PATTERN.test(key)) throw badRequest('KEY_INVALID', { fields: [{ path: 'Idempotency-Key', code: 'invalid' }] });
+  return { key, hash: createHash('sha256').update(`${endpoint}\n${JSON.stringify(body ?? null)}`).digest('hex') };
+}
+
+/** The key of one step of a composite call (a part of transferAll or withdrawAll). */
+export function derive(idem: Idem | null, step: string): Idem | null {
+  return idem ? { key: `${idem.key}:${step}`.slice(0, 160), hash: idem.hash } : null;
+}
+
+/** A recording statement found its key taken: the request is a retry, answer the record. */
+export class KeyTaken extends Error {
+  constructor() {
+    super('idempotency key already recorded');
+    this.name = 'KeyTaken';
+  }
+}
+
+export function isDuplicateKey(error: unknown): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { code?: unknown }).code === '23505' &&
+    String((error as { constraint?: unknown }).constraint ?? '').startsWith('idempotency_keys')
+  );
+}
+
+/** A stored answer: HTTP status and body. */
+export interface StoredAnswer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/** What a key recorded. */
+export interface KeyRecord {
+  operation: OperationRow | null;
+  answer: StoredAnswer | null;
+  plan: unknown;
+}
+
+/** The record of a key, or null when the key is new. */
+export async function lookupKey(db: Kysely<DB>, memberId: string, idem: Idem): Promise<KeyRecord | null> {
+  const row = await db
+    .selectFrom('idempotency_keys as k')
+    .leftJoin('operations as o', 'o.id', 'k.operation_id')
+    .select(['k.request_hash', 'k.answer', 'k.answer_status', 'k.plan', 'o.id', 'o.member_id', 'o.type', 'o.status', 'o.source', 'o.target', 'o.amount', 'o.note'])
+    .where('k.member_id', '=', memberId)
+    .where('k.key', '=', idem.key)
+    .executeTakeFirst();
+  if (!row) return null;
+  if (row.request_hash !== idem.hash) throw conflict('IDEMPOTENCY_KEY_REUSED');
+  const operation: OperationRow | null =
+    row.id !== null && row.member_id !== null && row.type !== null && row.status !== null && row.source !== null && row.target !== null && row.amount !== null
+      ? { id: row.id, member_id: row.member_id, type: row.type, status: row.status, source: row.source, target: row.target, amount: Number(row.amount), note: row.note }
+      : null;
+  const answer = row.answer_status !== null && row.answer !== null ? { status: row.answer_status, body: row.answer as Record<string, unknown> } : null;
+  return { operation, answer, plan: row.plan };
+}
+
+/**
+ * Records a key with its answer and no operation (a refusal). False when the key was recorded
+ * first by someone else: then that record is the answer.
+ */
+export async function recordAnswer(db: Kysely<DB>, memberId: string, idem: Idem, answer: StoredAnswer): Promise<boolean> {
+  const row = await db
+    .insertInto('idempotency_keys')
+    .values({ member_id: memberId, key: idem.key, request_hash: idem.hash, operation_id: null, answer: JSON.stringify(answer.body), answer_status: answer.status })
+    .onConflict((oc) => oc.columns(['member_id', 'key']).doNothing())
+    .returning('key')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Records a composite call's plan under its key, once; answers the plan in force (the first one). */
+export async function recordPlan(db: Kysely<DB>, memberId: string, idem: Idem, plan: unknown): Promise<KeyRecord> {
+  await db
+    .insertInto('idempotency_keys')
+    .values({ member_id: memberId, key: idem.key, request_hash: idem.hash, operation_id: null, plan: JSON.stringify(plan) })
+    .onConflict((oc) => oc.columns(['member_id', 'key']).doNothing())
+    .execute();
+  const record = await lookupKey(db, memberId, idem);
+  if (!record) throw new Error('idempotency: a recorded plan vanished');
+  return record;
+}
+
+/** Stores a composite call's answer, once: the first definite answer stays. Answers the one in force. */
+export async function settleAnswer(db: Kysely<DB>, memberId: string, idem: Idem, answer: StoredAnswer): Promise<StoredAnswer> {
+  const row = await db
+    .updateTable('idempotency_keys')
+    .set({ answer: JSON.stringify(answer.body), answer_status: answer.status })
+    .where('member_id', '=', memberId)
+    .where('key', '=', idem.key)
+    .where('answer_status', 'is', null)
+    .returning('key')
+    .executeTakeFirst();
+  if (row) return answer;
+  const record = await lookupKey(db, memberId, idem);
+  if (!record?.answer) throw new Error('idempotency: a composite answer vanished');
+  return record.answer;
+}
