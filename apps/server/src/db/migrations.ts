@@ -231,7 +231,10 @@ UPDATE ledger_entries e SET balance_after = r.running
   FROM (SELECT id, sum(amount) OVER (PARTITION BY account_id ORDER BY id) AS running FROM ledger_entries) r
   WHERE r.id = e.id;
 ALTER TABLE ledger_entries ENABLE TRIGGER ledger_entries_append_only;
-CREATE INDEX ledger_transactions_operation ON ledger_transactions (operation_id) WHERE operation_id IS NOT NULL;
+-- An operation names its own ledger transactions (the ids are drawn from the sequence in the
+-- statement that writes or settles it): answers are read by these, with no index to keep up.
+ALTER TABLE operations ADD COLUMN start_tx bigint;
+ALTER TABLE operations ADD COLUMN settle_tx bigint;
 -- A key may also hold a refusal or a composite call (its parts and its answer) with no operation.
 ALTER TABLE idempotency_keys ALTER COLUMN operation_id DROP NOT NULL;
 ALTER TABLE idempotency_keys ADD COLUMN answer jsonb;

@@ -134,6 +134,10 @@ export interface OperationsTable {
   target: string;
   amount: number;
   note: string | null;
+  /** The ledger transaction that recorded it (its hold, for a two-phase operation). */
+  start_tx: number | null;
+  /** The ledger transaction that settled it (two-phase operations). */
+  settle_tx: number | null;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
 }

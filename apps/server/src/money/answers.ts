@@ -40,17 +40,20 @@ export async function answerOf(db: Kysely<DB>, op: OperationRow): Promise<MoneyR
   const walletId = account.wallet(op.member_id);
   const code = gameOf(op);
   const gameId = code ? account.game(op.member_id, code) : null;
-  const rows = await db
-    .selectFrom('ledger_entries as e')
-    .innerJoin('ledger_transactions as t', 't.id', 'e.transaction_id')
-    .select(['e.account_id', 'e.balance_after', 't.id as tx'])
-    .where('t.operation_id', '=', op.id)
-    // What happened after the answer was given (an operator completing or rejecting a withdrawal)
-    // is not part of it.
-    .where('t.kind', 'not in', ['withdraw_complete', 'withdraw_reject'])
-    .where('e.account_id', 'in', gameId ? [walletId, gameId] : [walletId])
-    .orderBy('t.id', 'desc')
-    .execute();
+  const ids = await db.selectFrom('operations').select(['start_tx', 'settle_tx']).where('id', '=', op.id).executeTakeFirst();
+  // The hold and the settlement (an operator completing or rejecting a withdrawal came after the
+  // answer and is not part of it).
+  const txs = [ids?.start_tx, op.type === 'withdraw' ? null : ids?.settle_tx].filter((id): id is number => id !== null && id !== undefined);
+  const rows =
+    txs.length === 0
+      ? []
+      : await db
+          .selectFrom('ledger_entries as e')
+          .select(['e.account_id', 'e.balance_after', 'e.transaction_id as tx'])
+          .where('e.transaction_id', 'in', txs)
+          .where('e.account_id', 'in', gameId ? [walletId, gameId] : [walletId])
+          .orderBy('e.transaction_id', 'desc')
+          .execute();
   const latest = (id: string) => {
     const row = rows.find((r) => r.account_id === id);
     return row?.balance_after === null || row?.balance_after === undefined ? undefined : Number(row.balance_after);

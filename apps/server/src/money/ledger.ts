@@ -90,6 +90,13 @@ export interface PostingOptions {
    * for example "the operation was still pending").
    */
   guard?: string;
+  /**
+   * Name of one of those CTEs returning a column `tx_id`: the ledger transaction takes that id
+   * (drawn from its sequence when the operation row was written or settled), so an operation
+   * row names its own transactions with no index on ledger_transactions.operation_id. When a
+   * guard is given too, it must be the same CTE.
+   */
+  txIdFrom?: string;
 }
 
 /** Every account a posting changes or touches, with its move (0 for a touch). */
@@ -108,11 +115,13 @@ export function postingSql(input: PostInput, options: PostingOptions = {}): RawB
   validate(input.postings, input.touch);
   const moves = sql.join(movesOf(input).map((p) => sql`(${p.account}::text, ${p.amount}::bigint)`));
   const before = options.before?.length ? sql`${sql.join(options.before)},` : sql``;
+  if (options.guard && options.txIdFrom && options.guard !== options.txIdFrom) throw new LedgerError('guard and txIdFrom must be the same CTE');
   const from = options.guard ? sql` FROM ${sql.ref(options.guard)}` : sql``;
+  const insertTx = options.txIdFrom
+    ? sql`INSERT INTO ledger_transactions (id, operation_id, kind) SELECT src.tx_id, ${input.operationId}, ${input.kind} FROM ${sql.ref(options.txIdFrom)} src RETURNING id`
+    : sql`INSERT INTO ledger_transactions (operation_id, kind) SELECT ${input.operationId}, ${input.kind}${from} RETURNING id`;
   return sql<{ id: string; balance: number | string }>`
-    WITH ${before} tx AS (
-      INSERT INTO ledger_transactions (operation_id, kind) SELECT ${input.operationId}, ${input.kind}${from} RETURNING id
-    ), moves (account_id, amount) AS (VALUES ${moves}),
+    WITH ${before} tx AS (${insertTx}), moves (account_id, amount) AS (VALUES ${moves}),
     locked AS (
       SELECT a.id FROM ledger_accounts a WHERE a.id IN (SELECT account_id FROM moves) ORDER BY a.id FOR NO KEY UPDATE
     ), upd AS (
@@ -167,8 +176,10 @@ export interface BatchOptions {
   /** CTEs written before the postings, in the same statement. */
   before?: RawBuilder<unknown>[];
   /**
-   * Name of one of those CTEs returning a column `id`: only the inputs whose operationId it
-   * returns are posted (a per-item compare-and-set, such as "still pending").
+   * Name of one of those CTEs returning columns `id` (an operation id) and `tx_id`: only the
+   * inputs whose operationId it returns are posted (a per-item compare-and-set, such as "still
+   * pending" — or simply the operations the statement records), each as the ledger transaction
+   * with that `tx_id` (see PostingOptions.txIdFrom).
    */
   guard?: string;
 }
@@ -210,12 +221,13 @@ export async function runPostingBatch(db: Kysely<DB>, inputs: Array<PostInput & 
     }
   });
   const before = options.before?.length ? sql`${sql.join(options.before)},` : sql``;
-  const guard = options.guard ? sql` WHERE t.operation_id IN (SELECT id FROM ${sql.ref(options.guard)})` : sql``;
+  const items = sql`unnest(${inputs.map((i) => i.operationId)}::text[], ${inputs.map((i) => i.kind)}::text[]) AS t(operation_id, kind)`;
+  const ti = options.guard
+    ? sql`SELECT t.operation_id, t.kind, g.tx_id FROM ${items} JOIN ${sql.ref(options.guard)} g ON g.id = t.operation_id`
+    : sql`SELECT t.operation_id, t.kind, nextval(pg_get_serial_sequence('ledger_transactions', 'id')) AS tx_id FROM ${items}`;
   const statement = sql<{ id: string | null; balance: number | string | null; operation_id: string | null }>`
-    WITH ${before} ti AS (
-      SELECT t.operation_id, t.kind FROM unnest(${inputs.map((i) => i.operationId)}::text[], ${inputs.map((i) => i.kind)}::text[]) AS t(operation_id, kind)${guard}
-    ), tx AS (
-      INSERT INTO ledger_transactions (operation_id, kind) SELECT operation_id, kind FROM ti RETURNING id, operation_id
+    WITH ${before} ti AS (${ti}), tx AS (
+      INSERT INTO ledger_transactions (id, operation_id, kind) SELECT tx_id, operation_id, kind FROM ti RETURNING id, operation_id
     ), moves AS (
       SELECT tx.id AS transaction_id, m.account_id, m.amount, m.ord
       FROM unnest(${moveOps}::text[], ${moveAccounts}::text[], ${moveAmounts}::bigint[], ${moveOrder}::int[]) AS m(operation_id, account_id, amount, ord)

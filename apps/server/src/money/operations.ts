@@ -11,7 +11,7 @@ import { account, InsufficientFunds, LedgerError, runPosting, runPostingBatch, t
  * operation (a transfer, a withdrawal) is written PENDING with its hold, and later settled by one
  * compare-and-set (`settled` CTE: still PENDING?) in the statement that moves the held money.
  */
-export type OperationRow = Omit<Selectable<OperationsTable>, 'created_at' | 'updated_at'>;
+export type OperationRow = Omit<Selectable<OperationsTable>, 'created_at' | 'updated_at' | 'start_tx' | 'settle_tx'>;
 
 export interface NewOperation {
   id: string;
@@ -24,13 +24,19 @@ export interface NewOperation {
   note?: string | null;
 }
 
-/** CTEs that record the operation (and the key) inside a posting statement. */
+/** The next ledger transaction id, drawn when an operation row is written or settled (its own transaction's id). */
+const NEXT_TX = sql`nextval(pg_get_serial_sequence('ledger_transactions', 'id'))`;
+
+/**
+ * CTEs that record the operation (and the key) inside a posting statement; the CTE `op` returns
+ * the transaction id the posting takes (use `txIdFrom: 'op'`).
+ */
 export function recordOperation(op: NewOperation, idem: Idem | null): RawBuilder<unknown>[] {
   const ctes: RawBuilder<unknown>[] = [
     sql`op AS (
-      INSERT INTO operations (id, member_id, type, status, source, target, amount, note)
-      VALUES (${op.id}, ${op.memberId}, ${op.type}, ${op.status}, ${op.source}, ${op.target}, ${op.amount}::bigint, ${op.note ?? null})
-      RETURNING id)`,
+      INSERT INTO operations (id, member_id, type, status, source, target, amount, note, start_tx)
+      VALUES (${op.id}, ${op.memberId}, ${op.type}, ${op.status}, ${op.source}, ${op.target}, ${op.amount}::bigint, ${op.note ?? null}, ${NEXT_TX})
+      RETURNING id, start_tx AS tx_id)`,
   ];
   if (idem) {
     ctes.push(sql`idem AS (
@@ -99,10 +105,11 @@ export async function settleOnce(
   return runPosting(db, input, {
     before: [
       sql`settled AS (
-          UPDATE operations SET status = ${status}, note = ${note}, updated_at = now()
-          WHERE id = ${operationId} AND status = 'PENDING' RETURNING id)`,
+          UPDATE operations SET status = ${status}, note = ${note}, updated_at = now(), settle_tx = ${NEXT_TX}
+          WHERE id = ${operationId} AND status = 'PENDING' RETURNING id, settle_tx AS tx_id)`,
     ],
     guard: 'settled',
+    txIdFrom: 'settled',
   });
 }
 
@@ -160,7 +167,7 @@ export class TransferPostings {
     const balances = await runPosting(
       this.db,
       holding({ op, idem, debit }),
-      { before: recordOperation(op, idem) },
+      { before: recordOperation(op, idem), txIdFrom: 'op' },
     );
     return balances ?? new Map();
   }
@@ -170,10 +177,11 @@ export class TransferPostings {
     const keyed = items.filter((i) => i.idem);
     const ctes: RawBuilder<unknown>[] = [
       sql`op AS (
-        INSERT INTO operations (id, member_id, type, status, source, target, amount)
-        SELECT * FROM unnest(${items.map((i) => i.op.id)}::text[], ${items.map((i) => i.op.memberId)}::text[], ${items.map((i) => i.op.type)}::text[],
+        INSERT INTO operations (id, member_id, type, status, source, target, amount, start_tx)
+        SELECT u.*, ${NEXT_TX} FROM unnest(${items.map((i) => i.op.id)}::text[], ${items.map((i) => i.op.memberId)}::text[], ${items.map((i) => i.op.type)}::text[],
           ${items.map((i) => i.op.status)}::text[], ${items.map((i) => i.op.source)}::text[], ${items.map((i) => i.op.target)}::text[],
-          ${items.map((i) => String(i.op.amount))}::bigint[]))`,
+          ${items.map((i) => String(i.op.amount))}::bigint[]) AS u
+        RETURNING id, start_tx AS tx_id)`,
     ];
     if (keyed.length > 0) {
       ctes.push(sql`idem AS (
@@ -185,7 +193,7 @@ export class TransferPostings {
       const { after } = await runPostingBatch(
         this.db,
         items.map(holding),
-        { before: ctes },
+        { before: ctes, guard: 'op' },
       );
       return after.map((own) => ({ ok: true, value: own }));
     } catch (error) {
@@ -206,9 +214,9 @@ export class TransferPostings {
         {
           before: [
             sql`settled AS (
-              UPDATE operations o SET status = i.status, note = i.note, updated_at = now()
+              UPDATE operations o SET status = i.status, note = i.note, updated_at = now(), settle_tx = ${NEXT_TX}
               FROM unnest(${items.map((i) => i.op.id)}::text[], ${plans.map((p) => p.status)}::text[], ${plans.map((p) => p.note)}::text[]) AS i(id, status, note)
-              WHERE o.id = i.id AND o.status = 'PENDING' RETURNING o.id)`,
+              WHERE o.id = i.id AND o.status = 'PENDING' RETURNING o.id, o.settle_tx AS tx_id)`,
           ],
           guard: 'settled',
         },

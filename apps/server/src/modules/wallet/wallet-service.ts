@@ -153,6 +153,7 @@ export class WalletService {
     try {
       after = await runPosting(this.db, { kind, operationId: op.id, postings }, {
         before: recordOperation({ id: op.id, memberId: op.member_id, type: op.type, status: op.status, source: op.source, target: op.target, amount: op.amount }, idem),
+        txIdFrom: 'op',
       });
     } catch (error) {
       if (error instanceof InsufficientFunds) throw badRequest('MONEY_NOT_ENOUGH');
