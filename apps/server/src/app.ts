@@ -11,9 +11,9 @@ import type { EndpointDef } from '@mw/contract/http';
 import type { Config } from './config';
 import type { Database } from './db/database';
 import { migrate } from './db/migrations';
-import { seedDemo, seedReference } from './db/seed';
+import { retireDemo, seedDemo, seedReference } from './db/seed';
 import { registerErrorHandler } from './http/error-handler';
-import { clientErrorHandler, frameworkErrorAnswer, registerHygiene } from './http/hygiene';
+import { clientErrorHandlerWith, frameworkErrorAnswer, registerHygiene } from './http/hygiene';
 import { localeOf, type AuthMember, type Handler, type Handlers, type RequestContext } from './http/handlers';
 import { AppError } from './lib/errors';
 import { accountHandlers } from './modules/account/account-routes';
@@ -55,56 +55,8 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
   await migrate(database);
   await seedReference(database.db);
   if (config.SEED_DEMO) await seedDemo(database.db, config);
+  else await retireDemo(database.db);
   const services = await createServices(config, database);
-
-  const app = Fastify({
-    logger:
-      config.LOG_LEVEL === 'silent'
-        ? false
-        : {
-            level: config.LOG_LEVEL,
-            redact: ['req.headers.authorization'],
-            serializers: {
-              req: (request: { method: string; url: string; ip?: string }) => ({ method: request.method, url: redactUrl(request.url), remoteAddress: request.ip }),
-            },
-          },
-    // X-Forwarded-For is believed only from the proxies TRUST_PROXY names (off by default).
-    trustProxy: typeof config.TRUST_PROXY === 'number' ? trustHops(config.TRUST_PROXY) : config.TRUST_PROXY,
-    bodyLimit: 1024 * 1024,
-    // Node's own ceiling for a whole request to arrive; non-upload routes get REQUEST_TIMEOUT_MS (hygiene.ts).
-    requestTimeout: config.UPLOAD_TIMEOUT_MS,
-    routerOptions: { ignoreTrailingSlash: true },
-    clientErrorHandler,
-    frameworkErrors: (error, _request, reply) => {
-      const answer = frameworkErrorAnswer(error);
-      // The option is typed for every route generic; this answer is the same for all of them.
-      void (reply as unknown as FastifyReply).status(answer.status).header('cache-control', 'no-store').send(answer.body);
-    },
-  });
-  app.server.headersTimeout = Math.min(config.REQUEST_TIMEOUT_MS, config.UPLOAD_TIMEOUT_MS);
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  app.decorateRequest('member', null);
-  app.decorateRequest('bodyTimer', null);
-  registerErrorHandler(app);
-  registerHygiene(app, { requestTimeoutMs: config.REQUEST_TIMEOUT_MS });
-
-  // An empty JSON body is no body; broken JSON is KEY_INVALID (see the error handler).
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(text) as unknown);
-    } catch {
-      done(new AppError(400, 'KEY_INVALID'), undefined);
-    }
-  });
-
-  // HTML forms (the sandbox providers' login pages).
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(typeof body === 'string' ? body : body.toString('utf8'))));
-  });
 
   // Security headers (helmet's), worked out once: they are the same for every answer.
   const securityHeaders = staticHeaders(
@@ -132,14 +84,66 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
   securityHeaders['permissions-policy'] = 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), bluetooth=(), interest-cohort=()';
   // API answers carry members' data (game passwords, balances): no cache keeps them.
   const apiHeaders = { ...securityHeaders, 'cache-control': 'no-store' };
+  const app = Fastify({
+    logger:
+      config.LOG_LEVEL === 'silent'
+        ? false
+        : {
+            level: config.LOG_LEVEL,
+            redact: ['req.headers.authorization'],
+            serializers: {
+              req: (request: { method: string; url: string; ip?: string }) => ({ method: request.method, url: redactUrl(request.url), remoteAddress: request.ip }),
+            },
+          },
+    // X-Forwarded-For is believed only from the proxies TRUST_PROXY names (off by default).
+    trustProxy: typeof config.TRUST_PROXY === 'number' ? trustHops(config.TRUST_PROXY) : config.TRUST_PROXY,
+    bodyLimit: 1024 * 1024,
+    // Node's own ceiling for a whole request to arrive; non-upload routes get REQUEST_TIMEOUT_MS (hygiene.ts).
+    requestTimeout: config.UPLOAD_TIMEOUT_MS,
+    routerOptions: { ignoreTrailingSlash: true },
+    // Node checks its request and header timeouts this often (30 s by default: far too coarse).
+    http: { connectionsCheckingInterval: Math.min(1_000, config.REQUEST_TIMEOUT_MS) },
+    clientErrorHandler: clientErrorHandlerWith(apiHeaders),
+    frameworkErrors: (error, _request, reply) => {
+      const answer = frameworkErrorAnswer(error);
+      // The option is typed for every route generic; this answer is the same for all of them.
+      void (reply as unknown as FastifyReply).status(answer.status).headers(apiHeaders).send(answer.body);
+    },
+  });
+  app.server.headersTimeout = Math.min(config.REQUEST_TIMEOUT_MS, config.UPLOAD_TIMEOUT_MS);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorateRequest('member', null);
+  app.decorateRequest('bodyTimer', null);
+  registerErrorHandler(app);
+  registerHygiene(app, { requestTimeoutMs: config.REQUEST_TIMEOUT_MS });
+
+  // An empty JSON body is no body; broken JSON is KEY_INVALID (see the error handler).
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text) as unknown);
+    } catch {
+      done(new AppError(400, 'KEY_INVALID'), undefined);
+    }
+  });
+
+  // HTML forms (the sandbox providers' login pages).
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(typeof body === 'string' ? body : body.toString('utf8'))));
+  });
+
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(isApiPath(request.url) ? apiHeaders : securityHeaders);
+    reply.headers(isApiPath(pathOf(request)) ? apiHeaders : securityHeaders);
     done();
   });
 
   // A terminated site answers every API call 410 gone; operator calls stay open to revive it.
   app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith('/api/') || request.url.startsWith('/api/operator/')) return;
+    const path = pathOf(request);
+    if (!isApiPath(path) || /^\/+api\/operator\//i.test(path)) return;
     if (!(await services.settings.siteActive())) {
       return reply.status(410).send({ message: 'gone', active: false });
     }
@@ -238,7 +242,8 @@ async function registerWebApp(app: FastifyInstance, config: Config): Promise<voi
   }
   app.setNotFoundHandler(async (request, reply) => {
     const url = request.url;
-    if (isApiPath(url) || /^\/assets\//i.test(url) || request.method !== 'GET' || !hasWeb) {
+    const path = normalisedPath(url);
+    if (isApiPath(path) || /^\/+assets\//i.test(path) || request.method !== 'GET' || !hasWeb) {
       return reply.status(404).header('cache-control', 'no-store').send({ message: 'NOT_FOUND' });
     }
     // History-style routes: every other GET gets the app, which shows its own 404 page.
@@ -251,9 +256,34 @@ function trustHops(hops: number): (address: string, hop: number) => boolean {
   return (_address, hop) => hop < hops;
 }
 
-/** /api, /api/… and /api?… in any letter case: the API's, never the web app's. */
-export function isApiPath(url: string): boolean {
-  return /^\/api(?:[/?#]|$)/i.test(url);
+/**
+ * Whether a path is the API's: /api, /api/…, /api;… in any letter case, however it was written
+ * (the router decodes %-escapes and takes absolute-form targets, so the checks must too).
+ */
+export function isApiPath(path: string): boolean {
+  return /^\/+api(?![a-z0-9_.~-])/i.test(path);
+}
+
+/** The path a request target means: absolute form, dot segments, %-escapes and backslashes resolved. */
+export function normalisedPath(url: string): string {
+  let path = url;
+  try {
+    // Leading slashes collapsed first: "//api/x" is a path here, not a host.
+    path = new URL(url.replace(/\\/g, '/').replace(/^\/{2,}/, '/'), 'http://localhost').pathname;
+  } catch {
+    // not a URL: keep the text
+  }
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // a broken escape: keep it escaped
+  }
+  return path.replace(/\\/g, '/');
+}
+
+/** The route a request matched (its pattern), or the path it means when none did. */
+function pathOf(request: FastifyRequest): string {
+  return request.routeOptions.url ?? normalisedPath(request.url);
 }
 
 /** The headers a connect-style middleware sets (helmet's are static: no nonces, nothing per request). */

@@ -98,12 +98,15 @@ const envSchema = z.object({
   OTP_SENDS_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(5),
   /** OTP sends (registration and password reset together) per client address per hour, and over the whole site per minute. */
   OTP_SENDS_PER_IP_HOUR: z.coerce.number().int().min(1).max(100_000).default(10),
+  /** OTP sends to one phone (one purpose) per hour from every address together. */
+  OTP_SENDS_PER_PHONE_HOUR: z.coerce.number().int().min(1).max(100_000).default(15),
   OTP_SENDS_GLOBAL_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
   /**
    * Failed logins: per phone and client address per minute (the short lock, only for that
    * address), per phone per hour from anywhere (a higher ceiling), per client address per minute.
    */
   LOGIN_FAILS_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(5),
+  LOGIN_FAILS_PER_PHONE_IP_HOUR: z.coerce.number().int().min(1).max(100_000).default(15),
   LOGIN_FAILS_PER_PHONE_HOUR: z.coerce.number().int().min(1).max(100_000).default(50),
   LOGIN_FAILS_PER_IP_MINUTE: z.coerce.number().int().min(1).max(10000).default(30),
   /** Registration checks and registrations (POST /api/account/validate and /api/account) per client address per minute. */

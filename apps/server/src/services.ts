@@ -84,12 +84,14 @@ export async function createServices(config: Config, database: Database): Promis
     resendSeconds: config.OTP_RESEND_SECONDS,
     sendsPerHour: config.OTP_SENDS_PER_HOUR,
     sendsPerIpHour: config.OTP_SENDS_PER_IP_HOUR,
+    sendsPerPhoneHour: config.OTP_SENDS_PER_PHONE_HOUR,
     sendsGlobalMinute: config.OTP_SENDS_GLOBAL_MINUTE,
   });
   const accounts = new AccountService(db, passwords, sessions, otp, settings, limiter, {
     laosMode: config.LAOS_MODE,
     loginFailsPerMinute: config.LOGIN_FAILS_PER_MINUTE,
     loginFailsPerPhoneHour: config.LOGIN_FAILS_PER_PHONE_HOUR,
+    loginFailsPerPhoneIpHour: config.LOGIN_FAILS_PER_PHONE_IP_HOUR,
     loginFailsPerIpMinute: config.LOGIN_FAILS_PER_IP_MINUTE,
     accountChecksPerIpMinute: config.ACCOUNT_CHECKS_PER_IP_MINUTE,
   });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -5,7 +6,7 @@ import type { z } from 'zod';
 import { endpointList } from '@mw/contract/endpoints';
 import { stringVariants } from '../../../packages/contract/test/schema-walk';
 import { DEMO_MEMBER } from '../src/db/seed';
-import { call, dbKinds, latestCode, login, registerMember, registration, startApp, uniquePhone, verifyPhone, type TestApp } from './helpers';
+import { call, dbKinds, dropSchema, latestCode, login, registerMember, registration, startApp, uniquePhone, verifyPhone, type TestApp } from './helpers';
 
 /** Percent-encodes every UTF-8 byte (a lone surrogate becomes U+FFFD, as a browser would send it). */
 const encodeBytes = (text: string) => [...Buffer.from(text)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
@@ -186,6 +187,69 @@ describe('client addresses and limits', () => {
     }
   });
 
+  it("does not let a stranger's OTP requests for a phone use up the owner's allowance; a per-phone ceiling still holds", async () => {
+    const t = await startApp('embedded', { OTP_SENDS_PER_PHONE_HOUR: '4', OTP_SENDS_PER_HOUR: '2', OTP_RESEND_SECONDS: '30' });
+    try {
+      const victim = uniquePhone();
+      // The stranger, from one address: its burst and hourly limits stop it, not the victim.
+      const stranger = [];
+      for (let i = 0; i < 3; i++) stranger.push((await call(t.app, 'POST', '/api/password/forgot/send', { body: { phoneNumber: victim }, remoteAddress: '203.0.113.70' })).status);
+      expect(stranger).toEqual([200, 429, 429]);
+      expect((await call(t.app, 'POST', '/api/password/forgot/send', { body: { phoneNumber: victim }, remoteAddress: '198.51.100.70' })).status).toBe(200);
+      // Many addresses together meet the per-phone ceiling (4 an hour here).
+      for (let i = 0; i < 2; i++) await call(t.app, 'POST', '/api/password/forgot/send', { body: { phoneNumber: victim }, remoteAddress: `192.0.2.${70 + i}` });
+      const ceiling = await call(t.app, 'POST', '/api/password/forgot/send', { body: { phoneNumber: victim }, remoteAddress: '198.51.100.71' });
+      expect(ceiling).toMatchObject({ status: 429, body: { message: 'REQUEST_LIMIT' } });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('counts only sends that went out against the site-wide ceiling', async () => {
+    const t = await startApp('embedded', { OTP_SENDS_PER_IP_HOUR: '2', OTP_SENDS_GLOBAL_MINUTE: '4' });
+    try {
+      const flood = [];
+      for (let i = 0; i < 20; i++) flood.push((await call(t.app, 'POST', '/api/otp/send', { body: { phoneNumber: uniquePhone() }, remoteAddress: '203.0.113.80' })).status);
+      expect(flood.filter((s) => s === 200)).toHaveLength(2);
+      // 18 refused requests used nothing of the site's 4: two other addresses still get their codes.
+      expect((await call(t.app, 'POST', '/api/otp/send', { body: { phoneNumber: uniquePhone() }, remoteAddress: '198.51.100.80' })).status).toBe(200);
+      expect((await call(t.app, 'POST', '/api/otp/send', { body: { phoneNumber: uniquePhone() }, remoteAddress: '198.51.100.81' })).status).toBe(200);
+      expect((await call(t.app, 'POST', '/api/otp/send', { body: { phoneNumber: uniquePhone() }, remoteAddress: '198.51.100.82' })).body.message).toBe('REQUEST_LIMIT_1MIN');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('counts a burst of parallel login guesses before checking them', async () => {
+    const t = await startApp('embedded');
+    try {
+      const { phone, password } = await registerMember(t.app);
+      const burst = await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          call(t.app, 'POST', '/api/login', { body: { username: phone, password: i === 20 ? password : `wrong-${i}` }, remoteAddress: '203.0.113.90' }),
+        ),
+      );
+      const checked = burst.filter((r) => r.status !== 429);
+      expect(checked.length).toBeLessThanOrEqual(5);
+      expect(burst.filter((r) => r.status === 429).every((r) => r.body.message === 'REQUEST_LIMIT_1MIN')).toBe(true);
+      // The member, elsewhere, is not locked out.
+      expect((await call(t.app, 'POST', '/api/login', { body: { username: phone, password }, remoteAddress: '198.51.100.90' })).status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('counts OTP sends that answer EXISTING_USER with the registration checks', async () => {
+    const t = await startApp('embedded', { ACCOUNT_CHECKS_PER_IP_MINUTE: '5' });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 7; i++) statuses.push((await call(t.app, 'POST', '/api/otp/send', { body: { phoneNumber: DEMO_MEMBER.username }, remoteAddress: '203.0.113.95' })).status);
+      expect(statuses).toEqual([409, 409, 409, 409, 409, 429, 429]);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('limits registration checks per address', async () => {
     const t = await startApp('embedded', { ACCOUNT_CHECKS_PER_IP_MINUTE: '5' });
     try {
@@ -248,6 +312,8 @@ describe('no 500 on odd text', () => {
       await call(t.app, 'POST', '/api/login', { body: { username: '0812345678\u0000', password: 'demo1234' } }),
       await call(t.app, 'POST', '/api/login', { body: { username: '081234\n5678', password: 'demo1234' } }),
       await call(t.app, 'POST', '/api/account/validate', { body: registration(uniquePhone(), { name: 'Nok\u0007' }) }),
+      await call(t.app, 'PUT', '/api/account/profile', { token, body: { name: 'a\ud800b', bankCode: 'KBANK', bankAccountName: 'DEMO PLAYER', bankAccountNo: '1234567890' } }),
+      await call(t.app, 'PUT', '/api/account/profile', { token, body: { name: 'a \u009b31m', bankCode: 'KBANK', bankAccountName: 'DEMO PLAYER', bankAccountNo: '1234567890' } }),
       await call(t.app, 'GET', `/api/statement/slip/reference/${encodeURIComponent('\u0000')}`, { token }),
     ];
     expect(probes.map((p) => [p.status, p.body.message])).toEqual(Array.from({ length: probes.length }, () => [400, 'KEY_INVALID']));
@@ -260,6 +326,7 @@ describe('no 500 on odd text', () => {
       '\u0001\u0002\u0003',
       '\u001b[31mred',
       '\u007f',
+      '\u009b31m',
       '\u202eevil\u202c',
       '\u200f\u200e\u061c',
       '🎰💰🧧',
@@ -338,12 +405,34 @@ describe('request and response hygiene', () => {
     }
   });
 
+  it('treats /api written any other way as the API: its headers, the site switch, JSON 404s', async () => {
+    const token = await login(t.app, DEMO_MEMBER.username, DEMO_MEMBER.password);
+    for (const path of ['/%61pi/wallet/account/PG', '/%41PI/wallet']) {
+      const res = await call(t.app, 'GET', path, { token });
+      expect(res.headers['cache-control'], path).toBe('no-store');
+    }
+    for (const path of ['/%41PI/WALLET', '//api/wallet', '/x/../api/nothing', '/api%2Fnothing', '/api;x/wallet', '/./API/x']) {
+      const res = await call(t.app, 'GET', path);
+      expect(String(res.headers['content-type']), path).toContain('application/json');
+      expect(res.status, path).toBeGreaterThanOrEqual(400);
+    }
+    await t.services.settings.set('siteActive', false);
+    try {
+      expect((await call(t.app, 'GET', '/%61pi/lookup/banks')).status).toBe(410);
+      expect((await call(t.app, 'POST', '/%61pi/login', { body: { username: DEMO_MEMBER.username, password: DEMO_MEMBER.password } })).status).toBe(410);
+    } finally {
+      await t.services.settings.set('siteActive', true);
+    }
+  });
+
   it("answers the framework's own errors in the { message: CODE } shape without echoing the path", async () => {
     const badEscape = await call(t.app, 'GET', '/api/wallet/activate/%zz<script>');
     expect(badEscape).toMatchObject({ status: 400, body: { message: 'KEY_INVALID' } });
     const longParam = await call(t.app, 'GET', `/api/wallet/activate/${'A'.repeat(500)}`);
     expect(longParam).toMatchObject({ status: 414, body: { message: 'URI_TOO_LONG' } });
     for (const res of [badEscape, longParam]) {
+      expect(res.headers['permissions-policy']).toContain('camera=()');
+      expect(res.headers['content-security-policy']).toContain("default-src 'self'");
       expect(Object.keys(res.body as object)).toEqual(['message']);
       expect(JSON.stringify(res.body)).not.toContain('script');
     }
@@ -369,8 +458,12 @@ describe('request and response hygiene', () => {
     expect(slow.answer).toMatch(/^HTTP\/1\.1 408/);
     expect(slow.answer).toContain('{"message":"REQUEST_TIMEOUT"}');
     expect(slow.closedAfterMs).toBeLessThan(4_000);
+    const slowHeaders = await raw('POST /api/login HTTP/1.1\r\nHost: x\r\n', 6_000);
+    expect(slowHeaders.answer).toMatch(/^HTTP\/1\.1 408/);
+    expect(slowHeaders.closedAfterMs).toBeLessThan(3_500);
     const broken = await raw('GARBAGE\r\n\r\n', 3_000);
     expect(broken.answer).toMatch(/^HTTP\/1\.1 400/);
+    expect(broken.answer.toLowerCase()).toContain('permissions-policy:');
     expect(broken.answer).toContain('{"message":"KEY_INVALID"}');
     const hugeHeader = await raw(`GET /api/lookup/banks HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 3_000);
     expect(hugeHeader.answer).toMatch(/^HTTP\/1\.1 431/);
@@ -483,6 +576,29 @@ describe('the HTTP SMS gateway adapter', () => {
     } finally {
       await t.close();
       await new Promise<void>((resolve) => gateway.close(() => resolve()));
+    }
+  });
+});
+
+describe('a production start on a data folder a development run seeded', () => {
+  it('retires the demo member: it cannot log in, and a later development run brings it back', async () => {
+    const schema = `t_retire_${randomBytes(4).toString('hex')}`;
+    const dev = await startApp('postgres', {}, schema);
+    const devToken = await login(dev.app, DEMO_MEMBER.username, DEMO_MEMBER.password);
+    await dev.close();
+    const prod = await startApp('postgres', { NODE_ENV: 'production', SMS_HTTP_URL: 'http://127.0.0.1:9/none' }, schema);
+    try {
+      expect(await call(prod.app, 'POST', '/api/login', { body: { username: DEMO_MEMBER.username, password: DEMO_MEMBER.password } })).toMatchObject({ status: 400, body: { message: 'WRONG_CREDENTIAL' } });
+      expect((await call(prod.app, 'GET', '/api/account/profile', { token: devToken })).status).toBe(401);
+    } finally {
+      await prod.close();
+    }
+    const again = await startApp('postgres', {}, schema);
+    try {
+      expect((await call(again.app, 'POST', '/api/login', { body: { username: DEMO_MEMBER.username, password: DEMO_MEMBER.password } })).status).toBe(200);
+    } finally {
+      await again.close();
+      await dropSchema(schema);
     }
   });
 });

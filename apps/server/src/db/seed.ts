@@ -133,6 +133,23 @@ async function insertSettings(db: Kysely<DB>, settings: Record<string, unknown>)
 }
 
 /**
+ * Without SEED_DEMO (production by default) the demo member must not be usable, even on a data
+ * folder a development run once seeded: it is made inactive, its password unusable and its
+ * sessions ended. Answers whether there was one to retire.
+ */
+export async function retireDemo(db: Kysely<DB>): Promise<boolean> {
+  const retired = await db
+    .updateTable('members')
+    .set({ status: 'inactive', password_hash: '!retired-demo-member', updated_at: new Date() })
+    .where('id', '=', DEMO_MEMBER.id)
+    .where('password_hash', '<>', '!retired-demo-member')
+    .executeTakeFirst();
+  if (Number(retired.numUpdatedRows) === 0) return false;
+  await db.updateTable('sessions').set({ revoked_at: new Date() }).where('member_id', '=', DEMO_MEMBER.id).where('revoked_at', 'is', null).execute();
+  return true;
+}
+
+/**
  * The demo (SEED_DEMO, on by default outside production): the site's texts and demo deposit
  * accounts, the catalogue of the 16 sandbox games and the demo member the README names. Written
  * only when missing.
@@ -157,7 +174,12 @@ export async function seedDemo(db: Kysely<DB>, config: Pick<Config, 'ARGON2_MEMO
     )
     .onConflict((oc) => oc.column('code').doNothing())
     .execute();
-  const demo = await db.selectFrom('members').select('id').where('username', '=', DEMO_MEMBER.username).executeTakeFirst();
+  const demo = await db.selectFrom('members').select(['id', 'password_hash']).where('username', '=', DEMO_MEMBER.username).executeTakeFirst();
+  if (demo?.password_hash === '!retired-demo-member') {
+    // Retired by a run without SEED_DEMO: back again.
+    const hash = await createPasswordHasher(config.ARGON2_MEMORY_KIB).hash(DEMO_MEMBER.password);
+    await db.updateTable('members').set({ status: 'active', password_hash: hash, updated_at: new Date() }).where('id', '=', demo.id).execute();
+  }
   if (!demo) {
     const hash = await createPasswordHasher(config.ARGON2_MEMORY_KIB).hash(DEMO_MEMBER.password);
     await db

@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
-import { CONTROL_CHARACTER_EXCEPT_LINES } from '@mw/contract/text';
+import { hasControlCharacter } from '@mw/contract/text';
 import { AppError } from '../lib/errors';
 
 /**
@@ -24,8 +24,16 @@ declare module 'fastify' {
   }
 }
 
-/** Node's own client errors (malformed requests, header overflow, timeouts) in the API's shape. */
-export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+/** Node's own client errors (malformed requests, header overflow, timeouts) in the API's shape, with the security headers. */
+export function clientErrorHandlerWith(headers: Record<string, string>): (error: Error & { code?: string }, socket: Socket) => void {
+  const extra = Object.entries(headers)
+    .filter(([name]) => name !== 'cache-control')
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  return (error, socket) => answerClientError(error, socket, extra);
+}
+
+function answerClientError(error: Error & { code?: string }, socket: Socket, extraHeaders: string): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, reason, code] =
     error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
@@ -38,7 +46,7 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
   const body = JSON.stringify({ message: code });
   if (socket.writable) {
     socket.write(
-      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\n${extraHeaders}Connection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy();
@@ -53,12 +61,12 @@ export function frameworkErrorAnswer(error: FastifyError): { status: number; bod
 
 /** Walks a parsed body, query or params object: true when any string in it holds a control character. */
 export function holdsControlCharacter(value: unknown, depth = 0): boolean {
-  if (typeof value === 'string') return CONTROL_CHARACTER_EXCEPT_LINES.test(value);
+  if (typeof value === 'string') return hasControlCharacter(value, true);
   if (depth > 32 || typeof value !== 'object' || value === null) return false;
   if (Array.isArray(value)) return value.some((item) => holdsControlCharacter(item, depth + 1));
   if (Buffer.isBuffer(value)) return false;
   for (const [key, item] of Object.entries(value)) {
-    if (CONTROL_CHARACTER_EXCEPT_LINES.test(key) || holdsControlCharacter(item, depth + 1)) return true;
+    if (hasControlCharacter(key, true) || holdsControlCharacter(item, depth + 1)) return true;
   }
   return false;
 }

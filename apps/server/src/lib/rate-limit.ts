@@ -10,6 +10,8 @@ export interface RateLimiter {
   /** Reads without counting. */
   peek(key: string, limit: number): Promise<RateResult>;
   reset(key: string): Promise<void>;
+  /** Takes back one hit (an attempt that turned out not to count, such as a successful login). */
+  undo(key: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -48,6 +50,11 @@ export class MemoryRateLimiter implements RateLimiter {
     this.windows.delete(key);
   }
 
+  async undo(key: string): Promise<void> {
+    const window = this.windows.get(key);
+    if (window && window.count > 0) window.count -= 1;
+  }
+
   async close(): Promise<void> {
     this.windows.clear();
   }
@@ -62,6 +69,12 @@ local count = redis.call('INCR', KEYS[1])
 if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 local ttl = redis.call('PTTL', KEYS[1])
 return {count, ttl}
+`;
+
+const UNDO_SCRIPT = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+if count > 0 then redis.call('DECR', KEYS[1]) end
+return 0
 `;
 
 export class RedisRateLimiter implements RateLimiter {
@@ -84,6 +97,10 @@ export class RedisRateLimiter implements RateLimiter {
 
   async reset(key: string): Promise<void> {
     await this.redis.del(this.prefix + key);
+  }
+
+  async undo(key: string): Promise<void> {
+    await this.redis.eval(UNDO_SCRIPT, 1, this.prefix + key);
   }
 
   async close(): Promise<void> {

@@ -24,6 +24,8 @@ export interface AccountOptions {
   laosMode: boolean;
   /** Failed logins for one phone from one address per minute (the short lock, for that address only). */
   loginFailsPerMinute: number;
+  /** Failed logins for one phone from one address per hour (slow guessing from one address). */
+  loginFailsPerPhoneIpHour: number;
   /** Failed logins for one phone from anywhere per hour (the higher ceiling). */
   loginFailsPerPhoneHour: number;
   /** Failed logins from one address per minute, any phone. */
@@ -48,12 +50,14 @@ interface CleanRegistration {
  * Registration, login, profile and passwords. Rules the spec leaves open, chosen here:
  * - login answers WRONG_CREDENTIAL (400) for an unknown phone and for a wrong password alike,
  *   and spends the same hashing time on both;
- * - failed logins are counted three ways: per phone and client address (LOGIN_FAILS_PER_MINUTE a
- *   minute: that address is refused for that phone, 429 REQUEST_LIMIT_1MIN, until the minute is
- *   over), per client address over every phone (LOGIN_FAILS_PER_IP_MINUTE a minute, also
- *   REQUEST_LIMIT_1MIN), and per phone from anywhere (LOGIN_FAILS_PER_PHONE_HOUR an hour, 429
- *   REQUEST_LIMIT). So a stranger's wrong guesses lock out only the stranger's address; the member,
- *   from another address, still logs in. A successful login clears the phone+address counter;
+ * - login attempts are counted before the password is checked (so a burst of parallel guesses
+ *   cannot overtake the count) and a successful one is taken back. Failures count per phone and
+ *   client address (LOGIN_FAILS_PER_MINUTE a minute, LOGIN_FAILS_PER_PHONE_IP_HOUR an hour: that
+ *   address only is refused for that phone, 429 REQUEST_LIMIT_1MIN / REQUEST_LIMIT), per client
+ *   address over every phone (LOGIN_FAILS_PER_IP_MINUTE a minute, REQUEST_LIMIT_1MIN), and — only
+ *   for attempts those let through — per phone from anywhere (LOGIN_FAILS_PER_PHONE_HOUR an hour,
+ *   REQUEST_LIMIT). So a stranger's guesses lock out the stranger's address; reaching the phone's
+ *   ceiling takes many addresses. A successful login clears the phone+address minute counter;
  * - registration checks and registrations (validate and create; both reveal EXISTING_USER and
  *   EXISTING_BANK) are limited per client address (ACCOUNT_CHECKS_PER_IP_MINUTE a minute);
  * - while registerOTP is on, a registration must carry the otpToken its client verified for the
@@ -183,14 +187,18 @@ export class AccountService {
   async login(username: string, password: string, ip: string): Promise<string> {
     const phone = username.trim();
     const pairKey = `login:pair:${phone}:${ip}`;
+    const pairHourKey = `login:pairhour:${phone}:${ip}`;
     const phoneKey = `login:phone:${phone}`;
     const ipKey = `login:ip:${ip}`;
-    const [byPair, byIp, byPhone] = await Promise.all([
-      this.limiter.peek(pairKey, this.options.loginFailsPerMinute),
-      this.limiter.peek(ipKey, this.options.loginFailsPerIpMinute),
-      this.limiter.peek(phoneKey, this.options.loginFailsPerPhoneHour),
+    // Counted first, atomically: parallel attempts cannot all pass a check made before counting.
+    const [byPair, byPairHour, byIp] = await Promise.all([
+      this.limiter.hit(pairKey, this.options.loginFailsPerMinute, 60_000),
+      this.limiter.hit(pairHourKey, this.options.loginFailsPerPhoneIpHour, 3_600_000),
+      this.limiter.hit(ipKey, this.options.loginFailsPerIpMinute, 60_000),
     ]);
     if (!byPair.allowed || !byIp.allowed) throw tooMany('REQUEST_LIMIT_1MIN', Math.max(byPair.retryAfter, byIp.retryAfter));
+    if (!byPairHour.allowed) throw tooMany('REQUEST_LIMIT', byPairHour.retryAfter);
+    const byPhone = await this.limiter.hit(phoneKey, this.options.loginFailsPerPhoneHour, 3_600_000);
     if (!byPhone.allowed) throw tooMany('REQUEST_LIMIT', byPhone.retryAfter);
 
     const member = await this.db
@@ -199,16 +207,10 @@ export class AccountService {
       .where('username', '=', phone)
       .executeTakeFirst();
     const ok = member ? await this.passwords.verify(member.password_hash, password) : (await this.passwords.burn(password), false);
-    if (!member || !ok) {
-      await Promise.all([
-        this.limiter.hit(pairKey, this.options.loginFailsPerMinute, 60_000),
-        this.limiter.hit(ipKey, this.options.loginFailsPerIpMinute, 60_000),
-        this.limiter.hit(phoneKey, this.options.loginFailsPerPhoneHour, 3_600_000),
-      ]);
-      throw badRequest('WRONG_CREDENTIAL');
-    }
+    if (!member || !ok) throw badRequest('WRONG_CREDENTIAL');
+    // The right password: this attempt was no failure.
+    await Promise.all([this.limiter.reset(pairKey), this.limiter.undo(pairHourKey), this.limiter.undo(ipKey), this.limiter.undo(phoneKey)]);
     if (member.status !== 'active') throw forbidden('INACTIVE_USER');
-    await this.limiter.reset(pairKey);
     return this.sessions.create(member.id);
   }
 

@@ -10,12 +10,14 @@ import type { Services } from '../../services';
  * last 30 minutes, not yet used to register) gets code OTP_VERIFIED with that token and skips the
  * OTP step; anyone else gets a code of their own.
  */
-export function otpHandlers({ otp, config, database }: Services): Handlers {
+export function otpHandlers({ otp, config, database, accounts }: Services): Handlers {
   return {
     otpSend: async ({ body, locale, ip }) => {
       const phone = body.phoneNumber.trim();
       const failure = ruleError(checkPhone(phone, config.LAOS_MODE));
       if (failure) throw failure;
+      // It answers EXISTING_USER: counted with the other registration checks of the address.
+      await accounts.countCheck(ip);
       const member = await database.db.selectFrom('members').select('id').where('username', '=', phone).executeTakeFirst();
       if (member) throw conflict('EXISTING_USER');
       const verified = body.otpToken ? await otp.verifiedRegistration(body.otpToken, phone) : null;

@@ -16,6 +16,8 @@ export interface OtpLimits {
   sendsPerHour: number;
   /** Sends of every purpose from one client address per hour. */
   sendsPerIpHour: number;
+  /** Sends to one phone (one purpose) per hour from every address together: a ceiling on SMS to one phone. */
+  sendsPerPhoneHour: number;
   /** Sends of every purpose over the whole site per minute (an SMS costs money). */
   sendsGlobalMinute: number;
 }
@@ -32,11 +34,16 @@ const VERIFICATION_VALID_MS = 30 * 60_000;
 
 /**
  * One-time codes sent by SMS: six digits, valid OTP_TTL_SECONDS, OTP_MAX_ATTEMPTS wrong tries
- * per code before it is blocked (OTP_BLOCK). Sends are limited per phone and purpose (one every
- * OTP_RESEND_SECONDS: REQUEST_LIMIT_1MIN; OTP_SENDS_PER_HOUR an hour: REQUEST_LIMIT), per client
- * address (OTP_SENDS_PER_IP_HOUR an hour, every purpose: REQUEST_LIMIT) and over the whole site
- * (OTP_SENDS_GLOBAL_MINUTE a minute: REQUEST_LIMIT_1MIN). Codes are stored hashed; attempts are
- * counted in the database row, atomically.
+ * per code before it is blocked (OTP_BLOCK). Sends are limited, in this order:
+ * 1. per client address, every phone and purpose: OTP_SENDS_PER_IP_HOUR an hour (REQUEST_LIMIT);
+ * 2. per phone, purpose and address: one every OTP_RESEND_SECONDS (REQUEST_LIMIT_1MIN) and
+ *    OTP_SENDS_PER_HOUR an hour (REQUEST_LIMIT) — so a stranger asking for codes for someone's
+ *    phone uses up the stranger's allowance, not the owner's;
+ * 3. per phone and purpose from everywhere: OTP_SENDS_PER_PHONE_HOUR an hour (REQUEST_LIMIT), a
+ *    higher ceiling on the SMS one phone can be sent;
+ * 4. over the whole site: OTP_SENDS_GLOBAL_MINUTE a minute (REQUEST_LIMIT_1MIN), counting only
+ *    sends that passed 1–3, so refused requests cannot use the site's allowance up.
+ * Codes are stored hashed; attempts are counted in the database row, atomically.
  *
  * A verified registration code is a capability of the client that verified it: its otpToken
  * (never shown to anyone else) must come with the registration, which uses it up in the same
@@ -153,18 +160,22 @@ export class OtpService {
   }
 
   private async checkSendLimits(phone: string, purpose: OtpPurpose, ip: string): Promise<void> {
-    const [global, byIp] = await Promise.all([
-      this.limiter.hit('otp:global', this.limits.sendsGlobalMinute, 60_000),
-      this.limiter.hit(`otp:ip:${ip}`, this.limits.sendsPerIpHour, 3_600_000),
-    ]);
+    const byIp = await this.limiter.hit(`otp:ip:${ip}`, this.limits.sendsPerIpHour, 3_600_000);
     if (!byIp.allowed) throw tooMany('REQUEST_LIMIT', byIp.retryAfter);
-    if (!global.allowed) throw tooMany('REQUEST_LIMIT_1MIN', global.retryAfter);
     if (this.limits.resendSeconds > 0) {
-      const burst = await this.limiter.hit(`otp:burst:${purpose}:${phone}`, 1, this.limits.resendSeconds * 1000);
+      const burst = await this.limiter.hit(`otp:burst:${purpose}:${phone}:${ip}`, 1, this.limits.resendSeconds * 1000);
       if (!burst.allowed) throw tooMany('REQUEST_LIMIT_1MIN', burst.retryAfter);
     }
-    const hourly = await this.limiter.hit(`otp:hour:${purpose}:${phone}`, this.limits.sendsPerHour, 3_600_000);
+    const hourly = await this.limiter.hit(`otp:hour:${purpose}:${phone}:${ip}`, this.limits.sendsPerHour, 3_600_000);
     if (!hourly.allowed) throw tooMany('REQUEST_LIMIT', hourly.retryAfter);
+    const phoneKey = `otp:phone:${purpose}:${phone}`;
+    const byPhone = await this.limiter.hit(phoneKey, this.limits.sendsPerPhoneHour, 3_600_000);
+    if (!byPhone.allowed) throw tooMany('REQUEST_LIMIT', byPhone.retryAfter);
+    const global = await this.limiter.hit('otp:global', this.limits.sendsGlobalMinute, 60_000);
+    if (!global.allowed) {
+      await Promise.all([this.limiter.undo('otp:global'), this.limiter.undo(phoneKey)]);
+      throw tooMany('REQUEST_LIMIT_1MIN', global.retryAfter);
+    }
   }
 }
 
