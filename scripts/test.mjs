@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: typecheck, lint, unit and server integration tests (Vitest, on the embedded database
-// and on PostgreSQL), then the end-to-end tests in Debian's Chromium (Playwright). Every step runs
+// and on PostgreSQL), the end-to-end tests in Debian's Chromium (Playwright), then a 20 s chaos run. Every step runs
 // even when an earlier one fails; the last line counts what passed and failed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -61,6 +61,12 @@ if (wants('e2e')) {
     const failed = (report?.stats?.unexpected ?? 0) + (ok ? 0 : report?.stats?.unexpected ? 0 : 1);
     results.push({ step: 'e2e', passed, failed });
   }
+}
+
+if (wants('chaos')) {
+  // The money core under kills, provider faults and replays: two processes on PostgreSQL + Redis.
+  const ok = run('chaos (20 s, two processes, PostgreSQL + Redis)', 'npx', ['tsx', 'apps/server/test/chaos/chaos.ts', '--seconds', '20']);
+  results.push({ step: 'chaos', passed: ok ? 1 : 0, failed: ok ? 0 : 1 });
 }
 
 const passed = results.reduce((n, r) => n + r.passed, 0);

@@ -47,12 +47,18 @@ export class SandboxGameHouse {
    */
   async setFault(code: string, fault: Fault): Promise<void> {
     this.faults.set(code, fault);
-    this.setAt.set(code, Date.now());
-    await this.db
-      .insertInto('sandbox_game_faults')
-      .values({ game_code: code, mode: fault.mode, latency_ms: fault.latencyMs })
-      .onConflict((oc) => oc.column('game_code').doUpdateSet({ mode: fault.mode, latency_ms: fault.latencyMs, updated_at: new Date() }))
-      .execute();
+    // Until the write is in, and for a read that began before it ended, this process's own
+    // setting wins over what a refresh reads.
+    this.setAt.set(code, Number.MAX_SAFE_INTEGER);
+    try {
+      await this.db
+        .insertInto('sandbox_game_faults')
+        .values({ game_code: code, mode: fault.mode, latency_ms: fault.latencyMs })
+        .onConflict((oc) => oc.column('game_code').doUpdateSet({ mode: fault.mode, latency_ms: fault.latencyMs, updated_at: new Date() }))
+        .execute();
+    } finally {
+      this.setAt.set(code, Date.now());
+    }
   }
 
   /** Reads the faults every process has set. */
@@ -60,7 +66,7 @@ export class SandboxGameHouse {
     const started = Date.now();
     const rows = await this.db.selectFrom('sandbox_game_faults').select(['game_code', 'mode', 'latency_ms']).execute();
     for (const row of rows) {
-      if ((this.setAt.get(row.game_code) ?? 0) > started) continue;
+      if ((this.setAt.get(row.game_code) ?? 0) >= started) continue;
       this.faults.set(row.game_code, { mode: row.mode, latencyMs: row.latency_ms });
     }
   }
