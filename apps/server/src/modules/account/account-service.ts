@@ -140,6 +140,11 @@ export class AccountService {
     };
   }
 
+  /** Whether a phone is registered. */
+  async isRegistered(phone: string): Promise<boolean> {
+    return (await this.db.selectFrom('members').select('id').where('username', '=', phone).executeTakeFirst()) !== undefined;
+  }
+
   /** Counts one registration check (validate or create) of a client address. */
   async countCheck(ip: string): Promise<void> {
     const hit = await this.limiter.hit(`account:ip:${ip}`, this.options.accountChecksPerIpMinute, 60_000);

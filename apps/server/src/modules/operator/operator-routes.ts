@@ -1,7 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { toBaht } from '@mw/contract/money';
 import { forbidden } from '../../lib/errors';
 import { checkInvariants } from '../../money/ledger';
 import type { FaultMode } from '../../providers/games/sandbox-games';
@@ -46,18 +45,7 @@ export function registerOperatorRoutes(app: FastifyInstance, { config, settings,
     },
   );
 
-  app.get('/api/operator/withdrawals', { preHandler: guard }, async () => {
-    const rows = await database.db
-      .selectFrom('operations')
-      .innerJoin('members', 'members.id', 'operations.member_id')
-      .select(['operations.id', 'operations.member_id', 'members.username', 'operations.amount', 'operations.target', 'operations.created_at'])
-      .where('operations.type', '=', 'withdraw')
-      .where('operations.status', '=', 'PENDING')
-      .orderBy('operations.created_at')
-      .limit(500)
-      .execute();
-    return { withdrawals: rows.map((r) => ({ id: r.id, memberId: r.member_id, username: r.username, amount: toBaht(Number(r.amount)), to: r.target, createdAt: r.created_at.toISOString() })) };
-  });
+  app.get('/api/operator/withdrawals', { preHandler: guard }, async () => ({ withdrawals: await wallet.pendingWithdrawals() }));
   const idParams = z.object({ id: z.string().max(64) });
   app.post('/api/operator/withdrawals/:id/complete', { preHandler: guard, schema: { params: idParams } }, async (request) => {
     const op = await wallet.completeWithdrawal((request.params as { id: string }).id);

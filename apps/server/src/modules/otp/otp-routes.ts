@@ -10,7 +10,7 @@ import type { Services } from '../../services';
  * last 30 minutes, not yet used to register) gets code OTP_VERIFIED with that token and skips the
  * OTP step; anyone else gets a code of their own.
  */
-export function otpHandlers({ otp, config, database, accounts }: Services): Handlers {
+export function otpHandlers({ otp, config, accounts }: Services): Handlers {
   return {
     otpSend: async ({ body, locale, ip }) => {
       const phone = body.phoneNumber.trim();
@@ -18,8 +18,7 @@ export function otpHandlers({ otp, config, database, accounts }: Services): Hand
       if (failure) throw failure;
       // It answers EXISTING_USER: counted with the other registration checks of the address.
       await accounts.countCheck(ip);
-      const member = await database.db.selectFrom('members').select('id').where('username', '=', phone).executeTakeFirst();
-      if (member) throw conflict('EXISTING_USER');
+      if (await accounts.isRegistered(phone)) throw conflict('EXISTING_USER');
       const verified = body.otpToken ? await otp.verifiedRegistration(body.otpToken, phone) : null;
       if (verified) return { ...verified, code: 'OTP_VERIFIED' as const };
       const sent = await otp.issue(phone, 'register', ip, true, locale);

@@ -163,6 +163,20 @@ export class WalletService {
     return answerFrom(op, after?.get(account.wallet(op.member_id)), undefined);
   }
 
+  /** Operator: the pending withdrawals, oldest first (at most 500). */
+  async pendingWithdrawals(): Promise<Array<{ id: string; memberId: string; username: string; amount: number; to: string; createdAt: string }>> {
+    const rows = await this.db
+      .selectFrom('operations')
+      .innerJoin('members', 'members.id', 'operations.member_id')
+      .select(['operations.id', 'operations.member_id', 'members.username', 'operations.amount', 'operations.target', 'operations.created_at'])
+      .where('operations.type', '=', 'withdraw')
+      .where('operations.status', '=', 'PENDING')
+      .orderBy('operations.created_at')
+      .limit(500)
+      .execute();
+    return rows.map((r) => ({ id: r.id, memberId: r.member_id, username: r.username, amount: toBaht(Number(r.amount)), to: r.target, createdAt: r.created_at.toISOString() }));
+  }
+
   /** Operator: the bank transfer went out; the held money leaves the system. */
   async completeWithdrawal(operationId: string): Promise<OperationRow> {
     return this.settleWithdrawal(operationId, 'SUCCESS', null);
