@@ -101,6 +101,9 @@ export async function call<T = Record<string, unknown>>(
   return { status: response.statusCode, body: body as T, headers: response.headers };
 }
 
+/** Fills a route's :params with a plausible value. */
+export const concrete = (path: string) => path.replace(/:(\w+)/g, (_m, name: string) => (name === 'code' || name === 'bankCode' ? 'PG' : 'abc123'));
+
 let phoneCounter = 0;
 /** A phone number no other test uses (08 + 8 digits). */
 export function uniquePhone(): string {

@@ -3,10 +3,7 @@ import { endpointList } from '@mw/contract/endpoints';
 import { specCalls } from '../../../packages/contract/test/spec-calls';
 import { redactUrl } from '../src/app';
 import { DEMO_MEMBER } from '../src/db/seed';
-import { call, dbKinds, login, startApp, type TestApp } from './helpers';
-
-/** Fills :params with a plausible value. */
-const concrete = (path: string) => path.replace(/:(\w+)/g, (_m, name: string) => (name === 'code' || name === 'bankCode' ? 'PG' : 'abc123'));
+import { call, concrete, dbKinds, login, startApp, type TestApp } from './helpers';
 
 describe('request logs', () => {
   it('never carry the game password of an auto-login path', () => {

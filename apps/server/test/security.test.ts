@@ -6,13 +6,10 @@ import type { z } from 'zod';
 import { endpointList } from '@mw/contract/endpoints';
 import { stringVariants } from '../../../packages/contract/test/schema-walk';
 import { DEMO_MEMBER } from '../src/db/seed';
-import { call, dbKinds, dropSchema, latestCode, login, registerMember, registration, startApp, uniquePhone, verifyPhone, type TestApp } from './helpers';
+import { call, concrete, dbKinds, dropSchema, latestCode, login, registerMember, registration, startApp, uniquePhone, verifyPhone, type TestApp } from './helpers';
 
 /** Percent-encodes every UTF-8 byte (a lone surrogate becomes U+FFFD, as a browser would send it). */
 const encodeBytes = (text: string) => [...Buffer.from(text)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
-
-/** Fills :params with a plausible value. */
-const concrete = (path: string) => path.replace(/:(\w+)/g, (_m, name: string) => (name === 'code' || name === 'bankCode' ? 'PG' : 'abc123'));
 
 describe.each(dbKinds)('registration bound to the client that verified the phone, on %s', (kind) => {
   let t: TestApp;

@@ -48,7 +48,7 @@ export class MoneyCore {
       // Refused before recording anything. A retry of a call that did record (its body asks the
       // same, but the world moved on) answers that record; a first refusal is stored.
       const record = await lookupKey(this.db, memberId, idem);
-      if (record) return this.answerRecord(record, memberId, idem);
+      if (record) return this.answerRecord(record);
       if (await recordAnswer(this.db, memberId, idem, storedOf(error))) throw error;
       return this.replay(memberId, idem);
     }
@@ -57,14 +57,14 @@ export class MoneyCore {
   async composite<P>(memberId: string, idem: Idem | null, plan: () => Promise<P>, run: (plan: P) => Promise<MoneyResult>): Promise<MoneyResult> {
     if (!idem) return run(await plan());
     let record = await lookupKey(this.db, memberId, idem);
-    if (record?.answer || record?.operation) return this.answerRecord(record, memberId, idem);
+    if (record?.answer || record?.operation) return this.answerRecord(record);
     if (!record) record = await recordPlan(this.db, memberId, idem, await plan());
     if (record.answer) return replayStored(record.answer);
     let answer: StoredAnswer;
     try {
       answer = { status: 200, body: (await run(record.plan as P)) as unknown as Record<string, unknown> };
     } catch (error) {
-      if (!(error instanceof AppError) || error.status === 409 || error.status === 504 || error.status >= 500) throw error;
+      if (!(error instanceof AppError) || error.status === 409 || error.status >= 500) throw error;
       answer = storedOf(error);
     }
     return replayStored(await settleAnswer(this.db, memberId, idem, answer));
@@ -74,10 +74,10 @@ export class MoneyCore {
   async replay(memberId: string, idem: Idem): Promise<MoneyResult> {
     const record = await lookupKey(this.db, memberId, idem);
     if (!record) throw new AppError(409, 'REQUEST_IN_PROGRESS');
-    return this.answerRecord(record, memberId, idem);
+    return this.answerRecord(record);
   }
 
-  private async answerRecord(record: KeyRecord, _memberId: string, _idem: Idem): Promise<MoneyResult> {
+  private async answerRecord(record: KeyRecord): Promise<MoneyResult> {
     if (record.answer) return replayStored(record.answer);
     if (record.operation) return answerOf(this.db, record.operation);
     // A composite call's plan without its answer yet: it is still running (or was cut off; a

@@ -29,6 +29,9 @@ const smsText: Record<Locale, (code: string, ref: string, minutes: number) => st
   en: (code, ref, minutes) => `Your OTP code is ${code} (ref ${ref}), valid for ${minutes} min. Do not share it with anyone.`,
 };
 
+/** The shape of an otpToken (newToken()); anything else is no token of ours. */
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{20,100}$/;
+
 /** How long a verified registration code may be used to register. */
 const VERIFICATION_VALID_MS = 30 * 60_000;
 
@@ -92,7 +95,7 @@ export class OtpService {
 
   /** Checks a code. Returns the phone it was sent to; marks the request verified. */
   async verify(token: string, code: string, purpose: OtpPurpose): Promise<string> {
-    if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw badRequest('OTP_TOKEN_INVALID');
+    if (!TOKEN_PATTERN.test(token)) throw badRequest('OTP_TOKEN_INVALID');
     // Count the attempt first, atomically: parallel guesses cannot exceed the limit.
     const row = await this.db
       .updateTable('otp_requests')
@@ -125,7 +128,7 @@ export class OtpService {
    * minutes and it has not registered anyone yet; otherwise null.
    */
   async verifiedRegistration(token: string, phone: string): Promise<{ otpRef: string; otpToken: string } | null> {
-    if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
+    if (!TOKEN_PATTERN.test(token)) return null;
     const row = await this.db
       .selectFrom('otp_requests')
       .select(['ref', 'verified_at'])
@@ -144,7 +147,7 @@ export class OtpService {
    * verified, for another phone, older than 30 minutes or already used.
    */
   async consumeRegistration(db: Kysely<DB>, token: string | undefined, phone: string): Promise<boolean> {
-    if (!token || !/^[A-Za-z0-9_-]{20,100}$/.test(token)) return false;
+    if (!token || !TOKEN_PATTERN.test(token)) return false;
     const row = await db
       .updateTable('otp_requests')
       .set({ consumed_at: this.now() })
