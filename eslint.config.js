@@ -17,7 +17,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['apps/server/src/modules/sandbox/assets/**/*.js'],
+    files: ['apps/server/src/modules/wallet/sandbox-pages/assets/**/*.js'],
     languageOptions: { globals: { ...globals.browser }, sourceType: 'script' },
   },
   {

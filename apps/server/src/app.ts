@@ -11,22 +11,14 @@ import type { EndpointDef } from '@mw/contract/http';
 import type { Config } from './config';
 import type { Database } from './db/database';
 import { migrate } from './db/migrations';
-import { retireDemo, seedDemo, seedReference } from './db/seed';
 import { registerErrorHandler } from './http/error-handler';
 import { clientErrorHandlerWith, frameworkErrorAnswer, registerHygiene } from './http/hygiene';
 import { localeOf, type AuthMember, type Handler, type Handlers, type RequestContext } from './http/handlers';
 import { AppError } from './lib/errors';
-import { accountHandlers } from './modules/account/account-routes';
-import { autologinHandlers } from './modules/autologin/autologin-routes';
-import { statementHandlers } from './modules/statement/statement-routes';
-import { walletHandlers } from './modules/wallet/wallet-routes';
-import { lookupHandlers } from './modules/lookup/lookup-routes';
-import { registerOperatorRoutes } from './modules/operator/operator-routes';
-import { otpHandlers } from './modules/otp/otp-routes';
-import { registerGamePages } from './modules/sandbox/game-pages';
-import { registerSandboxRoutes } from './modules/sandbox/sandbox-routes';
+import { modules as allModules } from './modules';
 import { idempotencyOf } from './money/idempotency';
-import { createServices, type Services } from './services';
+import { migrationsOf, type DomainModule } from './platform/module';
+import { createKernel, servicesUnderConstruction, type Services } from './platform/services';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -46,17 +38,22 @@ export function redactUrl(url: string): string {
   return url.replace(/^(\/api\/autoLogin\/[^/]+\/[^/?]+\/)[^/?]+/, '$1***');
 }
 
+/** Every migration of the server's domains, in order (also for the CLI tools and tests). */
+export function allMigrations(modules: readonly DomainModule[] = allModules) {
+  return migrationsOf(modules);
+}
+
 /**
- * Builds the whole server: plugins, the error handler, site state, every call of the contract
- * (501 NOT_IMPLEMENTED where the domain is not built yet), sandbox and operator calls, health,
- * and the built web app with a fallback to index.html.
+ * Builds the whole server from the list of domain modules (modules/index.ts): their migrations,
+ * services and seeds; then the error handler, site state, every call of the contract (each
+ * domain's handlers in its own plugin scope; 501 NOT_IMPLEMENTED where no domain answers one
+ * yet), each domain's other routes, health, and the built web app with a fallback to index.html.
  */
-export async function buildApp(config: Config, database: Database): Promise<BuiltApp> {
-  await migrate(database);
-  await seedReference(database.db);
-  if (config.SEED_DEMO) await seedDemo(database.db, config);
-  else await retireDemo(database.db);
-  const services = await createServices(config, database);
+export async function buildApp(config: Config, database: Database, modules: readonly DomainModule[] = allModules): Promise<BuiltApp> {
+  await migrate(database, migrationsOf(modules));
+  const services = servicesUnderConstruction(createKernel(config, database));
+  for (const module of modules) await module.setup?.(services);
+  for (const module of modules) await module.seed?.(services);
 
   // Security headers (helmet's), worked out once: they are the same for every answer.
   const securityHeaders = staticHeaders(
@@ -149,23 +146,28 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
     }
   });
 
-  const handlers: Handlers = {
-    ...lookupHandlers(services),
-    ...accountHandlers(services),
-    ...otpHandlers(services),
-    ...walletHandlers(services),
-    ...statementHandlers(services),
-    ...autologinHandlers(services),
-  };
-  for (const [name, def] of endpointList) {
-    const handler = handlers[name] as Handler<EndpointDef> | null | undefined;
-    // null: the call does not exist on this server (the demo top-up without sandbox payments).
-    if (handler === null) continue;
-    registerEndpoint(app, services, name, def, handler);
+  // Each domain's contract calls and other routes, in a plugin scope of its own. A call no
+  // domain answers is 501 NOT_IMPLEMENTED; `null` leaves the route out (404).
+  const answered = new Map<string, string>();
+  for (const module of modules) {
+    const handlers: Handlers = module.handlers?.(services) ?? {};
+    for (const name of Object.keys(handlers)) {
+      const other = answered.get(name);
+      if (other) throw new Error(`call ${name} is answered by both ${other} and ${module.name}`);
+      answered.set(name, module.name);
+    }
+    await app.register(async (scope) => {
+      for (const [name, def] of endpointList) {
+        if (!(name in handlers)) continue;
+        const handler = handlers[name] as Handler<EndpointDef> | null | undefined;
+        if (handler) registerEndpoint(scope, services, name, def, handler);
+      }
+      await module.routes?.(scope, services);
+    });
   }
-  registerSandboxRoutes(app, services);
-  if (services.sandboxGames) registerGamePages(app, services.sandboxGames);
-  registerOperatorRoutes(app, services);
+  for (const [name, def] of endpointList) {
+    if (!answered.has(name)) registerEndpoint(app, services, name, def, undefined);
+  }
 
   app.get('/healthz', async () => {
     await database.db.selectNoFrom((eb) => eb.val(1).as('one')).execute();
@@ -173,22 +175,18 @@ export async function buildApp(config: Config, database: Database): Promise<Buil
   });
 
   await registerWebApp(app, config);
-  // Transfers left pending (a crash, a provider that did not answer) are settled at start-up and
-  // then periodically by asking their provider.
-  let reconciler: NodeJS.Timeout | null = null;
-  if (config.RECONCILE_INTERVAL_MS > 0) {
-    const reconcile = () => services.transfers.reconcile(config.RECONCILE_GRACE_MS).catch((error: unknown) => app.log.error({ err: error }, 'reconcile failed'));
-    app.addHook('onReady', async () => {
-      void reconcile();
-      reconciler = setInterval(() => void reconcile(), config.RECONCILE_INTERVAL_MS);
-      reconciler.unref();
-    });
-  }
+  // Background work (reconcilers) once the server is ready; everything stops when it closes.
+  const stops: Array<() => Promise<void> | void> = [];
+  app.addHook('onReady', async () => {
+    for (const module of modules) {
+      const stop = module.start?.(services, app.log);
+      if (stop) stops.push(stop);
+    }
+  });
   app.addHook('onClose', async () => {
-    if (reconciler) clearInterval(reconciler);
-    services.sandboxGames?.stopSharing();
+    for (const stop of stops) await stop();
+    for (const module of [...modules].reverse()) await module.close?.(services);
     await services.limiter.close();
-    await services.sessions.close();
   });
   return { app, services };
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { profileSchema } from '@mw/contract/account';
-import { DEMO_MEMBER } from '../src/db/seed';
+import { DEMO_MEMBER } from '../src/modules/demo';
 import { call, dbKinds, latestCode, login, registerMember, registration, startApp, uniquePhone, type TestApp } from './helpers';
 
 describe.each(dbKinds)('accounts on %s', (kind) => {

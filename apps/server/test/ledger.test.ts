@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { account, balances, checkInvariants, InsufficientFunds, LedgerError, openMemberAccounts, post } from '../src/money/ledger';
-import { DEMO_MEMBER } from '../src/db/seed';
+import { DEMO_MEMBER } from '../src/modules/demo';
 import { dbKinds, startApp, type TestApp } from './helpers';
 
 describe.each(dbKinds)('ledger on %s', (kind) => {
@@ -18,7 +18,7 @@ describe.each(dbKinds)('ledger on %s', (kind) => {
   const db = () => t.services.database.db;
 
   it('posts balanced transactions and keeps the invariants', async () => {
-    await post(db(), { kind: 'deposit', operationId: null, postings: [{ account: account.deposits, amount: -10_000 }, { account: account.wallet(member), amount: 10_000 }] });
+    await post(db(), { kind: 'deposit', operationId: null, postings: [{ account: account.deposits('THB'), amount: -10_000 }, { account: account.wallet(member), amount: 10_000 }] });
     const after = await post(db(), {
       kind: 'withdraw_hold',
       operationId: null,
@@ -33,7 +33,7 @@ describe.each(dbKinds)('ledger on %s', (kind) => {
     const before = await checkInvariants(db());
     const wallet = (await balances(db(), [account.wallet(member)])).get(account.wallet(member))?.balance ?? 0;
     await expect(
-      post(db(), { kind: 'withdraw_hold', operationId: null, postings: [{ account: account.wallet(member), amount: -(wallet + 1) }, { account: account.withdrawals, amount: wallet + 1 }] }),
+      post(db(), { kind: 'withdraw_hold', operationId: null, postings: [{ account: account.wallet(member), amount: -(wallet + 1) }, { account: account.withdrawals('THB'), amount: wallet + 1 }] }),
     ).rejects.toBeInstanceOf(InsufficientFunds);
     const after = await checkInvariants(db());
     expect(after.transactions).toBe(before.transactions);
@@ -42,11 +42,11 @@ describe.each(dbKinds)('ledger on %s', (kind) => {
 
   it('refuses unbalanced, zero, fractional and duplicate postings', async () => {
     const w = account.wallet(member);
-    await expect(post(db(), { kind: 'adjustment', operationId: null, postings: [{ account: w, amount: 1 }, { account: account.deposits, amount: -2 }] })).rejects.toBeInstanceOf(LedgerError);
-    await expect(post(db(), { kind: 'adjustment', operationId: null, postings: [{ account: w, amount: 0 }, { account: account.deposits, amount: 0 }] })).rejects.toBeInstanceOf(LedgerError);
-    await expect(post(db(), { kind: 'adjustment', operationId: null, postings: [{ account: w, amount: 0.5 }, { account: account.deposits, amount: -0.5 }] })).rejects.toBeInstanceOf(LedgerError);
+    await expect(post(db(), { kind: 'adjustment', operationId: null, postings: [{ account: w, amount: 1 }, { account: account.deposits('THB'), amount: -2 }] })).rejects.toBeInstanceOf(LedgerError);
+    await expect(post(db(), { kind: 'adjustment', operationId: null, postings: [{ account: w, amount: 0 }, { account: account.deposits('THB'), amount: 0 }] })).rejects.toBeInstanceOf(LedgerError);
+    await expect(post(db(), { kind: 'adjustment', operationId: null, postings: [{ account: w, amount: 0.5 }, { account: account.deposits('THB'), amount: -0.5 }] })).rejects.toBeInstanceOf(LedgerError);
     await expect(post(db(), { kind: 'adjustment', operationId: null, postings: [{ account: w, amount: 1 }, { account: w, amount: -1 }] })).rejects.toBeInstanceOf(LedgerError);
-    await expect(post(db(), { kind: 'adjustment', operationId: null, postings: [{ account: 'm:nobody:wallet', amount: 1 }, { account: account.deposits, amount: -1 }] })).rejects.toThrow();
+    await expect(post(db(), { kind: 'adjustment', operationId: null, postings: [{ account: 'm:nobody:wallet', amount: 1 }, { account: account.deposits('THB'), amount: -1 }] })).rejects.toThrow();
     expect((await checkInvariants(db())).ok).toBe(true);
   });
 
@@ -72,7 +72,7 @@ describe.each(dbKinds)('ledger on %s', (kind) => {
       .values({ id: other, username: '0800000099', name: 'Par', password_hash: 'x', source_code: null, inviter_id: null, bank_code: 'KBANK', bank_account_name: 'PAR ALLEL', bank_account_no: '9990009990', currency: 'BAHT' })
       .execute();
     await openMemberAccounts(db(), other);
-    await post(db(), { kind: 'deposit', operationId: null, postings: [{ account: account.deposits, amount: -70_000 }, { account: account.wallet(other), amount: 70_000 }] });
+    await post(db(), { kind: 'deposit', operationId: null, postings: [{ account: account.deposits('THB'), amount: -70_000 }, { account: account.wallet(other), amount: 70_000 }] });
     const results = await Promise.allSettled(
       Array.from({ length: 50 }, () =>
         post(db(), { kind: 'withdraw_hold', operationId: null, postings: [{ account: account.wallet(other), amount: -2_000 }, { account: account.withdrawal(other), amount: 2_000 }] }),
@@ -95,7 +95,7 @@ describe.each(dbKinds)('ledger on %s', (kind) => {
         .execute();
       await openMemberAccounts(db(), id);
     }
-    const accounts = members.flatMap((m) => [account.wallet(m), account.inflight(m), account.withdrawal(m)]).concat([account.deposits, account.withdrawals]);
+    const accounts = members.flatMap((m) => [account.wallet(m), account.inflight(m), account.withdrawal(m)]).concat([account.deposits('THB'), account.withdrawals('THB')]);
     const op = fc.record({ from: fc.constantFrom(...accounts), to: fc.constantFrom(...accounts), amount: fc.integer({ min: 1, max: 50_000 }) });
     let model = new Map<string, number>();
     const read = async () => new Map([...(await balances(db(), accounts))].map(([k, v]) => [k, v.balance]));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lookupEndpoints } from '@mw/contract/lookups';
-import { DEMO_MEMBER } from '../src/db/seed';
+import { DEMO_MEMBER } from '../src/modules/demo';
 import { call, dbKinds, login, OPERATOR_TOKEN, startApp, type TestApp } from './helpers';
 
 describe.each(dbKinds)('lookups and site state on %s', (kind) => {

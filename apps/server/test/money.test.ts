@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
 import { openDatabase } from '../src/db/database';
 import { migrate } from '../src/db/migrations';
+import { allMigrations } from '../src/app';
 import { SecretBox } from '../src/lib/secret-box';
 import { AppError } from '../src/lib/errors';
 import { account, balances, checkInvariants } from '../src/money/ledger';
@@ -244,7 +245,7 @@ describe('two processes', () => {
       const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: PG_URL, DATABASE_SCHEMA: schema, DATABASE_POOL_SIZE: '2' });
       const [a, b] = await Promise.all([openDatabase(config), openDatabase(config)]);
       try {
-        const results = await Promise.allSettled([migrate(a), migrate(b)]);
+        const results = await Promise.allSettled([migrate(a, allMigrations()), migrate(b, allMigrations())]);
         expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
         const applied = results.flatMap((r) => (r.status === 'fulfilled' ? r.value : []));
         // Every migration ran once, in one of the two.

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpointList } from '@mw/contract/endpoints';
 import { specCalls } from '../../../packages/contract/test/spec-calls';
 import { redactUrl } from '../src/app';
-import { DEMO_MEMBER } from '../src/db/seed';
+import { DEMO_MEMBER } from '../src/modules/demo';
 import { call, concrete, dbKinds, login, startApp, type TestApp } from './helpers';
 
 describe('request logs', () => {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { endpointList } from '@mw/contract/endpoints';
 import { stringVariants } from '../../../packages/contract/test/schema-walk';
-import { DEMO_MEMBER } from '../src/db/seed';
+import { DEMO_MEMBER } from '../src/modules/demo';
 import { call, concrete, dbKinds, dropSchema, latestCode, login, registerMember, registration, startApp, uniquePhone, verifyPhone, type TestApp } from './helpers';
 
 /** Percent-encodes every UTF-8 byte (a lone surrogate becomes U+FFFD, as a browser would send it). */

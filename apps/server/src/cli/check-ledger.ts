@@ -1,6 +1,8 @@
 import { loadConfig } from '../config';
 import { openDatabase } from '../db/database';
 import { migrate } from '../db/migrations';
+import { modules } from '../modules';
+import { migrationsOf } from '../platform/module';
 import { checkInvariants } from '../money/ledger';
 
 /**
@@ -12,7 +14,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const database = await openDatabase(config);
   try {
-    await migrate(database);
+    await migrate(database, migrationsOf(modules));
     const report = await checkInvariants(database.db);
     console.log(JSON.stringify(report, null, 2));
     console.log(report.ok ? 'ledger OK' : 'LEDGER BROKEN');

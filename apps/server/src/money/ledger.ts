@@ -1,24 +1,39 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../db/schema';
+import type { Currency } from './tables';
+import './tables';
+
+export type { Currency } from './tables';
 
 /**
  * The only code that moves money. Accounts are named by text ids:
  *   m:<member>:wallet, m:<member>:game:<CODE>, m:<member>:inflight, m:<member>:withdrawal
- *   sys:deposits, sys:withdrawals, sys:bonus, sys:game:<CODE>
- * Member accounts can never go below zero (a CHECK constraint); system accounts can.
+ *   sys:deposits, sys:withdrawals, sys:bonus, sys:game:<CODE>            (THB)
+ *   sys:deposits:LAK, sys:withdrawals:LAK, sys:bonus:LAK, sys:game:<CODE>:LAK
+ * Every account holds one currency: a member's accounts are in the member's currency, system
+ * accounts exist once per currency, and a ledger transaction never mixes currencies (a trigger
+ * refuses the statement; see money/migrations.ts). Member accounts can never go below zero (a
+ * CHECK constraint); system accounts can.
  */
 export type AccountId = string;
+
+const system = (name: string, currency: Currency): AccountId => (currency === 'THB' ? `sys:${name}` : `sys:${name}:${currency}`);
 
 export const account = {
   wallet: (memberId: string): AccountId => `m:${memberId}:wallet`,
   game: (memberId: string, code: string): AccountId => `m:${memberId}:game:${code}`,
   inflight: (memberId: string): AccountId => `m:${memberId}:inflight`,
   withdrawal: (memberId: string): AccountId => `m:${memberId}:withdrawal`,
-  deposits: 'sys:deposits' as AccountId,
-  withdrawals: 'sys:withdrawals' as AccountId,
-  bonus: 'sys:bonus' as AccountId,
-  provider: (code: string): AccountId => `sys:game:${code}`,
+  deposits: (currency: Currency): AccountId => system('deposits', currency),
+  withdrawals: (currency: Currency): AccountId => system('withdrawals', currency),
+  bonus: (currency: Currency): AccountId => system('bonus', currency),
+  provider: (code: string, currency: Currency): AccountId => system(`game:${code}`, currency),
 };
+
+/** A member's currency as the ledger names it: BAHT is THB. */
+export function ledgerCurrency(memberCurrency: string): Currency {
+  return memberCurrency === 'LAK' ? 'LAK' : 'THB';
+}
 
 export interface Posting {
   account: AccountId;
@@ -140,6 +155,9 @@ function sqlState(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null ? ((error as { code?: unknown }).code as string | undefined) : undefined;
 }
 
+/** SQLSTATE of the trigger that refuses a ledger transaction mixing currencies. */
+const MIXED_CURRENCIES = 'MW001';
+
 /**
  * Runs a posting statement. Returns the new balances, or null when its guard stopped it.
  * Throws InsufficientFunds when a member account would go negative (nothing is written then).
@@ -166,6 +184,7 @@ async function execute<R>(db: Kysely<DB>, statement: RawBuilder<R>): Promise<{ r
     } catch (error) {
       if (isCheckViolation(error)) throw new InsufficientFunds();
       const state = sqlState(error);
+      if (state === MIXED_CURRENCIES) throw new LedgerError('a ledger transaction may not mix currencies');
       if ((state === '40P01' || state === '40001') && !db.isTransaction && attempt < 8) continue;
       throw error;
     }
@@ -283,35 +302,61 @@ export async function post(db: Kysely<DB>, input: PostInput): Promise<Map<Accoun
   return balances;
 }
 
-/** Creates the member's wallet, in-flight and withdrawal-hold accounts (idempotent). */
+/** The ledger currency of a member's accounts, read from the member (BAHT is THB). */
+function memberCurrencySql(memberId: string): RawBuilder<Currency> {
+  return sql<Currency>`(SELECT CASE WHEN m.currency = 'LAK' THEN 'LAK' ELSE 'THB' END FROM members m WHERE m.id = ${memberId})`;
+}
+
+/**
+ * Creates the member's wallet, in-flight and withdrawal-hold accounts in the member's currency
+ * (idempotent). The member must exist (in the same transaction is enough).
+ */
 export async function openMemberAccounts(db: Kysely<DB>, memberId: string): Promise<void> {
+  const currency = memberCurrencySql(memberId);
+  await sql`
+    INSERT INTO ledger_accounts (id, member_id, kind, currency)
+    VALUES (${account.wallet(memberId)}, ${memberId}, 'wallet', ${currency}),
+           (${account.inflight(memberId)}, ${memberId}, 'inflight', ${currency}),
+           (${account.withdrawal(memberId)}, ${memberId}, 'withdrawal', ${currency})
+    ON CONFLICT (id) DO NOTHING`.execute(db);
+}
+
+/**
+ * Creates a member's account at one game, and that game's system account in the member's
+ * currency (idempotent). Answers the currency.
+ */
+export async function openGameAccount(db: Kysely<DB>, memberId: string, code: string): Promise<Currency> {
+  const currency = await memberCurrency(db, memberId);
   await db
     .insertInto('ledger_accounts')
     .values([
-      { id: account.wallet(memberId), member_id: memberId, kind: 'wallet' },
-      { id: account.inflight(memberId), member_id: memberId, kind: 'inflight' },
-      { id: account.withdrawal(memberId), member_id: memberId, kind: 'withdrawal' },
+      { id: account.game(memberId, code), member_id: memberId, kind: 'game', game_code: code, currency },
+      { id: account.provider(code, currency), member_id: null, kind: 'system', game_code: code, currency },
     ])
     .onConflict((oc) => oc.column('id').doNothing())
     .execute();
+  return currency;
 }
 
-/** Creates a member's account at one game and that game's system account (idempotent). */
-export async function openGameAccount(db: Kysely<DB>, memberId: string, code: string): Promise<void> {
-  await db
-    .insertInto('ledger_accounts')
-    .values([
-      { id: account.game(memberId, code), member_id: memberId, kind: 'game', game_code: code },
-      { id: account.provider(code), member_id: null, kind: 'system', game_code: code },
-    ])
-    .onConflict((oc) => oc.column('id').doNothing())
-    .execute();
+/** Members' currencies never change after registration: remembered once read. */
+const currencies = new Map<string, Currency>();
+
+/** The ledger currency of a member (from the member row; THB for BAHT). */
+export async function memberCurrency(db: Kysely<DB>, memberId: string): Promise<Currency> {
+  const known = currencies.get(memberId);
+  if (known) return known;
+  const row = await db.selectFrom('members').select('currency').where('id', '=', memberId).executeTakeFirst();
+  if (!row) throw new LedgerError(`no member ${memberId}`);
+  const currency = ledgerCurrency(row.currency);
+  if (currencies.size >= 100_000) currencies.clear();
+  currencies.set(memberId, currency);
+  return currency;
 }
 
-export async function balances(db: Kysely<DB>, ids: AccountId[]): Promise<Map<AccountId, { balance: number; version: number }>> {
+export async function balances(db: Kysely<DB>, ids: AccountId[]): Promise<Map<AccountId, { balance: number; version: number; currency: Currency }>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.selectFrom('ledger_accounts').select(['id', 'balance', 'version']).where('id', 'in', ids).execute();
-  return new Map(rows.map((r) => [r.id, { balance: Number(r.balance), version: Number(r.version) }]));
+  const rows = await db.selectFrom('ledger_accounts').select(['id', 'balance', 'version', 'currency']).where('id', 'in', ids).execute();
+  return new Map(rows.map((r) => [r.id, { balance: Number(r.balance), version: Number(r.version), currency: r.currency }]));
 }
 
 export interface InvariantReport {
@@ -322,8 +367,12 @@ export interface InvariantReport {
   driftedAccounts: Array<{ id: string; balance: number; entries: number }>;
   /** Member accounts below zero. */
   negativeAccounts: string[];
+  /** Transactions whose entries are in more than one currency. */
+  mixedCurrencyTransactions: string[];
   /** Sum over all accounts (must be 0). */
   total: number;
+  /** Sum over the accounts of each currency (each must be 0). */
+  totals: Partial<Record<Currency, number>>;
   accounts: number;
   transactions: number;
 }
@@ -338,6 +387,11 @@ export async function checkInvariants(db: Kysely<DB>): Promise<InvariantReport> 
     LEFT JOIN (SELECT account_id, sum(amount) AS total FROM ledger_entries GROUP BY account_id) e ON e.account_id = a.id
     WHERE a.balance <> coalesce(e.total, 0)`.execute(db);
   const negative = await sql<{ id: string }>`SELECT id FROM ledger_accounts WHERE kind <> 'system' AND balance < 0`.execute(db);
+  const mixed = await sql<{ transaction_id: string }>`
+    SELECT e.transaction_id FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id
+    GROUP BY e.transaction_id HAVING count(DISTINCT a.currency) > 1`.execute(db);
+  const perCurrency = await sql<{ currency: Currency; total: string | number }>`
+    SELECT currency, sum(balance) AS total FROM ledger_accounts GROUP BY currency`.execute(db);
   const totals = await sql<{ total: string | number | null; accounts: string | number; transactions: string | number }>`
     SELECT (SELECT sum(balance) FROM ledger_accounts) AS total, (SELECT count(*) FROM ledger_accounts) AS accounts,
            (SELECT count(*) FROM ledger_transactions) AS transactions`.execute(db);
@@ -348,10 +402,18 @@ export async function checkInvariants(db: Kysely<DB>): Promise<InvariantReport> 
     unbalancedTransactions: unbalanced.rows.map((r) => String(r.transaction_id)),
     driftedAccounts: drifted.rows.map((r) => ({ id: r.id, balance: Number(r.balance), entries: Number(r.entries) })),
     negativeAccounts: negative.rows.map((r) => r.id),
+    mixedCurrencyTransactions: mixed.rows.map((r) => String(r.transaction_id)),
     total,
+    totals: Object.fromEntries(perCurrency.rows.map((r) => [r.currency, Number(r.total)])),
     accounts: Number(row?.accounts ?? 0),
     transactions: Number(row?.transactions ?? 0),
   };
-  report.ok = report.unbalancedTransactions.length === 0 && report.driftedAccounts.length === 0 && report.negativeAccounts.length === 0 && total === 0;
+  report.ok =
+    report.unbalancedTransactions.length === 0 &&
+    report.driftedAccounts.length === 0 &&
+    report.negativeAccounts.length === 0 &&
+    report.mixedCurrencyTransactions.length === 0 &&
+    total === 0 &&
+    Object.values(report.totals).every((t) => t === 0);
   return report;
 }

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
-import type { DB, OperationsTable, OperationStatus, OperationType } from '../db/schema';
+import type { DB } from '../db/schema';
+import type { OperationsTable, OperationStatus, OperationType } from './tables';
 import { Batcher, oneByOne, type Outcome } from '../lib/batcher';
 import type { Idem } from './idempotency';
 import { account, InsufficientFunds, LedgerError, runPosting, runPostingBatch, type PostInput, type Posting } from './ledger';

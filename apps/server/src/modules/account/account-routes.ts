@@ -1,6 +1,6 @@
 import type { Handlers } from '../../http/handlers';
 import { requireMember } from '../../http/handlers';
-import type { Services } from '../../services';
+import type { Services } from '../../platform/services';
 
 export function accountHandlers({ accounts, sessions }: Services): Handlers {
   return {

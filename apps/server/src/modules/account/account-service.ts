@@ -140,6 +140,53 @@ export class AccountService {
     };
   }
 
+  /**
+   * A member the deployment brings along (the demo member): created when missing, made active
+   * again (with this password) when it was retired. Opens its ledger accounts.
+   */
+  async ensureMember(member: { id: string; username: string; password: string; name: string; sourceCode: string; bankCode: string; bankAccountName: string; bankAccountNo: string }, retiredHash: string): Promise<void> {
+    const existing = await this.db.selectFrom('members').select(['id', 'password_hash']).where('username', '=', member.username).executeTakeFirst();
+    if (existing?.password_hash === retiredHash) {
+      const hash = await this.passwords.hash(member.password);
+      await this.db.updateTable('members').set({ status: 'active', password_hash: hash, updated_at: new Date() }).where('id', '=', existing.id).execute();
+    }
+    if (!existing) {
+      await this.db
+        .insertInto('members')
+        .values({
+          id: member.id,
+          username: member.username,
+          name: member.name,
+          password_hash: await this.passwords.hash(member.password),
+          source_code: member.sourceCode,
+          inviter_id: null,
+          bank_code: member.bankCode,
+          bank_account_name: member.bankAccountName,
+          bank_account_no: member.bankAccountNo,
+          currency: 'BAHT',
+        })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+    }
+    await openMemberAccounts(this.db, member.id);
+  }
+
+  /**
+   * Makes a member unusable: inactive, a password hash no password matches (`retiredHash`), every
+   * session ended. Answers whether there was one to retire.
+   */
+  async retire(memberId: string, retiredHash: string): Promise<boolean> {
+    const retired = await this.db
+      .updateTable('members')
+      .set({ status: 'inactive', password_hash: retiredHash, updated_at: new Date() })
+      .where('id', '=', memberId)
+      .where('password_hash', '<>', retiredHash)
+      .executeTakeFirst();
+    if (Number(retired.numUpdatedRows) === 0) return false;
+    await this.sessions.revokeAll(memberId);
+    return true;
+  }
+
   /** Whether a phone is registered. */
   async isRegistered(phone: string): Promise<boolean> {
     return (await this.db.selectFrom('members').select('id').where('username', '=', phone).executeTakeFirst()) !== undefined;

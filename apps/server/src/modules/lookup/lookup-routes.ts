@@ -1,6 +1,6 @@
 import { toBaht } from '@mw/contract/money';
 import type { Handlers } from '../../http/handlers';
-import type { Services } from '../../services';
+import type { Services } from '../../platform/services';
 import { pickLocale, type Localized } from '../settings/settings-service';
 
 interface DepositSettings {
@@ -10,20 +10,17 @@ interface DepositSettings {
 }
 
 /** The 13 lookups of spec section 7, read from the database (tables banks, sources, settings). */
-export function lookupHandlers({ database, settings }: Services): Handlers {
-  const db = database.db;
-  const banks = () => db.selectFrom('banks').select(['code', 'name_th', 'name_en']).where('active', '=', true).orderBy('sort').orderBy('code').execute();
+export function lookupHandlers({ lookups, settings }: Services): Handlers {
   return {
-    lookupBanks: async () => (await banks()).map((b) => ({ code: b.code, nameTH: b.name_th, nameEN: b.name_en })),
-    lookupSources: async () =>
-      (await db.selectFrom('sources').select(['code', 'description']).orderBy('sort').orderBy('code').execute()).map((s) => ({ ...s })),
+    lookupBanks: async () => lookups.banks(),
+    lookupSources: async () => lookups.sources(),
     lookupDeposit: async () => {
       const deposit = await settings.get<DepositSettings>('deposit', { banks: [], wallets: [], isManual: false });
-      const names = new Map((await banks()).map((b) => [b.code, b]));
+      const names = new Map((await lookups.banks()).map((b) => [b.code, b]));
       return {
         banks: deposit.banks.map((b) => ({
           ...b,
-          bank: { nameTH: names.get(b.bankCode)?.name_th ?? b.bankCode, nameEN: names.get(b.bankCode)?.name_en ?? b.bankCode },
+          bank: { nameTH: names.get(b.bankCode)?.nameTH ?? b.bankCode, nameEN: names.get(b.bankCode)?.nameEN ?? b.bankCode },
         })),
         wallets: deposit.wallets,
         isManual: deposit.isManual,

@@ -2,7 +2,7 @@ import { checkPhone } from '@mw/contract/rules';
 import type { Handlers } from '../../http/handlers';
 import { conflict } from '../../lib/errors';
 import { ruleError } from '../../lib/rule-error';
-import type { Services } from '../../services';
+import type { Services } from '../../platform/services';
 
 /**
  * Registration OTP. A phone that is already registered answers EXISTING_USER (registration

@@ -1,7 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Locale } from '@mw/contract/constants';
-import type { DB, OtpRequestsTable } from '../../db/schema';
+import type { DB } from '../../db/schema';
+import type { OtpRequestsTable } from './tables';
 import { AppError, badRequest, tooMany } from '../../lib/errors';
 import { newToken, otpRef, sha256, sixDigitCode } from '../../lib/ids';
 import type { RateLimiter } from '../../lib/rate-limit';

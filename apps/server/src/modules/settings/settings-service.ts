@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Locale } from '@mw/contract/constants';
 import type { DB } from '../../db/schema';
+import './tables';
 
 /** Content an operator writes once per locale. */
 export type Localized<T> = Record<Locale, T>;

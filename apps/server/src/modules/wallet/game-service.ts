@@ -195,13 +195,19 @@ export class GameService {
    */
   async sync(memberId: string, game: { code: string; username: string }): Promise<number> {
     const id = account.game(memberId, game.code);
-    const before = (await balances(this.db, [id])).get(id) ?? { balance: 0, version: 0 };
+    let before = (await balances(this.db, [id])).get(id);
+    if (!before) {
+      // An activation cut off between the provider's account and the ledger's: open it now.
+      await openGameAccount(this.db, memberId, game.code);
+      before = (await balances(this.db, [id])).get(id);
+      if (!before) throw new Error(`ledger account ${id} missing`);
+    }
     const live = await this.providers(game.code).balance(game.username);
     const delta = live - before.balance;
     if (delta === 0) return live;
     await runPosting(
       this.db,
-      { kind: 'game_result', operationId: null, postings: [{ account: account.provider(game.code), amount: -delta }, { account: id, amount: delta }] },
+      { kind: 'game_result', operationId: null, postings: [{ account: account.provider(game.code, before.currency), amount: -delta }, { account: id, amount: delta }] },
       {
         before: [
           sql`unchanged AS (
@@ -214,6 +220,13 @@ export class GameService {
       },
     );
     return live;
+  }
+
+  /** Adds catalogue entries that are missing (an operator's changes stay). */
+  async seedCatalogue(rows: Array<Omit<GameRow, 'ft_wallet_slot'> & { ft_wallet_slot: number; sort: number }>): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db.insertInto('games').values(rows).onConflict((oc) => oc.column('code').doNothing()).execute();
+    this.cachedCatalogue = null;
   }
 
   /** Refreshes every game of the member in parallel; a slow or failing provider keeps its last balance. */

@@ -1,6 +1,6 @@
 import type { Handlers } from '../../http/handlers';
 import { requireMember } from '../../http/handlers';
-import type { Services } from '../../services';
+import type { Services } from '../../platform/services';
 
 /** The wallet's calls. Money calls get their parsed Idempotency-Key (`idem`) from the route layer. */
 export function walletHandlers({ wallet, games, transfers, sandboxPayments }: Services): Handlers {

@@ -8,7 +8,7 @@ import { newId } from '../../lib/ids';
 import { answerFrom } from '../../money/answers';
 import type { MoneyCore } from '../../money/core';
 import { derive, isDuplicateKey, KeyTaken, type Idem } from '../../money/idempotency';
-import { account, balances, InsufficientFunds, openMemberAccounts, runPosting, type PostingKind } from '../../money/ledger';
+import { account, balances, InsufficientFunds, memberCurrency, openMemberAccounts, runPosting, type PostingKind } from '../../money/ledger';
 import { recordOperation, settleOnce, type OperationRow } from '../../money/operations';
 import type { AccountService } from '../account/account-service';
 import type { SettingsService } from '../settings/settings-service';
@@ -71,8 +71,9 @@ export class WalletService {
       if (amount < 100) throw badRequest('DEPOSIT_MINIMUM', { minimum: 1 });
       if (amount > MAX_TOP_UP_SATANG) throw badRequest('KEY_INVALID', { maximum: toBaht(MAX_TOP_UP_SATANG) });
       await openMemberAccounts(this.db, memberId);
+      const currency = await memberCurrency(this.db, memberId);
       const op: OperationRow = { id: newId(), member_id: memberId, type: 'deposit', status: 'SUCCESS', source: 'SANDBOX', target: WALLET_CODE, amount, note: null };
-      return this.record(op, idem, [{ account: account.deposits, amount: -amount }, { account: account.wallet(memberId), amount }], 'deposit');
+      return this.record(op, idem, [{ account: account.deposits(currency), amount: -amount }, { account: account.wallet(memberId), amount }], 'deposit');
     });
   }
 
@@ -192,7 +193,7 @@ export class WalletService {
     if (!op || op.status !== 'PENDING') throw notFound('NO_OPERATION');
     const member = op.member_id;
     const amount = Number(op.amount);
-    const destination = status === 'SUCCESS' ? account.withdrawals : account.wallet(member);
+    const destination = status === 'SUCCESS' ? account.withdrawals(await memberCurrency(this.db, member)) : account.wallet(member);
     const done = await settleOnce(this.db, operationId, status, note, {
       kind: status === 'SUCCESS' ? 'withdraw_complete' : 'withdraw_reject',
       operationId,

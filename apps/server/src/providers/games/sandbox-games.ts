@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema';
+import './sandbox-tables';
 import { Batcher, oneByOne, type Outcome } from '../../lib/batcher';
 import { ProviderError, type GameCredentials, type GameProvider, type LaunchTarget, type TransferDirection } from './game-provider';
 

@@ -5,13 +5,13 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { toBaht } from '@mw/contract/money';
-import { backgroundSvg, CATALOGUE, logoSvg } from '../../providers/games/catalogue';
-import type { SandboxGameHouse } from '../../providers/games/sandbox-games';
+import { backgroundSvg, CATALOGUE, logoSvg } from '../../../providers/games/catalogue';
+import type { SandboxGameHouse } from '../../../providers/games/sandbox-games';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** The demo game's script and style, read from the source tree (beside this file, or from dist/). */
 function asset(name: string): string {
-  for (const dir of [join(here, 'assets'), join(here, '../src/modules/sandbox/assets'), join(here, '../../src/modules/sandbox/assets')]) {
+  for (const dir of [join(here, 'assets'), join(here, '../src/modules/wallet/sandbox-pages/assets'), join(here, '../../src/modules/wallet/sandbox-pages/assets')]) {
     try {
       return readFileSync(join(dir, name), 'utf8');
     } catch {

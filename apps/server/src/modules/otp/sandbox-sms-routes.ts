@@ -1,16 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { sandboxSmsResponseSchema } from '@mw/contract/account';
-import type { Services } from '../../services';
+import type { SandboxSmsProvider } from '../../providers/sms/sandbox-sms';
 
 /**
  * Sandbox-only calls. GET /api/sandbox/sms?phoneNumber=… lists the messages the sandbox SMS
  * gateway "sent" to that phone, newest first. The route is not registered unless the sandbox
  * SMS provider is selected.
  */
-export function registerSandboxRoutes(app: FastifyInstance, services: Services): void {
-  const sandbox = services.sandboxSms;
-  if (!sandbox) return;
+export function registerSandboxSmsRoutes(app: FastifyInstance, sandbox: SandboxSmsProvider): void {
   app.get(
     '/api/sandbox/sms',
     {

@@ -1,6 +1,6 @@
 import type { Handlers } from '../../http/handlers';
 import { requireMember } from '../../http/handlers';
-import type { Services } from '../../services';
+import type { Services } from '../../platform/services';
 
 /**
  * The auto-login calls of spec section 7. Each answers a launch link for the caller's own

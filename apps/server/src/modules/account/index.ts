@@ -1,0 +1,68 @@
+import { defineModule } from '../../platform/module';
+import { accountHandlers } from './account-routes';
+import { AccountService } from './account-service';
+import { SessionService } from './session-service';
+import './tables';
+
+declare module '../../platform/services' {
+  interface Services {
+    sessions: SessionService;
+    accounts: AccountService;
+  }
+}
+
+/** Members: registration, login and sessions, profile, password change and reset. */
+export const accountModule = defineModule({
+  name: 'account',
+  migrations: [
+    {
+      id: 'account/001_members_sessions',
+      appliedWith: '005_money_core',
+      sql: `
+CREATE TABLE members (
+  id text PRIMARY KEY,
+  username text NOT NULL UNIQUE,
+  name text NOT NULL,
+  password_hash text NOT NULL,
+  source_code text REFERENCES sources(code),
+  inviter_id text REFERENCES members(id),
+  bank_code text NOT NULL REFERENCES banks(code),
+  bank_account_name text NOT NULL,
+  bank_account_no text NOT NULL,
+  currency text NOT NULL DEFAULT 'BAHT',
+  coin bigint NOT NULL DEFAULT 0 CHECK (coin >= 0),
+  status text NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'inactive')),
+  created_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now(),
+  CONSTRAINT members_bank_account UNIQUE (bank_code, bank_account_no)
+);
+CREATE INDEX members_inviter ON members (inviter_id);
+CREATE TABLE sessions (
+  id text PRIMARY KEY,
+  token_hash text NOT NULL UNIQUE,
+  member_id text NOT NULL REFERENCES members(id),
+  created_at timestamptz NOT NULL DEFAULT now(),
+  expires_at timestamptz NOT NULL,
+  revoked_at timestamptz
+);
+CREATE INDEX sessions_member ON sessions (member_id) WHERE revoked_at IS NULL;`,
+    },
+  ],
+  async setup(services) {
+    const { config, database, passwords, limiter } = services;
+    services.sessions = new SessionService(database.db, config.SESSION_TTL_HOURS, config.SESSION_CACHE_MS);
+    if (config.REDIS_URL) await services.sessions.connect(config.REDIS_URL);
+    services.accounts = new AccountService(database.db, passwords, services.sessions, services.otp, services.settings, limiter, {
+      laosMode: config.LAOS_MODE,
+      loginFailsPerMinute: config.LOGIN_FAILS_PER_MINUTE,
+      loginFailsPerPhoneHour: config.LOGIN_FAILS_PER_PHONE_HOUR,
+      loginFailsPerPhoneIpHour: config.LOGIN_FAILS_PER_PHONE_IP_HOUR,
+      loginFailsPerIpMinute: config.LOGIN_FAILS_PER_IP_MINUTE,
+      accountChecksPerIpMinute: config.ACCOUNT_CHECKS_PER_IP_MINUTE,
+    });
+  },
+  handlers: accountHandlers,
+  async close({ sessions }) {
+    await sessions.close();
+  },
+});

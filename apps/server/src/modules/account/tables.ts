@@ -1,0 +1,36 @@
+import type { Generated } from 'kysely';
+import type { DefaultTimestamp, Timestamp } from '../../db/schema';
+
+export interface MembersTable {
+  id: string;
+  username: string;
+  name: string;
+  password_hash: string;
+  source_code: string | null;
+  inviter_id: string | null;
+  bank_code: string;
+  bank_account_name: string;
+  bank_account_no: string;
+  /** BAHT, or LAK for Laos-mode members who chose it: the currency of every ledger account of theirs. */
+  currency: string;
+  coin: Generated<number>;
+  status: Generated<string>;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface SessionsTable {
+  id: string;
+  token_hash: string;
+  member_id: string;
+  created_at: DefaultTimestamp;
+  expires_at: Timestamp;
+  revoked_at: Timestamp | null;
+}
+
+declare module '../../db/schema' {
+  interface DB {
+    members: MembersTable;
+    sessions: SessionsTable;
+  }
+}

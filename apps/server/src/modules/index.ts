@@ -1,0 +1,24 @@
+import { moneyModule } from '../money/module';
+import type { DomainModule } from '../platform/module';
+import { accountModule } from './account';
+import { demoModule } from './demo';
+import { lookupModule } from './lookup';
+import { otpModule } from './otp';
+import { settingsModule } from './settings';
+import { statementModule } from './statement';
+import { walletModule } from './wallet';
+
+/**
+ * The server's domains, in order: a module's tables may refer to, and its setup may use the
+ * services of, the modules before it. A new domain is one folder under modules/ and one line here.
+ */
+export const modules: readonly DomainModule[] = [
+  settingsModule,
+  lookupModule,
+  otpModule,
+  accountModule,
+  moneyModule,
+  walletModule,
+  statementModule,
+  demoModule,
+];

@@ -1,0 +1,120 @@
+import type { Migration } from '../db/migrations';
+
+/** The money core's tables: the double-entry ledger, operations and Idempotency-Keys. */
+export const moneyMigrations: readonly Migration[] = [
+  {
+    id: 'money/001_ledger_operations_keys',
+    appliedWith: '005_money_core',
+    sql: `
+-- Double-entry ledger. Every movement of money is one ledger_transactions row whose entries sum
+-- to zero; the balance of every account changes in the same statement as its entries.
+CREATE TABLE ledger_accounts (
+  id text PRIMARY KEY,
+  member_id text REFERENCES members(id),
+  kind text NOT NULL CHECK (kind IN ('wallet', 'game', 'inflight', 'withdrawal', 'system')),
+  game_code text,
+  balance bigint NOT NULL DEFAULT 0,
+  version bigint NOT NULL DEFAULT 0,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  CONSTRAINT member_balance_non_negative CHECK (kind = 'system' OR balance >= 0)
+);
+CREATE INDEX ledger_accounts_member ON ledger_accounts (member_id);
+CREATE TABLE ledger_transactions (
+  id bigserial PRIMARY KEY,
+  operation_id text,
+  kind text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+-- Every entry records its account's balance right after it: the answer to a money call's
+-- Idempotency-Key is read from these, never computed afresh.
+CREATE TABLE ledger_entries (
+  id bigserial PRIMARY KEY,
+  transaction_id bigint NOT NULL REFERENCES ledger_transactions(id),
+  account_id text NOT NULL REFERENCES ledger_accounts(id),
+  amount bigint NOT NULL CHECK (amount <> 0),
+  balance_after bigint
+);
+CREATE INDEX ledger_entries_transaction ON ledger_entries (transaction_id);
+CREATE FUNCTION ledger_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION 'ledger rows are append-only: post a correcting transaction instead';
+END
+$$;
+CREATE TRIGGER ledger_entries_append_only BEFORE UPDATE OR DELETE ON ledger_entries
+  FOR EACH ROW EXECUTE FUNCTION ledger_append_only();
+CREATE TRIGGER ledger_transactions_append_only BEFORE UPDATE OR DELETE ON ledger_transactions
+  FOR EACH ROW EXECUTE FUNCTION ledger_append_only();
+INSERT INTO ledger_accounts (id, kind) VALUES ('sys:deposits', 'system'), ('sys:withdrawals', 'system'), ('sys:bonus', 'system');
+-- What a member sees in the statement: one row per deposit, withdrawal or transfer. It names its
+-- own ledger transactions (ids drawn from the sequence in the statement that writes or settles it).
+CREATE TABLE operations (
+  id text PRIMARY KEY,
+  member_id text NOT NULL REFERENCES members(id),
+  type text NOT NULL CHECK (type IN ('deposit', 'bonus', 'finish_bonus', 'withdraw', 'transfer')),
+  status text NOT NULL CHECK (status IN ('PENDING', 'SUCCESS', 'FAILED')),
+  source text NOT NULL,
+  target text NOT NULL,
+  amount bigint NOT NULL CHECK (amount > 0),
+  note text,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now(),
+  start_tx bigint,
+  settle_tx bigint
+);
+CREATE INDEX operations_member_time ON operations (member_id, created_at DESC, id DESC);
+CREATE INDEX operations_pending ON operations (type, created_at) WHERE status = 'PENDING';
+-- Idempotency-Key of money calls: the operation the first request recorded (written in the same
+-- statement as that operation and its money), or a stored refusal, or a composite call's plan
+-- and answer.
+CREATE TABLE idempotency_keys (
+  member_id text NOT NULL REFERENCES members(id),
+  key text NOT NULL,
+  request_hash text NOT NULL,
+  operation_id text,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  answer jsonb,
+  answer_status smallint,
+  plan jsonb,
+  PRIMARY KEY (member_id, key)
+);`,
+  },
+  {
+    id: 'money/002_currencies',
+    sql: `
+-- Every account holds one currency (ISO 4217): a member's accounts are in the member's currency
+-- (LAK for Laos members who chose it), system accounts exist per currency, and a ledger
+-- transaction never mixes two (the trigger below refuses the statement that would).
+ALTER TABLE ledger_accounts ADD COLUMN currency text NOT NULL DEFAULT 'THB' CHECK (currency IN ('THB', 'LAK'));
+UPDATE ledger_accounts a SET currency = 'LAK' FROM members m WHERE a.member_id = m.id AND m.currency = 'LAK';
+INSERT INTO ledger_accounts (id, kind, currency) VALUES
+  ('sys:deposits:LAK', 'system', 'LAK'), ('sys:withdrawals:LAK', 'system', 'LAK'), ('sys:bonus:LAK', 'system', 'LAK');
+CREATE FUNCTION ledger_one_currency() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF EXISTS (
+    SELECT 1 FROM new_entries e JOIN ledger_accounts a ON a.id = e.account_id
+    GROUP BY e.transaction_id HAVING count(DISTINCT a.currency) > 1
+  ) THEN
+    RAISE EXCEPTION 'a ledger transaction mixes currencies' USING ERRCODE = 'MW001';
+  END IF;
+  RETURN NULL;
+END
+$$;
+CREATE TRIGGER ledger_entries_one_currency AFTER INSERT ON ledger_entries
+  REFERENCING NEW TABLE AS new_entries FOR EACH STATEMENT EXECUTE FUNCTION ledger_one_currency();`,
+  },
+  {
+    id: 'money/003_external_credits',
+    sql: `
+-- Money that an outside system says arrived (a payment gateway, a bank feed, an operator):
+-- one credit per (source, ref), ever. The row is written in the statement that records the
+-- operation and moves the money, so a repeated, late or concurrent message finds it and moves
+-- nothing.
+CREATE TABLE external_credits (
+  source text NOT NULL,
+  ref text NOT NULL,
+  operation_id text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (source, ref)
+);`,
+  },
+];

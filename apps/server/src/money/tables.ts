@@ -1,0 +1,86 @@
+import type { ColumnType, Generated } from 'kysely';
+import type { DefaultTimestamp } from '../db/schema';
+
+/** Currencies of ledger accounts (ISO 4217). A member's BAHT is THB. */
+export type Currency = 'THB' | 'LAK';
+
+export interface LedgerAccountsTable {
+  id: string;
+  member_id: string | null;
+  kind: 'wallet' | 'game' | 'inflight' | 'withdrawal' | 'system';
+  game_code: string | null;
+  /** Every account holds one currency; a ledger transaction never mixes two. */
+  currency: ColumnType<Currency, Currency | undefined, never>;
+  balance: Generated<number>;
+  version: Generated<number>;
+  created_at: DefaultTimestamp;
+}
+
+export interface LedgerTransactionsTable {
+  id: Generated<number>;
+  operation_id: string | null;
+  kind: string;
+  created_at: DefaultTimestamp;
+}
+
+export interface LedgerEntriesTable {
+  id: Generated<number>;
+  transaction_id: number;
+  account_id: string;
+  amount: number;
+  /** The account's balance right after this entry. */
+  balance_after: number | null;
+}
+
+export type OperationType = 'deposit' | 'bonus' | 'finish_bonus' | 'withdraw' | 'transfer';
+export type OperationStatus = 'PENDING' | 'SUCCESS' | 'FAILED';
+
+export interface OperationsTable {
+  id: string;
+  member_id: string;
+  type: OperationType;
+  status: OperationStatus;
+  source: string;
+  target: string;
+  amount: number;
+  note: string | null;
+  /** The ledger transaction that recorded it (its hold, for a two-phase operation). */
+  start_tx: number | null;
+  /** The ledger transaction that settled it (two-phase operations). */
+  settle_tx: number | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
+export interface IdempotencyKeysTable {
+  member_id: string;
+  key: string;
+  request_hash: string;
+  /** The operation the key recorded; null for a refusal or a composite call (see answer, plan). */
+  operation_id: string | null;
+  /** The stored answer, when it is not derived from the operation: a refusal or a composite call's result. */
+  answer: ColumnType<unknown, string | null | undefined, string | null> | null;
+  answer_status: number | null;
+  /** A composite call's parts, fixed at its first execution. */
+  plan: ColumnType<unknown, string | null | undefined, string | null> | null;
+  created_at: DefaultTimestamp;
+}
+
+/** One credit per outside message: (source, ref) names the operation it made. */
+export interface ExternalCreditsTable {
+  source: string;
+  ref: string;
+  operation_id: string;
+  created_at: DefaultTimestamp;
+}
+
+declare module '../db/schema' {
+  interface DB {
+    ledger_accounts: LedgerAccountsTable;
+    ledger_transactions: LedgerTransactionsTable;
+    ledger_entries: LedgerEntriesTable;
+    operations: OperationsTable;
+    idempotency_keys: IdempotencyKeysTable;
+    external_credits: ExternalCreditsTable;
+  }
+}
