@@ -140,7 +140,8 @@ export async function buildApp(config: Config, database: Database, modules: read
   // A terminated site answers every API call 410 gone; operator calls stay open to revive it.
   app.addHook('onRequest', async (request, reply) => {
     const path = pathOf(request);
-    if (!isApiPath(path) || /^\/+api\/operator\//i.test(path)) return;
+    // Operator calls stay open to revive the site; webhooks, so money that arrives is recorded.
+    if (!isApiPath(path) || /^\/+api\/(operator|webhooks)\//i.test(path)) return;
     if (!(await services.settings.siteActive())) {
       return reply.status(410).send({ message: 'gone', active: false });
     }

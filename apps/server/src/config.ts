@@ -149,6 +149,11 @@ type ParsedEnv = z.infer<typeof envSchema>;
 
 /** The configuration after the production defaults are applied: every choice is made. */
 export type Config = Omit<ParsedEnv, 'SMS_PROVIDER' | 'GAME_PROVIDER' | 'PAYMENTS' | 'SEED_DEMO' | 'HSTS_MAX_AGE'> & {
+  /**
+   * The environment as given: a domain module reads its own variables from it with its own
+   * schema (platform/module-config.ts), so a new domain does not edit this file.
+   */
+  env: Readonly<Record<string, string | undefined>>;
   SMS_PROVIDER: 'sandbox' | 'http';
   GAME_PROVIDER: 'sandbox' | 'none';
   PAYMENTS: 'sandbox' | 'live';
@@ -190,6 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   }
   const config: Config = {
     ...data,
+    env: { ...env },
     SMS_PROVIDER: data.SMS_PROVIDER ?? (data.SMS_HTTP_URL ? 'http' : 'sandbox'),
     GAME_PROVIDER: data.GAME_PROVIDER ?? (production ? 'none' : 'sandbox'),
     PAYMENTS: data.PAYMENTS ?? (production ? 'live' : 'sandbox'),

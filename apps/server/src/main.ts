@@ -15,7 +15,18 @@ async function main(): Promise<void> {
     throw error;
   }
   const database = await openDatabase(config);
-  const { app } = await buildApp(config, database);
+  let built;
+  try {
+    built = await buildApp(config, database);
+  } catch (error) {
+    // A domain module's own variables are checked as it sets up.
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const { app } = built;
   const close = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
     await app.close();

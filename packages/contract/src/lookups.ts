@@ -12,14 +12,19 @@ export const depositBankSchema = z.object({
   bankCode: z.string(),
   /** BANK for a bank account, PAYMENT for a QR payment provider (WW, PAYTIMZ, PAYONEX, ZPAY). */
   bankType: z.enum(['BANK', 'PAYMENT']),
-  /** AUTO (automatic deposit), SMS (QR for KBANK) or MANUAL. */
+  /** AUTO (automatic deposit), SMS (QR for KBANK), MANUAL, or NONE (shown, nothing automatic). */
   mode: z.string(),
   bank: z.object({ nameTH: z.string(), nameEN: z.string() }),
   bankAccountName: z.string(),
   bankAccountNo: z.string(),
   currency: z.string(),
 });
-export const depositWalletSchema = z.object({ walletAccountName: z.string(), mode: z.string() });
+/**
+ * An e-wallet channel: AUTO shows the account number to transfer to (added to the spec:
+ * `walletAccountNo`) with a note to send from the registered phone; any other mode is the
+ * gift-link form.
+ */
+export const depositWalletSchema = z.object({ walletAccountName: z.string(), mode: z.string(), walletAccountNo: z.string().optional() });
 export const depositLookupSchema = z.object({
   banks: z.array(depositBankSchema),
   wallets: z.array(depositWalletSchema),
@@ -44,7 +49,7 @@ export const slipLookupSchema = z.object({
 
 export const lookupEndpoints = {
   lookupBanks: endpoint({ method: 'GET', path: '/api/lookup/banks', auth: false, domain: 'lookup', response: z.array(bankSchema) }),
-  lookupDeposit: endpoint({ method: 'GET', path: '/api/lookup/deposit', auth: true, domain: 'lookup', response: depositLookupSchema }),
+  lookupDeposit: endpoint({ method: 'GET', path: '/api/lookup/deposit', auth: true, domain: 'deposit', response: depositLookupSchema }),
   lookupConditions: endpoint({ method: 'GET', path: '/api/lookup/conditions', auth: false, domain: 'lookup', response: z.array(z.string().describe('HTML')) }),
   lookupAgreements: endpoint({ method: 'GET', path: '/api/lookup/agreements', auth: false, domain: 'lookup', response: z.array(z.string().describe('HTML')) }),
   lookupInfo: endpoint({ method: 'GET', path: '/api/lookup/info', auth: false, domain: 'lookup', response: infoSchema }),

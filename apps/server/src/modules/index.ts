@@ -2,6 +2,7 @@ import { moneyModule } from '../money/module';
 import type { DomainModule } from '../platform/module';
 import { accountModule } from './account';
 import { demoModule } from './demo';
+import { depositModule } from './deposit';
 import { lookupModule } from './lookup';
 import { otpModule } from './otp';
 import { settingsModule } from './settings';
@@ -20,5 +21,6 @@ export const modules: readonly DomainModule[] = [
   moneyModule,
   walletModule,
   statementModule,
+  depositModule,
   demoModule,
 ];

@@ -187,6 +187,23 @@ export class AccountService {
     return true;
   }
 
+  /** The member whose registered bank account this is (bank code and account number are fixed after registration). */
+  async findByBankAccount(bankCode: string, accountNo: string): Promise<{ id: string; currency: string; status: string } | null> {
+    const row = await this.db
+      .selectFrom('members')
+      .select(['id', 'currency', 'status'])
+      .where('bank_code', '=', bankCode)
+      .where('bank_account_no', '=', accountNo)
+      .executeTakeFirst();
+    return row ?? null;
+  }
+
+  /** A member's currency and status, or null when there is no such member. */
+  async findById(memberId: string): Promise<{ id: string; currency: string; status: string } | null> {
+    const row = await this.db.selectFrom('members').select(['id', 'currency', 'status']).where('id', '=', memberId).executeTakeFirst();
+    return row ?? null;
+  }
+
   /** Whether a phone is registered. */
   async isRegistered(phone: string): Promise<boolean> {
     return (await this.db.selectFrom('members').select('id').where('username', '=', phone).executeTakeFirst()) !== undefined;

@@ -1,5 +1,6 @@
 import { defineModule } from '../../platform/module';
 import { CATALOGUE } from '../../providers/games/catalogue';
+import type { NewChannel } from '../deposit/channel-service';
 
 /** The demo member the README names. */
 export const DEMO_MEMBER = { username: '0812345678', password: 'demo1234', id: 'de300000000000000000de30' } as const;
@@ -58,20 +59,27 @@ const DEMO_SETTINGS: Record<string, unknown> = {
     lineName: '@goldenwallet',
     lineQR: '',
   },
-  deposit: {
-    banks: [
-      { bankCode: 'KBANK', bankType: 'BANK', mode: 'AUTO', bankAccountName: 'GOLDEN WALLET CO LTD', bankAccountNo: '0451234567', currency: 'BAHT' },
-      { bankCode: 'SCB', bankType: 'BANK', mode: 'AUTO', bankAccountName: 'GOLDEN WALLET CO LTD', bankAccountNo: '4071234567', currency: 'BAHT' },
-      { bankCode: 'GSB', bankType: 'BANK', mode: 'AUTO', bankAccountName: 'GOLDEN WALLET CO LTD', bankAccountNo: '020123456789', currency: 'BAHT' },
-    ],
-    wallets: [{ walletAccountName: 'GOLDEN WALLET', mode: 'GIFT' }],
-    isManual: false,
-  },
 };
 
+const company = 'GOLDEN WALLET CO LTD';
+/** Every mode of the spec's deposit modal (section 2), each transfer-able in the sandbox bank. */
+const DEMO_CHANNELS: NewChannel[] = [
+  { id: 'KBANK-AUTO', kind: 'bank', bank_code: 'KBANK', bank_type: 'BANK', mode: 'AUTO', account_name: company, account_no: '0451234567', currency: 'BAHT', sort: 1, active: true },
+  { id: 'KBANK-QR', kind: 'bank', bank_code: 'KBANK', bank_type: 'BANK', mode: 'SMS', account_name: company, account_no: '0459876543', currency: 'BAHT', sort: 2, active: true },
+  { id: 'SCB-AUTO', kind: 'bank', bank_code: 'SCB', bank_type: 'BANK', mode: 'AUTO', account_name: company, account_no: '4071234567', currency: 'BAHT', sort: 3, active: true },
+  { id: 'GSB-MANUAL', kind: 'bank', bank_code: 'GSB', bank_type: 'BANK', mode: 'MANUAL', account_name: company, account_no: '020123456789', currency: 'BAHT', sort: 4, active: true },
+  { id: 'BCEL-AUTO', kind: 'bank', bank_code: 'BCEL', bank_type: 'BANK', mode: 'AUTO', account_name: 'GOLDEN WALLET LAO', account_no: '0100001234567', currency: 'LAK', sort: 5, active: true },
+  { id: 'WW', kind: 'bank', bank_code: 'WW', bank_type: 'PAYMENT', mode: 'AUTO', account_name: '', account_no: '', currency: 'BAHT', sort: 6, active: true },
+  { id: 'PAYTIMZ', kind: 'bank', bank_code: 'PAYTIMZ', bank_type: 'PAYMENT', mode: 'AUTO', account_name: '', account_no: '', currency: 'BAHT', sort: 7, active: true },
+  { id: 'PAYONEX', kind: 'bank', bank_code: 'PAYONEX', bank_type: 'PAYMENT', mode: 'AUTO', account_name: '', account_no: '', currency: 'BAHT', sort: 8, active: true },
+  { id: 'ZPAY', kind: 'bank', bank_code: 'ZPAY', bank_type: 'PAYMENT', mode: 'AUTO', account_name: '', account_no: '', currency: 'BAHT', sort: 9, active: true },
+  { id: 'EWALLET-AUTO', kind: 'wallet', bank_code: 'TRUEWALLET', bank_type: 'BANK', mode: 'AUTO', account_name: 'GOLDEN WALLET', account_no: '0891234567', currency: 'BAHT', sort: 10, active: true },
+  { id: 'EWALLET-GIFT', kind: 'wallet', bank_code: 'TRUEWALLET', bank_type: 'BANK', mode: 'GIFT', account_name: 'GOLDEN WALLET', account_no: '', currency: 'BAHT', sort: 11, active: true },
+];
+
 /**
- * The demo (SEED_DEMO, on by default outside production): the site's texts and demo deposit
- * accounts, the catalogue of the 16 sandbox games and the demo member the README names, each
+ * The demo (SEED_DEMO, on by default outside production): the site's texts, the demo deposit
+ * channels (every mode of the deposit modal), the catalogue of the 16 sandbox games and the demo member the README names, each
  * written only when missing, through the services of the domains that own them. Without
  * SEED_DEMO (production by default) the demo member must not be usable, even on a data folder a
  * development run once seeded: it is retired (inactive, no password matches, sessions ended).
@@ -79,7 +87,7 @@ const DEMO_SETTINGS: Record<string, unknown> = {
  */
 export const demoModule = defineModule({
   name: 'demo',
-  async seed({ config, settings, games, accounts }) {
+  async seed({ config, settings, games, accounts, deposits }) {
     if (!config.SEED_DEMO) {
       await accounts.retire(DEMO_MEMBER.id, RETIRED);
       return;
@@ -99,6 +107,7 @@ export const demoModule = defineModule({
         sort,
       })),
     );
+    await deposits.channels.seed(DEMO_CHANNELS);
     await accounts.ensureMember(
       { ...DEMO_MEMBER, name: 'Demo Player', sourceCode: 'FRIEND', bankCode: 'KBANK', bankAccountName: 'DEMO PLAYER', bankAccountNo: '1234567890' },
       RETIRED,

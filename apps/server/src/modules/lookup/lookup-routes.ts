@@ -3,29 +3,11 @@ import type { Handlers } from '../../http/handlers';
 import type { Services } from '../../platform/services';
 import { pickLocale, type Localized } from '../settings/settings-service';
 
-interface DepositSettings {
-  banks: Array<{ bankCode: string; bankType: 'BANK' | 'PAYMENT'; mode: string; bankAccountName: string; bankAccountNo: string; currency: string }>;
-  wallets: Array<{ walletAccountName: string; mode: string }>;
-  isManual: boolean;
-}
-
-/** The 13 lookups of spec section 7, read from the database (tables banks, sources, settings). */
+/** The lookups of spec section 7 but the deposit channels (the deposit module's), read from the database (tables banks, sources, settings). */
 export function lookupHandlers({ lookups, settings }: Services): Handlers {
   return {
     lookupBanks: async () => lookups.banks(),
     lookupSources: async () => lookups.sources(),
-    lookupDeposit: async () => {
-      const deposit = await settings.get<DepositSettings>('deposit', { banks: [], wallets: [], isManual: false });
-      const names = new Map((await lookups.banks()).map((b) => [b.code, b]));
-      return {
-        banks: deposit.banks.map((b) => ({
-          ...b,
-          bank: { nameTH: names.get(b.bankCode)?.nameTH ?? b.bankCode, nameEN: names.get(b.bankCode)?.nameEN ?? b.bankCode },
-        })),
-        wallets: deposit.wallets,
-        isManual: deposit.isManual,
-      };
-    },
     lookupConditions: async ({ locale }) => pickLocale(await settings.get<Localized<string[]>>('conditions', { th: [], la: [], en: [] }), locale),
     lookupAgreements: async ({ locale }) => pickLocale(await settings.get<Localized<string[]>>('agreements', { th: [], la: [], en: [] }), locale),
     lookupInfo: async () => settings.get('info', { name: 'Member Wallet', website: '' }),

@@ -1,0 +1,291 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { amountSchema, parseBaht } from '@mw/contract/money';
+import { requireMember } from '../../http/handlers';
+import { AppError, badRequest } from '../../lib/errors';
+import { idempotencyOf } from '../../money/idempotency';
+import { defineModule } from '../../platform/module';
+import { moduleConfig } from '../../platform/module-config';
+import { operatorGuard } from '../../platform/operator';
+import { secretOf } from '../../platform/secrets';
+import type { BankTransfer } from '../../providers/bank/bank';
+import { SandboxBank } from '../../providers/bank/sandbox-bank';
+import { isQrProvider, unconfiguredGateway, type PaymentGateway } from '../../providers/payments/gateway';
+import { SandboxGateway } from '../../providers/payments/sandbox-gateway';
+import { verifyWebhook, type WebhookDelivery } from '../../providers/payments/signing';
+import { BankDepositService } from './bank-deposit-service';
+import { ChannelService } from './channel-service';
+import { depositMigrations } from './migrations';
+import { defaultMinimums, QrService } from './qr-service';
+import type { SettingsService } from '../settings/settings-service';
+import './tables';
+
+export interface DepositServices {
+  channels: ChannelService;
+  qr: QrService;
+  bank: BankDepositService;
+  /** Set while the sandbox gateway is selected (PAYMENT_GATEWAY=sandbox). */
+  sandboxGateway: SandboxGateway | null;
+  /** Set while the sandbox bank is selected (BANK_PROVIDER=sandbox). */
+  sandboxBank: SandboxBank | null;
+  /** What webhooks are signed with: PAYMENT_WEBHOOK_SECRET and BANK_FEED_WEBHOOK_SECRET, or generated into DATA_DIR/secrets. */
+  webhookSecrets: { payments: string; bank: string };
+}
+
+declare module '../../platform/services' {
+  interface Services {
+    deposits: DepositServices;
+  }
+}
+
+const positiveBaht = z.coerce.number().int().min(1).max(1_000_000);
+const secret = z.string().min(16, 'must be at least 16 characters').optional();
+
+/** The deposit domain's own configuration (see the README). */
+const depositEnv = z.object({
+  NODE_ENV: z.string().optional(),
+  /** QR payment gateways: sandbox (WW, PAYTIMZ, PAYONEX, ZPAY, KBANK, with their state in sandbox_gateway_orders) or none. */
+  PAYMENT_GATEWAY: z.enum(['sandbox', 'none']).optional(),
+  PAYMENT_WEBHOOK_SECRET: secret,
+  /** Banks behind the deposit accounts (transfers, the automatic-deposit feed, slip look-ups): sandbox or none. */
+  BANK_PROVIDER: z.enum(['sandbox', 'none']).optional(),
+  BANK_FEED_WEBHOOK_SECRET: secret,
+  QR_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(600),
+  QR_MAX_BAHT: positiveBaht.default(100_000),
+  PAYTIMZ_MIN: positiveBaht.optional(),
+  ZPAY_MIN: positiveBaht.optional(),
+});
+
+/** A gateway's webhook body (extra fields are allowed: gateways add their own). */
+const paymentWebhookSchema = z.object({
+  event: z.string().max(64),
+  paymentId: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/),
+  provider: z.string().max(16),
+  reference: z.string().regex(/^[A-Z0-9]{1,20}$/),
+  amount: z.union([z.string().max(32), z.number()]),
+  currency: z.enum(['THB', 'LAK']),
+  paidAt: z.string().datetime({ offset: true }).optional(),
+});
+
+const bankFeedSchema = z.object({
+  transRef: z.string().regex(/^[A-Za-z0-9]{6,40}$/),
+  fromBankCode: z.string().regex(/^[A-Z0-9]{2,16}$/),
+  fromAccountNo: z.string().regex(/^\d{6,20}$/),
+  fromName: z.string().max(120).default(''),
+  toBankCode: z.string().regex(/^[A-Z0-9]{2,16}$/),
+  toAccountNo: z.string().regex(/^\d{6,20}$/),
+  toName: z.string().max(120).default(''),
+  amount: z.union([z.string().max(32), z.number()]),
+  currency: z.enum(['THB', 'LAK']),
+  at: z.string().datetime({ offset: true }),
+});
+
+function amountOf(value: string | number): number {
+  const satang = parseBaht(value);
+  if (satang === null || satang <= 0) throw badRequest('KEY_INVALID', { fields: [{ path: 'amount', code: 'invalid' }] });
+  return satang;
+}
+
+/**
+ * Webhooks: signed (X-Timestamp, X-Signature; see providers/payments/signing.ts) and verified
+ * over the exact bytes received, so this scope keeps JSON bodies as text. A wrong signature or
+ * a timestamp more than 300 s away is 401 and changes nothing. A verified message is applied
+ * once, whatever order or how many times it comes (see QrService.paid, BankDepositService.feed).
+ */
+async function webhookRoutes(app: FastifyInstance, secrets: { payments: string; bank: string }, deposits: DepositServices): Promise<void> {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_request, body, done) => {
+    done(null, typeof body === 'string' ? body : body.toString('utf8'));
+  });
+  const verified = (secretText: string, request: { headers: Record<string, string | string[] | undefined>; body: unknown }): unknown => {
+    const raw = typeof request.body === 'string' ? request.body : '';
+    const header = (name: string) => {
+      const value = request.headers[name];
+      return Array.isArray(value) ? value[0] : value;
+    };
+    const check = verifyWebhook(secretText, { timestamp: header('x-timestamp'), signature: header('x-signature') }, raw);
+    if (!check.ok) throw new AppError(401, check.code);
+    try {
+      return JSON.parse(raw) as unknown;
+    } catch {
+      throw badRequest('KEY_INVALID');
+    }
+  };
+  const providerParams = z.object({ provider: z.string().max(16) });
+  app.post('/api/webhooks/payments/:provider', { schema: { params: providerParams } }, async (request) => {
+    const { provider } = request.params as { provider: string };
+    const message = verified(secrets.payments, request);
+    if (!isQrProvider(provider)) throw new AppError(404, 'NO_CHANNEL');
+    const parsed = paymentWebhookSchema.safeParse(message);
+    if (!parsed.success || parsed.data.provider !== provider) throw badRequest('KEY_INVALID');
+    const body = parsed.data;
+    // Only a succeeded payment moves money; other events are acknowledged and change nothing.
+    if (body.event !== 'payment.succeeded') return { ok: true, credited: false, duplicate: false };
+    const result = await deposits.qr.paid({
+      provider,
+      paymentId: body.paymentId,
+      reference: body.reference,
+      amount: amountOf(body.amount),
+      currency: body.currency,
+      paidAt: body.paidAt ? new Date(body.paidAt) : new Date(),
+    });
+    return { ok: true, ...result };
+  });
+  const bankParams = z.object({ bankCode: z.string().max(16) });
+  app.post('/api/webhooks/bank/:bankCode', { schema: { params: bankParams } }, async (request) => {
+    const { bankCode } = request.params as { bankCode: string };
+    const message = verified(secrets.bank, request);
+    const parsed = bankFeedSchema.safeParse(message);
+    if (!parsed.success || parsed.data.toBankCode !== bankCode) throw badRequest('KEY_INVALID');
+    const t = parsed.data;
+    const transfer: BankTransfer = { ...t, amount: amountOf(t.amount), at: new Date(t.at) };
+    return { ok: true, ...(await deposits.bank.feed(transfer)) };
+  });
+}
+
+/**
+ * Deposits: channels (GET /api/lookup/deposit), QR payments through a payment gateway confirmed
+ * by its signed webhook, the automatic bank feed, unmatched and manual deposits. Sandbox routes
+ * (only with the sandbox gateway / bank):
+ *   POST /api/sandbox/payments/:qrcodeId/pay                — a customer pays the QR
+ *   POST /api/sandbox/payments/:qrcodeId/redeliver {times}  — the gateway delivers its webhook again, N at once
+ *   POST /api/sandbox/bank/transfers {fromBankCode, fromAccountNo, toBankCode, toAccountNo, amount, at?, currency?}
+ * Operator calls:
+ *   GET  /api/operator/deposits/unmatched                  — money held with no member to credit
+ *   POST /api/operator/deposits/:id/assign {memberId}      — credit it to a member (once)
+ *   POST /api/operator/deposits {memberId, amount, currency, note} + Idempotency-Key — a manual deposit
+ *   GET  /api/operator/deposit-channels, PUT /api/operator/deposit-channels/:id, PUT /api/operator/deposit-manual {value}
+ */
+export const depositModule = defineModule({
+  name: 'deposit',
+  migrations: depositMigrations,
+  setup(services) {
+    const { config, database, lookups, settings, money, accounts } = services;
+    const env = moduleConfig(config, depositEnv);
+    const production = config.NODE_ENV === 'production';
+    const db = database.db;
+    // The secrets the webhook routes check (the sandboxes sign with the same ones).
+    const secrets = {
+      payments: secretOf(env.PAYMENT_WEBHOOK_SECRET, config.DATA_DIR, 'payment-webhook-secret'),
+      bank: secretOf(env.BANK_FEED_WEBHOOK_SECRET, config.DATA_DIR, 'bank-feed-webhook-secret'),
+    };
+    const sandboxGateway = (env.PAYMENT_GATEWAY ?? (production ? 'none' : 'sandbox')) === 'sandbox' ? new SandboxGateway(db, secrets.payments) : null;
+    const sandboxBank = (env.BANK_PROVIDER ?? (production ? 'none' : 'sandbox')) === 'sandbox' ? new SandboxBank(db, secrets.bank) : null;
+    const gateway: PaymentGateway = sandboxGateway ?? unconfiguredGateway;
+    const channels = new ChannelService(db, lookups, settings);
+    const bank = new BankDepositService(db, money, channels, accounts);
+    const qr = new QrService(db, gateway, channels, accounts, bank, {
+      ttlSeconds: env.QR_TTL_SECONDS,
+      minimums: defaultMinimums({ ...(env.PAYTIMZ_MIN ? { PAYTIMZ: env.PAYTIMZ_MIN } : {}), ...(env.ZPAY_MIN ? { ZPAY: env.ZPAY_MIN } : {}) }),
+      maximum: env.QR_MAX_BAHT * 100,
+    });
+    services.deposits = { channels, qr, bank, sandboxGateway, sandboxBank, webhookSecrets: secrets };
+  },
+  async seed({ settings }) {
+    await settings.setIfMissing('depositManual', false);
+  },
+  handlers: ({ deposits, accounts }) => ({
+    lookupDeposit: async (ctx) => {
+      const member = await accounts.findById(requireMember(ctx).memberId);
+      return deposits.channels.lookup(member?.currency ?? 'BAHT');
+    },
+    qrGet: async (ctx) => deposits.qr.get(requireMember(ctx).memberId, ctx.params.bankCode),
+    qrCreate: async (ctx) => deposits.qr.create(requireMember(ctx).memberId, ctx.params.bankCode, ctx.body.amount),
+    qrDelete: async (ctx) => {
+      await deposits.qr.cancel(requireMember(ctx).memberId, ctx.params.qrcodeId);
+      return { ok: true as const };
+    },
+  }),
+  async routes(app, services) {
+    const { config, deposits } = services;
+    await app.register((scope) => webhookRoutes(scope, deposits.webhookSecrets, deposits));
+    const deliver: WebhookDelivery = async (path, headers, body) => {
+      const answer = await app.inject({ method: 'POST', url: path, headers, payload: body });
+      return { status: answer.statusCode, body: answer.body };
+    };
+    const idParams = z.object({ qrcodeId: z.string().min(1).max(64) });
+    if (deposits.sandboxGateway) {
+      const gateway = deposits.sandboxGateway;
+      gateway.connect(deliver);
+      app.post('/api/sandbox/payments/:qrcodeId/pay', { schema: { params: idParams } }, async (request) => {
+        const ref = await deposits.qr.gatewayRef((request.params as { qrcodeId: string }).qrcodeId);
+        return gateway.pay(ref);
+      });
+      app.post(
+        '/api/sandbox/payments/:qrcodeId/redeliver',
+        { schema: { params: idParams, body: z.strictObject({ times: z.number().int().min(1).max(100) }) } },
+        async (request) => {
+          const ref = await deposits.qr.gatewayRef((request.params as { qrcodeId: string }).qrcodeId);
+          return { deliveries: await gateway.redeliver(ref, (request.body as { times: number }).times) };
+        },
+      );
+    }
+    if (deposits.sandboxBank) {
+      const bank = deposits.sandboxBank;
+      bank.connect(deliver, (bankCode, accountNo) => deposits.channels.fedByBank(bankCode, accountNo));
+      const transferBody = z.strictObject({
+        fromBankCode: z.string().regex(/^[A-Z0-9]{2,16}$/),
+        fromAccountNo: z.string().regex(/^\d{6,20}$/),
+        fromName: z.string().min(1).max(120).optional(),
+        toBankCode: z.string().regex(/^[A-Z0-9]{2,16}$/),
+        toAccountNo: z.string().regex(/^\d{6,20}$/),
+        amount: amountSchema,
+        currency: z.enum(['THB', 'LAK']).optional(),
+        at: z.string().datetime({ offset: true }).optional(),
+      });
+      app.post('/api/sandbox/bank/transfers', { schema: { body: transferBody } }, async (request) => {
+        const input = request.body as z.output<typeof transferBody>;
+        if (input.amount <= 0) throw badRequest('KEY_INVALID', { fields: [{ path: 'amount', code: 'invalid' }] });
+        // The currency of the receiving account when not given (BCEL accounts hold LAK).
+        const channel = await deposits.channels.byAccount(input.toBankCode, input.toAccountNo);
+        const currency = input.currency ?? (channel?.currency === 'LAK' ? 'LAK' : 'THB');
+        const { at, ...rest } = input;
+        const { transfer, feed } = await bank.transfer({ ...rest, currency, ...(at ? { at: new Date(at) } : {}) });
+        return { ...transfer, amount: transfer.amount / 100, at: transfer.at.toISOString(), feed };
+      });
+    }
+    operatorRoutes(app, operatorGuard(config), deposits, services.settings);
+  },
+});
+
+function operatorRoutes(app: FastifyInstance, guard: ReturnType<typeof operatorGuard>, deposits: DepositServices, settings: SettingsService): void {
+  app.put('/api/operator/deposit-manual', { preHandler: guard, schema: { body: z.strictObject({ value: z.boolean() }) } }, async (request) => {
+    const { value } = request.body as { value: boolean };
+    await settings.set('depositManual', value);
+    return { isManual: value };
+  });
+  app.get('/api/operator/deposits/unmatched', { preHandler: guard }, async () => ({ deposits: await deposits.bank.unmatched() }));
+  app.post(
+    '/api/operator/deposits/:id/assign',
+    { preHandler: guard, schema: { params: z.object({ id: z.string().min(1).max(64) }), body: z.strictObject({ memberId: z.string().min(1).max(64) }) } },
+    async (request) => deposits.bank.assign((request.params as { id: string }).id, (request.body as { memberId: string }).memberId),
+  );
+  const manualBody = z.strictObject({ memberId: z.string().min(1).max(64), amount: amountSchema, currency: z.enum(['BAHT', 'THB', 'LAK']), note: z.string().trim().min(1).max(200) });
+  app.post('/api/operator/deposits', { preHandler: guard, schema: { body: manualBody } }, async (request) => {
+    const body = request.body as z.output<typeof manualBody>;
+    const idem = idempotencyOf(request.headers['idempotency-key'], 'operatorDeposit', request.body);
+    if (!idem) throw badRequest('KEY_MISSING', { fields: [{ path: 'Idempotency-Key', code: 'required' }] });
+    return deposits.bank.manual(body, { key: `operator:${idem.key}`, hash: idem.hash });
+  });
+  app.get('/api/operator/deposit-channels', { preHandler: guard }, async () => ({ channels: await deposits.channels.all() }));
+  const channelBody = z.strictObject({
+    kind: z.enum(['bank', 'wallet']),
+    bankCode: z.string().regex(/^[A-Z0-9]{2,16}$/),
+    bankType: z.enum(['BANK', 'PAYMENT']).default('BANK'),
+    mode: z.enum(['AUTO', 'SMS', 'MANUAL', 'NONE', 'GIFT']),
+    accountName: z.string().max(120).default(''),
+    accountNo: z.string().regex(/^\d{0,20}$/).default(''),
+    currency: z.enum(['BAHT', 'LAK']).default('BAHT'),
+    sort: z.number().int().min(0).max(10_000).default(0),
+    active: z.boolean().default(true),
+  });
+  app.put(
+    '/api/operator/deposit-channels/:id',
+    { preHandler: guard, schema: { params: z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/) }), body: channelBody } },
+    async (request) => {
+      const c = request.body as z.output<typeof channelBody>;
+      const id = (request.params as { id: string }).id;
+      return deposits.channels.upsert({ id, kind: c.kind, bank_code: c.bankCode, bank_type: c.bankType, mode: c.mode, account_name: c.accountName, account_no: c.accountNo, currency: c.currency, sort: c.sort, active: c.active });
+    },
+  );
+}

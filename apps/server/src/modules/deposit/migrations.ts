@@ -1,0 +1,64 @@
+import type { Migration } from '../../db/migrations';
+import { sandboxBankMigrations } from '../../providers/bank/sandbox-bank';
+import { sandboxGatewayMigrations } from '../../providers/payments/sandbox-gateway';
+
+export const depositMigrations: readonly Migration[] = [
+  {
+    id: 'deposit/001_channels_qr_unmatched',
+    sql: `
+CREATE TABLE deposit_channels (
+  id text PRIMARY KEY,
+  kind text NOT NULL CHECK (kind IN ('bank', 'wallet')),
+  bank_code text NOT NULL,
+  bank_type text NOT NULL DEFAULT 'BANK' CHECK (bank_type IN ('BANK', 'PAYMENT')),
+  mode text NOT NULL CHECK (mode IN ('AUTO', 'SMS', 'MANUAL', 'NONE', 'GIFT')),
+  account_name text NOT NULL DEFAULT '',
+  account_no text NOT NULL DEFAULT '',
+  currency text NOT NULL DEFAULT 'BAHT' CHECK (currency IN ('BAHT', 'LAK')),
+  sort integer NOT NULL DEFAULT 0,
+  active boolean NOT NULL DEFAULT true,
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX deposit_channels_account ON deposit_channels (bank_code, account_no);
+CREATE TABLE qr_codes (
+  id text PRIMARY KEY,
+  member_id text NOT NULL REFERENCES members(id),
+  provider text NOT NULL,
+  reference text NOT NULL UNIQUE,
+  amount bigint NOT NULL CHECK (amount > 0),
+  currency text NOT NULL,
+  payload text,
+  gateway_ref text,
+  status text NOT NULL CHECK (status IN ('OPEN', 'PAID', 'EXPIRED', 'CANCELLED')),
+  expires_at timestamptz NOT NULL,
+  paid_amount bigint,
+  operation_id text,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+-- One open QR per member and provider (an expired one is closed before a new one is opened).
+CREATE UNIQUE INDEX qr_codes_one_open ON qr_codes (member_id, provider) WHERE status = 'OPEN';
+CREATE TABLE unmatched_deposits (
+  id text PRIMARY KEY,
+  source text NOT NULL,
+  ref text NOT NULL,
+  channel text NOT NULL,
+  from_bank_code text,
+  from_account_no text,
+  from_name text,
+  to_account_no text,
+  amount bigint NOT NULL CHECK (amount > 0),
+  currency text NOT NULL,
+  reason text NOT NULL,
+  received_at timestamptz NOT NULL,
+  assigned_member_id text REFERENCES members(id),
+  operation_id text,
+  assigned_at timestamptz,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  UNIQUE (source, ref)
+);
+CREATE INDEX unmatched_deposits_open ON unmatched_deposits (created_at) WHERE assigned_member_id IS NULL;`,
+  },
+  ...sandboxGatewayMigrations,
+  ...sandboxBankMigrations,
+];

@@ -1,0 +1,204 @@
+import { randomInt } from 'node:crypto';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { QR_MINIMUMS } from '@mw/contract/constants';
+import { toBaht } from '@mw/contract/money';
+import type { QrState } from '@mw/contract/qr';
+import type { DB } from '../../db/schema';
+import { badRequest, conflict, notFound, uniqueViolation } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import { creditOnce } from '../../money/credits';
+import { ledgerCurrency, type Currency } from '../../money/ledger';
+import type { PaymentGateway, QrProvider } from '../../providers/payments/gateway';
+import { isQrProvider } from '../../providers/payments/gateway';
+import { qrSvg } from '../../providers/payments/qr-svg';
+import type { AccountService } from '../account/account-service';
+import type { ChannelService } from './channel-service';
+import type { BankDepositService } from './bank-deposit-service';
+import type { QrCodesTable } from './tables';
+
+export interface QrRules {
+  /** How long a QR can be paid. */
+  ttlSeconds: number;
+  /** Minimums in satang, per provider (PAYTIMZ and ZPAY configurable). */
+  minimums: Record<QrProvider, number>;
+  /** Largest QR amount in satang. */
+  maximum: number;
+}
+
+/** A payment the gateway reports by its webhook. */
+export interface GatewayPayment {
+  provider: QrProvider;
+  paymentId: string;
+  reference: string;
+  amount: number;
+  currency: Currency;
+  paidAt: Date;
+}
+
+const REFERENCE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+/** A QR reference for ref1 of the bill-payment QR: 16 characters from A–Z and 2–9. */
+function newReference(): string {
+  return Array.from({ length: 16 }, () => REFERENCE_ALPHABET[randomInt(0, REFERENCE_ALPHABET.length)]).join('');
+}
+
+export function defaultMinimums(overrides: { PAYTIMZ?: number; ZPAY?: number } = {}): Record<QrProvider, number> {
+  return {
+    WW: QR_MINIMUMS.WW * 100,
+    PAYONEX: QR_MINIMUMS.PAYONEX * 100,
+    PAYTIMZ: (overrides.PAYTIMZ ?? QR_MINIMUMS.PAYTIMZ) * 100,
+    ZPAY: (overrides.ZPAY ?? QR_MINIMUMS.ZPAY) * 100,
+    KBANK: QR_MINIMUMS.KBANK * 100,
+  };
+}
+
+/**
+ * QR deposits (spec sections 4, 5, 7, 9). A member has at most one open QR per provider; it
+ * can be paid until it expires (ttlSeconds) and only once; cancel closes it. Money arrives only
+ * by the gateway's signed webhook (`paid`), and the gateway is the source of truth: whatever our
+ * QR's state (open, expired, cancelled, paid), a payment it reports is credited once per payment
+ * id with the amount it says was paid. A payment for a reference we never issued is held as an
+ * unmatched deposit for the operator.
+ */
+export class QrService {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly gateway: PaymentGateway,
+    private readonly channels: ChannelService,
+    private readonly accounts: AccountService,
+    private readonly bankDeposits: BankDepositService,
+    private readonly rules: QrRules,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  private state(row: Selectable<QrCodesTable> | undefined, message?: string): QrState {
+    if (!row?.payload) return { hasQrcode: false, qrcodeId: null, qrcode: null, amount: null, expireIn: null, payload: null, ...(message ? { message } : {}) };
+    return {
+      hasQrcode: true,
+      qrcodeId: row.id,
+      qrcode: qrSvg(row.payload),
+      amount: toBaht(Number(row.amount)),
+      expireIn: Math.max(0, Math.floor((row.expires_at.getTime() - this.now()) / 1000)),
+      payload: row.payload,
+    };
+  }
+
+  private provider(code: string): QrProvider {
+    const upper = code.toUpperCase();
+    if (!isQrProvider(upper)) throw notFound('NO_CHANNEL');
+    return upper;
+  }
+
+  /** Closes the member's open QRs at this provider whose time is up. */
+  private async expireOld(memberId: string, provider: string): Promise<void> {
+    await this.db
+      .updateTable('qr_codes')
+      .set({ status: 'EXPIRED', updated_at: new Date() })
+      .where('member_id', '=', memberId)
+      .where('provider', '=', provider)
+      .where('status', '=', 'OPEN')
+      .where('expires_at', '<=', new Date(this.now()))
+      .execute();
+  }
+
+  /** The member's open QR at this provider, if any. */
+  async get(memberId: string, code: string): Promise<QrState> {
+    const provider = this.provider(code);
+    await this.expireOld(memberId, provider);
+    const row = await this.db.selectFrom('qr_codes').selectAll().where('member_id', '=', memberId).where('provider', '=', provider).where('status', '=', 'OPEN').executeTakeFirst();
+    return this.state(row);
+  }
+
+  async create(memberId: string, code: string, amount: number): Promise<QrState> {
+    const provider = this.provider(code);
+    const [channel, member] = await Promise.all([this.channels.qrChannel(provider), this.accounts.findById(memberId)]);
+    if (!channel || !member || channel.currency !== member.currency) throw notFound('NO_CHANNEL');
+    const minimum = this.rules.minimums[provider];
+    if (amount < minimum) throw badRequest('DEPOSIT_MINIMUM', { minimum: toBaht(minimum) });
+    if (amount > this.rules.maximum) throw badRequest('DEPOSIT_MAXIMUM', { maximum: toBaht(this.rules.maximum) });
+    await this.expireOld(memberId, provider);
+    const id = newId();
+    const reference = newReference();
+    const expiresAt = new Date(this.now() + this.rules.ttlSeconds * 1000);
+    try {
+      await this.db
+        .insertInto('qr_codes')
+        .values({ id, member_id: memberId, provider, reference, amount, currency: channel.currency, payload: null, gateway_ref: null, status: 'OPEN', expires_at: expiresAt, paid_amount: null, operation_id: null })
+        .execute();
+    } catch (error) {
+      if (uniqueViolation(error) !== null) throw conflict('QR_ALREADY_OPEN');
+      throw error;
+    }
+    let order;
+    try {
+      order = await this.gateway.createOrder({ provider, reference, amount, currency: ledgerCurrency(channel.currency), expiresAt });
+    } catch {
+      // The gateway refused or did not answer: the QR is closed, the member is told (QR_FAIL).
+      await this.db.updateTable('qr_codes').set({ status: 'CANCELLED', updated_at: new Date() }).where('id', '=', id).execute();
+      return this.state(undefined, 'QR_FAIL');
+    }
+    const row = await this.db
+      .updateTable('qr_codes')
+      .set({ payload: order.payload, gateway_ref: order.gatewayRef, updated_at: new Date() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return this.state(row);
+  }
+
+  /** Cancels the member's own open QR (anyone else's, or one no longer open, is NO_QRCODE). */
+  async cancel(memberId: string, qrcodeId: string): Promise<void> {
+    const row = await this.db
+      .updateTable('qr_codes')
+      .set({ status: 'CANCELLED', updated_at: new Date() })
+      .where('id', '=', qrcodeId)
+      .where('member_id', '=', memberId)
+      .where('status', '=', 'OPEN')
+      .returning(['provider', 'gateway_ref'])
+      .executeTakeFirst();
+    if (!row) throw notFound('NO_QRCODE');
+    if (row.gateway_ref) await this.gateway.cancelOrder(this.provider(row.provider), row.gateway_ref).catch(() => undefined);
+  }
+
+  /** The gateway reference of a QR (for the sandbox's "customer pays" route). */
+  async gatewayRef(qrcodeId: string): Promise<string> {
+    const row = await this.db.selectFrom('qr_codes').select('gateway_ref').where('id', '=', qrcodeId).executeTakeFirst();
+    if (!row?.gateway_ref) throw notFound('NO_QRCODE');
+    return row.gateway_ref;
+  }
+
+  /**
+   * A payment the gateway reports (its webhook, verified). Credits the QR's member once per
+   * payment id with the paid amount and marks the QR paid, whatever state it was in; a
+   * reference we never issued is held as unmatched. Answers whether money moved now.
+   */
+  async paid(payment: GatewayPayment): Promise<{ credited: boolean; duplicate: boolean; unmatched: boolean }> {
+    const qr = await this.db.selectFrom('qr_codes').selectAll().where('provider', '=', payment.provider).where('reference', '=', payment.reference).executeTakeFirst();
+    const source = `gateway:${payment.provider}`;
+    if (!qr || ledgerCurrency(qr.currency) !== payment.currency) {
+      const held = await this.bankDeposits.hold({
+        source,
+        ref: payment.paymentId,
+        channel: payment.provider,
+        amount: payment.amount,
+        currency: payment.currency,
+        reason: qr ? 'CURRENCY_MISMATCH' : 'UNKNOWN_QR',
+        receivedAt: payment.paidAt,
+      });
+      return { credited: false, duplicate: !held, unmatched: true };
+    }
+    const credit = await creditOnce(this.db, {
+      source,
+      ref: payment.paymentId,
+      memberId: qr.member_id,
+      amount: payment.amount,
+      currency: payment.currency,
+      kind: 'deposit',
+      from: payment.provider,
+      note: null,
+    });
+    await sql`UPDATE qr_codes SET status = 'PAID', paid_amount = coalesce(paid_amount, 0) + ${payment.amount}::bigint * ${credit.created ? 1 : 0},
+      operation_id = coalesce(operation_id, ${credit.operationId}), updated_at = now() WHERE id = ${qr.id}`.execute(this.db);
+    return { credited: credit.created, duplicate: !credit.created, unmatched: false };
+  }
+}

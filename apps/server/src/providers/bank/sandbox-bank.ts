@@ -1,0 +1,149 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Migration } from '../../db/migrations';
+import type { DB, DefaultTimestamp, Timestamp } from '../../db/schema';
+import type { Currency } from '../../money/ledger';
+import { deliverSigned, type WebhookDelivery } from '../payments/signing';
+import type { Bank, BankTransfer } from './bank';
+
+export interface SandboxBankTransfersTable {
+  trans_ref: string;
+  from_bank_code: string;
+  from_account_no: string;
+  from_name: string;
+  to_bank_code: string;
+  to_account_no: string;
+  to_name: string;
+  amount: number;
+  currency: string;
+  at: Timestamp;
+  created_at: DefaultTimestamp;
+}
+
+declare module '../../db/schema' {
+  interface DB {
+    sandbox_bank_transfers: SandboxBankTransfersTable;
+  }
+}
+
+export const sandboxBankMigrations: readonly Migration[] = [
+  {
+    id: 'deposit/003_sandbox_bank',
+    sql: `
+CREATE TABLE sandbox_bank_transfers (
+  trans_ref text NOT NULL,
+  from_bank_code text NOT NULL,
+  from_account_no text NOT NULL,
+  from_name text NOT NULL,
+  to_bank_code text NOT NULL,
+  to_account_no text NOT NULL,
+  to_name text NOT NULL,
+  amount bigint NOT NULL CHECK (amount > 0),
+  currency text NOT NULL CHECK (currency IN ('THB', 'LAK')),
+  at timestamptz NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (from_bank_code, trans_ref)
+);`,
+  },
+];
+
+export interface NewBankTransfer {
+  fromBankCode: string;
+  fromAccountNo: string;
+  fromName?: string;
+  toBankCode: string;
+  toAccountNo: string;
+  toName?: string;
+  amount: number;
+  currency: Currency;
+  at?: Date;
+}
+
+/** Which accounts we subscribed to the bank's feed (our AUTO deposit channels). */
+export type FeedSubscriptions = (bankCode: string, accountNo: string) => Promise<boolean>;
+
+/**
+ * The sandbox of the banks behind deposit accounts: it records transfers between any accounts
+ * (with the data a slip carries), looks them up by sending bank and reference, and reports a
+ * transfer into a subscribed account to our server by its signed feed webhook.
+ */
+export class SandboxBank implements Bank {
+  private deliver: WebhookDelivery | null = null;
+  private subscribed: FeedSubscriptions = () => Promise.resolve(false);
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly secret: string,
+  ) {}
+
+  connect(deliver: WebhookDelivery, subscribed: FeedSubscriptions): void {
+    this.deliver = deliver;
+    this.subscribed = subscribed;
+  }
+
+  /** Records a transfer; a transfer into a subscribed account is reported by the feed at once. */
+  async transfer(input: NewBankTransfer): Promise<{ transfer: BankTransfer; feed: { status: number } | null }> {
+    // Thai banks' references look like "014" + date + digits + letters: 20 characters here.
+    const transRef = `${input.at ? input.at.toISOString().slice(2, 10).replace(/-/g, '') : new Date().toISOString().slice(2, 10).replace(/-/g, '')}${randomBytes(7).toString('hex').toUpperCase()}`;
+    const transfer: BankTransfer = {
+      transRef,
+      fromBankCode: input.fromBankCode,
+      fromAccountNo: input.fromAccountNo,
+      fromName: input.fromName ?? 'SANDBOX CUSTOMER',
+      toBankCode: input.toBankCode,
+      toAccountNo: input.toAccountNo,
+      toName: input.toName ?? 'GOLDEN WALLET CO LTD',
+      amount: input.amount,
+      currency: input.currency,
+      at: input.at ?? new Date(),
+    };
+    await this.db
+      .insertInto('sandbox_bank_transfers')
+      .values({
+        trans_ref: transfer.transRef,
+        from_bank_code: transfer.fromBankCode,
+        from_account_no: transfer.fromAccountNo,
+        from_name: transfer.fromName,
+        to_bank_code: transfer.toBankCode,
+        to_account_no: transfer.toAccountNo,
+        to_name: transfer.toName,
+        amount: transfer.amount,
+        currency: transfer.currency,
+        at: transfer.at,
+      })
+      .execute();
+    const feed = (await this.subscribed(transfer.toBankCode, transfer.toAccountNo)) ? await this.report(transfer) : null;
+    return { transfer, feed };
+  }
+
+  async lookup(fromBankCode: string, transRef: string): Promise<BankTransfer | null> {
+    const row = await this.db.selectFrom('sandbox_bank_transfers').selectAll().where('from_bank_code', '=', fromBankCode).where('trans_ref', '=', transRef).executeTakeFirst();
+    if (!row) return null;
+    return {
+      transRef: row.trans_ref,
+      fromBankCode: row.from_bank_code,
+      fromAccountNo: row.from_account_no,
+      fromName: row.from_name,
+      toBankCode: row.to_bank_code,
+      toAccountNo: row.to_account_no,
+      toName: row.to_name,
+      amount: Number(row.amount),
+      currency: row.currency === 'LAK' ? 'LAK' : 'THB',
+      at: row.at,
+    };
+  }
+
+  /** Reports a recorded transfer to our server again (a feed that repeats itself). */
+  async redeliver(fromBankCode: string, transRef: string, times: number): Promise<Array<{ status: number }>> {
+    const transfer = await this.lookup(fromBankCode, transRef);
+    if (!transfer) return [];
+    return Promise.all(Array.from({ length: times }, () => this.report(transfer)));
+  }
+
+  private async report(transfer: BankTransfer): Promise<{ status: number }> {
+    if (!this.deliver) throw new Error('the sandbox bank is not connected to a server');
+    const body = JSON.stringify({ ...transfer, amount: (transfer.amount / 100).toFixed(2), at: transfer.at.toISOString() });
+    const answer = await deliverSigned(this.deliver, this.secret, `/api/webhooks/bank/${transfer.toBankCode}`, body);
+    return { status: answer.status };
+  }
+}

@@ -1,0 +1,41 @@
+import type { Currency } from '../../money/ledger';
+
+/** QR payment providers of spec sections 2, 5, 9. KBANK is the bank's own QR (its SMS mode). */
+export const QR_PROVIDERS = ['WW', 'PAYTIMZ', 'PAYONEX', 'ZPAY', 'KBANK'] as const;
+export type QrProvider = (typeof QR_PROVIDERS)[number];
+
+export function isQrProvider(code: string): code is QrProvider {
+  return (QR_PROVIDERS as readonly string[]).includes(code);
+}
+
+export interface QrOrder {
+  provider: QrProvider;
+  /** Our reference for the payment (A–Z, 0–9, ≤ 20): the gateway puts it in the QR and in its webhook. */
+  reference: string;
+  /** Minor units. */
+  amount: number;
+  currency: Currency;
+  expiresAt: Date;
+}
+
+/**
+ * A payment gateway: it opens a payment order for a QR (answering the EMVCo payload the customer
+ * scans) and confirms payments only by a signed webhook (POST /api/webhooks/payments/{provider},
+ * see signing.ts) carrying `{ event: 'payment.succeeded', paymentId, provider, reference, amount,
+ * currency, paidAt }`. A QR is single use and expires; the gateway refuses to take money for an
+ * expired or cancelled order.
+ */
+export interface PaymentGateway {
+  createOrder(order: QrOrder): Promise<{ payload: string; gatewayRef: string }>;
+  /** Cancels an open order (nothing happens for one that was paid or expired). */
+  cancelOrder(provider: QrProvider, gatewayRef: string): Promise<void>;
+}
+
+/** A gateway that cannot be reached or refused the order. */
+export class GatewayError extends Error {}
+
+/** No gateway configured (PAYMENT_GATEWAY=none): every QR create answers QR_FAIL. */
+export const unconfiguredGateway: PaymentGateway = {
+  createOrder: () => Promise.reject(new GatewayError('no payment gateway is configured')),
+  cancelOrder: () => Promise.resolve(),
+};
