@@ -4,7 +4,7 @@
 // server's PostgreSQL pool (default 32), BENCH_SECONDS the length of each run (default 15).
 import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import pg from 'pg';
 
@@ -14,6 +14,8 @@ const PG_URL = PG_ADMIN.replace(/\/[^/]*$/, `/${DB_NAME}`);
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 200);
 const CONNECTIONS = 32;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
+const WEBHOOK_SECRET = randomBytes(32).toString('hex');
+process.env.BENCH_OPERATOR_TOKEN ??= randomBytes(16).toString('hex');
 
 async function admin(query) {
   const client = new pg.Client({ connectionString: PG_ADMIN });
@@ -144,6 +146,76 @@ function pgbench() {
   return { tps: tps ? Number(tps[1]) : NaN, latencyMs: latency ? Number(latency[1]) : NaN };
 }
 
+/**
+ * Webhook crediting: 32 concurrent gateway deliveries of distinct payments (each member's WW QR
+ * paid again and again, a new payment id each time), one in ten a repeat of an earlier payment
+ * (gateways retry). Afterwards every distinct payment answered 200 must be exactly one credit.
+ */
+async function webhookLoad(base, tokens) {
+  const headers = (token) => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' });
+  for (const token of tokens) {
+    const res = await fetch(`${base}/api/qrcode/WW`, { method: 'POST', headers: headers(token), body: JSON.stringify({ amount: 100 }) });
+    if (!res.ok) throw new Error(`QR create failed: ${res.status}`);
+  }
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  const references = (await client.query(`SELECT reference FROM qr_codes WHERE provider = 'WW' AND status = 'OPEN'`)).rows.map((r) => r.reference);
+  const before = Number((await client.query(`SELECT count(*) AS n FROM external_credits WHERE source = 'gateway:WW'`)).rows[0].n);
+  let n = 0;
+  const sent = [];
+  const answered = new Set();
+  await admin('CHECKPOINT');
+  const result = await new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url: `${base}/api/webhooks/payments/WW`,
+        connections: CONNECTIONS,
+        duration: SECONDS,
+        requests: [
+          {
+            method: 'POST',
+            setupRequest: (request, context) => {
+              n += 1;
+              const repeat = n % 10 === 0 && sent.length > 0;
+              const paymentId = repeat ? sent[Math.floor(Math.random() * sent.length)] : `PAYBENCH${n}${randomBytes(4).toString('hex')}`;
+              if (!repeat) sent.push(paymentId);
+              context.paymentId = paymentId;
+              const body = JSON.stringify({ event: 'payment.succeeded', paymentId, provider: 'WW', reference: references[n % references.length], amount: '100.00', currency: 'THB' });
+              const timestamp = Math.floor(Date.now() / 1000);
+              const signature = createHmac('sha256', WEBHOOK_SECRET).update(`${timestamp}.${body}`).digest('hex');
+              return { ...request, headers: { 'content-type': 'application/json', 'x-timestamp': String(timestamp), 'x-signature': signature }, body };
+            },
+            onResponse: (status, _body, context) => {
+              if (status === 200) answered.add(context.paymentId);
+            },
+          },
+        ],
+      },
+      (error, r) => (error ? reject(error) : resolve(r)),
+    );
+  });
+  // Deliveries still in flight when the run ended land now.
+  await new Promise((r) => setTimeout(r, 1500));
+  const after = Number((await client.query(`SELECT count(*) AS n FROM external_credits WHERE source = 'gateway:WW'`)).rows[0].n);
+  const deposits = Number((await client.query(`SELECT count(*) AS n FROM operations WHERE type = 'deposit' AND source = 'WW'`)).rows[0].n);
+  // Every payment answered 200 is credited (exactly once: the key is the payment id).
+  const creditedAnswered = Number((await client.query(`SELECT count(*) AS n FROM external_credits WHERE source = 'gateway:WW' AND ref = ANY($1)`, [[...answered]])).rows[0].n);
+  await client.end();
+  const ledger = await (await fetch(`${base}/api/operator/ledger/check`, { headers: { authorization: `Bearer ${process.env.BENCH_OPERATOR_TOKEN}` } })).json().catch(() => null);
+  return {
+    rps: result['2xx'] / SECONDS,
+    p99: result.latency.p99,
+    p50: result.latency.p50,
+    errors: result.non2xx + result.errors + result.timeouts,
+    distinctAnswered: answered.size,
+    creditedAnswered,
+    distinctSent: sent.length,
+    credits: after - before,
+    deposits,
+    ledgerOk: ledger?.ok === true,
+  };
+}
+
 export async function transferBench(port) {
   await admin(`DROP DATABASE IF EXISTS ${DB_NAME}`);
   await admin(`CREATE DATABASE ${DB_NAME}`);
@@ -163,6 +235,9 @@ export async function transferBench(port) {
       PAYMENTS: 'sandbox',
       GAME_PROVIDER: 'sandbox',
       SEED_DEMO: 'true',
+      PAYMENT_GATEWAY: 'sandbox',
+      PAYMENT_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      OPERATOR_TOKEN: process.env.BENCH_OPERATOR_TOKEN,
     },
   });
   try {
@@ -188,13 +263,14 @@ export async function transferBench(port) {
       // Share of one core each used during the measured run (100 ticks per second on Linux).
       cpu: before && after ? Object.fromEntries(Object.keys(after).map((k) => [k, Math.round((after[k] - before[k]) / SECONDS)])) : undefined,
     };
+    const webhooks = await webhookLoad(base, tokens);
     const check = await fetch(`${base}/healthz`);
     if (!check.ok) throw new Error('server unhealthy after load');
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
-    if (process.env.BENCH_SKIP_PGBENCH) return { http, members: tokens.length };
+    if (process.env.BENCH_SKIP_PGBENCH) return { http, webhooks, members: tokens.length };
     const sql = pgbench();
-    return { http, sql, members: tokens.length };
+    return { http, webhooks, sql, members: tokens.length };
   } finally {
     if (server.exitCode === null) server.kill('SIGKILL');
     await admin(`DROP DATABASE IF EXISTS ${DB_NAME}`).catch(() => undefined);

@@ -171,7 +171,7 @@ async function main() {
     rmSync(dataDir, { recursive: true, force: true });
   }
   if (process.env.BENCH_SKIP_TRANSFERS !== '1') {
-    console.log('\ntransfer load test on PostgreSQL (this takes about a minute)…');
+    console.log('\ntransfer and webhook load tests on PostgreSQL (this takes about a minute and a half)…');
     const t = await transferBench(PORT + 1);
     const ratio = t.http.rps / t.sql.tps;
     report('POST /api/wallet/transfer throughput', t.http.rps.toFixed(0), 'req/s', '-', true);
@@ -182,6 +182,16 @@ async function main() {
     report('transfer errors (non-2xx)', t.http.errors, '', '0', t.http.errors === 0);
     if (t.http.commitsPerTransfer !== undefined) report('database commits per transfer (group commit)', t.http.commitsPerTransfer, '', '-', true);
     if (t.http.cpu) report('CPU during the load (% of one core)', `server ${t.http.cpu.server}, PostgreSQL ${t.http.cpu.postgres}, load ${t.http.cpu.load}`, '', '-', true);
+    const w = t.webhooks;
+    report('payment webhook credits', w.rps.toFixed(0), 'req/s', '-', true);
+    report('webhook credits / transfer throughput', (w.rps / t.http.rps).toFixed(2), '', '-', true);
+    report('webhook p99 latency', w.p99, 'ms', '<= 50 ms', w.p99 <= 50);
+    report('webhook p50 latency', w.p50, 'ms', '-', true);
+    report('webhook errors (non-2xx)', w.errors, '', '0', w.errors === 0);
+    // No double credit: one deposit per credited payment id, every payment answered 200 credited, none credited that was never sent.
+    const once = w.deposits === w.credits && w.creditedAnswered === w.distinctAnswered && w.credits <= w.distinctSent;
+    report('payments credited once (credited / answered 200 / sent)', `${w.credits} / ${w.distinctAnswered} / ${w.distinctSent}`, '', 'once each', once);
+    report('ledger check after the load', w.ledgerOk ? 'ok' : 'BROKEN', '', 'ok', w.ledgerOk);
   }
   console.log(misses.length ? `\nbudgets missed: ${misses.join(', ')}` : '\nall budgets met');
 }

@@ -3,6 +3,7 @@ import type { MoneyResult } from '@mw/contract/wallet';
 import type { DB } from '../db/schema';
 import { AppError } from '../lib/errors';
 import { answerOf } from './answers';
+import { Credits } from './credits';
 import { KeyTaken, lookupKey, recordAnswer, recordPlan, settleAnswer, type Idem, type KeyRecord, type StoredAnswer } from './idempotency';
 import { MoneyPolicies } from './policies';
 
@@ -35,8 +36,12 @@ function replayStored(answer: StoredAnswer): MoneyResult {
  */
 export class MoneyCore {
   readonly policies = new MoneyPolicies();
+  /** Credits from outside systems, once per message (credits.ts). */
+  readonly credits: Credits;
 
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(private readonly db: Kysely<DB>) {
+    this.credits = new Credits(db);
+  }
 
   async once(memberId: string, idem: Idem | null, run: () => Promise<MoneyResult>): Promise<MoneyResult> {
     if (!idem) return run();

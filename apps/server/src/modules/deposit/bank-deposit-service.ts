@@ -5,7 +5,7 @@ import type { DB } from '../../db/schema';
 import { AppError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { MoneyCore } from '../../money/core';
-import { creditOnce, creditedBy } from '../../money/credits';
+import { creditedBy } from '../../money/credits';
 import type { Idem } from '../../money/idempotency';
 import { ledgerCurrency, type Currency } from '../../money/ledger';
 import { transferKey, type BankTransfer } from '../../providers/bank/bank';
@@ -84,7 +84,7 @@ export class BankDepositService {
     if (ledgerCurrency(channel.currency) !== transfer.currency || ledgerCurrency(member.currency) !== transfer.currency) {
       return (await held('CURRENCY_MISMATCH')) ? { result: 'held' } : { result: 'duplicate' };
     }
-    const credit = await creditOnce(this.db, {
+    const credit = await this.money.credits.credit({
       source: BANK_TRANSFER_SOURCE,
       ref,
       memberId: member.id,
@@ -159,7 +159,7 @@ export class BankDepositService {
     let operationId = done;
     if (!done) {
       if (ledgerCurrency(member.currency) !== currency) throw new AppError(400, 'CURRENCY_MISMATCH');
-      const credit = await creditOnce(this.db, {
+      const credit = await this.money.credits.credit({
         source: row.source,
         ref: row.ref,
         memberId,
@@ -199,7 +199,7 @@ export class BankDepositService {
       if (ledgerCurrency(member.currency) !== currency) throw new AppError(400, 'CURRENCY_MISMATCH');
       if (input.amount <= 0) throw new AppError(400, 'DEPOSIT_MINIMUM', { minimum: 0.01 });
       const id = newId();
-      const credit = await creditOnce(this.db, { source: 'manual', ref: id, memberId: input.memberId, amount: input.amount, currency, kind: 'deposit', from: 'MANUAL', note: input.note, idem });
+      const credit = await this.money.credits.credit({ source: 'manual', ref: id, memberId: input.memberId, amount: input.amount, currency, kind: 'deposit', from: 'MANUAL', note: input.note, idem });
       return { ok: true, wallet: { amount: toBaht(credit.wallet ?? 0) }, amount: toBaht(input.amount), reference: credit.operationId };
     });
   }

@@ -174,7 +174,7 @@ export const depositModule = defineModule({
     const gateway: PaymentGateway = sandboxGateway ?? unconfiguredGateway;
     const channels = new ChannelService(db, lookups, settings);
     const bank = new BankDepositService(db, money, channels, accounts);
-    const qr = new QrService(db, gateway, channels, accounts, bank, {
+    const qr = new QrService(db, gateway, channels, accounts, bank, money, {
       ttlSeconds: env.QR_TTL_SECONDS,
       minimums: defaultMinimums({ ...(env.PAYTIMZ_MIN ? { PAYTIMZ: env.PAYTIMZ_MIN } : {}), ...(env.ZPAY_MIN ? { ZPAY: env.ZPAY_MIN } : {}) }),
       maximum: env.QR_MAX_BAHT * 100,

@@ -6,7 +6,7 @@ import type { QrState } from '@mw/contract/qr';
 import type { DB } from '../../db/schema';
 import { badRequest, conflict, notFound, uniqueViolation } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { creditOnce } from '../../money/credits';
+import type { MoneyCore } from '../../money/core';
 import { ledgerCurrency, type Currency } from '../../money/ledger';
 import type { PaymentGateway, QrProvider } from '../../providers/payments/gateway';
 import { isQrProvider } from '../../providers/payments/gateway';
@@ -67,9 +67,21 @@ export class QrService {
     private readonly channels: ChannelService,
     private readonly accounts: AccountService,
     private readonly bankDeposits: BankDepositService,
+    private readonly money: MoneyCore,
     private readonly rules: QrRules,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    money.credits.registerHook('qr_paid', (name, rows) =>
+      sql`${sql.ref(name)} AS (
+        UPDATE qr_codes q SET status = 'PAID', paid_amount = coalesce(q.paid_amount, 0) + x.amount, operation_id = coalesce(q.operation_id, x.op_id), updated_at = now()
+        FROM (
+          SELECT u.id, sum(u.amount)::bigint AS amount, min(u.op_id) AS op_id
+          FROM unnest(${rows.ids}::text[], ${rows.operationIds}::text[], ${rows.amounts.map(String)}::bigint[]) AS u(id, op_id, amount)
+          JOIN op ON op.id = u.op_id GROUP BY u.id
+        ) x
+        WHERE q.id = x.id)`,
+    );
+  }
 
   private state(row: Selectable<QrCodesTable> | undefined, message?: string): QrState {
     if (!row?.payload) return { hasQrcode: false, qrcodeId: null, qrcode: null, amount: null, expireIn: null, payload: null, ...(message ? { message } : {}) };
@@ -187,7 +199,7 @@ export class QrService {
       });
       return { credited: false, duplicate: !held, unmatched: true };
     }
-    const credit = await creditOnce(this.db, {
+    const credit = await this.money.credits.credit({
       source,
       ref: payment.paymentId,
       memberId: qr.member_id,
@@ -196,9 +208,9 @@ export class QrService {
       kind: 'deposit',
       from: payment.provider,
       note: null,
+      // The QR is paid in the statement that credits it (whatever state it was in).
+      tag: { hook: 'qr_paid', id: qr.id },
     });
-    await sql`UPDATE qr_codes SET status = 'PAID', paid_amount = coalesce(paid_amount, 0) + ${payment.amount}::bigint * ${credit.created ? 1 : 0},
-      operation_id = coalesce(operation_id, ${credit.operationId}), updated_at = now() WHERE id = ${qr.id}`.execute(this.db);
     return { credited: credit.created, duplicate: !credit.created, unmatched: false };
   }
 }
