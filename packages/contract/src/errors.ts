@@ -1,3 +1,5 @@
+import { depositErrorCodes } from './qr';
+
 /**
  * Error codes that travel on the wire as `{ "message": CODE }`.
  * `specErrorCodes` is the catalogue of spec section 8, verbatim; `addedErrorCodes` are the codes
@@ -83,30 +85,6 @@ export const addedErrorCodes = [
   'WITHDRAW_MAXIMUM',
   /** 400: a deposit below its minimum (the answer carries `minimum` in baht). */
   'DEPOSIT_MINIMUM',
-  /** 400: a deposit above its maximum (the answer carries `maximum` in baht). */
-  'DEPOSIT_MAXIMUM',
-  /** 404: a deposit channel (bank code of a QR provider) that does not exist or is not active. */
-  'NO_CHANNEL',
-  /** 404: a QR that does not exist, is not the caller's, or is no longer open. */
-  'NO_QRCODE',
-  /** 409: the member already has an open QR at this provider (GET it, or cancel it first). */
-  'QR_ALREADY_OPEN',
-  /** 409 (sandbox gateway): the QR expired; a customer can no longer pay it. */
-  'QR_EXPIRED',
-  /** 409 (sandbox gateway): the QR was cancelled; a customer can no longer pay it. */
-  'QR_CANCELLED',
-  /** 409 (sandbox gateway): the QR was paid already (single use). */
-  'QR_ALREADY_PAID',
-  /** 401: a webhook whose X-Signature is missing or wrong (nothing changes). */
-  'INVALID_SIGNATURE',
-  /** 401: a webhook whose X-Timestamp is missing or more than 300 s from the server's clock (nothing changes). */
-  'STALE_WEBHOOK',
-  /** 404: an unmatched deposit the operator named does not exist. */
-  'NO_DEPOSIT',
-  /** 409: the unmatched deposit was assigned already (to the member the answer names). */
-  'DEPOSIT_ALREADY_ASSIGNED',
-  /** 400: money in one currency cannot be credited to a member who holds another (no exchange). */
-  'CURRENCY_MISMATCH',
   /** 403: the demo top-up is refused when real payment providers are configured. */
   'SANDBOX_ONLY',
   /** 404: a withdrawal or operation the operator named does not exist or is not pending. */
@@ -119,7 +97,11 @@ export const addedErrorCodes = [
   'HEADERS_TOO_LARGE',
 ] as const;
 
-export const errorCodes = [...specErrorCodes, ...spinErrorCodes, ...protocolCodes, ...addedErrorCodes] as const;
+/**
+ * Every code: the spec's, then each domain's own (declared in the domain's contract file, one
+ * line here per domain).
+ */
+export const errorCodes = [...specErrorCodes, ...spinErrorCodes, ...protocolCodes, ...addedErrorCodes, ...depositErrorCodes] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 export type SlipReasonCode = (typeof slipReasonCodes)[number];
 
