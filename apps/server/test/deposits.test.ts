@@ -275,6 +275,129 @@ describe.each(dbKinds)('deposits on %s', (kind) => {
   });
 });
 
+describe.each(dbKinds)('deposit edge cases on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(kind, { DEPOSIT_RECONCILE_INTERVAL_MS: '0' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  const k = kit(() => t);
+  afterEach(async () => {
+    await k.invariants();
+  });
+  const feed = (m: { bankCode: string; accountNo: string }, to: { bank: string; no: string }, extra: Record<string, unknown> = {}) => ({
+    transRef: `T${Date.now()}${Math.floor(Math.random() * 1e6)}`,
+    fromBankCode: m.bankCode,
+    fromAccountNo: m.accountNo,
+    fromName: 'SOMCHAI',
+    toBankCode: to.bank,
+    toAccountNo: to.no,
+    toName: 'GOLDEN WALLET',
+    amount: '40.00',
+    currency: 'THB',
+    at: new Date().toISOString(),
+    ...extra,
+  });
+  const unmatched = async () => (await call<{ deposits: Array<{ id: string; reference: string; reason: string; fromName: string | null }> }>(t.app, 'GET', '/api/operator/deposits/unmatched', { headers: operator })).body.deposits;
+
+  it('credits by itself only into an active AUTO account: a manual one is held, the QR account ignored', async () => {
+    const m = await k.member();
+    const gsb = feed(m, { bank: 'GSB', no: '020123456789' });
+    expect((await k.webhook('/api/webhooks/bank/GSB', gsb, k.secrets().bank)).body).toMatchObject({ result: 'held' });
+    expect((await unmatched()).find((d) => d.reference === `${m.bankCode}:${gsb.transRef.toUpperCase()}`)).toMatchObject({ reason: 'CHANNEL_NOT_AUTO' });
+    expect((await k.webhook('/api/webhooks/bank/KBANK', feed(m, { bank: 'KBANK', no: '0459876543' }), k.secrets().bank)).body).toMatchObject({ result: 'ignored' });
+    await call(t.app, 'PUT', '/api/operator/deposit-channels/SCB-AUTO', { headers: operator, body: { kind: 'bank', bankCode: 'SCB', mode: 'AUTO', accountName: 'GOLDEN WALLET CO LTD', accountNo: '4071234567', active: false, sort: 3 } });
+    expect((await k.webhook('/api/webhooks/bank/SCB', feed(m, { bank: 'SCB', no: '4071234567' }), k.secrets().bank)).body).toMatchObject({ result: 'held' });
+    await call(t.app, 'PUT', '/api/operator/deposit-channels/SCB-AUTO', { headers: operator, body: { kind: 'bank', bankCode: 'SCB', mode: 'AUTO', accountName: 'GOLDEN WALLET CO LTD', accountNo: '4071234567', active: true, sort: 3 } });
+    expect(await k.wallet(m.token)).toBe(0);
+  });
+
+  it('names a transfer the same whatever the case of its reference, and keeps control characters out of names', async () => {
+    const m = await k.member();
+    const one = feed(m, { bank: 'KBANK', no: '0451234567' }, { transRef: `case${Date.now()}ab` });
+    expect((await k.webhook('/api/webhooks/bank/KBANK', one, k.secrets().bank)).body).toMatchObject({ result: 'credited' });
+    expect((await k.webhook('/api/webhooks/bank/KBANK', { ...one, transRef: one.transRef.toUpperCase() }, k.secrets().bank)).body).toMatchObject({ result: 'duplicate' });
+    expect(await k.wallet(m.token)).toBe(40);
+    const stranger = { bankCode: 'KTB', accountNo: '6660001112' };
+    const named = feed(stranger, { bank: 'KBANK', no: '0451234567' }, { fromName: 'A\u0000B\u202EC\u0007' });
+    expect((await k.webhook('/api/webhooks/bank/KBANK', named, k.secrets().bank)).body).toMatchObject({ result: 'held' });
+    expect((await unmatched()).find((d) => d.reference === `KTB:${named.transRef.toUpperCase()}`)?.fromName).toBe('ABC');
+  });
+
+  it('holds money from an inactive member, and refuses crediting one by hand', async () => {
+    const m = await k.member();
+    await t.services.database.db.updateTable('members').set({ status: 'inactive' }).where('id', '=', m.id).execute();
+    expect((await k.webhook('/api/webhooks/bank/KBANK', feed(m, { bank: 'KBANK', no: '0451234567' }), k.secrets().bank)).body).toMatchObject({ result: 'held' });
+    const manual = await call(t.app, 'POST', '/api/operator/deposits', { headers: { ...operator, 'idempotency-key': newKey() }, body: { memberId: m.id, amount: 5, currency: 'BAHT', note: 'x' } });
+    expect(manual).toMatchObject({ status: 403, body: { message: 'INACTIVE_USER' } });
+    const held = (await unmatched()).find((d) => d.reason === 'INACTIVE_MEMBER');
+    expect((await call(t.app, 'POST', `/api/operator/deposits/${held?.id}/assign`, { headers: operator, body: { memberId: m.id } })).body).toEqual({ message: 'INACTIVE_USER' });
+    await t.services.database.db.updateTable('members').set({ status: 'active' }).where('id', '=', m.id).execute();
+  });
+
+  it('keeps an operator\'s Idempotency-Key to one deposit whoever it names', async () => {
+    const a = await k.member();
+    const b = await k.member();
+    const key = newKey();
+    const body = (memberId: string) => ({ memberId, amount: 10, currency: 'BAHT', note: 'counter' });
+    expect((await call(t.app, 'POST', '/api/operator/deposits', { headers: { ...operator, 'idempotency-key': key }, body: body(a.id) })).status).toBe(200);
+    expect((await call(t.app, 'POST', '/api/operator/deposits', { headers: { ...operator, 'idempotency-key': key }, body: body(b.id) })).body).toMatchObject({ message: 'IDEMPOTENCY_KEY_REUSED' });
+    expect(await k.wallet(b.token)).toBe(0);
+    expect((await call(t.app, 'POST', '/api/operator/deposits', { headers: { ...operator, 'idempotency-key': newKey() }, body: body('nosuchmember') })).body).toEqual({ message: 'NO_USER' });
+    // A member's own key cannot take an operator's.
+    expect((await call(t.app, 'POST', '/api/wallet/add', { token: b.token, headers: { 'idempotency-key': `operator:${key}` }, body: { amount: 1 } })).status).toBe(200);
+    expect((await call(t.app, 'POST', '/api/operator/deposits', { headers: { ...operator, 'idempotency-key': `x${key}` }, body: body(b.id) })).status).toBe(200);
+  });
+
+  it('credits a payment whose webhook never came when the reconciler asks the gateway, once', async () => {
+    const m = await k.member();
+    const { body } = await k.createQr(m.token, 'WW', 120);
+    const ref = (await t.services.database.db.selectFrom('qr_codes').select('gateway_ref').where('id', '=', body.qrcodeId ?? '').executeTakeFirstOrThrow()).gateway_ref ?? '';
+    // The customer paid; the delivery was lost (our process died while it came in).
+    await t.services.database.db.updateTable('sandbox_gateway_orders').set({ status: 'PAID', payment_id: `PAYLOST${Date.now()}`, paid_at: new Date() }).where('gateway_ref', '=', ref).execute();
+    expect(await t.services.deposits.qr.reconcile(0)).toBeGreaterThanOrEqual(1);
+    expect(await t.services.deposits.qr.reconcile(0)).toBe(0);
+    expect(await k.wallet(m.token)).toBe(120);
+    await k.redeliver(body.qrcodeId ?? '', 3);
+    expect(await k.wallet(m.token)).toBe(120);
+  });
+
+  it('settles an unmatched payment when the same payment id later names a real QR', async () => {
+    const m = await k.member();
+    const { body } = await k.createQr(m.token, 'PAYTIMZ', 30);
+    const reference = (await t.services.database.db.selectFrom('qr_codes').select('reference').where('id', '=', body.qrcodeId ?? '').executeTakeFirstOrThrow()).reference;
+    const paymentId = `PAYFIRST${Date.now()}`;
+    const message = { event: 'payment.succeeded', paymentId, provider: 'PAYTIMZ', reference: 'WRONGREF', amount: '30.00', currency: 'THB' };
+    await k.webhook('/api/webhooks/payments/PAYTIMZ', message, k.secrets().payments);
+    expect((await unmatched()).some((d) => d.reference === paymentId)).toBe(true);
+    await k.webhook('/api/webhooks/payments/PAYTIMZ', { ...message, reference }, k.secrets().payments);
+    expect(await k.wallet(m.token)).toBe(30);
+    expect((await unmatched()).some((d) => d.reference === paymentId)).toBe(false);
+  });
+
+  it('frees a QR slot whose create was cut off before the gateway answered', async () => {
+    const m = await k.member();
+    await t.services.database.db
+      .insertInto('qr_codes')
+      .values({ id: `cut${Date.now()}`, member_id: m.id, provider: 'ZPAY', reference: `CUT${Date.now()}`, amount: 1000, currency: 'BAHT', payload: null, gateway_ref: null, status: 'OPEN', expires_at: new Date(Date.now() + 500_000), paid_amount: null, operation_id: null, created_at: new Date(Date.now() - 120_000) })
+      .execute();
+    expect((await k.createQr(m.token, 'ZPAY', 10)).body.hasQrcode).toBe(true);
+  });
+
+  it('takes a webhook timestamp up to 300 s either way, signed as sent', async () => {
+    const m = await k.member();
+    const now = Math.floor(Date.now() / 1000);
+    const f = (extra: Record<string, unknown>) => feed({ bankCode: 'KTB', accountNo: '7770001112' }, { bank: 'KBANK', no: '0451234567' }, extra);
+    expect((await k.webhook('/api/webhooks/bank/KBANK', f({}), k.secrets().bank, now - 299)).status).toBe(200);
+    expect((await k.webhook('/api/webhooks/bank/KBANK', f({}), k.secrets().bank, now + 299)).status).toBe(200);
+    expect((await k.webhook('/api/webhooks/bank/KBANK', f({}), k.secrets().bank, now + 302)).status).toBe(401);
+    expect((await k.webhook('/api/webhooks/bank/KBANK', f({}), k.secrets().bank, now - 302)).status).toBe(401);
+    expect(await k.wallet(m.token)).toBe(0);
+  });
+});
+
 describe.each(dbKinds)('LAK deposits on %s', (kind) => {
   let t: TestApp;
   beforeAll(async () => {

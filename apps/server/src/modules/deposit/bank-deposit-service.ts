@@ -6,7 +6,7 @@ import { AppError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { MoneyCore } from '../../money/core';
 import { creditedBy } from '../../money/credits';
-import type { Idem } from '../../money/idempotency';
+import { KeyTaken, type Idem } from '../../money/idempotency';
 import { ledgerCurrency, type Currency } from '../../money/ledger';
 import { transferKey, type BankTransfer } from '../../providers/bank/bank';
 import type { AccountService } from '../account/account-service';
@@ -21,7 +21,7 @@ export interface Held {
   channel: string;
   amount: number;
   currency: Currency;
-  reason: 'NO_MEMBER' | 'CURRENCY_MISMATCH' | 'UNKNOWN_QR' | 'INACTIVE_MEMBER';
+  reason: 'NO_MEMBER' | 'CURRENCY_MISMATCH' | 'UNKNOWN_QR' | 'INACTIVE_MEMBER' | 'CHANNEL_NOT_AUTO';
   receivedAt: Date;
   from?: { bankCode: string; accountNo: string; name: string };
   toAccountNo?: string;
@@ -63,7 +63,9 @@ export class BankDepositService {
    */
   async feed(transfer: BankTransfer): Promise<{ result: 'credited' | 'duplicate' | 'held' | 'ignored'; operationId?: string }> {
     const channel = await this.channels.byAccount(transfer.toBankCode, transfer.toAccountNo);
-    if (!channel) return { result: 'ignored' };
+    // Not our account; or KBANK's QR account, whose payments the gateway's webhook credits (the
+    // feed reporting them too must not credit them twice).
+    if (!channel || channel.mode === 'SMS') return { result: 'ignored' };
     const ref = transferKey(transfer.fromBankCode, transfer.transRef);
     const done = await creditedBy(this.db, BANK_TRANSFER_SOURCE, ref);
     if (done) return { result: 'duplicate', operationId: done };
@@ -80,7 +82,11 @@ export class BankDepositService {
         from: { bankCode: transfer.fromBankCode, accountNo: transfer.fromAccountNo, name: transfer.fromName },
         toAccountNo: transfer.toAccountNo,
       });
+    // Only an active AUTO channel credits by itself; money into another of our accounts waits
+    // for an operator (who assigns it with the same key, so nothing is credited twice).
+    if (!channel.active || channel.mode !== 'AUTO') return (await held('CHANNEL_NOT_AUTO')) ? { result: 'held' } : { result: 'duplicate' };
     if (!member) return (await held('NO_MEMBER')) ? { result: 'held' } : { result: 'duplicate' };
+    if (member.status !== 'active') return (await held('INACTIVE_MEMBER')) ? { result: 'held' } : { result: 'duplicate' };
     if (ledgerCurrency(channel.currency) !== transfer.currency || ledgerCurrency(member.currency) !== transfer.currency) {
       return (await held('CURRENCY_MISMATCH')) ? { result: 'held' } : { result: 'duplicate' };
     }
@@ -154,6 +160,7 @@ export class BankDepositService {
     if (!row) throw notFound('NO_DEPOSIT');
     const member = await this.accounts.findById(memberId);
     if (!member) throw notFound('NO_USER');
+    if (member.status !== 'active') throw new AppError(403, 'INACTIVE_USER');
     const currency = ledgerCurrency(row.currency);
     const done = await creditedBy(this.db, row.source, row.ref);
     let operationId = done;
@@ -177,7 +184,8 @@ export class BankDepositService {
     return { id, memberId, operationId: op.id, amount: toBaht(Number(row.amount)), currency: row.currency };
   }
 
-  private async markAssigned(source: string, ref: string, memberId: string, operationId: string): Promise<void> {
+  /** Marks money held earlier under this key as credited to the member (a later message credited it). */
+  async markAssigned(source: string, ref: string, memberId: string, operationId: string): Promise<void> {
     await this.db
       .updateTable('unmatched_deposits')
       .set({ assigned_member_id: memberId, operation_id: operationId, assigned_at: new Date() })
@@ -192,14 +200,21 @@ export class BankDepositService {
    * the same key answers the first answer and moves nothing again.
    */
   async manual(input: { memberId: string; amount: number; currency: string; note: string }, idem: Idem): Promise<MoneyResult> {
+    // Checked before the key is recorded: a refusal is stored under the member's key, which needs the member.
+    const member = await this.accounts.findById(input.memberId);
+    if (!member) throw notFound('NO_USER');
     return this.money.once(input.memberId, idem, async () => {
-      const member = await this.accounts.findById(input.memberId);
-      if (!member) throw notFound('NO_USER');
+      if (member.status !== 'active') throw new AppError(403, 'INACTIVE_USER');
       const currency = ledgerCurrency(input.currency);
       if (ledgerCurrency(member.currency) !== currency) throw new AppError(400, 'CURRENCY_MISMATCH');
       if (input.amount <= 0) throw new AppError(400, 'DEPOSIT_MINIMUM', { minimum: 0.01 });
-      const id = newId();
-      const credit = await this.money.credits.credit({ source: 'manual', ref: id, memberId: input.memberId, amount: input.amount, currency, kind: 'deposit', from: 'MANUAL', note: input.note, idem });
+      // The operator's key is one credit whoever it names: (manual, key) is the credit's key.
+      const credit = await this.money.credits.credit({ source: 'manual', ref: idem.key, memberId: input.memberId, amount: input.amount, currency, kind: 'deposit', from: 'MANUAL', note: input.note, idem });
+      if (!credit.created) {
+        const op = await this.db.selectFrom('operations').select('member_id').where('id', '=', credit.operationId).executeTakeFirstOrThrow();
+        if (op.member_id !== input.memberId) throw new AppError(409, 'IDEMPOTENCY_KEY_REUSED');
+        throw new KeyTaken();
+      }
       return { ok: true, wallet: { amount: toBaht(credit.wallet ?? 0) }, amount: toBaht(input.amount), reference: credit.operationId };
     });
   }

@@ -30,6 +30,7 @@ export interface DepositServices {
   sandboxBank: SandboxBank | null;
   /** What webhooks are signed with: PAYMENT_WEBHOOK_SECRET and BANK_FEED_WEBHOOK_SECRET, or generated into DATA_DIR/secrets. */
   webhookSecrets: { payments: string; bank: string };
+  reconcile: { intervalMs: number; graceMs: number };
 }
 
 declare module '../../platform/services' {
@@ -51,6 +52,9 @@ const depositEnv = z.object({
   BANK_PROVIDER: z.enum(['sandbox', 'none']).optional(),
   BANK_FEED_WEBHOOK_SECRET: secret,
   QR_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(600),
+  /** How often QRs whose payment webhook may be missing are checked with the gateway (0: never), and how old they must be. */
+  DEPOSIT_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
+  DEPOSIT_RECONCILE_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
   QR_MAX_BAHT: positiveBaht.default(100_000),
   PAYTIMZ_MIN: positiveBaht.optional(),
   ZPAY_MIN: positiveBaht.optional(),
@@ -67,14 +71,22 @@ const paymentWebhookSchema = z.object({
   paidAt: z.string().datetime({ offset: true }).optional(),
 });
 
+/** A name from a bank, for operators to read: control and bidi-override characters and lone surrogates dropped. */
+const bankName = z
+  .string()
+  .max(120)
+  .default('')
+  // eslint-disable-next-line no-control-regex -- dropping control characters is the point
+  .transform((v) => v.replace(/[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, ''));
+
 const bankFeedSchema = z.object({
   transRef: z.string().regex(/^[A-Za-z0-9]{6,40}$/),
   fromBankCode: z.string().regex(/^[A-Z0-9]{2,16}$/),
   fromAccountNo: z.string().regex(/^\d{6,20}$/),
-  fromName: z.string().max(120).default(''),
+  fromName: bankName,
   toBankCode: z.string().regex(/^[A-Z0-9]{2,16}$/),
   toAccountNo: z.string().regex(/^\d{6,20}$/),
-  toName: z.string().max(120).default(''),
+  toName: bankName,
   amount: z.union([z.string().max(32), z.number()]),
   currency: z.enum(['THB', 'LAK']),
   at: z.string().datetime({ offset: true }),
@@ -179,10 +191,20 @@ export const depositModule = defineModule({
       minimums: defaultMinimums({ ...(env.PAYTIMZ_MIN ? { PAYTIMZ: env.PAYTIMZ_MIN } : {}), ...(env.ZPAY_MIN ? { ZPAY: env.ZPAY_MIN } : {}) }),
       maximum: env.QR_MAX_BAHT * 100,
     });
-    services.deposits = { channels, qr, bank, sandboxGateway, sandboxBank, webhookSecrets: secrets };
+    services.deposits = { channels, qr, bank, sandboxGateway, sandboxBank, webhookSecrets: secrets, reconcile: { intervalMs: env.DEPOSIT_RECONCILE_INTERVAL_MS, graceMs: env.DEPOSIT_RECONCILE_GRACE_MS } };
   },
   async seed({ settings }) {
     await settings.setIfMissing('depositManual', false);
+  },
+  // Payments whose webhook never came are asked of the gateway, at start-up and then periodically.
+  start({ deposits }, log) {
+    const { intervalMs, graceMs } = deposits.reconcile;
+    if (intervalMs <= 0) return undefined;
+    const run = () => deposits.qr.reconcile(graceMs).catch((error: unknown) => log.error({ err: error }, 'QR reconcile failed'));
+    void run();
+    const timer = setInterval(() => void run(), intervalMs);
+    timer.unref();
+    return () => clearInterval(timer);
   },
   handlers: ({ deposits, accounts }) => ({
     lookupDeposit: async (ctx) => {
@@ -265,7 +287,8 @@ function operatorRoutes(app: FastifyInstance, guard: ReturnType<typeof operatorG
     const body = request.body as z.output<typeof manualBody>;
     const idem = idempotencyOf(request.headers['idempotency-key'], 'operatorDeposit', request.body);
     if (!idem) throw badRequest('KEY_MISSING', { fields: [{ path: 'Idempotency-Key', code: 'required' }] });
-    return deposits.bank.manual(body, { key: `operator:${idem.key}`, hash: idem.hash });
+    // Operator keys live apart from members' own ('/' is not allowed in a member's key).
+    return deposits.bank.manual(body, { key: `operator/${idem.key}`, hash: idem.hash });
   });
   app.get('/api/operator/deposit-channels', { preHandler: guard }, async () => ({ channels: await deposits.channels.all() }));
   const channelBody = z.strictObject({

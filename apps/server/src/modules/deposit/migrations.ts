@@ -61,4 +61,12 @@ CREATE INDEX unmatched_deposits_open ON unmatched_deposits (created_at) WHERE as
   },
   ...sandboxGatewayMigrations,
   ...sandboxBankMigrations,
+  {
+    id: 'deposit/004_qr_reconciled',
+    sql: `
+-- When the reconciler learnt from the gateway that an expired or cancelled QR was never paid
+-- (final: a gateway takes no money after that); such QRs are not asked about again.
+ALTER TABLE qr_codes ADD COLUMN reconciled_at timestamptz;
+CREATE INDEX qr_codes_unreconciled ON qr_codes (created_at) WHERE status <> 'PAID' AND reconciled_at IS NULL AND gateway_ref IS NOT NULL;`,
+  },
 ];

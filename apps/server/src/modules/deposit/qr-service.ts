@@ -101,15 +101,19 @@ export class QrService {
     return upper;
   }
 
-  /** Closes the member's open QRs at this provider whose time is up. */
+  /**
+   * Closes the member's open QRs at this provider whose time is up, and one whose create was cut
+   * off before the gateway answered (no payload a minute later: nobody can have paid it).
+   */
   private async expireOld(memberId: string, provider: string): Promise<void> {
+    const now = new Date(this.now());
     await this.db
       .updateTable('qr_codes')
-      .set({ status: 'EXPIRED', updated_at: new Date() })
+      .set({ status: 'EXPIRED', updated_at: now })
       .where('member_id', '=', memberId)
       .where('provider', '=', provider)
       .where('status', '=', 'OPEN')
-      .where('expires_at', '<=', new Date(this.now()))
+      .where((eb) => eb.or([eb('expires_at', '<=', now), eb.and([eb('payload', 'is', null), eb('created_at', '<', new Date(this.now() - 60_000))])]))
       .execute();
   }
 
@@ -172,6 +176,41 @@ export class QrService {
     if (row.gateway_ref) await this.gateway.cancelOrder(this.provider(row.provider), row.gateway_ref).catch(() => undefined);
   }
 
+  /**
+   * Asks the gateway about QRs whose payment webhook may never have come (a crash while it was
+   * delivered, a gateway that stopped retrying): every QR not marked paid, older than `graceMs`,
+   * from the last two days. A payment the gateway has is credited as its webhook would have been
+   * (once per payment id); an expired or cancelled QR the gateway says was never paid is not
+   * asked about again. Answers how many payments it credited.
+   */
+  async reconcile(graceMs: number): Promise<number> {
+    const now = this.now();
+    const rows = await this.db
+      .selectFrom('qr_codes')
+      .select(['id', 'provider', 'gateway_ref', 'status', 'expires_at'])
+      .where('status', '<>', 'PAID')
+      .where('reconciled_at', 'is', null)
+      .where('gateway_ref', 'is not', null)
+      .where('created_at', '<', new Date(now - graceMs))
+      .where('created_at', '>', new Date(now - 2 * 86_400_000))
+      .orderBy('created_at')
+      .limit(200)
+      .execute();
+    let credited = 0;
+    for (const row of rows) {
+      const provider = this.provider(row.provider);
+      const state = await this.gateway.lookupOrder(provider, row.gateway_ref ?? '').catch(() => null);
+      if (!state) continue;
+      if (state.status === 'PAID') {
+        const result = await this.paid({ provider, paymentId: state.paymentId, reference: state.reference, amount: state.amount, currency: state.currency, paidAt: state.paidAt });
+        if (result.credited) credited += 1;
+      } else if (state.status === 'CANCELLED' || row.expires_at.getTime() < now - graceMs) {
+        await this.db.updateTable('qr_codes').set({ reconciled_at: new Date(now) }).where('id', '=', row.id).where('status', '<>', 'PAID').execute();
+      }
+    }
+    return credited;
+  }
+
   /** The gateway reference of a QR (for the sandbox's "customer pays" route). */
   async gatewayRef(qrcodeId: string): Promise<string> {
     const row = await this.db.selectFrom('qr_codes').select('gateway_ref').where('id', '=', qrcodeId).executeTakeFirst();
@@ -211,6 +250,8 @@ export class QrService {
       // The QR is paid in the statement that credits it (whatever state it was in).
       tag: { hook: 'qr_paid', id: qr.id },
     });
+    // Held earlier under the same payment id (it came for an unknown reference first): settled now.
+    if (credit.created) await this.bankDeposits.markAssigned(source, payment.paymentId, qr.member_id, credit.operationId);
     return { credited: credit.created, duplicate: !credit.created, unmatched: false };
   }
 }

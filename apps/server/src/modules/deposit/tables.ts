@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { DefaultTimestamp, Timestamp } from '../../db/schema';
 
 /** Where members deposit: bank accounts, QR payment providers and e-wallets (operators edit them). */
@@ -36,6 +36,7 @@ export interface QrCodesTable {
   operation_id: string | null;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
+  reconciled_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 /** Money that arrived with no member to credit (yet): held for an operator. */

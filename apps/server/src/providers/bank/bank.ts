@@ -16,9 +16,12 @@ export interface BankTransfer {
   at: Date;
 }
 
-/** The identity of a transfer everywhere (bank feed, slips): the sending bank and its reference. */
+/**
+ * The identity of a transfer everywhere (bank feed, slips): the sending bank and its reference,
+ * in upper case (a reference read off a slip or retyped must name the same transfer).
+ */
 export function transferKey(fromBankCode: string, transRef: string): string {
-  return `${fromBankCode}:${transRef}`;
+  return `${fromBankCode.toUpperCase()}:${transRef.toUpperCase()}`;
 }
 
 /**

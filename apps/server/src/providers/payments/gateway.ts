@@ -29,7 +29,16 @@ export interface PaymentGateway {
   createOrder(order: QrOrder): Promise<{ payload: string; gatewayRef: string }>;
   /** Cancels an open order (nothing happens for one that was paid or expired). */
   cancelOrder(provider: QrProvider, gatewayRef: string): Promise<void>;
+  /**
+   * What the gateway knows of an order: paid (with its payment), or not (yet). Asked by the
+   * reconciler for webhooks that never came (our crash, a gateway that stopped retrying).
+   */
+  lookupOrder(provider: QrProvider, gatewayRef: string): Promise<OrderState>;
 }
+
+export type OrderState =
+  | { status: 'PAID'; paymentId: string; reference: string; amount: number; currency: Currency; paidAt: Date }
+  | { status: 'OPEN' | 'CANCELLED' | 'UNKNOWN' };
 
 /** A gateway that cannot be reached or refused the order. */
 export class GatewayError extends Error {}
@@ -38,4 +47,5 @@ export class GatewayError extends Error {}
 export const unconfiguredGateway: PaymentGateway = {
   createOrder: () => Promise.reject(new GatewayError('no payment gateway is configured')),
   cancelOrder: () => Promise.resolve(),
+  lookupOrder: () => Promise.resolve({ status: 'UNKNOWN' }),
 };

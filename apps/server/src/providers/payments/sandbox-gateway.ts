@@ -4,7 +4,7 @@ import type { Migration } from '../../db/migrations';
 import type { DB, DefaultTimestamp, Timestamp } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { buildThaiQr } from './emvco';
-import { GatewayError, type PaymentGateway, type QrOrder, type QrProvider } from './gateway';
+import { GatewayError, type OrderState, type PaymentGateway, type QrOrder, type QrProvider } from './gateway';
 import { deliverSigned, type WebhookDelivery } from './signing';
 
 /** The sandbox gateways' own book: an outside system's state, reached only through this adapter. */
@@ -98,6 +98,15 @@ export class SandboxGateway implements PaymentGateway {
 
   async cancelOrder(_provider: QrProvider, gatewayRef: string): Promise<void> {
     await this.db.updateTable('sandbox_gateway_orders').set({ status: 'CANCELLED' }).where('gateway_ref', '=', gatewayRef).where('status', '=', 'OPEN').execute();
+  }
+
+  async lookupOrder(_provider: QrProvider, gatewayRef: string): Promise<OrderState> {
+    const order = await this.db.selectFrom('sandbox_gateway_orders').selectAll().where('gateway_ref', '=', gatewayRef).executeTakeFirst();
+    if (!order) return { status: 'UNKNOWN' };
+    if (order.status === 'PAID' && order.payment_id && order.paid_at) {
+      return { status: 'PAID', paymentId: order.payment_id, reference: order.reference, amount: Number(order.amount), currency: order.currency === 'LAK' ? 'LAK' : 'THB', paidAt: order.paid_at };
+    }
+    return { status: order.status === 'CANCELLED' ? 'CANCELLED' : 'OPEN' };
   }
 
   /**
