@@ -51,7 +51,7 @@ const depositEnv = z.object({
   /** Banks behind the deposit accounts (transfers, the automatic-deposit feed, slip look-ups): sandbox or none. */
   BANK_PROVIDER: z.enum(['sandbox', 'none']).optional(),
   BANK_FEED_WEBHOOK_SECRET: secret,
-  QR_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(600),
+  QR_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
   /** How often QRs whose payment webhook may be missing are checked with the gateway (0: never), and how old they must be. */
   DEPOSIT_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
   DEPOSIT_RECONCILE_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
