@@ -1,4 +1,4 @@
-import { depositErrorCodes } from './qr';
+import { depositErrorCodes } from './deposit-errors';
 
 /**
  * Error codes that travel on the wire as `{ "message": CODE }`.
