@@ -117,8 +117,15 @@ export async function verifyPhoneViaApi(request: APIRequestContext, phone: strin
   return sent.otpToken;
 }
 
-/** Registers a new member over the API: OTP send, the code from the sandbox outbox, verify, create. */
-export async function registerViaApi(request: APIRequestContext, overrides: Partial<Member> = {}): Promise<Member> {
+/**
+ * Registers a new member over the API: OTP send, the code from the sandbox outbox, verify, create.
+ * `currency` is for a server in Laos mode (LAK or BAHT); other servers refuse anything but BAHT.
+ */
+export async function registerViaApi(
+  request: APIRequestContext,
+  overrides: Partial<Member> = {},
+  options: { currency?: 'LAK' | 'BAHT' } = {},
+): Promise<Member> {
   const phone = overrides.phone ?? freshPhone();
   const member: Member = {
     phone,
@@ -140,6 +147,7 @@ export async function registerViaApi(request: APIRequestContext, overrides: Part
     bankCode: member.bankCode,
     bankAccountName: member.bankAccountName,
     bankAccountNo: member.bankAccountNo,
+    ...(options.currency ? { currency: options.currency } : {}),
   });
   return member;
 }
@@ -205,4 +213,26 @@ export async function screen(page: Page, name: string, options: { fullPage?: boo
   // Let web fonts and the last layout settle so the picture shows what a member sees.
   await page.evaluate(() => document.fonts.ready.then(() => undefined));
   await page.screenshot({ path: `${SCREENS_DIR}${name}.png`, fullPage: options.fullPage ?? false, animations: 'disabled' });
+}
+
+/** The sandbox gateway's customer pays an open QR (POST /api/sandbox/payments/:qrcodeId/pay); its signed webhook credits the wallet. */
+export async function sandboxPayQr(request: APIRequestContext, qrcodeId: string): Promise<void> {
+  await postOk(request, `/api/sandbox/payments/${encodeURIComponent(qrcodeId)}/pay`, {});
+}
+
+export interface SandboxTransfer {
+  fromBankCode: string;
+  fromAccountNo: string;
+  toBankCode: string;
+  toAccountNo: string;
+  amount: number;
+}
+
+/**
+ * A transfer at the sandbox bank (POST /api/sandbox/bank/transfers). Into an AUTO deposit account
+ * it reaches the server's automatic-deposit feed, which credits the member whose registered
+ * account sent it.
+ */
+export async function sandboxBankTransfer(request: APIRequestContext, transfer: SandboxTransfer): Promise<{ transRef: string }> {
+  return (await postOk(request, '/api/sandbox/bank/transfers', transfer)) as { transRef: string };
 }

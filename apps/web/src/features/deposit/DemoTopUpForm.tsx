@@ -6,9 +6,10 @@ import { ApiError } from '../../shared/api/ApiError';
 import { errorMessage } from '../../shared/api/errorMessage';
 import { useIdempotencyKey } from '../../shared/api/useIdempotencyKey';
 import { parseAmountInput } from '../../shared/format/amountInput';
-import { formatMoney, formatWhole } from '../../shared/format/money';
+import { formatMoney } from '../../shared/format/money';
 import { useLocale } from '../../shared/format/useLocale';
-import { AmountField } from '../../shared/ui/fields';
+import { AmountField } from '../../shared/forms/AmountField';
+import { PresetChips } from '../../shared/forms/PresetChips';
 import { Icon } from '../../shared/ui/Icon';
 import { Spinner } from '../../shared/ui/Spinner';
 import { toast } from '../../shared/ui/toast';
@@ -87,34 +88,24 @@ export function DemoTopUpForm({ onTopUp }: { onTopUp: () => void }) {
       </div>
       <p className="muted demo-topup-hint">{t('deposit.demoHint')}</p>
       <form className="form" onSubmit={submit} noValidate data-testid="demo-topup-form">
-        <div className="amount-presets" role="group" aria-label={t('deposit.presets')}>
-          {PRESETS.map((preset) => (
-            <button
-              key={preset}
-              type="button"
-              className="amount-preset"
-              onClick={() => {
-                setAmount(String(preset));
-                setError(null);
-                send(String(preset));
-              }}
-              disabled={topUp.isPending}
-              data-testid={`demo-topup-${preset}`}
-            >
-              ฿{formatWhole(preset, locale)}
-            </button>
-          ))}
-        </div>
+        <PresetChips
+          amounts={PRESETS}
+          onPick={(preset) => {
+            setAmount(String(preset));
+            setError(null);
+            send(String(preset));
+          }}
+          disabled={topUp.isPending}
+          testId="demo-topup"
+        />
         <AmountField
           label={t('deposit.otherAmount')}
           name="topUpAmount"
-          placeholder="0.00"
           value={amount}
-          onChange={(e) => {
-            setAmount(e.target.value);
+          onValueChange={(text) => {
+            setAmount(text);
             setError(null);
           }}
-          unit={t('wallet.baht')}
           error={error}
         />
         <button type="submit" className="btn btn-primary btn-block" disabled={topUp.isPending} data-testid="demo-topup-submit">

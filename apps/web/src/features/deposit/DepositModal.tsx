@@ -1,32 +1,110 @@
-import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatAccountNo } from '@mw/contract/rules';
 import { errorMessage } from '../../shared/api/errorMessage';
+import { useProfile } from '../../shared/api/profile';
+import { reloadWallet, useWallet } from '../../shared/api/wallet';
+import { bankName } from '../../shared/format/bankName';
 import { useLocale } from '../../shared/format/useLocale';
-import { CopyButton } from '../../shared/ui/CopyButton';
+import { ModalMoneyHeader } from '../../shared/forms/ModalMoneyHeader';
 import { Icon } from '../../shared/ui/Icon';
 import { Modal } from '../../shared/ui/Modal';
 import { PageSpinner } from '../../shared/ui/Spinner';
-import { useDepositAccounts } from './depositApi';
+import { toast } from '../../shared/ui/toast';
+import { BankAccountView, type RegisteredAccount } from './BankAccountView';
+import { BcelView } from './BcelView';
 import { DemoTopUpForm } from './DemoTopUpForm';
+import { useDepositChannels } from './depositApi';
+import { depositViews, type DepositViews } from './depositChannels';
+import { DepositTabs, panelId, tabId, type DepositTab } from './DepositTabs';
+import { EwalletAutoView, GiftLinkForm } from './EwalletViews';
+import { QrPanel } from './QrPanel';
 import './deposit.css';
 
 interface Props {
-  /** `true` when the wallet changed (a demo top-up), so the home page reloads. */
+  /** `true` when the wallet changed (a deposit seen, a demo top-up, "I have transferred"), so the home page reloads. */
   onClose: (changed: boolean) => void;
 }
 
+const TABS: readonly DepositTab[] = ['bank', 'qr', 'ewallet'];
+
 /**
- * Deposit, until the deposit issue brings slips and QR payments: the bank accounts to transfer to
- * (GET /api/lookup/deposit) and, on the sandbox, a demo top-up.
+ * Deposit (spec section 2, "Deposit modal"): the channels of GET /api/lookup/deposit by bank code
+ * and mode — bank accounts (automatic or checked by staff), BCEL with its currency and guide, QR
+ * deposits at the payment providers and KBANK's QR channel, e-wallet transfer and gift link —
+ * above the wallet balance; on the sandbox, the demo top-up.
  */
 export function DepositModal({ onClose }: Props) {
   const { t } = useTranslation();
   const locale = useLocale();
-  const accounts = useDepositAccounts();
+  const queryClient = useQueryClient();
+  const channels = useDepositChannels();
+  const profile = useProfile();
+  const wallet = useWallet();
   const [changed, setChanged] = useState(false);
+  const [tab, setTab] = useState<DepositTab | null>(null);
+  const [qrCode, setQrCode] = useState<string | null>(null);
   const close = () => onClose(changed);
-  const banks = accounts.data?.banks.filter((bank) => bank.bankType === 'BANK') ?? [];
+
+  // The member's currency picks the channels; without a profile answer it is baht (the default).
+  const currency = profile.data?.currency ?? (profile.isPending ? null : 'BAHT');
+  const views = useMemo<DepositViews | null>(
+    () => (channels.data && currency !== null ? depositViews(channels.data, currency) : null),
+    [channels.data, currency],
+  );
+  const tabs = views ? TABS.filter((id) => views[id].length > 0) : [];
+  const active = tab && tabs.includes(tab) ? tab : tabs[0];
+
+  const credited = () => {
+    setChanged(true);
+    void reloadWallet(queryClient);
+  };
+  const transferred = () => {
+    toast.info(t('deposit.qr.refreshBalance'));
+    onClose(true);
+  };
+
+  const bank = wallet.data?.bankAccount;
+  const registered: RegisteredAccount | null = bank ? { bankName: bank.bank ? bankName(bank.bank, locale) : bank.bankCode, accountNo: bank.bankAccountNo } : null;
+
+  const panel = (id: DepositTab, content: DepositViews) => {
+    switch (id) {
+      case 'bank':
+        return (
+          <div className="deposit-panel-body">
+            {content.bank.map((view) =>
+              view.kind === 'bcel' ? (
+                <BcelView key={view.key} bank={view.bank} />
+              ) : (
+                <BankAccountView key={view.key} bank={view.bank} mode={view.mode} registered={registered} />
+              ),
+            )}
+            {content.bank.some((view) => view.kind === 'account') && (
+              <p className="deposit-hint">
+                <Icon name="sparkles" size={16} />
+                {t('deposit.recommended')}
+              </p>
+            )}
+          </div>
+        );
+      case 'qr': {
+        const selected = content.qr.find((channel) => channel.code === qrCode) ?? content.qr[0];
+        return selected ? <QrPanel channels={content.qr} selected={selected} onSelect={setQrCode} onCredited={credited} onTransferred={transferred} /> : null;
+      }
+      case 'ewallet':
+        return (
+          <div className="deposit-panel-body">
+            {content.ewallet.map((view) =>
+              view.kind === 'ewalletAuto' ? (
+                <EwalletAutoView key={view.key} wallet={view.wallet} username={wallet.data?.profile.username ?? ''} />
+              ) : (
+                <GiftLinkForm key={view.key} wallet={view.wallet} onCredited={credited} />
+              ),
+            )}
+          </div>
+        );
+    }
+  };
 
   return (
     <Modal
@@ -42,53 +120,36 @@ export function DepositModal({ onClose }: Props) {
       }
     >
       <div className="deposit-body">
-        <section aria-labelledby="deposit-banks-title" className="deposit-banks">
-          <h3 id="deposit-banks-title" className="deposit-section-title">
-            {t('deposit.bankAccounts')}
-          </h3>
-          {accounts.isPending ? (
-            <PageSpinner />
-          ) : accounts.isError ? (
-            <p className="muted">{errorMessage(accounts.error)}</p>
-          ) : banks.length === 0 ? (
-            <p className="muted">{t('deposit.noBanks')}</p>
-          ) : (
-            <ul className="deposit-bank-list">
-              {banks.map((bank) => (
-                <li key={`${bank.bankCode}-${bank.bankAccountNo}`} className="deposit-bank" data-testid="deposit-bank">
-                  <div className="deposit-bank-head">
-                    <span className="deposit-bank-icon" aria-hidden="true">
-                      <Icon name="bank" size={20} />
-                    </span>
-                    <span className="deposit-bank-name">{locale === 'en' ? bank.bank.nameEN : bank.bank.nameTH}</span>
-                    <span className="badge">{bank.bankCode}</span>
-                  </div>
-                  <div className="deposit-bank-row">
-                    <div className="deposit-bank-value">
-                      <span className="deposit-bank-label">{t('deposit.accountNo')}</span>
-                      <span className="deposit-bank-no" data-testid="deposit-bank-no">
-                        {formatAccountNo(bank.bankAccountNo)}
-                      </span>
-                    </div>
-                    <CopyButton value={bank.bankAccountNo} label={t('deposit.copyAccountNo')} testId="copy-deposit-account-no" />
-                  </div>
-                  <div className="deposit-bank-row">
-                    <div className="deposit-bank-value">
-                      <span className="deposit-bank-label">{t('deposit.accountName')}</span>
-                      <span className="deposit-bank-holder">{bank.bankAccountName}</span>
-                    </div>
-                    <CopyButton value={bank.bankAccountName} label={t('deposit.copyAccountName')} />
-                  </div>
-                </li>
-              ))}
-            </ul>
-          )}
-          <p className="notice">
-            <Icon name="clock" size={20} />
-            <span>{t('deposit.note')}</span>
+        <ModalMoneyHeader figures={[{ label: t('wallet.balance'), amount: wallet.data?.wallet.amount, testId: 'deposit-balance' }]} />
+        {channels.isError ? (
+          <p className="muted">{errorMessage(channels.error)}</p>
+        ) : !views ? (
+          <PageSpinner />
+        ) : !active ? (
+          <p className="muted" data-testid="deposit-empty">
+            {t('deposit.noBanks')}
           </p>
-        </section>
-        <DemoTopUpForm onTopUp={() => setChanged(true)} />
+        ) : (
+          <section className="deposit-channels" aria-label={t('deposit.channels')}>
+            {views.manual && (
+              <p className="notice notice-warning" data-testid="deposit-manual">
+                <Icon name="shield" size={20} />
+                <span>{t('deposit.manualMode')}</span>
+              </p>
+            )}
+            {tabs.length > 1 && <DepositTabs tabs={tabs} active={active} onSelect={setTab} />}
+            <div
+              id={panelId(active)}
+              role={tabs.length > 1 ? 'tabpanel' : undefined}
+              aria-labelledby={tabs.length > 1 ? tabId(active) : undefined}
+              className="deposit-panel"
+              data-testid={`deposit-panel-${active}`}
+            >
+              {panel(active, views)}
+            </div>
+          </section>
+        )}
+        <DemoTopUpForm onTopUp={credited} />
       </div>
     </Modal>
   );

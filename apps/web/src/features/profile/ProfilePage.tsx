@@ -9,7 +9,7 @@ import { Icon } from '../../shared/ui/Icon';
 import { PageSpinner } from '../../shared/ui/Spinner';
 import { ChangePasswordModal } from './ChangePasswordModal';
 import { EditBankAccountNameModal } from './EditBankAccountNameModal';
-import { useProfile } from './profileApi';
+import { useProfile } from '../../shared/api/profile';
 import './profile.css';
 
 export function ProfilePage() {

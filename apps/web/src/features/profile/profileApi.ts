@@ -1,16 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { accountEndpoints } from '@mw/contract/account';
 import { callEndpoint } from '../../shared/api/client';
-
-export const profileQueryKey = ['account', 'profile'] as const;
-
-/** GET /api/account/profile. */
-export function useProfile() {
-  return useQuery({
-    queryKey: profileQueryKey,
-    queryFn: ({ signal }) => callEndpoint(accountEndpoints.profileGet, { signal }),
-  });
-}
+import { profileQueryKey } from '../../shared/api/profile';
 
 /** PUT /api/account/changepwd {oldPassword, newPassword}. */
 export function useChangePassword() {

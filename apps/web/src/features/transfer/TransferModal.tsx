@@ -7,8 +7,10 @@ import { useIdempotencyKey } from '../../shared/api/useIdempotencyKey';
 import { useWallet } from '../../shared/api/wallet';
 import { formatMoney } from '../../shared/format/money';
 import { useLocale } from '../../shared/format/useLocale';
+import { AmountField, FillAllButton } from '../../shared/forms/AmountField';
+import { ModalMoneyHeader } from '../../shared/forms/ModalMoneyHeader';
 import { showAlert } from '../../shared/ui/alerts';
-import { AmountField, SelectField } from '../../shared/ui/fields';
+import { SelectField } from '../../shared/ui/fields';
 import { Icon } from '../../shared/ui/Icon';
 import { Modal } from '../../shared/ui/Modal';
 import { Spinner } from '../../shared/ui/Spinner';
@@ -86,6 +88,7 @@ export function TransferModal({ onClose }: Props) {
   return (
     <Modal open onClose={() => onClose(false)} title={t('transfer.title')} testId="transfer-modal" size="sm">
       <form className="form" onSubmit={submit} noValidate data-testid="transfer-form">
+        <ModalMoneyHeader figures={[{ label: t('wallet.balance'), amount: wallet.data?.wallet.amount, testId: 'transfer-wallet-balance' }]} />
         <div className="transfer-accounts">
           <SelectField label={t('transfer.from')} name="from" value={from} onChange={(e) => edit(() => setFrom(e.target.value))}>
             <option value="">{t('transfer.choose')}</option>
@@ -118,24 +121,17 @@ export function TransferModal({ onClose }: Props) {
           </SelectField>
         </div>
         <AmountField
-          label={t('wallet.amount')}
           name="amount"
-          placeholder="0.00"
           value={amount}
-          onChange={(e) => edit(() => setAmount(e.target.value))}
-          unit={t('wallet.baht')}
+          onValueChange={(text) => edit(() => setAmount(text))}
           error={amountError}
           hint={source ? t('transfer.available', { amount: formatMoney(source.amount, locale) }) : t('transfer.minimum', { amount: formatMoney(1, locale) })}
           action={
-            <button
-              type="button"
-              className="amount-max"
+            <FillAllButton
               disabled={!source || source.amount <= 0}
               onClick={() => edit(() => setAmount(source ? source.amount.toFixed(2) : ''))}
-              data-testid="transfer-all"
-            >
-              {t('transfer.all')}
-            </button>
+              testId="transfer-all"
+            />
           }
         />
         <button type="submit" className="btn btn-primary btn-block" disabled={transfer.isPending || !wallet.data} data-testid="transfer-submit">

@@ -5,13 +5,14 @@ import { formatAccountNo } from '@mw/contract/rules';
 import { errorMessage } from '../../shared/api/errorMessage';
 import { useIdempotencyKey } from '../../shared/api/useIdempotencyKey';
 import { useWallet } from '../../shared/api/wallet';
+import { bankName } from '../../shared/format/bankName';
 import { formatMoney } from '../../shared/format/money';
 import { useLocale } from '../../shared/format/useLocale';
+import { AmountField, FillAllButton } from '../../shared/forms/AmountField';
+import { ModalMoneyHeader } from '../../shared/forms/ModalMoneyHeader';
 import { showAlert } from '../../shared/ui/alerts';
-import { AmountField } from '../../shared/ui/fields';
 import { Icon } from '../../shared/ui/Icon';
 import { Modal } from '../../shared/ui/Modal';
-import { Money } from '../../shared/ui/Money';
 import { Spinner } from '../../shared/ui/Spinner';
 import { useWithdraw, useWithdrawLimits } from './withdrawApi';
 import { checkWithdraw, type WithdrawRuleFailure } from './withdrawRules';
@@ -66,6 +67,13 @@ export function WithdrawModal({ onClose }: Props) {
   return (
     <Modal open onClose={() => onClose(false)} title={t('withdraw.title')} testId="withdraw-modal" size="sm">
       <form className="form" onSubmit={submit} noValidate data-testid="withdraw-form">
+        <ModalMoneyHeader
+          figures={[
+            { label: t('wallet.balance'), amount: wallet.data?.wallet.amount, testId: 'withdraw-balance' },
+            { label: t('withdraw.min'), amount: limits.data?.withdrawMin, testId: 'withdraw-min' },
+            { label: t('withdraw.max'), amount: limits.data?.withdrawMax, testId: 'withdraw-max' },
+          ]}
+        />
         <p className="notice notice-warning" data-testid="withdraw-warning">
           <Icon name="alert" size={20} />
           <span>{t('withdraw.warning')}</span>
@@ -77,54 +85,31 @@ export function WithdrawModal({ onClose }: Props) {
             </span>
             <div className="withdraw-bank-text">
               <span className="withdraw-bank-label">{t('withdraw.toAccount')}</span>
-              <span className="withdraw-bank-name">{bank.bank ? (locale === 'en' ? bank.bank.nameEN : bank.bank.nameTH) : bank.bankCode}</span>
+              <span className="withdraw-bank-name">{bank.bank ? bankName(bank.bank, locale) : bank.bankCode}</span>
               <span className="withdraw-bank-no tabular">
                 {formatAccountNo(bank.bankAccountNo)} · {bank.bankAccountName}
               </span>
             </div>
           </div>
         )}
-        <dl className="withdraw-figures">
-          <div>
-            <dt>{t('withdraw.balance')}</dt>
-            <dd>
-              <Money amount={balance} testId="withdraw-balance" />
-            </dd>
-          </div>
-          <div>
-            <dt>{t('withdraw.min')}</dt>
-            <dd data-testid="withdraw-min">{limits.data ? <Money amount={limits.data.withdrawMin} /> : '—'}</dd>
-          </div>
-          <div>
-            <dt>{t('withdraw.max')}</dt>
-            <dd data-testid="withdraw-max">{limits.data ? <Money amount={limits.data.withdrawMax} /> : '—'}</dd>
-          </div>
-        </dl>
         <AmountField
-          label={t('wallet.amount')}
           name="amount"
-          placeholder="0.00"
           value={amount}
-          onChange={(e) => {
-            setAmount(e.target.value);
+          onValueChange={(text) => {
+            setAmount(text);
             setFailure(null);
           }}
-          unit={t('wallet.baht')}
           error={amountError}
           hint={t('withdraw.gamesNote')}
           action={
-            <button
-              type="button"
-              className="amount-max"
+            <FillAllButton
               disabled={balance <= 0}
               onClick={() => {
                 setAmount(Math.min(balance, limits.data?.withdrawMax ?? balance).toFixed(2));
                 setFailure(null);
               }}
-              data-testid="withdraw-all"
-            >
-              {t('transfer.all')}
-            </button>
+              testId="withdraw-all"
+            />
           }
         />
         <button type="submit" className="btn btn-primary btn-block" disabled={withdraw.isPending || !limits.data} data-testid="withdraw-submit">

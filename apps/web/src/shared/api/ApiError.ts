@@ -12,14 +12,20 @@ export class ApiError extends Error {
   /** The server's `message` (an error code such as WRONG_CREDENTIAL, or plain text), if any. */
   readonly code: string | null;
   readonly fields: readonly FieldError[];
+  /** Numbers the answer carried beside its code, such as `minimum` of DEPOSIT_MINIMUM. */
+  readonly detail: Readonly<Record<string, number>>;
 
-  constructor(kind: ApiErrorKind, options: { status?: number; code?: string | null; fields?: FieldError[] } = {}) {
+  constructor(
+    kind: ApiErrorKind,
+    options: { status?: number; code?: string | null; fields?: FieldError[]; detail?: Record<string, number> } = {},
+  ) {
     super(options.code ?? kind);
     this.name = 'ApiError';
     this.kind = kind;
     this.status = options.status ?? 0;
     this.code = options.code ?? null;
     this.fields = options.fields ?? [];
+    this.detail = options.detail ?? {};
   }
 }
 

@@ -60,8 +60,12 @@ async function readJson(response: Response): Promise<unknown> {
 function errorFromBody(status: number, body: unknown): ApiError {
   let code: string | null = null;
   let fields: FieldError[] = [];
+  const detail: Record<string, number> = {};
   if (typeof body === 'object' && body !== null) {
     const record = body as Record<string, unknown>;
+    for (const [key, value] of Object.entries(record)) {
+      if (typeof value === 'number' && Number.isFinite(value)) detail[key] = value;
+    }
     if (typeof record.message === 'string' && record.message !== '') code = record.message;
     if (Array.isArray(record.fields)) {
       fields = record.fields.filter(
@@ -70,7 +74,7 @@ function errorFromBody(status: number, body: unknown): ApiError {
       );
     }
   }
-  return new ApiError('server', { status, code, fields });
+  return new ApiError('server', { status, code, fields, detail });
 }
 
 function signalSessionEnd(error: ApiError): void {

@@ -19,9 +19,14 @@ export function errorMessage(error: unknown): string {
       default:
         break;
     }
-    if (isErrorCode(error.code)) return i18next.t(`errors.${error.code}`);
-    if (isRuleCode(error.code)) return ruleMessage(error.code);
-    if (error.code) return error.code;
+    if (error.code) return codeMessage(error.code);
   }
   return i18next.t('failure.generic');
+}
+
+/** A code the server sent (as an error, or as `message` of an answer): translated when known, else as sent. */
+export function codeMessage(code: string): string {
+  if (isErrorCode(code)) return i18next.t(`errors.${code}`);
+  if (isRuleCode(code)) return ruleMessage(code);
+  return code;
 }

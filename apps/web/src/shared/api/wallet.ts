@@ -26,20 +26,30 @@ export function applyGameBalances(queryClient: QueryClient, slots: GameAccount[]
   }
 }
 
-async function fetchWallet(signal: AbortSignal): Promise<WalletResponse> {
+async function fetchWallet(signal: AbortSignal, background: boolean): Promise<WalletResponse> {
   const before = latestGameBalances;
-  const wallet = await request(WALLET_PATH, walletResponseParser, { signal });
+  const wallet = await request(WALLET_PATH, walletResponseParser, { signal, background });
   const during = latestGameBalances;
   // A refresh answered while this call was under way: its game balances are at least as new.
   return during && during !== before ? { ...wallet, slots: during.slots } : wallet;
 }
 
-export function walletQuery() {
-  return queryOptions({ queryKey: walletQueryKey, queryFn: ({ signal }) => fetchWallet(signal) });
+/** `background`: without the global loading indicator (polling). */
+export function walletQuery(options: { background?: boolean } = {}) {
+  const background = options.background ?? false;
+  return queryOptions({ queryKey: walletQueryKey, queryFn: ({ signal }) => fetchWallet(signal, background) });
 }
 
 export function useWallet(options: { refetchOnMount?: boolean | 'always'; retryOnMount?: boolean } = {}) {
   return useQuery({ ...walletQuery(), refetchOnMount: options.refetchOnMount ?? true, retryOnMount: options.retryOnMount ?? true });
+}
+
+/**
+ * The wallet read again every `intervalMs` while the caller is mounted, quietly (no loading
+ * bar), so every screen showing the balance follows a payment that lands meanwhile.
+ */
+export function usePolledWallet(intervalMs: number) {
+  return useQuery({ ...walletQuery({ background: true }), refetchInterval: intervalMs, refetchIntervalInBackground: false });
 }
 
 export function reloadWallet(queryClient: QueryClient): Promise<void> {

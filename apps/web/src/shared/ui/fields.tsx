@@ -2,7 +2,7 @@ import { useId, useState, type InputHTMLAttributes, type ReactNode, type SelectH
 import { useTranslation } from 'react-i18next';
 import { Icon, type IconName } from './Icon';
 
-interface FieldShellProps {
+export interface FieldShellProps {
   id: string;
   label: ReactNode;
   error?: string | null;
@@ -10,7 +10,8 @@ interface FieldShellProps {
   children: ReactNode;
 }
 
-function FieldShell({ id, label, error, hint, children }: FieldShellProps) {
+/** Label, control, then the error (or the hint): the frame every field of the kit shares. */
+export function FieldShell({ id, label, error, hint, children }: FieldShellProps) {
   return (
     <div className={error ? 'field field-invalid' : 'field'}>
       <label className="field-label" htmlFor={id}>
@@ -32,7 +33,7 @@ function FieldShell({ id, label, error, hint, children }: FieldShellProps) {
   );
 }
 
-interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
+export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
   label: ReactNode;
   error?: string | null;
   hint?: ReactNode;
@@ -82,41 +83,6 @@ export function PasswordField({ label, error, hint, icon = 'lock', ...input }: O
         >
           <Icon name={shown ? 'eyeOff' : 'eye'} size={20} />
         </button>
-      </div>
-    </FieldShell>
-  );
-}
-
-interface AmountFieldProps extends Omit<TextFieldProps, 'icon' | 'type' | 'inputMode'> {
-  /** The unit written after the number (baht). */
-  unit: string;
-  /** A control inside the field after the unit, such as "All". */
-  action?: ReactNode;
-}
-
-/** A money amount: decimal keypad on phones, the unit inside the field. */
-export function AmountField({ label, error, hint, unit, action, className, ...input }: AmountFieldProps) {
-  const id = useId();
-  return (
-    <FieldShell id={id} label={label} error={error} hint={hint}>
-      <div className="input-wrap amount-wrap">
-        <span className="amount-currency" aria-hidden="true">
-          ฿
-        </span>
-        <input
-          id={id}
-          type="text"
-          inputMode="decimal"
-          autoComplete="off"
-          className={`input input-amount${className ? ` ${className}` : ''}`}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : hint ? `${id}-hint` : undefined}
-          {...input}
-        />
-        <span className="amount-suffix">
-          <span className="amount-unit">{unit}</span>
-          {action}
-        </span>
       </div>
     </FieldShell>
   );

@@ -1,15 +1,17 @@
 import { useTranslation } from 'react-i18next';
 import { LAOS_CURRENCIES } from '@mw/contract/constants';
 import { LAOS_BUILD } from '../../../shared/config';
+import { bankName } from '../../../shared/format/bankName';
+import { useLocale } from '../../../shared/format/useLocale';
 import { FormError, SelectField, TextField } from '../../../shared/ui/fields';
 import { Spinner } from '../../../shared/ui/Spinner';
 import { useBanks } from './registerApi';
 import { stepHandlers, type StepProps } from './stepProps';
 
 export function BankStep({ form, errors, serverError, pending, onChange, onSubmit, onBack }: StepProps) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const locale = useLocale();
   const banks = useBanks();
-  const english = i18n.resolvedLanguage === 'en';
   const { message, submit } = stepHandlers(errors, onSubmit);
   return (
     <form className="form" onSubmit={submit} noValidate data-testid="register-step-bank">
@@ -23,7 +25,7 @@ export function BankStep({ form, errors, serverError, pending, onChange, onSubmi
         <option value="">{t('register.bankPlaceholder')}</option>
         {(banks.data ?? []).map((bank) => (
           <option key={bank.code} value={bank.code}>
-            {english ? bank.nameEN : bank.nameTH}
+            {bankName(bank, locale)}
           </option>
         ))}
       </SelectField>

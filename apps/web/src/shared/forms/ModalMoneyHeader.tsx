@@ -1,0 +1,27 @@
+import type { ReactNode } from 'react';
+import { Money } from '../ui/Money';
+import './forms.css';
+
+export interface MoneyFigure {
+  label: ReactNode;
+  /** Baht; `null` or `undefined` while it is loading (shown as a dash). */
+  amount: number | null | undefined;
+  testId?: string;
+}
+
+/**
+ * The figures at the top of a money modal (wallet balance, limits): one shared strip so deposit,
+ * withdraw and transfer read alike. One figure is a single row; more are columns.
+ */
+export function ModalMoneyHeader({ figures }: { figures: readonly MoneyFigure[] }) {
+  return (
+    <dl className={figures.length === 1 ? 'money-header money-header-single' : 'money-header'} style={{ gridTemplateColumns: `repeat(${figures.length}, minmax(0, 1fr))` }}>
+      {figures.map((figure, index) => (
+        <div key={index}>
+          <dt>{figure.label}</dt>
+          <dd data-testid={figure.testId}>{figure.amount === null || figure.amount === undefined ? '—' : <Money amount={figure.amount} />}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

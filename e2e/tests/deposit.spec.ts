@@ -1,0 +1,233 @@
+/**
+ * Deposits end to end (spec section 2 "Deposit modal", section 4 QR flow), at the 390×844 phone:
+ * a QR deposit paid at the sandbox gateway lands in the wallet on screen without a reload; a
+ * transfer into the automatic KBANK account is credited through the bank feed and shows in the
+ * statement; a LAK member on a server in Laos mode sees BCEL with its currency and guide.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import {
+  MESSAGES,
+  LAO_SCRIPT,
+  fill,
+  formatAccountNo,
+  loginInBrowser,
+  registerViaApi,
+  sandboxBankTransfer,
+  sandboxPayQr,
+  screen,
+  skipAgreement,
+  startInLocale,
+} from './support';
+
+const th = MESSAGES.th;
+/** The demo seed's automatic KBANK account (KBANK in AUTO mode). */
+const KBANK_AUTO = '0451234567';
+
+async function openDeposit(page: Page): Promise<Locator> {
+  await page.getByTestId('home-tile-deposit').click();
+  const modal = page.getByTestId('deposit-modal');
+  await expect(modal).toBeVisible();
+  return modal;
+}
+
+test.describe('deposits on the main server', () => {
+  test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
+
+  test('QR deposit in th: preset, create, countdown, paid at the gateway, balance updates without a reload', async ({ page, request }) => {
+    const member = await registerViaApi(request);
+    await skipAgreement(page);
+    await loginInBrowser(page, member.phone, member.password);
+    const modal = await openDeposit(page);
+    await expect(modal.getByTestId('deposit-balance')).toHaveText('฿0.00');
+
+    await modal.getByTestId('deposit-tab-qr').click();
+    await expect(modal.getByTestId('deposit-tab-qr')).toHaveAttribute('aria-selected', 'true');
+    await modal.getByTestId('qr-provider-WW').click();
+    await expect(modal.getByTestId('deposit-qr')).toHaveAttribute('data-provider', 'WW');
+    // WW's minimum is 100: create stays off while the field is empty, and a smaller amount is refused inline.
+    await expect(modal.getByTestId('qr-create')).toBeDisabled();
+    await modal.locator('input[name=qrAmount]').fill('50');
+    await modal.getByTestId('qr-create').click();
+    await expect(modal.getByTestId('field-error')).toHaveText(fill(th.wallet.minAmountMsg, { amount: '100.00', unit: th.wallet.baht }));
+
+    await modal.getByTestId('qr-preset-200').click();
+    await expect(modal.getByTestId('qr-preset-200')).toHaveAttribute('aria-pressed', 'true');
+    await expect(modal.locator('input[name=qrAmount]')).toHaveValue('200');
+    await modal.getByTestId('qr-create').click();
+
+    const shown = modal.getByTestId('qr-shown');
+    await expect(shown).toBeVisible();
+    await expect(shown.getByTestId('qr-amount')).toHaveText('฿200.00');
+    await expect(shown.getByRole('img', { name: fill(th.deposit.qr.image, { amount: '200.00' }) })).toBeVisible();
+    const countdown = shown.getByTestId('qr-countdown');
+    await expect(countdown).toHaveText(/^\d\d:\d\d$/);
+    // It counts down.
+    const first = await countdown.innerText();
+    await expect(countdown).not.toHaveText(first, { timeout: 3_000 });
+    await screen(page, 'th-deposit-qr-shown');
+
+    // The QR on screen is the member's open QR at WW.
+    const qrcodeId = await shown.getAttribute('data-qrcode-id');
+    expect(qrcodeId).toBeTruthy();
+    await sandboxPayQr(request, qrcodeId ?? '');
+
+    // The wallet is polled every 5 s while the QR is shown: the balance follows, no reload.
+    await expect(modal.getByTestId('deposit-balance')).toHaveText('฿200.00', { timeout: 15_000 });
+    await expect(page.getByTestId('toast').filter({ hasText: fill(th.deposit.qr.received, { amount: '200.00' }) })).toBeVisible();
+    // The paid QR is closed: the provider offers a new one.
+    await expect(modal.getByTestId('qr-create-form')).toBeVisible();
+    await modal.getByTestId('deposit-close').click();
+    await expect(page.getByTestId('wallet-balance')).toHaveText('฿200.00');
+  });
+
+  test('KBANK QR in th: cancel drops the QR; "I have transferred" asks to refresh the balance and closes', async ({ page, request }) => {
+    const member = await registerViaApi(request);
+    await skipAgreement(page);
+    await loginInBrowser(page, member.phone, member.password);
+    let modal = await openDeposit(page);
+    await modal.getByTestId('deposit-tab-qr').click();
+    await modal.getByTestId('qr-provider-KBANK').click();
+    await modal.getByTestId('qr-preset-20').click();
+    await modal.getByTestId('qr-create').click();
+    await expect(modal.getByTestId('qr-shown')).toBeVisible();
+    await modal.getByTestId('qr-cancel').click();
+    await expect(page.getByTestId('toast').filter({ hasText: th.deposit.qr.cancelled })).toBeVisible();
+    await expect(modal.getByTestId('qr-create-form')).toBeVisible();
+
+    await modal.getByTestId('qr-preset-50').click();
+    await modal.getByTestId('qr-create').click();
+    const shown = modal.getByTestId('qr-shown');
+    await expect(shown.getByTestId('qr-amount')).toHaveText('฿50.00');
+    await shown.getByTestId('qr-transferred').click();
+    await expect(page.getByTestId('toast').filter({ hasText: th.deposit.qr.refreshBalance })).toBeVisible();
+    await expect(modal).toBeHidden();
+
+    // The open QR is still the member's: opening the modal again shows it (GET /api/qrcode/KBANK).
+    modal = await openDeposit(page);
+    await modal.getByTestId('deposit-tab-qr').click();
+    await modal.getByTestId('qr-provider-KBANK').click();
+    await expect(modal.getByTestId('qr-shown').getByTestId('qr-amount')).toHaveText('฿50.00');
+  });
+
+  test('automatic bank deposit: a transfer from the registered account into KBANK AUTO is credited and listed', async ({ page, request }) => {
+    const member = await registerViaApi(request);
+    await skipAgreement(page);
+    await loginInBrowser(page, member.phone, member.password);
+
+    // The account view the member transfers to.
+    const modal = await openDeposit(page);
+    const kbank = modal.locator('[data-testid=deposit-bank][data-bank=KBANK][data-mode=AUTO]');
+    await expect(kbank.getByTestId('deposit-bank-no')).toHaveText(formatAccountNo(KBANK_AUTO));
+    await expect(kbank.getByTestId('deposit-bank-mode')).toHaveText(th.deposit.mode.AUTO);
+    await expect(kbank.getByTestId('deposit-auto-note')).toContainText(th.deposit.note);
+    await expect(kbank.getByTestId('deposit-registered-account')).toContainText(formatAccountNo(member.bankAccountNo));
+    // A baht member sees no LAK channel.
+    await expect(modal.getByTestId('deposit-bcel')).toHaveCount(0);
+    await kbank.getByTestId('copy-deposit-account-no').click();
+    await expect(page.getByTestId('toast').filter({ hasText: fill(th.common.copied, { text: KBANK_AUTO }) })).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(KBANK_AUTO);
+    await screen(page, 'th-deposit-bank');
+    await modal.getByTestId('deposit-close').click();
+
+    await sandboxBankTransfer(request, {
+      fromBankCode: member.bankCode,
+      fromAccountNo: member.bankAccountNo,
+      toBankCode: 'KBANK',
+      toAccountNo: KBANK_AUTO,
+      amount: 150,
+    });
+
+    await expect(async () => {
+      await page.reload();
+      await expect(page.getByTestId('wallet-balance')).toHaveText('฿150.00', { timeout: 2_000 });
+    }).toPass({ timeout: 20_000 });
+
+    await page.getByTestId('nav-statement').click();
+    const row = page.getByTestId('statement-row').first();
+    await expect(row).toHaveAttribute('data-type', 'deposit');
+    await expect(row.getByTestId('statement-activity')).toHaveText(fill(th.statement.activity.deposit, { source: 'KBANK' }));
+    await expect(row.getByTestId('statement-amount')).toHaveText('+฿150.00');
+    await expect(row.getByTestId('statement-status')).toHaveText(th.statement.status.success);
+  });
+});
+
+/**
+ * The main e2e server is not in Laos mode, where alone a member can hold LAK: these tests start
+ * one of their own (LAOS_MODE=true) on a fresh database, from the same build.
+ */
+const LAOS_PORT = 3194;
+const LAOS_URL = `http://127.0.0.1:${LAOS_PORT}`;
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+test.describe('deposits in Laos mode', () => {
+  let server: ChildProcess | null = null;
+  test.use({ baseURL: LAOS_URL });
+
+  test.beforeAll(async () => {
+    test.setTimeout(120_000);
+    const dataDir = `${ROOT}.e2e-data/laos-deposit`;
+    rmSync(dataDir, { recursive: true, force: true });
+    server = spawn(process.execPath, ['apps/server/dist/main.js'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: {
+        ...process.env,
+        PORT: String(LAOS_PORT),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        LAOS_MODE: 'true',
+        OTP_SENDS_PER_IP_HOUR: '100000',
+        OTP_SENDS_GLOBAL_MINUTE: '100000',
+        ACCOUNT_CHECKS_PER_IP_MINUTE: '100000',
+      },
+    });
+    await expect
+      .poll(
+        async () => {
+          try {
+            return (await fetch(`${LAOS_URL}/healthz`)).ok;
+          } catch {
+            return false;
+          }
+        },
+        { timeout: 90_000, intervals: [250, 500, 1_000] },
+      )
+      .toBe(true);
+  });
+
+  test.afterAll(() => {
+    server?.kill('SIGTERM');
+  });
+
+  test('BCEL in la for a LAK member: its currency, the BCEL One guide image and Lao texts', async ({ page, request }) => {
+    const la = MESSAGES.la;
+    const member = await registerViaApi(request, { bankCode: 'BCEL' }, { currency: 'LAK' });
+    await startInLocale(page, 'la');
+    await skipAgreement(page);
+    await loginInBrowser(page, member.phone, member.password);
+    const modal = await openDeposit(page);
+    await expect(modal.getByRole('heading', { name: la.deposit.title })).toBeVisible();
+
+    const bcel = modal.getByTestId('deposit-bcel');
+    await expect(bcel).toHaveAttribute('data-currency', 'LAK');
+    await expect(bcel.getByTestId('deposit-currency')).toHaveText(la.register.currencies.LAK);
+    // Bank names follow the locale: the English name in Lao.
+    await expect(bcel.getByRole('heading', { level: 3 })).toHaveText('Banque Pour Le Commerce Exterieur Lao');
+    const guide = bcel.getByRole('img', { name: la.deposit.bcel.guide });
+    await expect(guide).toBeVisible();
+    const box = await guide.boundingBox();
+    expect(box?.width ?? 0).toBeGreaterThan(200);
+    await expect(bcel.locator('.bcel-guide-steps li')).toHaveText([la.deposit.bcel.step1, la.deposit.bcel.step2, la.deposit.bcel.step3]);
+    await expect(bcel).toContainText(LAO_SCRIPT);
+    // Only the member's currency: no baht bank, no QR, no e-wallet (and so no tabs).
+    await expect(modal.getByTestId('deposit-bank')).toHaveCount(0);
+    await expect(modal.getByRole('tablist')).toHaveCount(0);
+    await screen(page, 'la-deposit-bcel');
+    await guide.scrollIntoViewIfNeeded();
+    await screen(page, 'la-deposit-bcel-guide');
+  });
+});
