@@ -110,17 +110,19 @@ async function openDeposit(routes: Parameters<typeof mockApi>[0], currency = 'BA
   loginMember();
   const api = mockApi({ ...homeRoutes(), 'GET /api/lookup/deposit': ok(lookup), 'GET /api/account/profile': ok(profileAnswer(currency)), ...routes });
   renderApp('/user/home');
-  await screen.findByTestId('total-balance');
+  // The first test of the file loads the lazy modal and its channel data: generous waits on a busy machine.
+  const slow = { timeout: 10_000 };
+  await screen.findByTestId('total-balance', {}, slow);
   fireEvent.click(screen.getByTestId('home-tile-deposit'));
-  const modal = await screen.findByTestId('deposit-modal');
-  await waitFor(() => expect(within(modal).getByTestId('deposit-balance').textContent).toMatch(/^฿400[.,]00$/));
+  const modal = await screen.findByTestId('deposit-modal', {}, slow);
+  await waitFor(() => expect(within(modal).getByTestId('deposit-balance').textContent).toMatch(/^[฿₭]400[.,]00$/), slow);
   return { api, modal };
 }
 
 describe('deposit modal', () => {
   it('shows the account views with the number as 3-3-rest, the AUTO note and the staff-checked note', async () => {
     const { modal } = await openDeposit({});
-    const accounts = await within(modal).findAllByTestId('deposit-bank');
+    const accounts = await within(modal).findAllByTestId('deposit-bank', {}, { timeout: 10_000 });
     expect(accounts.map((card) => `${card.dataset.bank}:${card.dataset.mode}`)).toEqual(['KBANK:AUTO', 'SCB:AUTO', 'GSB:MANUAL']);
     expect(within(accounts[0] as HTMLElement).getByTestId('deposit-bank-no').textContent).toBe('045-123-4567');
     expect(within(accounts[0] as HTMLElement).getByTestId('deposit-auto-note').textContent).toContain(th.deposit.note);

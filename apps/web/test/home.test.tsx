@@ -16,6 +16,19 @@ describe('home dashboard', () => {
     expect(totalBalance(walletAnswer({ slots: [] }))).toBe(400);
   });
 
+  it('writes a LAK member\'s money with the kip sign, and a baht member\'s with the baht sign again', async () => {
+    loginMember();
+    const lak = walletAnswer();
+    mockApi(homeRoutes({ ...lak, profile: { ...lak.profile, currency: 'LAK' } }));
+    const view = renderApp('/user/home');
+    await waitFor(() => expect(screen.getByTestId('total-balance').textContent).toBe('\u20AD650.30'));
+    expect(screen.getByTestId('invite-bonus-amount').textContent).toBe('\u20AD12.50');
+    view.unmount();
+    mockApi(homeRoutes());
+    renderApp('/user/home');
+    await waitFor(() => expect(screen.getByTestId('total-balance').textContent).toBe('฿650.30'));
+  });
+
   it('loads the wallet, refreshes every game, shows the total, coins, last update and the three lists', async () => {
     loginMember();
     const api = mockApi(homeRoutes());

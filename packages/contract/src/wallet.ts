@@ -60,6 +60,8 @@ export const walletResponseSchema = z.object({
     createdAt: isoDateSchema,
     username: z.string(),
     coin: z.number().int().describe('spin wheel coins'),
+    /** Added to the spec's fields: BAHT or LAK, the currency of every amount of this member. */
+    currency: z.enum(['BAHT', 'LAK']).optional(),
   }),
   bankAccount: z.object({
     /** Added to the spec's fields: the home page's bank-name edit needs the bank code (KTB, TMB, BBL). */

@@ -51,7 +51,7 @@ export class WalletService {
   async wallet(memberId: string): Promise<WalletResponse> {
     const [profile, amount, slots] = await Promise.all([this.accounts.profile(memberId), this.balance(memberId), this.games.accounts(memberId)]);
     return {
-      profile: { name: profile.name, _id: profile._id, createdAt: profile.createdAt, username: profile.username, coin: profile.coin },
+      profile: { name: profile.name, _id: profile._id, createdAt: profile.createdAt, username: profile.username, coin: profile.coin, currency: profile.currency === 'LAK' ? 'LAK' : 'BAHT' },
       bankAccount: {
         bankCode: profile.bankCode,
         bankAccountName: profile.bankAccountName,

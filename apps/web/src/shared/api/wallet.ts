@@ -1,6 +1,7 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import type { GameAccount, WalletResponse } from '@mw/contract/wallet';
 import { request } from './client';
+import { setMoneyCurrency } from '../format/moneyCurrency';
 import { WALLET_PATH, walletResponseParser } from './walletParsers';
 
 /**
@@ -30,6 +31,7 @@ async function fetchWallet(signal: AbortSignal, background: boolean): Promise<Wa
   const before = latestGameBalances;
   const wallet = await request(WALLET_PATH, walletResponseParser, { signal, background });
   const during = latestGameBalances;
+  setMoneyCurrency(wallet.profile.currency ?? 'BAHT');
   // A refresh answered while this call was under way: its game balances are at least as new.
   return during && during !== before ? { ...wallet, slots: during.slots } : wallet;
 }

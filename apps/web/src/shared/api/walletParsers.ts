@@ -93,6 +93,7 @@ function walletResponse(value: unknown): WalletResponse {
       createdAt: string(profile.createdAt),
       username: string(profile.username),
       coin: integer(profile.coin),
+      ...(profile.currency === 'LAK' || profile.currency === 'BAHT' ? { currency: profile.currency } : {}),
     },
     bankAccount: {
       bankCode: string(bankAccount.bankCode),
