@@ -255,6 +255,22 @@ export const depositModule = defineModule({
         currency: z.enum(['THB', 'LAK']).optional(),
         at: z.string().datetime({ offset: true }).optional(),
       });
+      // The slip the sending bank's app shows for a transfer (PNG with the slip-verify mini-QR).
+      app.get('/api/sandbox/bank/transfers/:transRef/slip.png', { schema: { params: z.object({ transRef: z.string().regex(/^[A-Za-z0-9]{6,40}$/) }) } }, async (request, reply) => {
+        const png = await bank.slip((request.params as { transRef: string }).transRef);
+        if (!png) return reply.status(404).send({ message: 'NOT_FOUND' });
+        return reply.type('image/png').header('cache-control', 'no-store').send(png);
+      });
+      // Failure injection of the sandbox bank's look-ups (slip verification), in this process.
+      app.put(
+        '/api/operator/sandbox/bank/fault',
+        { preHandler: operatorGuard(config), schema: { body: z.strictObject({ mode: z.enum(['none', 'captcha', 'error']) }) } },
+        async (request) => {
+          const { mode } = request.body as { mode: 'none' | 'captcha' | 'error' };
+          bank.setLookupFault(mode);
+          return { mode };
+        },
+      );
       app.post('/api/sandbox/bank/transfers', { schema: { body: transferBody } }, async (request) => {
         const input = request.body as z.output<typeof transferBody>;
         if (input.amount <= 0) throw badRequest('KEY_INVALID', { fields: [{ path: 'amount', code: 'invalid' }] });

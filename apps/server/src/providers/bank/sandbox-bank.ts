@@ -4,7 +4,16 @@ import type { Migration } from '../../db/migrations';
 import type { DB, DefaultTimestamp, Timestamp } from '../../db/schema';
 import type { Currency } from '../../money/ledger';
 import { deliverSigned, type WebhookDelivery } from '../payments/signing';
+import { BANK_SLIP_CODES, buildSlipPayload } from '../payments/emvco';
+import { renderSlipImage } from '../slips/slip-image';
+import { BankLookupError } from '../slips/verifier';
 import type { Bank, BankTransfer } from './bank';
+
+/** An account number as slips print it: only the last four digits shown (xxx-x-x1234-x style). */
+export function maskAccount(accountNo: string): string {
+  const digits = accountNo.replace(/\D/g, '');
+  return `xxx-x-x${digits.slice(-5, -1)}-x`;
+}
 
 export interface SandboxBankTransfersTable {
   trans_ref: string;
@@ -70,6 +79,8 @@ export type FeedSubscriptions = (bankCode: string, accountNo: string) => Promise
 export class SandboxBank implements Bank {
   private deliver: WebhookDelivery | null = null;
   private subscribed: FeedSubscriptions = () => Promise.resolve(false);
+  /** Failure injection for look-ups (slip verification): the bank's captcha wall, or an error. */
+  private lookupFault: 'none' | 'captcha' | 'error' = 'none';
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -116,7 +127,12 @@ export class SandboxBank implements Bank {
     return { transfer, feed };
   }
 
+  setLookupFault(fault: 'none' | 'captcha' | 'error'): void {
+    this.lookupFault = fault;
+  }
+
   async lookup(fromBankCode: string, transRef: string): Promise<BankTransfer | null> {
+    if (this.lookupFault !== 'none') throw new BankLookupError(this.lookupFault);
     const row = await this.db.selectFrom('sandbox_bank_transfers').selectAll().where('from_bank_code', '=', fromBankCode).where('trans_ref', '=', transRef).executeTakeFirst();
     if (!row) return null;
     return {
@@ -131,6 +147,41 @@ export class SandboxBank implements Bank {
       currency: row.currency === 'LAK' ? 'LAK' : 'THB',
       at: row.at,
     };
+  }
+
+  /** A transfer by its reference alone (the sandbox's references are unique). */
+  async byReference(transRef: string): Promise<BankTransfer | null> {
+    const row = await this.db.selectFrom('sandbox_bank_transfers').select('from_bank_code').where('trans_ref', '=', transRef).executeTakeFirst();
+    return row ? this.lookup(row.from_bank_code, transRef) : null;
+  }
+
+  /**
+   * The slip the sending bank's app shows for a transfer: a PNG with the bank, amount, date,
+   * masked sender and receiver, reference and the slip-verify mini-QR.
+   */
+  async slip(transRef: string): Promise<Buffer | null> {
+    const saved = this.lookupFault;
+    this.lookupFault = 'none';
+    let transfer;
+    try {
+      transfer = await this.byReference(transRef);
+    } finally {
+      this.lookupFault = saved;
+    }
+    if (!transfer) return null;
+    const number = BANK_SLIP_CODES[transfer.fromBankCode as keyof typeof BANK_SLIP_CODES];
+    if (!number) return null;
+    return renderSlipImage({
+      bankCode: transfer.fromBankCode,
+      fromName: transfer.fromName,
+      fromAccountMasked: maskAccount(transfer.fromAccountNo),
+      toName: transfer.toName,
+      toAccountMasked: maskAccount(transfer.toAccountNo),
+      amount: (transfer.amount / 100).toFixed(2),
+      at: transfer.at,
+      transRef: transfer.transRef,
+      payload: buildSlipPayload({ sendingBank: number, transRef: transfer.transRef }),
+    });
   }
 
   /** Reports a recorded transfer to our server again (a feed that repeats itself). */

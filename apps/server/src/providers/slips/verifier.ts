@@ -1,0 +1,57 @@
+import { EmvcoError, parseSlipPayload, SLIP_BANK_CODES } from '../payments/emvco';
+import type { Bank, BankTransfer } from '../bank/bank';
+import { readSlipQr } from './qr-reader';
+
+/** What reading a slip and asking the bank found (the business checks come after: see the slip service). */
+export type SlipVerdict =
+  | { ok: true; sendingBank: string; transRef: string; transfer: BankTransfer }
+  | { ok: false; reason: 'CANNOT_READ_CROPPED_IMAGE' | 'INVALID_SLIP'; sendingBank?: undefined; transRef?: undefined }
+  | { ok: false; reason: 'UNSTABLE_REFNO_ON_SLIP' | 'TRIPPLE_WRONG_CAPTCHA' | 'UNKNOW_ERROR'; sendingBank: string; transRef: string };
+
+/** A bank that could not answer a look-up: its captcha wall, or any other failure. */
+export class BankLookupError extends Error {
+  constructor(readonly kind: 'captcha' | 'error') {
+    super(`bank look-up failed: ${kind}`);
+    this.name = 'BankLookupError';
+  }
+}
+
+/**
+ * Verifies a slip image: finds and decodes its slip-verify QR (spec reason
+ * CANNOT_READ_CROPPED_IMAGE when there is none), checks that it is a slip payload with a good CRC
+ * (INVALID_SLIP otherwise, a PromptPay QR included), then asks the sending bank for the transfer
+ * by its reference: the amount, sender, receiver and time are the bank's, never the image's. A
+ * reference the bank does not know (yet) is UNSTABLE_REFNO_ON_SLIP; a bank that fails answers
+ * TRIPPLE_WRONG_CAPTCHA or UNKNOW_ERROR. File-level problems (not an image, too large or small)
+ * throw ImageError before any of this.
+ */
+export class SlipVerifier {
+  constructor(private readonly bank: Bank) {}
+
+  async verify(image: Buffer): Promise<SlipVerdict> {
+    const qr = await readSlipQr(image);
+    if (!qr) return { ok: false, reason: 'CANNOT_READ_CROPPED_IMAGE' };
+    let payload;
+    try {
+      payload = parseSlipPayload(qr.text);
+    } catch (error) {
+      if (error instanceof EmvcoError) return { ok: false, reason: 'INVALID_SLIP' };
+      throw error;
+    }
+    const sendingBank = (SLIP_BANK_CODES as Readonly<Record<string, string>>)[payload.sendingBank];
+    if (!sendingBank) return { ok: false, reason: 'INVALID_SLIP' };
+    return this.lookup(sendingBank, payload.transRef);
+  }
+
+  /** Asks the bank again (a slip whose reference the bank did not know yet). */
+  async lookup(sendingBank: string, transRef: string): Promise<SlipVerdict> {
+    try {
+      const transfer = await this.bank.lookup(sendingBank, transRef);
+      if (!transfer) return { ok: false, reason: 'UNSTABLE_REFNO_ON_SLIP', sendingBank, transRef };
+      return { ok: true, sendingBank, transRef, transfer };
+    } catch (error) {
+      if (error instanceof BankLookupError) return { ok: false, reason: error.kind === 'captcha' ? 'TRIPPLE_WRONG_CAPTCHA' : 'UNKNOW_ERROR', sendingBank, transRef };
+      throw error;
+    }
+  }
+}
