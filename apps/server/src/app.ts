@@ -158,6 +158,7 @@ export async function buildApp(config: Config, database: Database, modules: read
       answered.set(name, module.name);
     }
     await app.register(async (scope) => {
+      await module.prepare?.(scope, services);
       for (const [name, def] of endpointList) {
         if (!(name in handlers)) continue;
         const handler = handlers[name] as Handler<EndpointDef> | null | undefined;

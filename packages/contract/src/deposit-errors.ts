@@ -25,6 +25,8 @@ export const depositErrorCodes = [
   'NO_DEPOSIT',
   /** 409: the unmatched deposit was assigned already (to the member the answer names). */
   'DEPOSIT_ALREADY_ASSIGNED',
+  /** 403: slip upload is closed now (the daily window of the deposit texts, or switched off). */
+  'SLIP_UPLOAD_CLOSED',
   /** 400: money in one currency cannot be credited to a member who holds another (no exchange). */
   'CURRENCY_MISMATCH',
 ] as const;

@@ -1,10 +1,11 @@
-import type { ErrorCode } from '@mw/contract/errors';
+import type { ErrorCode, SlipReasonCode } from '@mw/contract/errors';
 
 /** A business error: answered as `{ message: code, ...extra }` with its HTTP status. */
 export class AppError extends Error {
   constructor(
     readonly status: number,
-    readonly code: ErrorCode,
+    /** An error code, or a slip reason code of spec section 8 (a slip upload refused for that reason). */
+    readonly code: ErrorCode | SlipReasonCode,
     readonly extra: Record<string, unknown> = {},
   ) {
     super(code);

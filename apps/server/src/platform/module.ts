@@ -24,6 +24,8 @@ export interface DomainModule {
    * missing, so a restart never overwrites an operator's changes.
    */
   seed?(services: Services): Promise<void>;
+  /** Plugins its calls need (multipart, …), registered in the module's scope before its calls. */
+  prepare?(app: FastifyInstance, services: Services): Promise<void> | void;
   /** Handlers of contract calls (spec section 7) this domain answers. */
   handlers?(services: Services): Handlers;
   /** Routes outside the contract (operator, sandbox, webhooks), registered in the module's own scope. */

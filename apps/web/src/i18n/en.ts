@@ -517,6 +517,7 @@ export const en: Messages = {
     DEPOSIT_MAXIMUM: 'The amount is above the maximum deposit.',
     NO_CHANNEL: 'This deposit channel does not exist or is closed.',
     NO_QRCODE: 'This QR code does not exist or has expired.',
+    SLIP_UPLOAD_CLOSED: 'Slip upload is closed right now. Please try again later.',
     QR_ALREADY_OPEN: 'You already have an open QR code with this provider.',
     QR_EXPIRED: 'The QR code has expired.',
     QR_CANCELLED: 'The QR code was cancelled.',

@@ -518,6 +518,7 @@ export const la: Messages = {
     DEPOSIT_MAXIMUM: 'ຍອດຝາກເກີນຍອດສູງສຸດທີ່ກຳນົດ',
     NO_CHANNEL: 'ບໍ່ພົບຊ່ອງທາງຝາກເງິນນີ້ ຫຼື ປິດໃຊ້ງານຢູ່',
     NO_QRCODE: 'ບໍ່ພົບ QR Code ນີ້ ຫຼື ໝົດອາຍຸແລ້ວ',
+    SLIP_UPLOAD_CLOSED: 'ຕອນນີ້ປິດຮັບການອັບໂຫຼດສະລິບ ກະລຸນາລອງໃໝ່ພາຍຫຼັງ',
     QR_ALREADY_OPEN: 'ທ່ານມີ QR Code ທີ່ຍັງເປີດຢູ່ກັບຜູ້ໃຫ້ບໍລິການນີ້ແລ້ວ',
     QR_EXPIRED: 'QR Code ໝົດອາຍຸແລ້ວ',
     QR_CANCELLED: 'QR Code ຖືກຍົກເລີກແລ້ວ',

@@ -519,6 +519,7 @@ export const th = {
     DEPOSIT_MAXIMUM: 'ยอดฝากเกินยอดสูงสุดที่กำหนด',
     NO_CHANNEL: 'ไม่พบช่องทางฝากเงินนี้ หรือปิดใช้งานอยู่',
     NO_QRCODE: 'ไม่พบ QR Code นี้ หรือหมดอายุแล้ว',
+    SLIP_UPLOAD_CLOSED: 'ขณะนี้ปิดรับการอัปโหลดสลิป กรุณาลองใหม่ภายหลัง',
     QR_ALREADY_OPEN: 'คุณมี QR Code ที่ยังเปิดอยู่กับผู้ให้บริการนี้แล้ว',
     QR_EXPIRED: 'QR Code หมดอายุแล้ว',
     QR_CANCELLED: 'QR Code ถูกยกเลิกแล้ว',

@@ -1,3 +1,4 @@
+import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { amountSchema, parseBaht } from '@mw/contract/money';
@@ -8,12 +9,14 @@ import { defineModule } from '../../platform/module';
 import { moduleConfig } from '../../platform/module-config';
 import { operatorGuard } from '../../platform/operator';
 import { secretOf } from '../../platform/secrets';
-import type { BankTransfer } from '../../providers/bank/bank';
+import type { Bank, BankTransfer } from '../../providers/bank/bank';
 import { SandboxBank } from '../../providers/bank/sandbox-bank';
 import { isQrProvider, unconfiguredGateway, type PaymentGateway } from '../../providers/payments/gateway';
 import { SandboxGateway } from '../../providers/payments/sandbox-gateway';
 import { verifyWebhook, type WebhookDelivery } from '../../providers/payments/signing';
+import { SlipVerifier } from '../../providers/slips/verifier';
 import { BankDepositService } from './bank-deposit-service';
+import { SlipService } from './slip-service';
 import { ChannelService } from './channel-service';
 import { depositMigrations } from './migrations';
 import { defaultMinimums, QrService } from './qr-service';
@@ -31,6 +34,8 @@ export interface DepositServices {
   /** What webhooks are signed with: PAYMENT_WEBHOOK_SECRET and BANK_FEED_WEBHOOK_SECRET, or generated into DATA_DIR/secrets. */
   webhookSecrets: { payments: string; bank: string };
   reconcile: { intervalMs: number; graceMs: number };
+  slips: SlipService;
+  slipMaxBytes: number;
 }
 
 declare module '../../platform/services' {
@@ -52,6 +57,8 @@ const depositEnv = z.object({
   BANK_PROVIDER: z.enum(['sandbox', 'none']).optional(),
   BANK_FEED_WEBHOOK_SECRET: secret,
   QR_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+  /** Largest slip image accepted (bytes). */
+  SLIP_MAX_BYTES: z.coerce.number().int().min(10_000).max(50_000_000).default(10_000_000),
   /** How often QRs whose payment webhook may be missing are checked with the gateway (0: never), and how old they must be. */
   DEPOSIT_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
   DEPOSIT_RECONCILE_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
@@ -91,6 +98,9 @@ const bankFeedSchema = z.object({
   currency: z.enum(['THB', 'LAK']),
   at: z.string().datetime({ offset: true }),
 });
+
+/** No bank connected (BANK_PROVIDER=none): every slip's reference is unknown to us. */
+const unconfiguredBank: Bank = { lookup: () => Promise.resolve(null) };
 
 function amountOf(value: string | number): number {
   const satang = parseBaht(value);
@@ -191,7 +201,18 @@ export const depositModule = defineModule({
       minimums: defaultMinimums({ ...(env.PAYTIMZ_MIN ? { PAYTIMZ: env.PAYTIMZ_MIN } : {}), ...(env.ZPAY_MIN ? { ZPAY: env.ZPAY_MIN } : {}) }),
       maximum: env.QR_MAX_BAHT * 100,
     });
-    services.deposits = { channels, qr, bank, sandboxGateway, sandboxBank, webhookSecrets: secrets, reconcile: { intervalMs: env.DEPOSIT_RECONCILE_INTERVAL_MS, graceMs: env.DEPOSIT_RECONCILE_GRACE_MS } };
+    const slips = new SlipService(db, new SlipVerifier(sandboxBank ?? unconfiguredBank), channels, accounts, settings, money);
+    services.deposits = {
+      channels,
+      qr,
+      bank,
+      slips,
+      slipMaxBytes: env.SLIP_MAX_BYTES,
+      sandboxGateway,
+      sandboxBank,
+      webhookSecrets: secrets,
+      reconcile: { intervalMs: env.DEPOSIT_RECONCILE_INTERVAL_MS, graceMs: env.DEPOSIT_RECONCILE_GRACE_MS },
+    };
   },
   async seed({ settings }) {
     await settings.setIfMissing('depositManual', false);
@@ -206,7 +227,25 @@ export const depositModule = defineModule({
     timer.unref();
     return () => clearInterval(timer);
   },
+  // Slip images arrive as multipart/form-data (field `file`), one file, at most SLIP_MAX_BYTES.
+  async prepare(app, { deposits }) {
+    await app.register(fastifyMultipart, { limits: { fileSize: deposits.slipMaxBytes, files: 1, fields: 5, parts: 6 } });
+  },
   handlers: ({ deposits, accounts }) => ({
+    walletSlip: async (ctx) => {
+      const { memberId } = requireMember(ctx);
+      let image: Buffer | null = null;
+      if (ctx.request.isMultipart()) {
+        try {
+          const file = await ctx.request.file();
+          image = file ? await file.toBuffer() : null;
+        } catch (error) {
+          if (error instanceof ctx.request.server.multipartErrors.RequestFileTooLargeError) throw new AppError(400, 'IMG_SIZE_UNABLE_TO_PROCESS');
+          throw badRequest('SLIP_NO_FILE');
+        }
+      }
+      return deposits.slips.upload(memberId, image, deposits.slipMaxBytes);
+    },
     lookupDeposit: async (ctx) => {
       const member = await accounts.findById(requireMember(ctx).memberId);
       return deposits.channels.lookup(member?.currency ?? 'BAHT');

@@ -29,6 +29,16 @@ CREATE TABLE slips (
 );
 CREATE INDEX slips_member_time ON slips (member_id, created_at DESC, id DESC);`,
     },
+  {
+    id: 'statement/002_slip_uploads',
+    sql: `
+-- Slips uploaded by members (the deposit module writes them): the transfer a slip names (sending
+-- bank + reference), unique among slips in progress or credited, and the image.
+ALTER TABLE slips ADD COLUMN transfer_key text;
+ALTER TABLE slips ADD COLUMN image bytea;
+ALTER TABLE slips ADD COLUMN image_type text;
+CREATE UNIQUE INDEX slips_transfer_once ON slips (transfer_key) WHERE status <> 'FAILED' AND transfer_key IS NOT NULL;`,
+  },
   ],
   setup(services) {
     services.statements = new StatementService(services.database.db);

@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { DefaultTimestamp } from '../../db/schema';
 import type { OperationStatus } from '../../money/tables';
 
@@ -11,6 +11,10 @@ export interface SlipsTable {
   status: Generated<OperationStatus>;
   note: string | null;
   image_path: string | null;
+  /** Sending bank + reference of the slip's transfer (statement/002): unique among slips in progress or credited. */
+  transfer_key: ColumnType<string | null, string | null | undefined, string | null>;
+  image: ColumnType<Buffer | null, Buffer | null | undefined, Buffer | null>;
+  image_type: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: DefaultTimestamp;
 }
 
