@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkInvariants } from '../src/money/ledger';
 import { buildThaiQr } from '../src/providers/payments/emvco';
-import { qrMatrix } from '../src/providers/payments/qr-svg';
+import { qrPng } from './images';
 import { call, dbKinds, login, registerMember, startApp, type TestApp } from './helpers';
 
 /** multipart/form-data with one file field. */
@@ -13,19 +13,6 @@ function multipart(field: string, filename: string, bytes: Buffer, type = 'image
   return { payload: Buffer.concat([head, bytes, tail]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
-async function qrPng(text: string): Promise<Buffer> {
-  const matrix = qrMatrix(text);
-  const scale = 4;
-  const size = (matrix.length + 8) * scale;
-  const pixels = Buffer.alloc(size * size, 255);
-  matrix.forEach((row, y) =>
-    row.forEach((dark, x) => {
-      if (!dark) return;
-      for (let dy = 0; dy < scale; dy++) for (let dx = 0; dx < scale; dx++) pixels[((y + 4) * scale + dy) * size + (x + 4) * scale + dx] = 0;
-    }),
-  );
-  return sharp(pixels, { raw: { width: size, height: size, channels: 1 } }).extend({ top: 200, bottom: 200, left: 100, right: 100, background: '#ffffff' }).png().toBuffer();
-}
 
 describe.each(dbKinds)('slip deposits on %s', (kind) => {
   let t: TestApp;

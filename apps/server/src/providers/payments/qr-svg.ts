@@ -33,6 +33,28 @@ function integerOption(name: string, value: number, min: number, max: number): n
 }
 
 /**
+ * SVG path data of a QR's dark modules: one `M x y h n v m h-n z` rectangle per run of dark
+ * modules in a row, each module `module` units wide, the matrix's corner at (left, top).
+ */
+export function qrPathData(matrix: boolean[][], left: number, top: number, module: number): string {
+  const runs: string[] = [];
+  matrix.forEach((line, y) => {
+    let x = 0;
+    while (x < line.length) {
+      if (!line[x]) {
+        x++;
+        continue;
+      }
+      const start = x;
+      while (x < line.length && line[x]) x++;
+      const length = (x - start) * module;
+      runs.push(`M${left + start * module} ${top + y * module}h${length}v${module}h-${length}z`);
+    }
+  });
+  return runs.join('');
+}
+
+/**
  * SVG markup of the QR code for `payload` (level M): a white background and one black `<path>`
  * made of one `M x y h n v1 h-n z` rectangle per run of dark modules in a row, in module units
  * (`viewBox`), with `shape-rendering="crispEdges"`. No scripts, styles or external references.
@@ -44,25 +66,10 @@ export function qrSvg(payload: string, options: QrSvgOptions = {}): string {
   const side = matrix.length + 2 * margin;
   const pixels = side * moduleSize;
 
-  const runs: string[] = [];
-  matrix.forEach((line, y) => {
-    let x = 0;
-    while (x < line.length) {
-      if (!line[x]) {
-        x++;
-        continue;
-      }
-      const start = x;
-      while (x < line.length && line[x]) x++;
-      const length = x - start;
-      runs.push(`M${start + margin} ${y + margin}h${length}v1h-${length}z`);
-    }
-  });
-
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${pixels}" height="${pixels}" viewBox="0 0 ${side} ${side}" shape-rendering="crispEdges">` +
     `<rect width="${side}" height="${side}" fill="#fff"/>` +
-    `<path fill="#000" d="${runs.join('')}"/>` +
+    `<path fill="#000" d="${qrPathData(matrix, margin, margin, 1)}"/>` +
     `</svg>`
   );
 }

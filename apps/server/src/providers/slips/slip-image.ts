@@ -7,7 +7,7 @@
 // still has its layout and its QR. Thai script needs a Thai font (none on the reference machine),
 // else pango draws placeholder boxes for it. Every slip says it is a sandbox slip.
 import sharp from 'sharp';
-import { qrMatrix } from '../payments/qr-svg';
+import { qrMatrix, qrPathData } from '../payments/qr-svg';
 
 /** What a slip shows. */
 export interface SlipImageInput {
@@ -131,20 +131,7 @@ function textDrawer(withFonts: boolean) {
 
 /** The QR's dark modules as one path, in pixels: integer module size and origin keep every edge crisp. */
 function qrPath(payload: string, left: number, top: number, module: number): string {
-  const runs: string[] = [];
-  qrMatrix(payload).forEach((line, y) => {
-    let x = 0;
-    while (x < line.length) {
-      if (!line[x]) {
-        x++;
-        continue;
-      }
-      const start = x;
-      while (x < line.length && line[x]) x++;
-      runs.push(`M${left + start * module} ${top + y * module}h${(x - start) * module}v${module}h-${(x - start) * module}z`);
-    }
-  });
-  return `<path fill="#000" d="${runs.join('')}"/>`;
+  return `<path fill="#000" d="${qrPathData(qrMatrix(payload), left, top, module)}"/>`;
 }
 
 /**
