@@ -3,7 +3,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkInvariants } from '../src/money/ledger';
 import { buildThaiQr } from '../src/providers/payments/emvco';
 import { qrPng } from './images';
-import { call, dbKinds, login, registerMember, startApp, type TestApp } from './helpers';
+import { buildSlipPayload } from '../src/providers/payments/emvco';
+import { call, dbKinds, login, OPERATOR_TOKEN, registerMember, startApp, type TestApp } from './helpers';
+
+const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };
 
 /** multipart/form-data with one file field. */
 function multipart(field: string, filename: string, bytes: Buffer, type = 'image/png'): { payload: Buffer; headers: Record<string, string> } {
@@ -17,7 +20,7 @@ function multipart(field: string, filename: string, bytes: Buffer, type = 'image
 describe.each(dbKinds)('slip deposits on %s', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startApp(kind, { SLIP_MAX_BYTES: '2000000' });
+    t = await startApp(kind, { SLIP_MAX_BYTES: '2000000', SLIP_RECHECK_INTERVAL_MS: '0' });
     // Uploads are open all day in these tests (the window itself is tested below).
     await t.services.settings.set('slip', { uploadEnabled: true, closedFrom: '00:00', closedTo: '00:00', maxAgeMinutes: 60 });
   });
@@ -35,8 +38,10 @@ describe.each(dbKinds)('slip deposits on %s', (kind) => {
     return { ...m, token, bankCode: profile.bankCode, accountNo: profile.bankAccountNo };
   }
   const wallet = async (token: string) => (await call<{ wallet: { amount: number } }>(t.app, 'GET', '/api/wallet', { token })).body.wallet.amount;
-  async function transfer(from: { bankCode: string; accountNo: string }, to: { bank: string; no: string }, amount: number, at?: Date) {
-    const sent = await call<{ transRef: string }>(t.app, 'POST', '/api/sandbox/bank/transfers', { body: { fromBankCode: from.bankCode, fromAccountNo: from.accountNo, toBankCode: to.bank, toAccountNo: to.no, amount, ...(at ? { at: at.toISOString() } : {}) } });
+  async function transfer(from: { bankCode: string; accountNo: string }, to: { bank: string; no: string }, amount: number, at?: Date, transRef?: string) {
+    const sent = await call<{ transRef: string }>(t.app, 'POST', '/api/sandbox/bank/transfers', {
+      body: { fromBankCode: from.bankCode, fromAccountNo: from.accountNo, toBankCode: to.bank, toAccountNo: to.no, amount, ...(at ? { at: at.toISOString() } : {}), ...(transRef ? { transRef } : {}) },
+    });
     const slip = await t.app.inject({ method: 'GET', url: `/api/sandbox/bank/transfers/${sent.body.transRef}/slip.png` });
     return { transRef: sent.body.transRef, png: slip.rawPayload };
   }
@@ -89,14 +94,13 @@ describe.each(dbKinds)('slip deposits on %s', (kind) => {
 
   it('keeps a slip in progress while the bank does not know its reference, and answers the bank\'s failures', async () => {
     const m = await member();
-    const { buildSlipPayload } = await import('../src/providers/payments/emvco');
     const pending = await upload(m.token, await qrPng(buildSlipPayload({ sendingBank: '004', transRef: `2611${Date.now()}` })));
     expect(pending).toMatchObject({ status: 200, body: { status: 'PENDING', note: 'UNSTABLE_REFNO_ON_SLIP' } });
-    t.services.deposits.sandboxBank?.setLookupFault('captcha');
+    await t.services.deposits.sandboxBank?.setLookupFault('captcha');
     try {
       expect((await upload(m.token, (await transfer(m, GSB, 5)).png)).body).toMatchObject({ message: 'TRIPPLE_WRONG_CAPTCHA' });
     } finally {
-      t.services.deposits.sandboxBank?.setLookupFault('none');
+      await t.services.deposits.sandboxBank?.setLookupFault('none');
     }
   });
 
@@ -107,6 +111,155 @@ describe.each(dbKinds)('slip deposits on %s', (kind) => {
       expect(await upload(m.token, (await transfer(m, GSB, 5)).png)).toEqual({ status: 403, body: { message: 'SLIP_UPLOAD_CLOSED' } });
     } finally {
       await t.services.settings.set('slip', { uploadEnabled: true, closedFrom: '00:00', closedTo: '00:00', maxAgeMinutes: 60 });
+    }
+    expect(await wallet(m.token)).toBe(0);
+  });
+
+  /** A slip of a transfer the bank does not know yet (the reference a test chose); KBANK (004) sends it. */
+  const unknownSlip = async () => {
+    const transRef = `2611${Date.now()}${Math.floor(Math.random() * 1e6)}`.slice(0, 20);
+    return { transRef, png: await qrPng(buildSlipPayload({ sendingBank: '004', transRef })) };
+  };
+  const slipsOf = async (token: string) =>
+    (await call<{ slips: Array<{ _id: string; status: string; note: string | null; amount: number; link: string; reference: string }> }>(t.app, 'POST', '/api/statement/slip', { token, body: { page: 1, limit: 20 } })).body.slips;
+
+  it('settles a slip in progress by itself: credited once the bank knows the transfer, failed when it never does', async () => {
+    const m = await member();
+    const kbankMember = { bankCode: 'KBANK', accountNo: m.accountNo };
+    // The member's registered bank decides who may send: a slip from their own account only.
+    const own = m.bankCode === 'KBANK' ? kbankMember : null;
+    const waiting = await unknownSlip();
+    const first = await upload(m.token, waiting.png);
+    expect(first).toMatchObject({ status: 200, body: { status: 'PENDING', note: 'UNSTABLE_REFNO_ON_SLIP' } });
+    // Another upload of the same slip while it is in progress is a duplicate.
+    expect((await upload(m.token, waiting.png)).body).toMatchObject({ message: 'SLIP_REFNO_DUPLICATED' });
+    // The transfer reaches the bank's records: the next round credits it (a minute later, with one round claiming it).
+    await transfer(own ?? { bankCode: 'KBANK', accountNo: m.accountNo }, GSB, 321, undefined, waiting.transRef);
+    const later = Date.now() + 60_000;
+    const rounds = await Promise.all([t.services.deposits.slips.recheck({ at: later }), t.services.deposits.slips.recheck({ at: later })]);
+    expect(rounds.reduce((n, r) => n + r.checked, 0)).toBeGreaterThanOrEqual(1);
+    const after = (await slipsOf(m.token)).find((x) => x._id === first.body._id);
+    if (m.bankCode === 'KBANK') {
+      expect(after).toMatchObject({ status: 'SUCCESS', amount: 321, note: null });
+      expect(await wallet(m.token)).toBe(321);
+    } else {
+      // Sent from a KBANK account that is not the member's: the same checks as an upload.
+      expect(after).toMatchObject({ status: 'FAILED', note: 'NOT_MATCH' });
+      expect(await wallet(m.token)).toBe(0);
+    }
+    // A slip whose reference the bank never learns fails after SLIP_PENDING_MAX_MINUTES (30).
+    const never = await unknownSlip();
+    const stuck = await upload(m.token, never.png);
+    await t.services.deposits.slips.recheck({ at: Date.now() + 10 * 60_000 });
+    expect((await slipsOf(m.token)).find((x) => x._id === stuck.body._id)).toMatchObject({ status: 'PENDING' });
+    await t.services.deposits.slips.recheck({ at: Date.now() + 31 * 60_000 });
+    expect((await slipsOf(m.token)).find((x) => x._id === stuck.body._id)).toMatchObject({ status: 'FAILED', note: 'UNSTABLE_REFNO_ON_SLIP' });
+  });
+
+  it('re-checks a slip sent from the member\'s own account and counts its age to the upload, not to the check', async () => {
+    const m = await member();
+    const transRef = `2611${Date.now()}`.slice(0, 18) + 'AB';
+    const sendingBank = Object.entries((await import('../src/providers/payments/emvco')).SLIP_BANK_CODES).find(([, code]) => code === m.bankCode)?.[0];
+    if (!sendingBank) return; // the member's bank prints no slip QR in this build
+    const up = await upload(m.token, await qrPng(buildSlipPayload({ sendingBank, transRef })));
+    expect(up.body).toMatchObject({ status: 'PENDING' });
+    // Made 50 minutes before the upload: within the hour when the slip came, though checked 20 minutes later.
+    await transfer(m, GSB, 77.5, new Date(Date.now() - 50 * 60_000), transRef);
+    await t.services.deposits.slips.recheck({ at: Date.now() + 20 * 60_000 });
+    expect((await slipsOf(m.token)).find((x) => x._id === up.body._id)).toMatchObject({ status: 'SUCCESS', amount: 77.5 });
+    expect(await wallet(m.token)).toBe(77.5);
+    // The bank feed or another slip of the same transfer moves nothing more.
+    expect((await upload(m.token, (await t.app.inject({ method: 'GET', url: `/api/sandbox/bank/transfers/${transRef}/slip.png` })).rawPayload)).body).toMatchObject({ message: 'SLIP_REFNO_DUPLICATED' });
+    expect(await wallet(m.token)).toBe(77.5);
+  });
+
+  it('lets an operator list slips, approve one in progress once (bank\'s amount when it knows it) and reject another', async () => {
+    const m = await member();
+    const a = await unknownSlip();
+    const b = await unknownSlip();
+    const slipA = (await upload(m.token, a.png)).body._id as string;
+    const slipB = (await upload(m.token, b.png)).body._id as string;
+    expect((await t.app.inject({ method: 'GET', url: '/api/operator/slips?status=PENDING' })).statusCode).toBe(403);
+    const list = await t.app.inject({ method: 'GET', url: '/api/operator/slips?status=PENDING', headers: operator });
+    const listed = (list.json() as { slips: Array<{ id: string; status: string; link: string; transferKey: string }> }).slips;
+    expect(listed.map((x) => x.id)).toEqual(expect.arrayContaining([slipA, slipB]));
+    expect(listed.every((x) => x.status === 'PENDING')).toBe(true);
+    // The operator's link shows the image.
+    const img = await t.app.inject({ method: 'GET', url: listed.find((x) => x.id === slipA)?.link ?? '' });
+    expect(img.statusCode).toBe(200);
+    expect(img.headers['content-type']).toBe('image/png');
+    // The bank does not know A: the operator must say how much arrived.
+    const noAmount = await t.app.inject({ method: 'POST', url: `/api/operator/slips/${slipA}/approve`, headers: operator, payload: {} });
+    expect(noAmount.json()).toMatchObject({ message: 'KEY_MISSING' });
+    for (const bad of [-5, 0, 1.234, 'abc']) {
+      expect((await t.app.inject({ method: 'POST', url: `/api/operator/slips/${slipA}/approve`, headers: operator, payload: { amount: bad } })).statusCode).toBe(400);
+    }
+    const approvals = await Promise.all(Array.from({ length: 5 }, () => t.app.inject({ method: 'POST', url: `/api/operator/slips/${slipA}/approve`, headers: operator, payload: { amount: 250 } })));
+    expect(approvals.filter((r) => r.statusCode === 200).length).toBeGreaterThanOrEqual(1);
+    expect(approvals.every((r) => r.statusCode === 200 || (r.json() as { message: string }).message === 'SLIP_NOT_PENDING')).toBe(true);
+    expect(await wallet(m.token)).toBe(250);
+    const rejected = await t.app.inject({ method: 'POST', url: `/api/operator/slips/${slipB}/reject`, headers: operator, payload: { reason: 'INVALID_SLIP' } });
+    expect(rejected.json()).toMatchObject({ status: 'FAILED', note: 'INVALID_SLIP' });
+    expect((await t.app.inject({ method: 'POST', url: `/api/operator/slips/${slipB}/approve`, headers: operator, payload: { amount: 5 } })).json()).toMatchObject({ message: 'SLIP_NOT_PENDING' });
+    expect((await t.app.inject({ method: 'POST', url: `/api/operator/slips/${slipA}/reject`, headers: operator, payload: {} })).json()).toMatchObject({ message: 'SLIP_NOT_PENDING' });
+    expect((await t.app.inject({ method: 'POST', url: '/api/operator/slips/nope/reject', headers: operator, payload: {} })).statusCode).toBe(404);
+    // The transfer the operator credited, arriving later at the bank, moves nothing more.
+    await transfer({ bankCode: 'KBANK', accountNo: '1234567890' }, GSB, 250, undefined, a.transRef);
+    expect(await wallet(m.token)).toBe(250);
+    expect(await wallet(m.token)).toBe(250);
+  });
+
+  it('keeps slip images private: a signed, short-lived link for the owner only', async () => {
+    const m = await member();
+    const other = await member();
+    const { png } = await transfer(m, GSB, 12);
+    const up = await upload(m.token, png);
+    const reference = up.body.reference as string;
+    const mine = await call<{ url: string }>(t.app, 'GET', `/api/statement/slip/reference/${reference}`, { token: m.token });
+    expect(mine.status).toBe(200);
+    const image = await t.app.inject({ method: 'GET', url: mine.body.url });
+    expect(image.statusCode).toBe(200);
+    expect(image.headers['cache-control']).toBe('private, no-store');
+    expect(image.rawPayload.equals(png)).toBe(true);
+    // Someone else's reference is not found; no token is unauthorised.
+    expect((await call(t.app, 'GET', `/api/statement/slip/reference/${reference}`, { token: other.token })).status).toBe(404);
+    expect((await call(t.app, 'GET', `/api/statement/slip/reference/${reference}`, {})).status).toBe(401);
+    // A link changed in any way, or expired, shows nothing.
+    const url = new URL(mine.body.url, 'http://x');
+    const sig = url.searchParams.get('sig') ?? '';
+    const exp = Number(url.searchParams.get('exp'));
+    const forged = [
+      `${url.pathname}?exp=${exp + 3600}&sig=${sig}`,
+      `${url.pathname}?exp=${exp}&sig=${sig.replace(/^./, (c) => (c === '0' ? '1' : '0'))}`,
+      `${url.pathname}?exp=${exp}`,
+      `/api/slips/${(await slipsOf(other.token))[0]?._id ?? 'x'}/image?exp=${exp}&sig=${sig}`,
+    ];
+    for (const path of forged) expect((await t.app.inject({ method: 'GET', url: path })).statusCode).toBe(404);
+    const { SlipLinks } = await import('../src/modules/statement/slip-links');
+    const past = new SlipLinks('k'.repeat(32), 300, () => Date.now() - 3600_000);
+    const future = new SlipLinks('k'.repeat(32), 300);
+    const id = up.body._id as string;
+    const old = new URL(past.url(id), 'http://x');
+    expect(future.verify(id, old.searchParams.get('exp') ?? '', old.searchParams.get('sig') ?? '')).toBe(false);
+    const fresh = new URL(future.url(id), 'http://x');
+    expect(future.verify(id, fresh.searchParams.get('exp') ?? '', fresh.searchParams.get('sig') ?? '')).toBe(true);
+    expect(future.verify('another', fresh.searchParams.get('exp') ?? '', fresh.searchParams.get('sig') ?? '')).toBe(false);
+    // The history carries a working link as well.
+    const link = (await slipsOf(m.token)).find((x) => x.reference === reference)?.link ?? '';
+    expect((await t.app.inject({ method: 'GET', url: link })).statusCode).toBe(200);
+  });
+
+  it('answers an empty file part with UPLOADED_FILE_NOT_EXIST and a bank error with UNKNOW_ERROR', async () => {
+    const m = await member();
+    expect(await upload(m.token, Buffer.alloc(0))).toEqual({ status: 400, body: { message: 'UPLOADED_FILE_NOT_EXIST' } });
+    const wrongField = multipart('image', 'slip.png', (await transfer(m, GSB, 3)).png);
+    const res = await t.app.inject({ method: 'POST', url: '/api/wallet/slip', headers: { ...wrongField.headers, authorization: `Bearer ${m.token}`, 'x-requested-with': 'XMLHttpRequest' }, payload: wrongField.payload });
+    expect(res.json()).toEqual({ message: 'SLIP_NO_FILE' });
+    await t.services.deposits.sandboxBank?.setLookupFault('error');
+    try {
+      expect(await upload(m.token, (await transfer(m, GSB, 5)).png)).toMatchObject({ status: 502, body: { message: 'UNKNOW_ERROR', status: 'FAILED' } });
+    } finally {
+      await t.services.deposits.sandboxBank?.setLookupFault('none');
     }
     expect(await wallet(m.token)).toBe(0);
   });

@@ -27,6 +27,10 @@ export const depositErrorCodes = [
   'DEPOSIT_ALREADY_ASSIGNED',
   /** 403: slip upload is closed now (the daily window of the deposit texts, or switched off). */
   'SLIP_UPLOAD_CLOSED',
+  /** 409 (operator): the slip is no longer in progress (approved, rejected or credited already). */
+  'SLIP_NOT_PENDING',
+  /** 404 (operator): no slip with this id. */
+  'NO_SLIP',
   /** 400: money in one currency cannot be credited to a member who holds another (no exchange). */
   'CURRENCY_MISMATCH',
 ] as const;

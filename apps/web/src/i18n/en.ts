@@ -526,6 +526,8 @@ export const en: Messages = {
     STALE_WEBHOOK: 'The message is too old.',
     NO_DEPOSIT: 'This deposit was not found.',
     DEPOSIT_ALREADY_ASSIGNED: 'This deposit has been assigned already.',
+    SLIP_NOT_PENDING: 'This slip is no longer being checked.',
+    NO_SLIP: 'Slip not found.',
     CURRENCY_MISMATCH: 'The currency does not match your account.',
   },
   rules: {

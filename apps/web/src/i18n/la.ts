@@ -527,6 +527,8 @@ export const la: Messages = {
     STALE_WEBHOOK: 'ຂໍ້ມູນໝົດອາຍຸແລ້ວ',
     NO_DEPOSIT: 'ບໍ່ພົບລາຍການຝາກນີ້',
     DEPOSIT_ALREADY_ASSIGNED: 'ລາຍການຝາກນີ້ຖືກມອບໃຫ້ສະມາຊິກແລ້ວ',
+    SLIP_NOT_PENDING: 'ສະລິບນີ້ບໍ່ໄດ້ຢູ່ໃນລະຫວ່າງກວດສອບແລ້ວ',
+    NO_SLIP: 'ບໍ່ພົບສະລິບ',
     CURRENCY_MISMATCH: 'ສະກຸນເງິນບໍ່ກົງກັບບັນຊີຂອງທ່ານ',
   },
   rules: {

@@ -528,6 +528,8 @@ export const th = {
     STALE_WEBHOOK: 'ข้อมูลหมดอายุแล้ว',
     NO_DEPOSIT: 'ไม่พบรายการฝากนี้',
     DEPOSIT_ALREADY_ASSIGNED: 'รายการฝากนี้ถูกมอบให้สมาชิกแล้ว',
+    SLIP_NOT_PENDING: 'สลิปนี้ไม่ได้อยู่ระหว่างตรวจสอบแล้ว',
+    NO_SLIP: 'ไม่พบสลิป',
     CURRENCY_MISMATCH: 'สกุลเงินไม่ตรงกับบัญชีของคุณ',
   } satisfies Record<ErrorCode, string>,
   rules: {

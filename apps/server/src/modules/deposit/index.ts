@@ -1,6 +1,7 @@
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { slipReasonCodes } from '@mw/contract/errors';
 import { amountSchema, parseBaht } from '@mw/contract/money';
 import { requireMember } from '../../http/handlers';
 import { AppError, badRequest } from '../../lib/errors';
@@ -35,6 +36,7 @@ export interface DepositServices {
   webhookSecrets: { payments: string; bank: string };
   reconcile: { intervalMs: number; graceMs: number };
   slips: SlipService;
+  slipRecheckMs: number;
   slipMaxBytes: number;
 }
 
@@ -62,6 +64,9 @@ const depositEnv = z.object({
   /** How often QRs whose payment webhook may be missing are checked with the gateway (0: never), and how old they must be. */
   DEPOSIT_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
   DEPOSIT_RECONCILE_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
+  /** How often slips in progress are asked of the bank again (0: never), and after how long one still unknown fails. */
+  SLIP_RECHECK_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(20_000),
+  SLIP_PENDING_MAX_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(30),
   QR_MAX_BAHT: positiveBaht.default(100_000),
   PAYTIMZ_MIN: positiveBaht.optional(),
   ZPAY_MIN: positiveBaht.optional(),
@@ -201,13 +206,17 @@ export const depositModule = defineModule({
       minimums: defaultMinimums({ ...(env.PAYTIMZ_MIN ? { PAYTIMZ: env.PAYTIMZ_MIN } : {}), ...(env.ZPAY_MIN ? { ZPAY: env.ZPAY_MIN } : {}) }),
       maximum: env.QR_MAX_BAHT * 100,
     });
-    const slips = new SlipService(db, new SlipVerifier(sandboxBank ?? unconfiguredBank), channels, accounts, settings, money);
+    const slips = new SlipService(db, new SlipVerifier(sandboxBank ?? unconfiguredBank), channels, accounts, settings, money, services.statements.links, {
+      recheckAfterMs: Math.max(env.SLIP_RECHECK_INTERVAL_MS, 1000),
+      pendingMaxMs: env.SLIP_PENDING_MAX_MINUTES * 60_000,
+    });
     services.deposits = {
       channels,
       qr,
       bank,
       slips,
       slipMaxBytes: env.SLIP_MAX_BYTES,
+      slipRecheckMs: env.SLIP_RECHECK_INTERVAL_MS,
       sandboxGateway,
       sandboxBank,
       webhookSecrets: secrets,
@@ -218,14 +227,21 @@ export const depositModule = defineModule({
     await settings.setIfMissing('depositManual', false);
   },
   // Payments whose webhook never came are asked of the gateway, at start-up and then periodically.
+  // Slips in progress are asked of the bank again, periodically.
   start({ deposits }, log) {
+    const timers: NodeJS.Timeout[] = [];
     const { intervalMs, graceMs } = deposits.reconcile;
-    if (intervalMs <= 0) return undefined;
-    const run = () => deposits.qr.reconcile(graceMs).catch((error: unknown) => log.error({ err: error }, 'QR reconcile failed'));
-    void run();
-    const timer = setInterval(() => void run(), intervalMs);
-    timer.unref();
-    return () => clearInterval(timer);
+    if (intervalMs > 0) {
+      const run = () => deposits.qr.reconcile(graceMs).catch((error: unknown) => log.error({ err: error }, 'QR reconcile failed'));
+      void run();
+      timers.push(setInterval(() => void run(), intervalMs));
+    }
+    if (deposits.slipRecheckMs > 0) {
+      const recheck = () => deposits.slips.recheck().catch((error: unknown) => log.error({ err: error }, 'slip re-check failed'));
+      timers.push(setInterval(() => void recheck(), deposits.slipRecheckMs));
+    }
+    for (const timer of timers) timer.unref();
+    return () => timers.forEach((timer) => clearInterval(timer));
   },
   // Slip images arrive as multipart/form-data (field `file`), one file, at most SLIP_MAX_BYTES.
   async prepare(app, { deposits }) {
@@ -237,8 +253,9 @@ export const depositModule = defineModule({
       let image: Buffer | null = null;
       if (ctx.request.isMultipart()) {
         try {
+          // Only the field `file` counts (spec section 7); other fields are ignored.
           const file = await ctx.request.file();
-          image = file ? await file.toBuffer() : null;
+          image = file && file.fieldname === 'file' ? await file.toBuffer() : null;
         } catch (error) {
           if (error instanceof ctx.request.server.multipartErrors.RequestFileTooLargeError) throw new AppError(400, 'IMG_SIZE_UNABLE_TO_PROCESS');
           throw badRequest('SLIP_NO_FILE');
@@ -293,6 +310,8 @@ export const depositModule = defineModule({
         amount: amountSchema,
         currency: z.enum(['THB', 'LAK']).optional(),
         at: z.string().datetime({ offset: true }).optional(),
+        /** A slip made before the transfer reached the bank's records (tests of slips in progress). */
+        transRef: z.string().regex(/^[A-Za-z0-9]{6,40}$/).optional(),
       });
       // The slip the sending bank's app shows for a transfer (PNG with the slip-verify mini-QR).
       app.get('/api/sandbox/bank/transfers/:transRef/slip.png', { schema: { params: z.object({ transRef: z.string().regex(/^[A-Za-z0-9]{6,40}$/) }) } }, async (request, reply) => {
@@ -306,7 +325,7 @@ export const depositModule = defineModule({
         { preHandler: operatorGuard(config), schema: { body: z.strictObject({ mode: z.enum(['none', 'captcha', 'error']) }) } },
         async (request) => {
           const { mode } = request.body as { mode: 'none' | 'captcha' | 'error' };
-          bank.setLookupFault(mode);
+          await bank.setLookupFault(mode);
           return { mode };
         },
       );
@@ -326,6 +345,25 @@ export const depositModule = defineModule({
 });
 
 function operatorRoutes(app: FastifyInstance, guard: ReturnType<typeof operatorGuard>, deposits: DepositServices, settings: SettingsService): void {
+  // Slips for the back office; approve / reject of slips in progress (see SlipService).
+  const slipQuery = z.object({ status: z.enum(['PENDING', 'SUCCESS', 'FAILED']).optional(), page: z.coerce.number().int().min(1).max(10_000).default(1) });
+  app.get('/api/operator/slips', { preHandler: guard, schema: { querystring: slipQuery } }, async (request) => {
+    const { status, page } = request.query as z.output<typeof slipQuery>;
+    return deposits.slips.list(status, page);
+  });
+  const slipParams = z.object({ id: z.string().min(1).max(64) });
+  const approveBody = z.strictObject({ amount: amountSchema.optional() }).default({});
+  app.post('/api/operator/slips/:id/approve', { preHandler: guard, schema: { params: slipParams, body: approveBody } }, async (request) => {
+    const { amount } = (request.body ?? {}) as z.output<typeof approveBody>;
+    if (amount !== undefined && amount <= 0) throw badRequest('KEY_INVALID', { fields: [{ path: 'amount', code: 'invalid' }] });
+    return deposits.slips.approve((request.params as { id: string }).id, amount);
+  });
+  const rejectBody = z.strictObject({ reason: z.enum(slipReasonCodes).default('INVALID_SLIP') }).default({ reason: 'INVALID_SLIP' });
+  app.post('/api/operator/slips/:id/reject', { preHandler: guard, schema: { params: slipParams, body: rejectBody } }, async (request) => {
+    const { reason } = (request.body ?? { reason: 'INVALID_SLIP' }) as z.output<typeof rejectBody>;
+    return deposits.slips.reject((request.params as { id: string }).id, reason);
+  });
+
   app.put('/api/operator/deposit-manual', { preHandler: guard, schema: { body: z.strictObject({ value: z.boolean() }) } }, async (request) => {
     const { value } = request.body as { value: boolean };
     await settings.set('depositManual', value);

@@ -1,5 +1,5 @@
 import type { Migration } from '../../db/migrations';
-import { sandboxBankMigrations } from '../../providers/bank/sandbox-bank';
+import { sandboxBankMigrations, sandboxFaultsMigrations } from '../../providers/bank/sandbox-bank';
 import { sandboxGatewayMigrations } from '../../providers/payments/sandbox-gateway';
 
 export const depositMigrations: readonly Migration[] = [
@@ -69,4 +69,5 @@ CREATE INDEX unmatched_deposits_open ON unmatched_deposits (created_at) WHERE as
 ALTER TABLE qr_codes ADD COLUMN reconciled_at timestamptz;
 CREATE INDEX qr_codes_unreconciled ON qr_codes (created_at) WHERE status <> 'PAID' AND reconciled_at IS NULL AND gateway_ref IS NOT NULL;`,
   },
+  ...sandboxFaultsMigrations,
 ];

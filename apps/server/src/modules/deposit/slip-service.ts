@@ -4,7 +4,7 @@ import { toBaht } from '@mw/contract/money';
 import type { SlipReasonCode } from '@mw/contract/errors';
 import type { Slip } from '@mw/contract/wallet';
 import type { DB } from '../../db/schema';
-import { AppError, uniqueViolation } from '../../lib/errors';
+import { AppError, badRequest, uniqueViolation } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { MoneyCore } from '../../money/core';
 import { ledgerCurrency } from '../../money/ledger';
@@ -13,9 +13,13 @@ import { ImageError, sniffImage } from '../../providers/slips/image';
 import type { SlipVerifier } from '../../providers/slips/verifier';
 import type { AccountService } from '../account/account-service';
 import type { SettingsService } from '../settings/settings-service';
+import type { SlipLinks } from '../statement/slip-links';
 import type { SlipsTable } from '../statement/tables';
 import { BANK_TRANSFER_SOURCE } from './bank-deposit-service';
 import type { ChannelService } from './channel-service';
+import type { DepositChannelsTable } from './tables';
+
+type DepositChannelsRow = Selectable<DepositChannelsTable>;
 
 interface SlipSettings {
   uploadEnabled: boolean;
@@ -25,6 +29,37 @@ interface SlipSettings {
   /** A transfer older than this is EXPIRED_SLIP. */
   maxAgeMinutes: number;
 }
+
+/** A slip as the operator sees it. */
+export interface OperatorSlip {
+  id: string;
+  memberId: string;
+  username: string;
+  reference: string;
+  /** Baht (or kip) as the member's currency. */
+  amount: number;
+  status: 'PENDING' | 'SUCCESS' | 'FAILED';
+  note: string | null;
+  /** Sending bank and reference (`KBANK:0141...`) while the slip holds it. */
+  transferKey: string | null;
+  createdAt: string;
+  checkedAt: string | null;
+  /** A private link to the image (see SlipLinks). */
+  link: string;
+}
+
+export interface SlipTiming {
+  /** A slip in progress is asked of the bank again when it was last asked this long ago. */
+  recheckAfterMs: number;
+  /** A slip whose reference the bank still does not know this long after the upload fails (UNSTABLE_REFNO_ON_SLIP). */
+  pendingMaxMs: number;
+}
+
+type SlipRow = Pick<Selectable<SlipsTable>, 'id' | 'member_id' | 'reference' | 'amount' | 'status' | 'note' | 'transfer_key' | 'created_at'>;
+const SLIP_COLUMNS = ['id', 'member_id', 'reference', 'amount', 'status', 'note', 'transfer_key', 'created_at'] as const;
+
+/** The checks a verified transfer must pass, in order: a failure's reason, or the channel it went to. */
+type Checked = { ok: true; channel: DepositChannelsRow } | { ok: false; reason: SlipReasonCode };
 
 const DEFAULT_SETTINGS: SlipSettings = { uploadEnabled: true, closedFrom: '23:50', closedTo: '00:10', maxAgeMinutes: 60 };
 
@@ -39,6 +74,12 @@ function minutesOf(hhmm: string): number {
   return Number(h) * 60 + Number(m);
 }
 
+/** The media type a stored image is served with: from its bytes, never from the upload's claims. */
+function imageType(image: Buffer): string {
+  const format = sniffImage(image);
+  return format ? `image/${format}` : 'application/octet-stream';
+}
+
 const REF_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 const slipReference = () => `SL${Array.from({ length: 14 }, () => REF_ALPHABET[randomInt(0, REF_ALPHABET.length)]).join('')}`;
 
@@ -46,11 +87,19 @@ const slipReference = () => `SL${Array.from({ length: 14 }, () => REF_ALPHABET[r
  * Slip deposits: a member uploads the slip of a bank transfer; the slip's QR is read on the
  * server and the transfer looked up at the sending bank (SlipVerifier), then checked: to one of
  * our active bank accounts (DEST_ACC_INVALID), from the member's registered account (NOT_MATCH),
- * not older than maxAgeMinutes (EXPIRED_SLIP), never credited before by anyone — slip or bank
- * feed, the credit key is the sending bank + reference in both (SLIP_REFNO_DUPLICATED; a unique
- * key on the slips in progress or credited refuses two uploads at the same moment). SUCCESS
- * credits the bank's amount once through the money core. Every verified upload is a slip record;
- * a file that is not a readable image is refused before anything is written.
+ * made at most maxAgeMinutes before the upload (EXPIRED_SLIP), never credited before by anyone —
+ * slip or bank feed, the credit key is the sending bank + reference in both
+ * (SLIP_REFNO_DUPLICATED; a unique key on the slips in progress or credited refuses two uploads
+ * at the same moment). SUCCESS credits the bank's amount once through the money core. Every
+ * verified upload is a slip record; a file that is not a readable image is refused before
+ * anything is written.
+ *
+ * In progress (PENDING) is a slip whose reference the bank did not know yet, or one whose upload
+ * was cut off between its record and its credit (a crash). `recheck` (run periodically by the
+ * module) asks the bank again for each: found, it passes the same checks and is credited or
+ * fails; still unknown `pendingMaxMs` after the upload, it fails with UNSTABLE_REFNO_ON_SLIP. An
+ * operator may decide first (`approve`, `reject`). Whoever is first wins: the credit is once per
+ * transfer key, and a slip leaves PENDING only once.
  */
 export class SlipService {
   constructor(
@@ -60,6 +109,8 @@ export class SlipService {
     private readonly accounts: AccountService,
     private readonly settings: SettingsService,
     private readonly money: MoneyCore,
+    private readonly links: SlipLinks,
+    private readonly timing: SlipTiming = { recheckAfterMs: 20_000, pendingMaxMs: 30 * 60_000 },
     private readonly now: () => number = Date.now,
   ) {
     money.credits.registerHook('slip_success', (name, rows) =>
@@ -71,8 +122,12 @@ export class SlipService {
     );
   }
 
+  private async currentSettings(): Promise<SlipSettings> {
+    return { ...DEFAULT_SETTINGS, ...(await this.settings.get<Partial<SlipSettings>>('slip', DEFAULT_SETTINGS)) };
+  }
+
   private async open(): Promise<SlipSettings> {
-    const settings = { ...DEFAULT_SETTINGS, ...(await this.settings.get<Partial<SlipSettings>>('slip', DEFAULT_SETTINGS)) };
+    const settings = await this.currentSettings();
     const now = bangkokMinutes(this.now());
     const from = minutesOf(settings.closedFrom);
     const to = minutesOf(settings.closedTo);
@@ -81,23 +136,23 @@ export class SlipService {
     return settings;
   }
 
-  private answer(row: Selectable<SlipsTable>): Slip {
+  private answer(row: SlipRow): Slip {
     return {
       _id: row.id,
       createdAt: row.created_at.toISOString(),
       amount: toBaht(Number(row.amount)),
       status: row.status,
       note: row.note,
-      link: '',
+      link: this.links.url(row.id),
       reference: row.reference,
     };
   }
 
-  private async record(memberId: string, status: 'PENDING' | 'FAILED', note: SlipReasonCode | null, amount: number, key: string | null, image: Buffer): Promise<Selectable<SlipsTable>> {
+  private async record(memberId: string, status: 'PENDING' | 'FAILED', note: SlipReasonCode | null, amount: number, key: string | null, image: Buffer): Promise<SlipRow> {
     return this.db
       .insertInto('slips')
-      .values({ id: newId(), member_id: memberId, reference: slipReference(), amount, status, note, image_path: null, transfer_key: key, image, image_type: sniffImage(image) ?? 'application/octet-stream' })
-      .returningAll()
+      .values({ id: newId(), member_id: memberId, reference: slipReference(), amount, status, note, image_path: null, transfer_key: key, image, image_type: imageType(image) })
+      .returning(SLIP_COLUMNS)
       .executeTakeFirstOrThrow();
   }
 
@@ -109,7 +164,9 @@ export class SlipService {
 
   async upload(memberId: string, image: Buffer | null, maxBytes: number): Promise<Slip> {
     const settings = await this.open();
-    if (!image || image.length === 0) throw new AppError(400, 'SLIP_NO_FILE');
+    if (!image) throw new AppError(400, 'SLIP_NO_FILE');
+    // A file part that carries no bytes: the picked file did not arrive (deleted, cloud-only, cut off).
+    if (image.length === 0) throw new AppError(400, 'UPLOADED_FILE_NOT_EXIST');
     if (image.length > maxBytes) throw new AppError(400, 'IMG_SIZE_UNABLE_TO_PROCESS');
     if (!sniffImage(image)) throw new AppError(400, 'SLIP_INVALID_FILE');
     let verdict;
@@ -124,7 +181,18 @@ export class SlipService {
       const status = verdict.reason === 'TRIPPLE_WRONG_CAPTCHA' || verdict.reason === 'UNKNOW_ERROR' ? 502 : 400;
       return this.refuse(memberId, status, verdict.reason, 0, image);
     }
-    return this.settle(memberId, verdict.transfer, settings, image);
+    const checked = await this.check(memberId, verdict.transfer, new Date(this.now()), settings);
+    if (!checked.ok) return this.refuse(memberId, 400, checked.reason, verdict.transfer.amount, image);
+    let row;
+    try {
+      row = await this.record(memberId, 'PENDING', null, verdict.transfer.amount, transferKey(verdict.transfer.fromBankCode, verdict.transfer.transRef), image);
+    } catch (error) {
+      if (uniqueViolation(error) === null) throw error;
+      return this.refuse(memberId, 409, 'SLIP_REFNO_DUPLICATED', verdict.transfer.amount, image);
+    }
+    const settled = await this.credit(row, verdict.transfer.amount, verdict.transfer.currency, checked.channel.bank_code);
+    if (settled.status !== 'SUCCESS') throw new AppError(409, 'SLIP_REFNO_DUPLICATED', { ...this.answer(settled) });
+    return this.answer(settled);
   }
 
   /** The bank does not know the reference yet: in progress (checked again later). */
@@ -137,37 +205,164 @@ export class SlipService {
     }
   }
 
-  private async settle(memberId: string, transfer: BankTransfer, settings: SlipSettings, image: Buffer): Promise<Slip> {
+  /** The business checks of a transfer the bank confirmed, for a slip uploaded at `uploadedAt`. */
+  private async check(memberId: string, transfer: BankTransfer, uploadedAt: Date, settings: SlipSettings): Promise<Checked> {
     const channel = await this.channels.byAccount(transfer.toBankCode, transfer.toAccountNo);
-    if (!channel?.active || channel.kind !== 'bank') return this.refuse(memberId, 400, 'DEST_ACC_INVALID', transfer.amount, image);
+    if (!channel?.active || channel.kind !== 'bank') return { ok: false, reason: 'DEST_ACC_INVALID' };
     const [member, registered] = await Promise.all([this.accounts.findById(memberId), this.accounts.findByBankAccount(transfer.fromBankCode, transfer.fromAccountNo)]);
-    if (!member || registered?.id !== memberId) return this.refuse(memberId, 400, 'NOT_MATCH', transfer.amount, image);
-    if (ledgerCurrency(member.currency) !== transfer.currency || ledgerCurrency(channel.currency) !== transfer.currency) return this.refuse(memberId, 400, 'NOT_MATCH', transfer.amount, image);
-    if (this.now() - transfer.at.getTime() > settings.maxAgeMinutes * 60_000) return this.refuse(memberId, 400, 'EXPIRED_SLIP', transfer.amount, image);
-    const key = transferKey(transfer.fromBankCode, transfer.transRef);
-    let row;
-    try {
-      row = await this.record(memberId, 'PENDING', null, transfer.amount, key, image);
-    } catch (error) {
-      if (uniqueViolation(error) === null) throw error;
-      return this.refuse(memberId, 409, 'SLIP_REFNO_DUPLICATED', transfer.amount, image);
-    }
+    if (!member || registered?.id !== memberId) return { ok: false, reason: 'NOT_MATCH' };
+    if (ledgerCurrency(member.currency) !== transfer.currency || ledgerCurrency(channel.currency) !== transfer.currency) return { ok: false, reason: 'NOT_MATCH' };
+    if (uploadedAt.getTime() - transfer.at.getTime() > settings.maxAgeMinutes * 60_000) return { ok: false, reason: 'EXPIRED_SLIP' };
+    return { ok: true, channel };
+  }
+
+  /**
+   * Credits a slip in progress (its transfer key is the credit's key) and answers the slip as it
+   * then is: SUCCESS (this credit, or a concurrent one of the same slip), or FAILED
+   * SLIP_REFNO_DUPLICATED when the transfer was credited before by something else.
+   */
+  private async credit(row: SlipRow, amount: number, currency: 'THB' | 'LAK', from: string): Promise<SlipRow> {
+    if (!row.transfer_key) throw new Error(`slip ${row.id} has no transfer key`);
     const credit = await this.money.credits.credit({
       source: BANK_TRANSFER_SOURCE,
-      ref: key,
-      memberId,
-      amount: transfer.amount,
-      currency: transfer.currency,
+      ref: row.transfer_key,
+      memberId: row.member_id,
+      amount,
+      currency,
       kind: 'deposit',
-      from: channel.bank_code,
+      from,
       note: null,
       tag: { hook: 'slip_success', id: row.id },
     });
     if (!credit.created) {
-      // Credited before (by the bank feed, or another slip of the same transfer): this one fails.
-      await this.db.updateTable('slips').set({ status: 'FAILED', note: 'SLIP_REFNO_DUPLICATED', transfer_key: null }).where('id', '=', row.id).execute();
-      throw new AppError(409, 'SLIP_REFNO_DUPLICATED', { ...this.answer({ ...row, status: 'FAILED', note: 'SLIP_REFNO_DUPLICATED' }) });
+      // Credited before (by the bank feed, another slip of the same transfer): this slip fails —
+      // unless this very slip was credited by someone else at the same moment (the hook made it SUCCESS).
+      await this.finish(row.id, 'SLIP_REFNO_DUPLICATED');
     }
-    return this.answer({ ...row, status: 'SUCCESS', note: null });
+    return this.db.selectFrom('slips').select(SLIP_COLUMNS).where('id', '=', row.id).executeTakeFirstOrThrow();
+  }
+
+  /** A slip in progress fails with `reason` (and frees its transfer key); false when it was no longer in progress. */
+  private async finish(id: string, reason: SlipReasonCode, amount?: number): Promise<boolean> {
+    const done = await this.db
+      .updateTable('slips')
+      .set({ status: 'FAILED', note: reason, transfer_key: null, ...(amount !== undefined ? { amount } : {}) })
+      .where('id', '=', id)
+      .where('status', '=', 'PENDING')
+      .executeTakeFirst();
+    return Number(done.numUpdatedRows) > 0;
+  }
+
+  /**
+   * Asks the bank again about slips in progress (at most `limit`, claimed so that several server
+   * processes do not ask about the same slip at once). A bank that fails is asked again next time.
+   * `at` stands for the clock (tests look into the future with it).
+   */
+  async recheck(options: { limit?: number; at?: number } = {}): Promise<{ checked: number; credited: number; failed: number }> {
+    const limit = options.limit ?? 20;
+    const now = new Date(options.at ?? this.now());
+    const settled = new Date(now.getTime() - this.timing.recheckAfterMs);
+    const claimed = await this.db
+      .updateTable('slips')
+      .set({ checked_at: now })
+      .where('id', 'in', (qb) =>
+        qb
+          .selectFrom('slips')
+          .select('id')
+          .where('status', '=', 'PENDING')
+          .where('transfer_key', 'is not', null)
+          .where('created_at', '<', settled)
+          .where((eb) => eb.or([eb('checked_at', 'is', null), eb('checked_at', '<', settled)]))
+          .orderBy('created_at')
+          .limit(limit)
+          .forUpdate()
+          .skipLocked(),
+      )
+      .returning(SLIP_COLUMNS)
+      .execute();
+    const settings = await this.currentSettings();
+    let credited = 0;
+    let failed = 0;
+    for (const row of claimed) {
+      const outcome = await this.decide(row, settings, now);
+      if (outcome === 'SUCCESS') credited += 1;
+      if (outcome === 'FAILED') failed += 1;
+    }
+    return { checked: claimed.length, credited, failed };
+  }
+
+  private async decide(row: SlipRow, settings: SlipSettings, now: Date): Promise<'SUCCESS' | 'FAILED' | 'PENDING'> {
+    const [bank = '', ref = ''] = (row.transfer_key ?? '').split(':');
+    const verdict = await this.verifier.lookup(bank, ref);
+    if (!verdict.ok) {
+      if (verdict.reason !== 'UNSTABLE_REFNO_ON_SLIP') return 'PENDING';
+      if (now.getTime() - row.created_at.getTime() < this.timing.pendingMaxMs) return 'PENDING';
+      return (await this.finish(row.id, 'UNSTABLE_REFNO_ON_SLIP')) ? 'FAILED' : 'PENDING';
+    }
+    const checked = await this.check(row.member_id, verdict.transfer, row.created_at, settings);
+    if (!checked.ok) return (await this.finish(row.id, checked.reason, verdict.transfer.amount)) ? 'FAILED' : 'PENDING';
+    const after = await this.credit(row, verdict.transfer.amount, verdict.transfer.currency, checked.channel.bank_code);
+    return after.status;
+  }
+
+  /** Slips for the back office, newest first (50 a page), optionally of one status. */
+  async list(status: 'PENDING' | 'SUCCESS' | 'FAILED' | undefined, page: number): Promise<{ slips: OperatorSlip[] }> {
+    let query = this.db
+      .selectFrom('slips')
+      .innerJoin('members', 'members.id', 'slips.member_id')
+      .select(['slips.id', 'slips.member_id', 'members.username', 'slips.reference', 'slips.amount', 'slips.status', 'slips.note', 'slips.transfer_key', 'slips.created_at', 'slips.checked_at'])
+      .orderBy('slips.created_at', 'desc')
+      .orderBy('slips.id', 'desc')
+      .limit(50)
+      .offset((page - 1) * 50);
+    if (status) query = query.where('slips.status', '=', status);
+    const rows = await query.execute();
+    return {
+      slips: rows.map((r) => ({
+        id: r.id,
+        memberId: r.member_id,
+        username: r.username,
+        reference: r.reference,
+        amount: toBaht(Number(r.amount)),
+        status: r.status,
+        note: r.note,
+        transferKey: r.transfer_key,
+        createdAt: r.created_at.toISOString(),
+        checkedAt: r.checked_at ? r.checked_at.toISOString() : null,
+        link: this.links.url(r.id),
+      })),
+    };
+  }
+
+  private async inProgress(id: string): Promise<SlipRow> {
+    const row = await this.db.selectFrom('slips').select(SLIP_COLUMNS).where('id', '=', id).executeTakeFirst();
+    if (!row) throw new AppError(404, 'NO_SLIP');
+    if (row.status !== 'PENDING' || !row.transfer_key) throw new AppError(409, 'SLIP_NOT_PENDING', { status: row.status });
+    return row;
+  }
+
+  /**
+   * An operator credits a slip in progress — having seen the money on the account — with the
+   * bank's amount when the bank knows the transfer, else the amount they give (required then).
+   * The credit's key is still the slip's transfer, so a bank feed or slip of it later moves nothing.
+   */
+  async approve(id: string, amount: number | undefined): Promise<Slip> {
+    const row = await this.inProgress(id);
+    const member = await this.accounts.findById(row.member_id);
+    if (!member) throw new AppError(404, 'NO_SLIP');
+    const [bank = '', ref = ''] = row.transfer_key?.split(':') ?? [];
+    const found = await this.verifier.lookup(bank, ref);
+    const satang = found.ok ? found.transfer.amount : amount;
+    if (satang === undefined) throw badRequest('KEY_MISSING', { fields: [{ path: 'amount', code: 'required' }] });
+    const after = await this.credit(row, satang, ledgerCurrency(member.currency), found.ok ? found.transfer.toBankCode : 'SLIP');
+    if (after.status !== 'SUCCESS') throw new AppError(409, 'SLIP_REFNO_DUPLICATED', { ...this.answer(after) });
+    return this.answer(after);
+  }
+
+  /** An operator refuses a slip in progress with one of the slip reasons (INVALID_SLIP unless told). */
+  async reject(id: string, reason: SlipReasonCode): Promise<Slip> {
+    const row = await this.inProgress(id);
+    if (!(await this.finish(row.id, reason))) throw new AppError(409, 'SLIP_NOT_PENDING');
+    return this.answer({ ...row, status: 'FAILED', note: reason, transfer_key: null });
   }
 }

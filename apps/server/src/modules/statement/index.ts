@@ -1,4 +1,8 @@
+import { z } from 'zod';
 import { defineModule } from '../../platform/module';
+import { moduleConfig } from '../../platform/module-config';
+import { secretOf } from '../../platform/secrets';
+import { SlipLinks } from './slip-links';
 import { statementHandlers } from './statement-routes';
 import { StatementService } from './statement-service';
 import './tables';
@@ -8,6 +12,15 @@ declare module '../../platform/services' {
     statements: StatementService;
   }
 }
+
+const statementEnv = z.object({
+  /** Signs the private links to slip images (generated into DATA_DIR/secrets when not set). */
+  SLIP_LINK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** How long a link to a slip image works. */
+  SLIP_LINK_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
+});
+
+const imageQuery = z.object({ exp: z.string().max(16).default(''), sig: z.string().max(128).default('') });
 
 /** The member's statement (operations, read with their ledger answers) and slip history. */
 export const statementModule = defineModule({
@@ -39,9 +52,34 @@ ALTER TABLE slips ADD COLUMN image bytea;
 ALTER TABLE slips ADD COLUMN image_type text;
 CREATE UNIQUE INDEX slips_transfer_once ON slips (transfer_key) WHERE status <> 'FAILED' AND transfer_key IS NOT NULL;`,
   },
+  {
+    id: 'statement/003_slip_checks',
+    sql: `
+-- When a slip in progress was last asked of the bank (the deposit module's re-check loop).
+ALTER TABLE slips ADD COLUMN checked_at timestamptz;
+CREATE INDEX slips_in_progress ON slips (created_at) WHERE status = 'PENDING';`,
+  },
   ],
   setup(services) {
-    services.statements = new StatementService(services.database.db);
+    const env = moduleConfig(services.config, statementEnv);
+    const links = new SlipLinks(secretOf(env.SLIP_LINK_SECRET, services.config.DATA_DIR, 'slip-link-secret'), env.SLIP_LINK_TTL_SECONDS);
+    services.statements = new StatementService(services.database.db, links);
   },
   handlers: statementHandlers,
+  // A slip image, at a private link (see SlipLinks): no token needed, a forged or expired link is 404.
+  routes(app, { statements }) {
+    app.get('/api/slips/:id/image', { schema: { params: z.object({ id: z.string().min(1).max(64) }), querystring: imageQuery } }, async (request, reply) => {
+      const { id } = request.params as { id: string };
+      const { exp, sig } = request.query as z.output<typeof imageQuery>;
+      const image = await statements.image(id, exp, sig);
+      if (!image) return reply.status(404).send({ message: 'NOT_FOUND' });
+      return reply
+        .type(image.type)
+        .header('cache-control', 'private, no-store')
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "default-src 'none'; img-src 'self'")
+        .header('content-disposition', 'inline')
+        .send(image.bytes);
+    });
+  },
 });

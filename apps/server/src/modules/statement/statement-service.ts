@@ -1,20 +1,24 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import { toBaht } from '@mw/contract/money';
 import type { StatementItem } from '@mw/contract/statement';
 import type { Slip } from '@mw/contract/wallet';
 import type { DB } from '../../db/schema';
-import { notFound } from '../../lib/errors';
+import { AppError, notFound } from '../../lib/errors';
+import type { SlipLinks } from './slip-links';
 
 /** Statement and slip history, newest first, paged (page from 1). */
 export class StatementService {
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(
+    private readonly db: Kysely<DB>,
+    readonly links: SlipLinks,
+  ) {}
 
   /** One page of a member's rows of `table`, newest first, and how many there are in all. */
-  private async page<T extends 'operations' | 'slips'>(table: T, memberId: string, page: number, limit: number) {
+  private async page(memberId: string, page: number, limit: number) {
     const [count, rows] = await Promise.all([
-      this.db.selectFrom(table as 'operations').select((eb) => eb.fn.countAll<string>().as('n')).where('member_id', '=', memberId).executeTakeFirstOrThrow(),
+      this.db.selectFrom('operations').select((eb) => eb.fn.countAll<string>().as('n')).where('member_id', '=', memberId).executeTakeFirstOrThrow(),
       this.db
-        .selectFrom(table as 'operations')
+        .selectFrom('operations')
         .selectAll()
         .where('member_id', '=', memberId)
         .orderBy('created_at', 'desc')
@@ -23,11 +27,11 @@ export class StatementService {
         .offset((page - 1) * limit)
         .execute(),
     ]);
-    return { total: Number(count.n), rows: rows as unknown as Array<Selectable<DB[T]>> };
+    return { total: Number(count.n), rows: rows as Array<Selectable<DB['operations']>> };
   }
 
   async statements(memberId: string, page: number, limit: number): Promise<{ total: number; statements: StatementItem[] }> {
-    const { total, rows } = await this.page('operations', memberId, page, limit);
+    const { total, rows } = await this.page(memberId, page, limit);
     return {
       total,
       statements: rows.map((r) => ({
@@ -43,26 +47,52 @@ export class StatementService {
     };
   }
 
+  /** The member's slips, newest first; `link` is a fresh private link to the image (see SlipLinks). */
   async slips(memberId: string, page: number, limit: number): Promise<{ total: number; slips: Slip[] }> {
-    const { total, rows } = await this.page('slips', memberId, page, limit);
+    const [count, rows] = await Promise.all([
+      this.db.selectFrom('slips').select((eb) => eb.fn.countAll<string>().as('n')).where('member_id', '=', memberId).executeTakeFirstOrThrow(),
+      this.db
+        .selectFrom('slips')
+        .select(['id', 'created_at', 'amount', 'status', 'note', 'reference', sql<boolean>`image IS NOT NULL`.as('has_image')])
+        .where('member_id', '=', memberId)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .offset((page - 1) * limit)
+        .execute(),
+    ]);
     return {
-      total,
+      total: Number(count.n),
       slips: rows.map((r) => ({
         _id: r.id,
         createdAt: r.created_at.toISOString(),
         amount: toBaht(Number(r.amount)),
         status: r.status,
         note: r.note,
-        link: r.image_path ? `/api/statement/slip/reference/${encodeURIComponent(r.reference)}` : '',
+        link: r.has_image ? this.links.url(r.id) : '',
         reference: r.reference,
       })),
     };
   }
 
-  /** The image of the member's own slip; another member's reference is answered as not found. */
+  /** A private link to the image of the member's own slip; another member's reference is answered as not found. */
   async slipUrl(memberId: string, reference: string): Promise<{ url: string }> {
-    const row = await this.db.selectFrom('slips').select(['image_path']).where('member_id', '=', memberId).where('reference', '=', reference).executeTakeFirst();
-    if (!row?.image_path) throw notFound('NO_DATA');
-    return { url: row.image_path };
+    const row = await this.db
+      .selectFrom('slips')
+      .select(['id', sql<boolean>`image IS NOT NULL`.as('has_image')])
+      .where('member_id', '=', memberId)
+      .where('reference', '=', reference)
+      .executeTakeFirst();
+    if (!row) throw notFound('NO_DATA');
+    if (!row.has_image) throw new AppError(404, 'UPLOADED_FILE_NOT_EXIST');
+    return { url: this.links.url(row.id) };
+  }
+
+  /** The image behind a link `url` made (null when the link is forged or expired, or the slip has no image). */
+  async image(slipId: string, exp: string, sig: string): Promise<{ bytes: Buffer; type: string } | null> {
+    if (!this.links.verify(slipId, exp, sig)) return null;
+    const row = await this.db.selectFrom('slips').select(['image', 'image_type']).where('id', '=', slipId).executeTakeFirst();
+    if (!row?.image) return null;
+    return { bytes: row.image, type: row.image_type ?? 'application/octet-stream' };
   }
 }

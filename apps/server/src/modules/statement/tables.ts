@@ -16,6 +16,8 @@ export interface SlipsTable {
   image: ColumnType<Buffer | null, Buffer | null | undefined, Buffer | null>;
   image_type: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: DefaultTimestamp;
+  /** When a slip in progress was last asked of the bank (statement/003). */
+  checked_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 declare module '../../db/schema' {

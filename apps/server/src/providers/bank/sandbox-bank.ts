@@ -29,10 +29,33 @@ export interface SandboxBankTransfersTable {
   created_at: DefaultTimestamp;
 }
 
+/** Failure injection of the sandboxes, shared by every server process on the database. */
+export interface SandboxFaultsTable {
+  /** `bank` (look-ups: none, captcha, error), `ewallet` (none, down). */
+  service: string;
+  mode: string;
+  updated_at: DefaultTimestamp;
+}
+
 declare module '../../db/schema' {
   interface DB {
     sandbox_bank_transfers: SandboxBankTransfersTable;
+    sandbox_faults: SandboxFaultsTable;
   }
+}
+
+/** The fault a sandbox service is told to produce ('none' when none). */
+export async function sandboxFault(db: Kysely<DB>, service: string): Promise<string> {
+  const row = await db.selectFrom('sandbox_faults').select('mode').where('service', '=', service).executeTakeFirst();
+  return row?.mode ?? 'none';
+}
+
+export async function setSandboxFault(db: Kysely<DB>, service: string, mode: string): Promise<void> {
+  await db
+    .insertInto('sandbox_faults')
+    .values({ service, mode })
+    .onConflict((oc) => oc.column('service').doUpdateSet({ mode, updated_at: new Date() }))
+    .execute();
 }
 
 export const sandboxBankMigrations: readonly Migration[] = [
@@ -56,6 +79,19 @@ CREATE TABLE sandbox_bank_transfers (
   },
 ];
 
+export const sandboxFaultsMigrations: readonly Migration[] = [
+  {
+    id: 'deposit/005_sandbox_faults',
+    sql: `
+-- Failure injection of the sandboxes (bank look-ups, the e-wallet service), seen by every process.
+CREATE TABLE sandbox_faults (
+  service text PRIMARY KEY,
+  mode text NOT NULL,
+  updated_at timestamptz NOT NULL DEFAULT now()
+);`,
+  },
+];
+
 export interface NewBankTransfer {
   fromBankCode: string;
   fromAccountNo: string;
@@ -66,6 +102,8 @@ export interface NewBankTransfer {
   amount: number;
   currency: Currency;
   at?: Date;
+  /** The reference to record (a slip that reached us before its transfer did); made up when absent. */
+  transRef?: string;
 }
 
 /** Which accounts we subscribed to the bank's feed (our AUTO deposit channels). */
@@ -79,9 +117,6 @@ export type FeedSubscriptions = (bankCode: string, accountNo: string) => Promise
 export class SandboxBank implements Bank {
   private deliver: WebhookDelivery | null = null;
   private subscribed: FeedSubscriptions = () => Promise.resolve(false);
-  /** Failure injection for look-ups (slip verification): the bank's captcha wall, or an error. */
-  private lookupFault: 'none' | 'captcha' | 'error' = 'none';
-
   constructor(
     private readonly db: Kysely<DB>,
     private readonly secret: string,
@@ -95,7 +130,7 @@ export class SandboxBank implements Bank {
   /** Records a transfer; a transfer into a subscribed account is reported by the feed at once. */
   async transfer(input: NewBankTransfer): Promise<{ transfer: BankTransfer; feed: { status: number } | null }> {
     // Thai banks' references look like "014" + date + digits + letters: 20 characters here.
-    const transRef = `${input.at ? input.at.toISOString().slice(2, 10).replace(/-/g, '') : new Date().toISOString().slice(2, 10).replace(/-/g, '')}${randomBytes(7).toString('hex').toUpperCase()}`;
+    const transRef = input.transRef ?? `${input.at ? input.at.toISOString().slice(2, 10).replace(/-/g, '') : new Date().toISOString().slice(2, 10).replace(/-/g, '')}${randomBytes(7).toString('hex').toUpperCase()}`;
     const transfer: BankTransfer = {
       transRef,
       fromBankCode: input.fromBankCode,
@@ -127,12 +162,18 @@ export class SandboxBank implements Bank {
     return { transfer, feed };
   }
 
-  setLookupFault(fault: 'none' | 'captcha' | 'error'): void {
-    this.lookupFault = fault;
+  /** Failure injection for look-ups (slip verification): the bank's captcha wall, or an error; every process sees it. */
+  setLookupFault(fault: 'none' | 'captcha' | 'error'): Promise<void> {
+    return setSandboxFault(this.db, 'bank', fault);
   }
 
   async lookup(fromBankCode: string, transRef: string): Promise<BankTransfer | null> {
-    if (this.lookupFault !== 'none') throw new BankLookupError(this.lookupFault);
+    const fault = await sandboxFault(this.db, 'bank');
+    if (fault === 'captcha' || fault === 'error') throw new BankLookupError(fault);
+    return this.find(fromBankCode, transRef);
+  }
+
+  private async find(fromBankCode: string, transRef: string): Promise<BankTransfer | null> {
     const row = await this.db.selectFrom('sandbox_bank_transfers').selectAll().where('from_bank_code', '=', fromBankCode).where('trans_ref', '=', transRef).executeTakeFirst();
     if (!row) return null;
     return {
@@ -152,7 +193,7 @@ export class SandboxBank implements Bank {
   /** A transfer by its reference alone (the sandbox's references are unique). */
   async byReference(transRef: string): Promise<BankTransfer | null> {
     const row = await this.db.selectFrom('sandbox_bank_transfers').select('from_bank_code').where('trans_ref', '=', transRef).executeTakeFirst();
-    return row ? this.lookup(row.from_bank_code, transRef) : null;
+    return row ? this.find(row.from_bank_code, transRef) : null;
   }
 
   /**
@@ -160,14 +201,7 @@ export class SandboxBank implements Bank {
    * masked sender and receiver, reference and the slip-verify mini-QR.
    */
   async slip(transRef: string): Promise<Buffer | null> {
-    const saved = this.lookupFault;
-    this.lookupFault = 'none';
-    let transfer;
-    try {
-      transfer = await this.byReference(transRef);
-    } finally {
-      this.lookupFault = saved;
-    }
+    const transfer = await this.byReference(transRef);
     if (!transfer) return null;
     const number = BANK_SLIP_CODES[transfer.fromBankCode as keyof typeof BANK_SLIP_CODES];
     if (!number) return null;
@@ -186,7 +220,7 @@ export class SandboxBank implements Bank {
 
   /** Reports a recorded transfer to our server again (a feed that repeats itself). */
   async redeliver(fromBankCode: string, transRef: string, times: number): Promise<Array<{ status: number }>> {
-    const transfer = await this.lookup(fromBankCode, transRef);
+    const transfer = await this.find(fromBankCode, transRef);
     if (!transfer) return [];
     return Promise.all(Array.from({ length: times }, () => this.report(transfer)));
   }
