@@ -316,7 +316,7 @@ describe.each(dbKinds)('wallet on %s', (kind) => {
     await t.services.database.db
       .insertInto('slips')
       .values([
-        { id: `slip-a-${Date.now()}`, member_id: aliceId, reference: `REF-A-${Date.now()}`, amount: 50_000, status: 'SUCCESS', note: null, image_path: '/uploads/slips/a.jpg' },
+        { id: `slip-a-${Date.now()}`, member_id: aliceId, reference: `REF-A-${Date.now()}`, amount: 50_000, status: 'SUCCESS', note: null, image_path: null, image: Buffer.from('not really a jpeg'), image_type: 'image/jpeg' },
         { id: `slip-b-${Date.now()}`, member_id: aliceId, reference: `REF-B-${Date.now()}`, amount: 0, status: 'FAILED', note: 'SLIP_REFNO_DUPLICATED', image_path: null },
       ])
       .execute();
@@ -324,7 +324,13 @@ describe.each(dbKinds)('wallet on %s', (kind) => {
     expect(list.body.total).toBe(2);
     expect(list.body.slips.map((x) => [x.status, x.amount, x.note])).toEqual(expect.arrayContaining([['SUCCESS', 500, null], ['FAILED', 0, 'SLIP_REFNO_DUPLICATED']]));
     const ref = list.body.slips.find((x) => x.status === 'SUCCESS')?.reference ?? '';
-    expect((await call(t.app, 'GET', `/api/statement/slip/reference/${ref}`, { token: alice })).body).toEqual({ url: '/uploads/slips/a.jpg' });
+    const { url } = (await call<{ url: string }>(t.app, 'GET', `/api/statement/slip/reference/${ref}`, { token: alice })).body;
+    expect(url).toMatch(/^\/api\/slips\/slip-a-\d+\/image\?exp=\d+&sig=[0-9a-f]{64}$/);
+    const image = await t.app.inject({ method: 'GET', url });
+    expect([image.statusCode, image.headers['content-type'], image.body]).toEqual([200, 'image/jpeg', 'not really a jpeg']);
+    // A slip without an image has no link.
+    const noImage = list.body.slips.find((x) => x.status === 'FAILED')?.reference ?? '';
+    expect((await call(t.app, 'GET', `/api/statement/slip/reference/${noImage}`, { token: alice })).body).toEqual({ message: 'UPLOADED_FILE_NOT_EXIST' });
     expect((await call(t.app, 'GET', `/api/statement/slip/reference/${ref}`, { token: bob })).body).toEqual({ message: 'NO_DATA' });
     expect((await call<{ total: number }>(t.app, 'POST', '/api/statement/slip', { token: bob, body: { page: 1, limit: 10 } })).body.total).toBe(0);
     expect((await call(t.app, 'POST', '/api/statement', { token: bob, body: { page: 0, limit: 10 } })).status).toBe(400);

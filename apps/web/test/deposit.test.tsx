@@ -1,3 +1,4 @@
+import { constants, generateKeyPairSync, privateDecrypt } from 'node:crypto';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { QrState } from '@mw/contract/qr';
@@ -21,6 +22,10 @@ const bank = (bankCode: string, mode: string, patch: Partial<DepositLookup['bank
 });
 const provider = (bankCode: string) => bank(bankCode, 'AUTO', { bankType: 'PAYMENT', bank: names(bankCode, bankCode), bankAccountName: '', bankAccountNo: '' });
 
+/** The e-wallet's key pair, as the server makes it (the lookup carries the public half). */
+const giftKeys = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const giftPublicKey = giftKeys.publicKey.export({ type: 'spki', format: 'pem' }).toString();
+
 /** The demo seed's channels (apps/server demo module). */
 const lookup: DepositLookup = {
   banks: [
@@ -35,8 +40,8 @@ const lookup: DepositLookup = {
     provider('ZPAY'),
   ],
   wallets: [
-    { walletAccountName: 'GOLDEN WALLET', mode: 'AUTO', walletAccountNo: '0891234567' },
-    { walletAccountName: 'GOLDEN WALLET', mode: 'GIFT' },
+    { walletAccountName: 'GOLDEN WALLET', mode: 'AUTO', walletAccountNo: '0891234567', publicKey: giftPublicKey },
+    { walletAccountName: 'GOLDEN WALLET', mode: 'GIFT', publicKey: giftPublicKey },
   ],
   isManual: false,
 };
@@ -229,10 +234,9 @@ describe('deposit modal', () => {
     await waitFor(() => expect(screen.queryByTestId('deposit-modal')).toBeNull());
   });
 
-  it('e-wallet: the AUTO number and note; the gift link is off while empty, 501 says not yet, other errors toast', async () => {
-    let status = 501;
+  it('e-wallet: the AUTO number and note; the gift link is off while empty, sent encrypted for the e-wallet\'s key, errors toast', async () => {
     const { api, modal } = await openDeposit({
-      'POST /api/wallet/truelink': () => fail(status, status === 501 ? 'NOT_IMPLEMENTED' : 'TRUELINK_INVALID'),
+      'POST /api/wallet/truelink': () => fail(400, 'TRUELINK_INVALID'),
     });
     fireEvent.click(within(modal).getByTestId('deposit-tab-ewallet'));
     expect((await within(modal).findByTestId('deposit-ewallet-no')).textContent).toBe('089-123-4567');
@@ -246,15 +250,22 @@ describe('deposit modal', () => {
     fireEvent.change(input('giftLink'), { target: { value: link } });
     expect(send.disabled).toBe(false);
     fireEvent.click(send);
-    expect((await within(modal).findByTestId('gift-unavailable')).textContent).toBe(th.deposit.ewallet.giftUnavailable);
-    const call = api.callsTo('POST', '/api/wallet/truelink')[0];
-    expect(call?.body).toEqual({ link: `${link}::GOLDEN WALLET` });
-    expect(call?.headers['idempotency-key']).toBeTruthy();
-
-    status = 400;
-    fireEvent.click(send);
     const toast = (await screen.findByText(th.errors.TRUELINK_INVALID)).closest('[data-testid=toast]');
     expect(toast?.className).toContain('toast-error');
+    const call = api.callsTo('POST', '/api/wallet/truelink')[0];
+    const body = call?.body as { link: string };
+    // base64(RSA-OAEP-SHA256(link)) :: account name — the server's private key opens it.
+    const [cipher = '', account] = body.link.split('::');
+    expect(account).toBe('GOLDEN WALLET');
+    expect(cipher).not.toContain('truemoney');
+    const plain = privateDecrypt({ key: giftKeys.privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(cipher, 'base64')).toString('utf8');
+    expect(plain).toBe(link);
+    expect(call?.headers['idempotency-key']).toBeTruthy();
+    // Sent again: the same text under the same key (a safe retry).
+    fireEvent.click(send);
+    await waitFor(() => expect(api.callsTo('POST', '/api/wallet/truelink')).toHaveLength(2));
+    const again = api.callsTo('POST', '/api/wallet/truelink')[1];
+    expect(again?.body).toEqual(body);
   });
 
   it('a LAK member sees BCEL with its currency and guide; in Lao the bank name is the English one', async () => {

@@ -4,6 +4,7 @@ import { en } from '../src/i18n/en';
 import { la } from '../src/i18n/la';
 import { th } from '../src/i18n/th';
 import { ruleCodes } from '../src/shared/forms/ruleMessage';
+import { depositTexts } from '../src/features/deposit/depositTexts';
 
 type Tree = { [key: string]: string | Tree };
 
@@ -58,5 +59,15 @@ describe('locale files', () => {
         .map(([key]) => key);
     expect(untranslated(th as unknown as Tree, thai)).toEqual([]);
     expect(untranslated(la as unknown as Tree, lao)).toEqual([]);
+  });
+});
+
+/** Texts kept with a lazily loaded feature (not in the locale files): the same checks. */
+describe.each([['deposit', depositTexts as unknown as Record<string, Tree>]])('%s feature texts', (_name, texts) => {
+  const every = new Set(Object.values(texts).flatMap((tree) => [...keysOf(tree)]));
+  it.each(['th', 'la', 'en'])('%s has every key, none empty', (locale) => {
+    const tree = texts[locale] as Tree;
+    expect([...every].filter((key) => !keysOf(tree).has(key))).toEqual([]);
+    expect(leaves(tree).filter(([, value]) => typeof value !== 'string' || value.trim() === '').map(([key]) => key)).toEqual([]);
   });
 });

@@ -31,6 +31,8 @@ export const depositErrorCodes = [
   'SLIP_NOT_PENDING',
   /** 404 (operator): no slip with this id. */
   'NO_SLIP',
+  /** 503: the e-wallet (gift vouchers) does not answer now; nothing was taken — try again later. */
+  'TRUELINK_UNAVAILABLE',
   /** 400: money in one currency cannot be credited to a member who holds another (no exchange). */
   'CURRENCY_MISMATCH',
 ] as const;

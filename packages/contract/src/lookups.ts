@@ -24,7 +24,12 @@ export const depositBankSchema = z.object({
  * `walletAccountNo`) with a note to send from the registered phone; any other mode is the
  * gift-link form.
  */
-export const depositWalletSchema = z.object({ walletAccountName: z.string(), mode: z.string(), walletAccountNo: z.string().optional() });
+export const depositWalletSchema = z.object({
+  walletAccountName: z.string(),
+  mode: z.string(),
+  walletAccountNo: z.string().optional(),
+  publicKey: z.string().optional().describe('RSA public key (SPKI, PEM): the gift link is encrypted with it (RSA-OAEP, SHA-256) before POST /api/wallet/truelink'),
+});
 export const depositLookupSchema = z.object({
   banks: z.array(depositBankSchema),
   wallets: z.array(depositWalletSchema),

@@ -75,6 +75,12 @@ export class MoneyCore {
     return replayStored(await settleAnswer(this.db, memberId, idem, answer));
   }
 
+  /** The answer a key recorded, or null when it recorded nothing yet (IDEMPOTENCY_KEY_REUSED for another body). */
+  async recorded(memberId: string, idem: Idem): Promise<MoneyResult | null> {
+    const record = await lookupKey(this.db, memberId, idem);
+    return record && (record.answer || record.operation) ? this.answerRecord(record) : null;
+  }
+
   /** The answer a key recorded (IDEMPOTENCY_KEY_REUSED for another body). */
   async replay(memberId: string, idem: Idem): Promise<MoneyResult> {
     const record = await lookupKey(this.db, memberId, idem);

@@ -198,6 +198,12 @@ export class AccountService {
     return row ?? null;
   }
 
+  /** The member registered with this phone (the username), or null. */
+  async findByPhone(phone: string): Promise<{ id: string; currency: string; status: string } | null> {
+    const row = await this.db.selectFrom('members').select(['id', 'currency', 'status']).where('username', '=', phone).executeTakeFirst();
+    return row ?? null;
+  }
+
   /** A member's currency and status, or null when there is no such member. */
   async findById(memberId: string): Promise<{ id: string; currency: string; status: string } | null> {
     const row = await this.db.selectFrom('members').select(['id', 'currency', 'status']).where('id', '=', memberId).executeTakeFirst();

@@ -74,7 +74,7 @@ const DEMO_CHANNELS: NewChannel[] = [
   { id: 'PAYONEX', kind: 'bank', bank_code: 'PAYONEX', bank_type: 'PAYMENT', mode: 'AUTO', account_name: '', account_no: '', currency: 'BAHT', sort: 8, active: true },
   { id: 'ZPAY', kind: 'bank', bank_code: 'ZPAY', bank_type: 'PAYMENT', mode: 'AUTO', account_name: '', account_no: '', currency: 'BAHT', sort: 9, active: true },
   { id: 'EWALLET-AUTO', kind: 'wallet', bank_code: 'TRUEWALLET', bank_type: 'BANK', mode: 'AUTO', account_name: 'GOLDEN WALLET', account_no: '0891234567', currency: 'BAHT', sort: 10, active: true },
-  { id: 'EWALLET-GIFT', kind: 'wallet', bank_code: 'TRUEWALLET', bank_type: 'BANK', mode: 'GIFT', account_name: 'GOLDEN WALLET', account_no: '', currency: 'BAHT', sort: 11, active: true },
+  { id: 'EWALLET-GIFT', kind: 'wallet', bank_code: 'TRUEWALLET', bank_type: 'BANK', mode: 'GIFT', account_name: 'GOLDEN WALLET', account_no: '0891234567', currency: 'BAHT', sort: 11, active: true },
 ];
 
 /**

@@ -9,14 +9,19 @@ import { idempotencyOf } from '../../money/idempotency';
 import { defineModule } from '../../platform/module';
 import { moduleConfig } from '../../platform/module-config';
 import { operatorGuard } from '../../platform/operator';
-import { secretOf } from '../../platform/secrets';
+import { rsaKeyPairOf, secretOf } from '../../platform/secrets';
 import type { Bank, BankTransfer } from '../../providers/bank/bank';
 import { SandboxBank } from '../../providers/bank/sandbox-bank';
 import { isQrProvider, unconfiguredGateway, type PaymentGateway } from '../../providers/payments/gateway';
 import { SandboxGateway } from '../../providers/payments/sandbox-gateway';
 import { verifyWebhook, type WebhookDelivery } from '../../providers/payments/signing';
 import { SlipVerifier } from '../../providers/slips/verifier';
+import { Breaker } from '../../platform/breaker';
+import { EWalletUnavailable } from '../../providers/ewallet/ewallet';
+import { SandboxEWallet, type EwalletFault } from '../../providers/ewallet/sandbox-ewallet';
+import { EwalletDepositService } from './ewallet-service';
 import { BankDepositService } from './bank-deposit-service';
+import { slipLinksFor } from '../statement/slip-links';
 import { SlipService } from './slip-service';
 import { ChannelService } from './channel-service';
 import { depositMigrations } from './migrations';
@@ -32,8 +37,11 @@ export interface DepositServices {
   sandboxGateway: SandboxGateway | null;
   /** Set while the sandbox bank is selected (BANK_PROVIDER=sandbox). */
   sandboxBank: SandboxBank | null;
-  /** What webhooks are signed with: PAYMENT_WEBHOOK_SECRET and BANK_FEED_WEBHOOK_SECRET, or generated into DATA_DIR/secrets. */
-  webhookSecrets: { payments: string; bank: string };
+  /** What webhooks are signed with: PAYMENT_WEBHOOK_SECRET, BANK_FEED_WEBHOOK_SECRET, EWALLET_WEBHOOK_SECRET, or generated into DATA_DIR/secrets. */
+  webhookSecrets: { payments: string; bank: string; ewallet: string };
+  ewallet: EwalletDepositService;
+  /** Set while the sandbox e-wallet is selected (EWALLET_PROVIDER=sandbox). */
+  sandboxEwallet: SandboxEWallet | null;
   reconcile: { intervalMs: number; graceMs: number };
   slips: SlipService;
   slipRecheckMs: number;
@@ -68,6 +76,17 @@ const depositEnv = z.object({
   SLIP_RECHECK_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(20_000),
   SLIP_PENDING_MAX_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(30),
   QR_MAX_BAHT: positiveBaht.default(100_000),
+  /** The e-wallet behind gift links and AUTO e-wallet deposits: sandbox or none. */
+  EWALLET_PROVIDER: z.enum(['sandbox', 'none']).optional(),
+  EWALLET_WEBHOOK_SECRET: secret,
+  /** The RSA private key (PKCS#8 PEM) gift links are encrypted for; generated into DATA_DIR/secrets/truelink-key.pem when not set. */
+  TRUELINK_PRIVATE_KEY: z.string().includes('PRIVATE KEY').optional(),
+  /** The smallest gift voucher taken, in baht. */
+  TRUELINK_MIN_BAHT: z.coerce.number().min(0.01).max(100_000).default(2),
+  /** The e-wallet breaker: a call's timeout, failures in a row that open it, how long it stays open. */
+  EWALLET_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(8_000),
+  EWALLET_BREAKER_FAILURES: z.coerce.number().int().min(1).max(100).default(3),
+  EWALLET_BREAKER_OPEN_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   PAYTIMZ_MIN: positiveBaht.optional(),
   ZPAY_MIN: positiveBaht.optional(),
 });
@@ -104,6 +123,16 @@ const bankFeedSchema = z.object({
   at: z.string().datetime({ offset: true }),
 });
 
+const phone = z.string().regex(/^0\d{9}$/);
+const ewalletFeedSchema = z.object({
+  transferId: z.string().regex(/^[A-Za-z0-9_-]{6,64}$/),
+  fromPhone: phone,
+  toPhone: phone,
+  amount: z.union([z.string().max(32), z.number()]),
+  currency: z.enum(['THB', 'LAK']),
+  at: z.string().datetime({ offset: true }),
+});
+
 /** No bank connected (BANK_PROVIDER=none): every slip's reference is unknown to us. */
 const unconfiguredBank: Bank = { lookup: () => Promise.resolve(null) };
 
@@ -119,7 +148,7 @@ function amountOf(value: string | number): number {
  * a timestamp more than 300 s away is 401 and changes nothing. A verified message is applied
  * once, whatever order or how many times it comes (see QrService.paid, BankDepositService.feed).
  */
-async function webhookRoutes(app: FastifyInstance, secrets: { payments: string; bank: string }, deposits: DepositServices): Promise<void> {
+async function webhookRoutes(app: FastifyInstance, secrets: { payments: string; bank: string; ewallet: string }, deposits: DepositServices): Promise<void> {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_request, body, done) => {
     done(null, typeof body === 'string' ? body : body.toString('utf8'));
@@ -168,6 +197,15 @@ async function webhookRoutes(app: FastifyInstance, secrets: { payments: string; 
     const transfer: BankTransfer = { ...t, amount: amountOf(t.amount), at: new Date(t.at) };
     return { ok: true, ...(await deposits.bank.feed(transfer)) };
   });
+  app.post('/api/webhooks/ewallet/:provider', { schema: { params: providerParams } }, async (request) => {
+    const { provider } = request.params as { provider: string };
+    const message = verified(secrets.ewallet, request);
+    if (provider !== 'TRUEWALLET') throw new AppError(404, 'NO_WALLET');
+    const parsed = ewalletFeedSchema.safeParse(message);
+    if (!parsed.success) throw badRequest('KEY_INVALID');
+    const t = parsed.data;
+    return { ok: true, ...(await deposits.ewallet.feed({ ...t, amount: amountOf(t.amount), at: new Date(t.at) })) };
+  });
 }
 
 /**
@@ -195,6 +233,7 @@ export const depositModule = defineModule({
     const secrets = {
       payments: secretOf(env.PAYMENT_WEBHOOK_SECRET, config.DATA_DIR, 'payment-webhook-secret'),
       bank: secretOf(env.BANK_FEED_WEBHOOK_SECRET, config.DATA_DIR, 'bank-feed-webhook-secret'),
+      ewallet: secretOf(env.EWALLET_WEBHOOK_SECRET, config.DATA_DIR, 'ewallet-webhook-secret'),
     };
     const sandboxGateway = (env.PAYMENT_GATEWAY ?? (production ? 'none' : 'sandbox')) === 'sandbox' ? new SandboxGateway(db, secrets.payments) : null;
     const sandboxBank = (env.BANK_PROVIDER ?? (production ? 'none' : 'sandbox')) === 'sandbox' ? new SandboxBank(db, secrets.bank) : null;
@@ -206,11 +245,27 @@ export const depositModule = defineModule({
       minimums: defaultMinimums({ ...(env.PAYTIMZ_MIN ? { PAYTIMZ: env.PAYTIMZ_MIN } : {}), ...(env.ZPAY_MIN ? { ZPAY: env.ZPAY_MIN } : {}) }),
       maximum: env.QR_MAX_BAHT * 100,
     });
-    const slips = new SlipService(db, new SlipVerifier(sandboxBank ?? unconfiguredBank), channels, accounts, settings, money, services.statements.links, {
+    const slips = new SlipService(db, new SlipVerifier(sandboxBank ?? unconfiguredBank), channels, accounts, settings, money, slipLinksFor(config), {
       recheckAfterMs: Math.max(env.SLIP_RECHECK_INTERVAL_MS, 1000),
       pendingMaxMs: env.SLIP_PENDING_MAX_MINUTES * 60_000,
     });
+    const sandboxEwallet = (env.EWALLET_PROVIDER ?? (production ? 'none' : 'sandbox')) === 'sandbox' ? new SandboxEWallet(db, secrets.ewallet) : null;
+    const breaker = new Breaker({
+      failures: env.EWALLET_BREAKER_FAILURES,
+      openMs: env.EWALLET_BREAKER_OPEN_MS,
+      timeoutMs: env.EWALLET_TIMEOUT_MS,
+      isFailure: (error) => error instanceof EWalletUnavailable,
+    });
+    // Made on first use (an RSA key takes a moment to generate).
+    let keys: { privateKey: string; publicKey: string } | null = null;
+    const linkKeys = () => (keys ??= rsaKeyPairOf(env.TRUELINK_PRIVATE_KEY, config.DATA_DIR, 'truelink-key'));
+    const ewallet = new EwalletDepositService(db, sandboxEwallet, breaker, channels, accounts, bank, money, linkKeys, {
+      minimum: Math.round(env.TRUELINK_MIN_BAHT * 100),
+      graceMs: Math.max(env.DEPOSIT_RECONCILE_GRACE_MS, env.EWALLET_TIMEOUT_MS),
+    });
     services.deposits = {
+      ewallet,
+      sandboxEwallet,
       channels,
       qr,
       bank,
@@ -232,7 +287,11 @@ export const depositModule = defineModule({
     const timers: NodeJS.Timeout[] = [];
     const { intervalMs, graceMs } = deposits.reconcile;
     if (intervalMs > 0) {
-      const run = () => deposits.qr.reconcile(graceMs).catch((error: unknown) => log.error({ err: error }, 'QR reconcile failed'));
+      const run = () =>
+        Promise.all([
+          deposits.qr.reconcile(graceMs).catch((error: unknown) => log.error({ err: error }, 'QR reconcile failed')),
+          deposits.ewallet.reconcile().catch((error: unknown) => log.error({ err: error }, 'gift voucher reconcile failed')),
+        ]);
       void run();
       timers.push(setInterval(() => void run(), intervalMs));
     }
@@ -263,9 +322,12 @@ export const depositModule = defineModule({
       }
       return deposits.slips.upload(memberId, image, deposits.slipMaxBytes);
     },
+    walletTruelink: async (ctx) => deposits.ewallet.redeemLink(requireMember(ctx).memberId, ctx.body.link, ctx.idem),
     lookupDeposit: async (ctx) => {
       const member = await accounts.findById(requireMember(ctx).memberId);
-      return deposits.channels.lookup(member?.currency ?? 'BAHT');
+      const lookup = await deposits.channels.lookup(member?.currency ?? 'BAHT');
+      // Each e-wallet carries the key its gift links are encrypted with.
+      return lookup.wallets.length === 0 ? lookup : { ...lookup, wallets: lookup.wallets.map((w) => ({ ...w, publicKey: deposits.ewallet.publicKey() })) };
     },
     qrGet: async (ctx) => deposits.qr.get(requireMember(ctx).memberId, ctx.params.bankCode),
     qrCreate: async (ctx) => deposits.qr.create(requireMember(ctx).memberId, ctx.params.bankCode, ctx.body.amount),
@@ -340,6 +402,7 @@ export const depositModule = defineModule({
         return { ...transfer, amount: transfer.amount / 100, at: transfer.at.toISOString(), feed };
       });
     }
+    if (deposits.sandboxEwallet) sandboxEwalletRoutes(app, deposits.sandboxEwallet, deliver, deposits, operatorGuard(config));
     operatorRoutes(app, operatorGuard(config), deposits, services.settings);
   },
 });
@@ -404,4 +467,47 @@ function operatorRoutes(app: FastifyInstance, guard: ReturnType<typeof operatorG
       return deposits.channels.upsert({ id, kind: c.kind, bank_code: c.bankCode, bank_type: c.bankType, mode: c.mode, account_name: c.accountName, account_no: c.accountNo, currency: c.currency, sort: c.sort, active: c.active });
     },
   );
+}
+
+/**
+ * The sandbox e-wallet (only with EWALLET_PROVIDER=sandbox):
+ *   POST /api/sandbox/ewallet/vouchers {amount, expiresInSeconds?, fromPhone?} → { link, hash, expiresAt }
+ *   POST /api/sandbox/ewallet/transfers {fromPhone, amount, toPhone?}       → { transferId, at, feed }
+ *   POST /api/sandbox/ewallet/transfers/:id/redeliver {times}               — the webhook again, N at once
+ *   PUT  /api/operator/sandbox/ewallet/fault {mode: none | down | hang}      — failure injection (every process)
+ */
+function sandboxEwalletRoutes(app: FastifyInstance, sandbox: SandboxEWallet, deliver: WebhookDelivery, deposits: DepositServices, guard: ReturnType<typeof operatorGuard>): void {
+  const autoWallet = async () => (await deposits.channels.all()).find((c) => c.kind === 'wallet' && c.active && c.mode === 'AUTO' && c.account_no !== '');
+  sandbox.connect(deliver, async (toPhone) => (await deposits.channels.all()).some((c) => c.kind === 'wallet' && c.account_no === toPhone));
+  const voucherBody = z.strictObject({
+    amount: amountSchema,
+    expiresInSeconds: z.number().int().min(-86_400).max(30 * 86_400).default(86_400),
+    fromPhone: z.string().regex(/^0\d{9}$/).optional(),
+  });
+  app.post('/api/sandbox/ewallet/vouchers', { schema: { body: voucherBody } }, async (request) => {
+    const body = request.body as z.output<typeof voucherBody>;
+    if (body.amount <= 0 || body.amount > 1_000_000_00) throw badRequest('KEY_INVALID', { fields: [{ path: 'amount', code: 'invalid' }] });
+    const ownerPhone = body.fromPhone ?? `09${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+    const voucher = await sandbox.createVoucher({ amount: body.amount, expiresInSeconds: body.expiresInSeconds, ownerPhone });
+    return { link: voucher.link, hash: voucher.hash, amount: body.amount / 100, expiresAt: voucher.expiresAt.toISOString() };
+  });
+  const transferBody = z.strictObject({ fromPhone: z.string().regex(/^0\d{9}$/), amount: amountSchema, toPhone: z.string().regex(/^0\d{9}$/).optional() });
+  app.post('/api/sandbox/ewallet/transfers', { schema: { body: transferBody } }, async (request) => {
+    const body = request.body as z.output<typeof transferBody>;
+    if (body.amount <= 0) throw badRequest('KEY_INVALID', { fields: [{ path: 'amount', code: 'invalid' }] });
+    const toPhone = body.toPhone ?? (await autoWallet())?.account_no;
+    if (!toPhone) throw new AppError(404, 'NO_WALLET');
+    const sent = await sandbox.transfer({ fromPhone: body.fromPhone, toPhone, amount: body.amount });
+    return { transferId: sent.transferId, fromPhone: body.fromPhone, toPhone, amount: body.amount / 100, at: sent.at.toISOString(), feed: sent.feed };
+  });
+  app.post(
+    '/api/sandbox/ewallet/transfers/:id/redeliver',
+    { schema: { params: z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{6,64}$/) }), body: z.strictObject({ times: z.number().int().min(1).max(100) }) } },
+    async (request) => ({ deliveries: await sandbox.redeliver((request.params as { id: string }).id, (request.body as { times: number }).times) }),
+  );
+  app.put('/api/operator/sandbox/ewallet/fault', { preHandler: guard, schema: { body: z.strictObject({ mode: z.enum(['none', 'down', 'hang']) }) } }, async (request) => {
+    const { mode } = request.body as { mode: EwalletFault };
+    await sandbox.setFault(mode);
+    return { mode };
+  });
 }

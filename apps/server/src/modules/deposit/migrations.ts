@@ -1,5 +1,6 @@
 import type { Migration } from '../../db/migrations';
 import { sandboxBankMigrations, sandboxFaultsMigrations } from '../../providers/bank/sandbox-bank';
+import { sandboxEwalletMigrations } from '../../providers/ewallet/sandbox-ewallet';
 import { sandboxGatewayMigrations } from '../../providers/payments/sandbox-gateway';
 
 export const depositMigrations: readonly Migration[] = [
@@ -70,4 +71,23 @@ ALTER TABLE qr_codes ADD COLUMN reconciled_at timestamptz;
 CREATE INDEX qr_codes_unreconciled ON qr_codes (created_at) WHERE status <> 'PAID' AND reconciled_at IS NULL AND gateway_ref IS NOT NULL;`,
   },
   ...sandboxFaultsMigrations,
+  ...sandboxEwalletMigrations,
+  {
+    id: 'deposit/007_ewallet_redemptions',
+    sql: `
+-- Gift vouchers members sent: claimed per hash while redeemed, CREDITED once the member has it.
+CREATE TABLE ewallet_redemptions (
+  hash text PRIMARY KEY,
+  member_id text NOT NULL REFERENCES members(id),
+  channel text NOT NULL,
+  status text NOT NULL CHECK (status IN ('REDEEMING', 'CREDITED')),
+  -- The attempt working on it now (one at a time); NULL between attempts.
+  attempt text,
+  amount bigint,
+  operation_id text,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX ewallet_redemptions_open ON ewallet_redemptions (updated_at) WHERE status = 'REDEEMING';`,
+  },
 ];

@@ -61,8 +61,25 @@ export interface UnmatchedDepositsTable {
   created_at: DefaultTimestamp;
 }
 
+/** A gift voucher a member sent, claimed for them while it is redeemed (one row per voucher hash). */
+export interface EwalletRedemptionsTable {
+  hash: string;
+  member_id: string;
+  /** The deposit channel (e-wallet) it is redeemed into. */
+  channel: string;
+  /** REDEEMING: claimed, the e-wallet's answer not (yet) known; CREDITED: the member has it. */
+  status: 'REDEEMING' | 'CREDITED';
+  /** The attempt working on it now (one at a time); null between attempts. */
+  attempt: string | null;
+  amount: number | null;
+  operation_id: string | null;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+}
+
 declare module '../../db/schema' {
   interface DB {
+    ewallet_redemptions: EwalletRedemptionsTable;
     deposit_channels: DepositChannelsTable;
     qr_codes: QrCodesTable;
     unmatched_deposits: UnmatchedDepositsTable;

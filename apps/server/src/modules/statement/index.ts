@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import { defineModule } from '../../platform/module';
-import { moduleConfig } from '../../platform/module-config';
-import { secretOf } from '../../platform/secrets';
-import { SlipLinks } from './slip-links';
+import { slipLinksFor } from './slip-links';
 import { statementHandlers } from './statement-routes';
 import { StatementService } from './statement-service';
 import './tables';
@@ -12,13 +10,6 @@ declare module '../../platform/services' {
     statements: StatementService;
   }
 }
-
-const statementEnv = z.object({
-  /** Signs the private links to slip images (generated into DATA_DIR/secrets when not set). */
-  SLIP_LINK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
-  /** How long a link to a slip image works. */
-  SLIP_LINK_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
-});
 
 const imageQuery = z.object({ exp: z.string().max(16).default(''), sig: z.string().max(128).default('') });
 
@@ -61,9 +52,7 @@ CREATE INDEX slips_in_progress ON slips (created_at) WHERE status = 'PENDING';`,
   },
   ],
   setup(services) {
-    const env = moduleConfig(services.config, statementEnv);
-    const links = new SlipLinks(secretOf(env.SLIP_LINK_SECRET, services.config.DATA_DIR, 'slip-link-secret'), env.SLIP_LINK_TTL_SECONDS);
-    services.statements = new StatementService(services.database.db, links);
+    services.statements = new StatementService(services.database.db, slipLinksFor(services.config));
   },
   handlers: statementHandlers,
   // A slip image, at a private link (see SlipLinks): no token needed, a forged or expired link is 404.

@@ -1,4 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+import type { Config } from '../../config';
+import { moduleConfig } from '../../platform/module-config';
+import { secretOf } from '../../platform/secrets';
 
 /**
  * Private links to slip images. A slip's image is served only at a URL signed for that slip with
@@ -31,4 +35,24 @@ export class SlipLinks {
     if (expiry * 1000 < this.now()) return false;
     return timingSafeEqual(Buffer.from(this.sign(slipId, expiry), 'hex'), Buffer.from(sig, 'hex'));
   }
+}
+
+const slipLinkEnv = z.object({
+  /** Signs the private links to slip images (generated into DATA_DIR/secrets when not set). */
+  SLIP_LINK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** How long a link to a slip image works. */
+  SLIP_LINK_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
+});
+
+const made = new WeakMap<Config, SlipLinks>();
+
+/** The one SlipLinks of a server (the statement module reads links, the deposit module hands them out). */
+export function slipLinksFor(config: Config): SlipLinks {
+  let links = made.get(config);
+  if (!links) {
+    const env = moduleConfig(config, slipLinkEnv);
+    links = new SlipLinks(secretOf(env.SLIP_LINK_SECRET, config.DATA_DIR, 'slip-link-secret'), env.SLIP_LINK_TTL_SECONDS);
+    made.set(config, links);
+  }
+  return links;
 }

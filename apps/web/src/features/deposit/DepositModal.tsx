@@ -18,6 +18,7 @@ import { useDepositChannels } from './depositApi';
 import { depositViews, type DepositViews } from './depositChannels';
 import { DepositTabs, panelId, tabId, type DepositTab } from './DepositTabs';
 import { EwalletAutoView, GiftLinkForm } from './EwalletViews';
+import { SlipUpload } from './SlipUpload';
 import { QrPanel } from './QrPanel';
 import './deposit.css';
 
@@ -80,10 +81,13 @@ export function DepositModal({ onClose }: Props) {
               ),
             )}
             {content.bank.some((view) => view.kind === 'account') && (
-              <p className="deposit-hint">
-                <Icon name="sparkles" size={16} />
-                {t('deposit.recommended')}
-              </p>
+              <>
+                <p className="deposit-hint">
+                  <Icon name="sparkles" size={16} />
+                  {t('deposit.recommended')}
+                </p>
+                <SlipUpload onCredited={credited} />
+              </>
             )}
           </div>
         );

@@ -1,8 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EWALLET_MIN_BAHT } from '@mw/contract/constants';
 import { formatAccountNo } from '@mw/contract/rules';
-import { ApiError } from '../../shared/api/ApiError';
 import { errorMessage } from '../../shared/api/errorMessage';
 import { useIdempotencyKey } from '../../shared/api/useIdempotencyKey';
 import { formatMoney } from '../../shared/format/money';
@@ -14,6 +13,8 @@ import { toast } from '../../shared/ui/toast';
 import { AccountRow, ChannelBadge } from './AccountRow';
 import { useSendGiftLink } from './depositApi';
 import type { DepositWallet } from './depositChannels';
+import { useDepositTexts } from './depositTexts';
+import { NoWebCrypto, sealGiftLink } from './giftLinkSeal';
 
 /** E-wallet in AUTO mode: the number to send to, with the note to send from the member's own phone. */
 export function EwalletAutoView({ wallet, username }: { wallet: DepositWallet; username: string }) {
@@ -48,25 +49,46 @@ export function EwalletAutoView({ wallet, username }: { wallet: DepositWallet; u
 const GIFT_LINK_EXAMPLE = 'https://gift.truemoney.com/campaign/?v=…';
 
 /**
- * E-wallet in any other mode: a gift link to redeem (POST /api/wallet/truelink). Send is off while
- * the link is empty; errors are red toasts (spec section 8); a server without the call yet
- * (501) gets a plain "not available yet" instead.
+ * E-wallet in any other mode: a gift link to redeem (POST /api/wallet/truelink), encrypted in the
+ * browser for the e-wallet's public key (giftLinkSeal.ts). Send is off while the link is empty;
+ * errors are red toasts (spec section 8). A link is encrypted once: a retry of the same link
+ * sends the same text under the same Idempotency-Key.
  */
 export function GiftLinkForm({ wallet, onCredited }: { wallet: DepositWallet; onCredited: () => void }) {
   const { t } = useTranslation();
+  const text = useDepositTexts();
   const locale = useLocale();
   const send = useSendGiftLink();
   const keys = useIdempotencyKey();
   const [link, setLink] = useState('');
-  const [unavailable, setUnavailable] = useState(false);
+  const [sealing, setSealing] = useState(false);
+  const sealedFor = useRef<{ link: string; sealed: string } | null>(null);
   const trimmed = link.trim();
 
-  const submit = (event: FormEvent) => {
+  const seal = async (plain: string): Promise<string> => {
+    if (sealedFor.current?.link === plain) return sealedFor.current.sealed;
+    if (!wallet.publicKey) throw new NoWebCrypto();
+    const sealed = await sealGiftLink(wallet.publicKey, plain, wallet.walletAccountName);
+    sealedFor.current = { link: plain, sealed };
+    return sealed;
+  };
+
+  const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (trimmed === '' || send.isPending) return;
+    if (trimmed === '' || send.isPending || sealing) return;
+    let sealed: string;
+    setSealing(true);
+    try {
+      sealed = await seal(trimmed);
+    } catch {
+      toast.error(text('giftNoCrypto'));
+      return;
+    } finally {
+      setSealing(false);
+    }
     const payload = { link: trimmed, walletAccountName: wallet.walletAccountName };
     send.mutate(
-      { ...payload, key: keys.keyFor(payload) },
+      { sealed, key: keys.keyFor(payload) },
       {
         onSuccess: (result) => {
           keys.done();
@@ -76,15 +98,14 @@ export function GiftLinkForm({ wallet, onCredited }: { wallet: DepositWallet; on
         },
         onError: (error) => {
           keys.failed(error);
-          if (error instanceof ApiError && error.status === 501) setUnavailable(true);
-          else toast.error(errorMessage(error));
+          toast.error(errorMessage(error));
         },
       },
     );
   };
 
   return (
-    <form className="deposit-card form" onSubmit={submit} noValidate data-testid="gift-form">
+    <form className="deposit-card form" onSubmit={(event) => void submit(event)} noValidate data-testid="gift-form">
       <header className="deposit-card-head">
         <ChannelBadge code="TRUEWALLET" icon="gift" />
         <div className="deposit-card-title">
@@ -104,14 +125,8 @@ export function GiftLinkForm({ wallet, onCredited }: { wallet: DepositWallet; on
         onChange={(event) => setLink(event.target.value)}
         hint={t('deposit.ewallet.giftHint', { min: EWALLET_MIN_BAHT })}
       />
-      {unavailable && (
-        <p className="notice notice-warning" role="status" data-testid="gift-unavailable">
-          <Icon name="alert" size={20} />
-          <span>{t('deposit.ewallet.giftUnavailable')}</span>
-        </p>
-      )}
-      <button type="submit" className="btn btn-primary btn-block" disabled={trimmed === '' || send.isPending} data-testid="gift-send">
-        {send.isPending && <Spinner />}
+      <button type="submit" className="btn btn-primary btn-block" disabled={trimmed === '' || send.isPending || sealing} data-testid="gift-send">
+        {(send.isPending || sealing) && <Spinner />}
         {t('deposit.ewallet.giftSend')}
       </button>
     </form>

@@ -70,14 +70,10 @@ export function useCancelQr(code: string) {
   });
 }
 
-/**
- * POST /api/wallet/truelink {link}. The contract asks for "the encrypted text of link::wallet
- * account name" but names no scheme or key yet; until it does the text goes as it is (over HTTPS).
- */
+/** POST /api/wallet/truelink {link}: `sealed` is the encrypted link, `::`, the account name (giftLinkSeal.ts). */
 export function useSendGiftLink() {
   return useMutation({
-    mutationFn: ({ link, walletAccountName, key }: { link: string; walletAccountName: string; key: string }) =>
-      callEndpoint(walletEndpoints.walletTruelink, { body: { link: `${link}::${walletAccountName}` }, idempotencyKey: key }),
+    mutationFn: ({ sealed, key }: { sealed: string; key: string }) => callEndpoint(walletEndpoints.walletTruelink, { body: { link: sealed }, idempotencyKey: key }),
     retry: retryMoneyCall,
   });
 }

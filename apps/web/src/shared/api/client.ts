@@ -94,15 +94,28 @@ export interface ResponseParser<T> {
   safeParse(value: unknown): { success: true; data: T } | { success: false };
 }
 
-export async function request<T>(path: string, schema: ResponseParser<T>, options: RequestOptions = {}): Promise<T> {
+/** The headers every call sends: X-Requested-With, Accept, the member's token, the language. */
+export function apiHeaders(): Record<string, string> {
   const headers: Record<string, string> = { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' };
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
-  if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
   // Content the server writes per language (conditions, agreements, contact, SMS) follows the
   // language the member chose, not the browser's: <html lang> carries it (see i18n.ts).
   const language = typeof document === 'undefined' ? '' : document.documentElement.lang;
   if (language) headers['Accept-Language'] = language;
+  return headers;
+}
+
+/** The ApiError of a refused answer (for calls made without `request`, e.g. uploads with progress); ends the session when it says so. */
+export function refusedAnswer(status: number, body: unknown): ApiError {
+  const error = errorFromBody(status, body);
+  signalSessionEnd(error);
+  return error;
+}
+
+export async function request<T>(path: string, schema: ResponseParser<T>, options: RequestOptions = {}): Promise<T> {
+  const headers = apiHeaders();
+  if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
 
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) {

@@ -1,0 +1,68 @@
+import type { Locale } from '@mw/contract/constants';
+import { useLocale } from '../../shared/format/useLocale';
+
+/**
+ * Texts of the slip upload and the gift-link encryption, kept with the deposit feature (its own
+ * chunk) so the first bundle does not grow. Every locale has every key: the type says so, and
+ * test/i18n.test.ts checks it.
+ */
+const en = {
+  slipTitle: 'Upload your transfer slip',
+  slipHint: 'Transferred already? Upload the slip from your banking app within 1 hour of the transfer. We read its QR code and check the transfer with the bank.',
+  slipPick: 'Choose slip image',
+  slipChange: 'Choose another',
+  slipPreview: 'Slip preview',
+  slipSend: 'Upload slip',
+  slipUploading: 'Uploading… {{percent}}%',
+  slipChecking: 'Checking with the bank…',
+  slipSuccess: 'Slip verified: {{amount}} added to your wallet',
+  slipPending: 'The bank has not confirmed this transfer yet. We will check again and credit your wallet by itself — see the slip history.',
+  slipFailed: 'Slip not accepted: {{reason}}',
+  slipHistory: 'Slip history',
+  slipNotImage: 'Please choose an image (PNG, JPEG or WebP).',
+  giftNoCrypto: 'This browser cannot encrypt the gift link. Please update it, or open the site over https.',
+};
+
+export type DepositTexts = typeof en;
+
+const th: DepositTexts = {
+  slipTitle: 'อัปโหลดสลิปการโอน',
+  slipHint: 'โอนเงินแล้วใช่ไหม อัปโหลดสลิปจากแอปธนาคารภายใน 1 ชั่วโมงหลังโอน ระบบจะอ่านคิวอาร์โค้ดบนสลิปและตรวจสอบกับธนาคาร',
+  slipPick: 'เลือกรูปสลิป',
+  slipChange: 'เลือกรูปใหม่',
+  slipPreview: 'ตัวอย่างสลิป',
+  slipSend: 'อัปโหลดสลิป',
+  slipUploading: 'กำลังอัปโหลด… {{percent}}%',
+  slipChecking: 'กำลังตรวจสอบกับธนาคาร…',
+  slipSuccess: 'ตรวจสอบสลิปแล้ว เติมเงิน {{amount}} เข้ากระเป๋าแล้ว',
+  slipPending: 'ธนาคารยังไม่ยืนยันรายการนี้ ระบบจะตรวจสอบอีกครั้งและเติมเงินให้อัตโนมัติ ดูได้ที่ประวัติสลิป',
+  slipFailed: 'สลิปไม่ผ่านการตรวจสอบ: {{reason}}',
+  slipHistory: 'ประวัติสลิป',
+  slipNotImage: 'กรุณาเลือกไฟล์รูปภาพ (PNG, JPEG หรือ WebP)',
+  giftNoCrypto: 'เบราว์เซอร์นี้เข้ารหัสลิงก์ซองของขวัญไม่ได้ กรุณาอัปเดตเบราว์เซอร์ หรือเปิดเว็บไซต์ผ่าน https',
+};
+
+const la: DepositTexts = {
+  slipTitle: 'ອັບໂຫຼດສະລິບການໂອນ',
+  slipHint: 'ໂອນເງິນແລ້ວບໍ? ອັບໂຫຼດສະລິບຈາກແອັບທະນາຄານພາຍໃນ 1 ຊົ່ວໂມງຫຼັງໂອນ. ລະບົບຈະອ່ານຄິວອາໂຄດເທິງສະລິບ ແລະ ກວດສອບກັບທະນາຄານ.',
+  slipPick: 'ເລືອກຮູບສະລິບ',
+  slipChange: 'ເລືອກຮູບໃໝ່',
+  slipPreview: 'ຕົວຢ່າງສະລິບ',
+  slipSend: 'ອັບໂຫຼດສະລິບ',
+  slipUploading: 'ກຳລັງອັບໂຫຼດ… {{percent}}%',
+  slipChecking: 'ກຳລັງກວດສອບກັບທະນາຄານ…',
+  slipSuccess: 'ກວດສອບສະລິບແລ້ວ ເຕີມເງິນ {{amount}} ເຂົ້າກະເປົາແລ້ວ',
+  slipPending: 'ທະນາຄານຍັງບໍ່ຢືນຢັນລາຍການນີ້. ລະບົບຈະກວດສອບອີກຄັ້ງ ແລະ ເຕີມເງິນໃຫ້ອັດຕະໂນມັດ — ເບິ່ງໄດ້ທີ່ປະຫວັດສະລິບ.',
+  slipFailed: 'ສະລິບບໍ່ຜ່ານການກວດສອບ: {{reason}}',
+  slipHistory: 'ປະຫວັດສະລິບ',
+  slipNotImage: 'ກະລຸນາເລືອກໄຟລ໌ຮູບພາບ (PNG, JPEG ຫຼື WebP)',
+  giftNoCrypto: 'ບຣາວເຊີນີ້ເຂົ້າລະຫັດລິ້ງຊອງຂອງຂວັນບໍ່ໄດ້. ກະລຸນາອັບເດດບຣາວເຊີ ຫຼື ເປີດເວັບໄຊຜ່ານ https.',
+};
+
+export const depositTexts: Readonly<Record<Locale, DepositTexts>> = { th, la, en };
+
+/** The deposit texts in the member's language; `{{name}}` placeholders filled from `values`. */
+export function useDepositTexts(): (key: keyof DepositTexts, values?: Record<string, string | number>) => string {
+  const texts = depositTexts[useLocale()];
+  return (key, values = {}) => texts[key].replace(/\{\{(\w+)\}\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+}
