@@ -5,6 +5,8 @@
 //   page weight  gzipped JavaScript and CSS that /login (budget: JS <= 130 KB) and /user/home
 //                (budget: JS <= 180 KB) load
 //   lighthouse   performance score of both pages, mobile defaults, Debian's Chromium (>= 95)
+//   slips        time to verify a 1080×2340 JPEG phone screenshot of a slip, POST /api/wallet/slip
+//                to the answer, one at a time (budget: p95 <= 300 ms)
 //   transfers    HTTP load test of POST /api/wallet/transfer on PostgreSQL, 32 clients, and
 //                pgbench -b tpcb-like on the same server: ratio (>= 0.6) and p99 (<= 50 ms)
 //
@@ -15,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
+import { slipBench } from './bench-slip.mjs';
 import { transferBench } from './bench-transfer.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -151,7 +154,7 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'mw-bench-'));
   const server = spawn(process.execPath, ['apps/server/dist/main.js'], {
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', SMS_PROVIDER: 'sandbox', PAYMENTS: 'sandbox', GAME_PROVIDER: 'sandbox', SEED_DEMO: 'true' },
+    env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', SMS_PROVIDER: 'sandbox', PAYMENT_GATEWAY: 'sandbox', BANK_PROVIDER: 'sandbox', GAME_PROVIDER: 'sandbox', SEED_DEMO: 'true', SLIP_CLOSED_FROM: '00:00', SLIP_CLOSED_TO: '00:00' },
   });
   try {
     await waitFor(`${BASE}/healthz`, 60_000);
@@ -165,6 +168,13 @@ async function main() {
       const score = (await lighthouse(path, asMember ? token : undefined)) ?? (await lighthouse(path, asMember ? token : undefined));
       if (score === null) report(`${path} Lighthouse performance (mobile)`, 'n/a', '', '>= 95', false);
       else report(`${path} Lighthouse performance (mobile)`, score, '/100', '>= 95', score >= 95);
+    }
+    if (process.env.BENCH_SKIP_SLIPS !== '1') {
+      const profile = await (await fetch(`${BASE}/api/account/profile`, { headers: { authorization: `Bearer ${token}`, 'x-requested-with': 'XMLHttpRequest' } })).json();
+      const s = await slipBench(BASE, token, { bankCode: profile.bankCode, accountNo: profile.bankAccountNo });
+      report(`slip verification median (${s.count} JPEGs, ${(s.bytes / 1024).toFixed(0)} KB)`, s.median, 'ms', '-', true);
+      report('slip verification p95', s.p95, 'ms', '<= 300 ms', s.p95 <= 300);
+      report('slips credited (SUCCESS / uploaded)', `${s.credited} / ${s.count}`, '', 'all', s.credited === s.count);
     }
   } finally {
     server.kill('SIGTERM');

@@ -21,8 +21,12 @@ import {
   skipAgreement,
   startInLocale,
 } from './support';
+import { depositTexts } from '../../apps/web/src/features/deposit/depositTexts';
 
 const th = MESSAGES.th;
+const thDeposit = depositTexts.th;
+/** The demo seed's GSB account, checked by staff (MANUAL): no bank feed credits it, a slip does. */
+const GSB_MANUAL = '020123456789';
 /** The demo seed's automatic KBANK account (KBANK in AUTO mode). */
 const KBANK_AUTO = '0451234567';
 
@@ -110,6 +114,79 @@ test.describe('deposits on the main server', () => {
     await modal.getByTestId('deposit-tab-qr').click();
     await modal.getByTestId('qr-provider-KBANK').click();
     await expect(modal.getByTestId('qr-shown').getByTestId('qr-amount')).toHaveText('฿50.00');
+  });
+
+  test('slip deposit: a transfer in the sandbox bank, its slip uploaded, the wallet credited and the slip SUCCESS; the same slip again is a duplicate', async ({ page, request }) => {
+    const member = await registerViaApi(request);
+    const { transRef } = await sandboxBankTransfer(request, {
+      fromBankCode: member.bankCode,
+      fromAccountNo: member.bankAccountNo,
+      toBankCode: 'GSB',
+      toAccountNo: GSB_MANUAL,
+      amount: 275.5,
+    });
+    // The slip the member's banking app shows (the sandbox bank draws it, with its mini-QR).
+    const slipPng = await (await request.get(`/api/sandbox/bank/transfers/${transRef}/slip.png`)).body();
+    await skipAgreement(page);
+    await loginInBrowser(page, member.phone, member.password);
+    const modal = await openDeposit(page);
+    const upload = modal.getByTestId('slip-upload');
+    await expect(upload.getByRole('heading')).toHaveText(thDeposit.slipTitle);
+    await expect(upload.getByTestId('slip-send')).toBeDisabled();
+    await upload.getByTestId('slip-file').setInputFiles({ name: 'slip.png', mimeType: 'image/png', buffer: slipPng });
+    await expect(upload.getByTestId('slip-preview')).toBeVisible();
+    await upload.scrollIntoViewIfNeeded();
+    await screen(page, 'th-deposit-slip-picked');
+    await upload.getByTestId('slip-send').click();
+    const result = upload.getByTestId('slip-result');
+    await expect(result).toHaveAttribute('data-status', 'SUCCESS', { timeout: 30_000 });
+    await expect(result).toHaveText(fill(thDeposit.slipSuccess, { amount: '฿275.50' }));
+    await expect(modal.getByTestId('deposit-balance')).toHaveText('฿275.50');
+    await screen(page, 'th-deposit-slip-credited');
+
+    // The same slip again: refused as a duplicate, nothing more credited.
+    await upload.getByTestId('slip-file').setInputFiles({ name: 'slip-again.png', mimeType: 'image/png', buffer: slipPng });
+    await upload.getByTestId('slip-send').click();
+    await expect(result).toHaveAttribute('data-status', 'FAILED', { timeout: 30_000 });
+    await expect(result).toHaveText(fill(thDeposit.slipFailed, { reason: th.slipReasons.SLIP_REFNO_DUPLICATED }));
+    await screen(page, 'th-deposit-slip-duplicate');
+    await modal.getByTestId('deposit-close').click();
+    await expect(page.getByTestId('wallet-balance')).toHaveText('฿275.50');
+
+    // The slip history: the credited slip and the refused one, and the image opens for its owner.
+    await page.getByTestId('nav-statement').click();
+    await page.getByTestId('open-slips').click();
+    const slips = page.getByTestId('slip-modal');
+    await expect(slips.getByTestId('slip-row')).toHaveCount(2);
+    await expect(slips.getByTestId('slip-status').nth(0)).toContainText(th.slipReasons.SLIP_REFNO_DUPLICATED);
+    await expect(slips.getByTestId('slip-amount').nth(1)).toHaveText('฿275.50');
+    await expect(slips.getByTestId('slip-status').nth(1)).toHaveText(th.statement.status.success);
+    const [image] = await Promise.all([page.waitForEvent('popup'), slips.getByTestId('slip-view').nth(1).click()]);
+    // The window opens at the click; its address follows once the private link is made.
+    await image.waitForURL(/\/api\/slips\/[^/]+\/image\?exp=\d+&sig=[0-9a-f]{64}$/);
+    const shown = await image.evaluate(() => document.contentType);
+    expect(shown).toBe('image/png');
+    await image.close();
+  });
+
+  test('gift link: a sandbox voucher pasted in the e-wallet tab is encrypted in the browser and credited once', async ({ page, request }) => {
+    const member = await registerViaApi(request);
+    const voucher = (await (await request.post('/api/sandbox/ewallet/vouchers', { data: { amount: 35 } })).json()) as { link: string };
+    await skipAgreement(page);
+    await loginInBrowser(page, member.phone, member.password);
+    const modal = await openDeposit(page);
+    await modal.getByTestId('deposit-tab-ewallet').click();
+    const form = modal.getByTestId('gift-form');
+    await expect(form.getByTestId('gift-send')).toBeDisabled();
+    await form.locator('input[name=giftLink]').fill(voucher.link);
+    await form.getByTestId('gift-send').click();
+    await expect(page.getByTestId('toast').filter({ hasText: fill(th.deposit.ewallet.giftSuccess, { amount: '35.00' }) })).toBeVisible();
+    await expect(modal.getByTestId('deposit-balance')).toHaveText('฿35.00');
+    // Again: already redeemed.
+    await form.locator('input[name=giftLink]').fill(voucher.link);
+    await form.getByTestId('gift-send').click();
+    await expect(page.getByTestId('toast').filter({ hasText: th.errors.TRUELINK_DUPLICATE })).toBeVisible();
+    await expect(modal.getByTestId('deposit-balance')).toHaveText('฿35.00');
   });
 
   test('automatic bank deposit: a transfer from the registered account into KBANK AUTO is credited and listed', async ({ page, request }) => {

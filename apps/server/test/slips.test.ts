@@ -104,13 +104,24 @@ describe.each(dbKinds)('slip deposits on %s', (kind) => {
     }
   });
 
-  it('is closed outside the daily upload window', async () => {
+  it('is closed in the daily window an operator sets (Asia/Bangkok), and when switched off', async () => {
     const m = await member();
-    await t.services.settings.set('slip', { uploadEnabled: false, closedFrom: '00:00', closedTo: '00:00', maxAgeMinutes: 60 });
+    const hhmm = (minutes: number) => `${String(Math.floor(minutes / 60) % 24).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+    const bangkok = new Date(Date.now() + 7 * 3600_000);
+    const now = bangkok.getUTCHours() * 60 + bangkok.getUTCMinutes();
+    const put = (body: unknown) => t.app.inject({ method: 'PUT', url: '/api/operator/slip-settings', headers: operator, payload: body as Record<string, unknown> });
     try {
-      expect(await upload(m.token, (await transfer(m, GSB, 5)).png)).toEqual({ status: 403, body: { message: 'SLIP_UPLOAD_CLOSED' } });
+      // A window around now (wrapping midnight when it must).
+      expect((await put({ uploadEnabled: true, closedFrom: hhmm((now + 1440 - 5) % 1440), closedTo: hhmm((now + 5) % 1440), maxAgeMinutes: 60 })).statusCode).toBe(200);
+      expect(await upload(m.token, (await transfer(m, GSB, 5)).png)).toMatchObject({ status: 403, body: { message: 'SLIP_UPLOAD_CLOSED' } });
+      expect((await put({ uploadEnabled: false, closedFrom: '00:00', closedTo: '00:00', maxAgeMinutes: 60 })).statusCode).toBe(200);
+      expect(await upload(m.token, (await transfer(m, GSB, 5)).png)).toMatchObject({ status: 403, body: { message: 'SLIP_UPLOAD_CLOSED' } });
+      for (const bad of [{ uploadEnabled: true, closedFrom: '24:00', closedTo: '00:00', maxAgeMinutes: 60 }, { uploadEnabled: true, closedFrom: '00:00', closedTo: '00:00', maxAgeMinutes: 0 }, {}]) {
+        expect((await put(bad)).statusCode).toBe(400);
+      }
+      expect((await t.app.inject({ method: 'GET', url: '/api/operator/slip-settings', headers: operator })).json()).toEqual({ uploadEnabled: false, closedFrom: '00:00', closedTo: '00:00', maxAgeMinutes: 60 });
     } finally {
-      await t.services.settings.set('slip', { uploadEnabled: true, closedFrom: '00:00', closedTo: '00:00', maxAgeMinutes: 60 });
+      await put({ uploadEnabled: true, closedFrom: '00:00', closedTo: '00:00', maxAgeMinutes: 60 });
     }
     expect(await wallet(m.token)).toBe(0);
   });

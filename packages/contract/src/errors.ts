@@ -110,5 +110,10 @@ export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && errorCodeSet.has(value);
 }
 
+const slipReasonSet: ReadonlySet<string> = new Set(slipReasonCodes);
+export function isSlipReasonCode(value: unknown): value is SlipReasonCode {
+  return typeof value === 'string' && slipReasonSet.has(value);
+}
+
 /** The text the spec's client also treats as an expired session. */
 export const CANNOT_VERIFY_IDENTITY = 'cannot verify identity';

@@ -55,6 +55,7 @@ declare module '../../platform/services' {
 }
 
 const positiveBaht = z.coerce.number().int().min(1).max(1_000_000);
+const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM');
 const secret = z.string().min(16, 'must be at least 16 characters').optional();
 
 /** The deposit domain's own configuration (see the README). */
@@ -75,6 +76,10 @@ const depositEnv = z.object({
   /** How often slips in progress are asked of the bank again (0: never), and after how long one still unknown fails. */
   SLIP_RECHECK_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(20_000),
   SLIP_PENDING_MAX_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(30),
+  /** The daily window (Asia/Bangkok, HH:MM) in which slip upload is closed (equal times: never), and the oldest transfer a slip may show. */
+  SLIP_CLOSED_FROM: hhmm.default('23:50'),
+  SLIP_CLOSED_TO: hhmm.default('00:10'),
+  SLIP_MAX_AGE_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(60),
   QR_MAX_BAHT: positiveBaht.default(100_000),
   /** The e-wallet behind gift links and AUTO e-wallet deposits: sandbox or none. */
   EWALLET_PROVIDER: z.enum(['sandbox', 'none']).optional(),
@@ -248,7 +253,7 @@ export const depositModule = defineModule({
     const slips = new SlipService(db, new SlipVerifier(sandboxBank ?? unconfiguredBank), channels, accounts, settings, money, slipLinksFor(config), {
       recheckAfterMs: Math.max(env.SLIP_RECHECK_INTERVAL_MS, 1000),
       pendingMaxMs: env.SLIP_PENDING_MAX_MINUTES * 60_000,
-    });
+    }, { uploadEnabled: true, closedFrom: env.SLIP_CLOSED_FROM, closedTo: env.SLIP_CLOSED_TO, maxAgeMinutes: env.SLIP_MAX_AGE_MINUTES });
     const sandboxEwallet = (env.EWALLET_PROVIDER ?? (production ? 'none' : 'sandbox')) === 'sandbox' ? new SandboxEWallet(db, secrets.ewallet) : null;
     const breaker = new Breaker({
       failures: env.EWALLET_BREAKER_FAILURES,
@@ -408,6 +413,11 @@ export const depositModule = defineModule({
 });
 
 function operatorRoutes(app: FastifyInstance, guard: ReturnType<typeof operatorGuard>, deposits: DepositServices, settings: SettingsService): void {
+  // The slip rules: upload on/off, the daily closed window (Asia/Bangkok), the oldest transfer accepted.
+  app.get('/api/operator/slip-settings', { preHandler: guard }, async () => deposits.slips.rules());
+  const hhmmBody = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/);
+  const rulesBody = z.strictObject({ uploadEnabled: z.boolean(), closedFrom: hhmmBody, closedTo: hhmmBody, maxAgeMinutes: z.number().int().min(1).max(7 * 24 * 60) });
+  app.put('/api/operator/slip-settings', { preHandler: guard, schema: { body: rulesBody } }, async (request) => deposits.slips.setRules(request.body as z.output<typeof rulesBody>));
   // Slips for the back office; approve / reject of slips in progress (see SlipService).
   const slipQuery = z.object({ status: z.enum(['PENDING', 'SUCCESS', 'FAILED']).optional(), page: z.coerce.number().int().min(1).max(10_000).default(1) });
   app.get('/api/operator/slips', { preHandler: guard, schema: { querystring: slipQuery } }, async (request) => {

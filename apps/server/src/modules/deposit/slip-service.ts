@@ -21,7 +21,7 @@ import type { DepositChannelsTable } from './tables';
 
 type DepositChannelsRow = Selectable<DepositChannelsTable>;
 
-interface SlipSettings {
+export interface SlipSettings {
   uploadEnabled: boolean;
   /** Daily window (Asia/Bangkok, HH:MM) in which uploads are closed; from > to wraps midnight. */
   closedFrom: string;
@@ -61,7 +61,8 @@ const SLIP_COLUMNS = ['id', 'member_id', 'reference', 'amount', 'status', 'note'
 /** The checks a verified transfer must pass, in order: a failure's reason, or the channel it went to. */
 type Checked = { ok: true; channel: DepositChannelsRow } | { ok: false; reason: SlipReasonCode };
 
-const DEFAULT_SETTINGS: SlipSettings = { uploadEnabled: true, closedFrom: '23:50', closedTo: '00:10', maxAgeMinutes: 60 };
+/** The defaults (SLIP_CLOSED_FROM, SLIP_CLOSED_TO, SLIP_MAX_AGE_MINUTES); an operator's `slip` setting overrides them. */
+export const DEFAULT_SLIP_SETTINGS: SlipSettings = { uploadEnabled: true, closedFrom: '23:50', closedTo: '00:10', maxAgeMinutes: 60 };
 
 /** Minutes since midnight in Asia/Bangkok (UTC+7, no daylight saving). */
 function bangkokMinutes(at: number): number {
@@ -111,6 +112,7 @@ export class SlipService {
     private readonly money: MoneyCore,
     private readonly links: SlipLinks,
     private readonly timing: SlipTiming = { recheckAfterMs: 20_000, pendingMaxMs: 30 * 60_000 },
+    private readonly defaults: SlipSettings = DEFAULT_SLIP_SETTINGS,
     private readonly now: () => number = Date.now,
   ) {
     money.credits.registerHook('slip_success', (name, rows) =>
@@ -123,7 +125,18 @@ export class SlipService {
   }
 
   private async currentSettings(): Promise<SlipSettings> {
-    return { ...DEFAULT_SETTINGS, ...(await this.settings.get<Partial<SlipSettings>>('slip', DEFAULT_SETTINGS)) };
+    return { ...this.defaults, ...(await this.settings.get<Partial<SlipSettings>>('slip', {})) };
+  }
+
+  /** The slip rules in force (GET /api/operator/slip-settings). */
+  async rules(): Promise<SlipSettings> {
+    return this.currentSettings();
+  }
+
+  /** An operator changes the slip rules (kept in the `slip` setting, over the configured defaults). */
+  async setRules(rules: SlipSettings): Promise<SlipSettings> {
+    await this.settings.set('slip', rules);
+    return this.currentSettings();
   }
 
   private async open(): Promise<SlipSettings> {

@@ -211,6 +211,8 @@ export class SandboxBank implements Bank {
       fromAccountMasked: maskAccount(transfer.fromAccountNo),
       toName: transfer.toName,
       toAccountMasked: maskAccount(transfer.toAccountNo),
+      toBankCode: transfer.toBankCode,
+      currency: transfer.currency,
       amount: (transfer.amount / 100).toFixed(2),
       at: transfer.at,
       transRef: transfer.transRef,

@@ -18,6 +18,10 @@ export interface SlipImageInput {
   fromAccountMasked: string;
   toName: string;
   toAccountMasked: string;
+  /** The receiving bank (its name and colour beside the receiver); the sending bank's when absent. */
+  toBankCode?: string;
+  /** THB unless told (BCEL transfers are in LAK). */
+  currency?: 'THB' | 'LAK';
   /** Baht as a decimal string (`1500`, `1500.5`, `1500.00`); shown with thousands separators. */
   amount: string;
   at: Date;
@@ -158,14 +162,16 @@ export async function renderSlipImage(slip: SlipImageInput, options: SlipImageOp
   const qrTop = Math.round(600 * scale);
   const pad = Math.max(2, module * 2);
 
-  const party = (y: number, label: string, name: string, account: string) =>
-    `<circle cx="70" cy="${y + 45}" r="32" fill="${bank.colour}" opacity="0.9"/>` +
+  const toBank = slip.toBankCode ? (BANKS[slip.toBankCode] ?? { name: slip.toBankCode, colour: '#3d4b5c' }) : bank;
+  const party = (y: number, label: string, name: string, account: string, style: BankStyle) =>
+    `<circle cx="70" cy="${y + 45}" r="32" fill="${style.colour}" opacity="0.9"/>` +
     (withFonts
-      ? `<text x="70" y="${y + 56}" font-family="${FONT}" font-size="30" font-weight="bold" fill="#fff" text-anchor="middle">${initial}</text>`
+      ? `<text x="70" y="${y + 56}" font-family="${FONT}" font-size="30" font-weight="bold" fill="#fff" text-anchor="middle">${escapeXml(Array.from(style.name)[0] ?? '?')}</text>`
       : '') +
     text(120, y + 20, label, { size: 20, colour: '#6e7781' }) +
     text(120, y + 53, clip(name, 30), { size: 26, weight: 'bold' }) +
-    text(120, y + 83, `${bank.name}  ${clip(account, 24)}`, { size: 22, colour: '#57606a' });
+    text(120, y + 83, `${style.name}  ${clip(account, 24)}`, { size: 22, colour: '#57606a' });
+  const unit = slip.currency ?? 'THB';
 
   const design =
     // Background and a light decoration, kept away from the QR.
@@ -187,17 +193,17 @@ export async function renderSlipImage(slip: SlipImageInput, options: SlipImageOp
     text(106, 230, DATE_FORMAT.format(slip.at), { size: 22, colour: '#57606a' }) +
     `<line x1="36" y1="262" x2="684" y2="262" stroke="#d0d7de" stroke-width="2"/>` +
     // Sender, arrow, receiver.
-    party(280, 'From', slip.fromName, slip.fromAccountMasked) +
+    party(280, 'From', slip.fromName, slip.fromAccountMasked, bank) +
     `<path d="M70 392 v34 m-12 -12 l12 12 l12 -12" stroke="#8c959f" stroke-width="4" fill="none" stroke-linecap="round"/>` +
-    party(430, 'To', slip.toName, slip.toAccountMasked) +
+    party(430, 'To', slip.toName, slip.toAccountMasked, toBank) +
     `<line x1="36" y1="568" x2="684" y2="568" stroke="#d0d7de" stroke-width="2"/>` +
     // Reference and amount on the left, the QR on the right.
     text(40, 612, 'Transaction ref.', { size: 20, colour: '#6e7781' }) +
     text(40, 644, clip(slip.transRef, 32), { size: 22, mono: true }) +
     text(40, 702, 'Amount', { size: 20, colour: '#6e7781' }) +
-    text(40, 750, `${formatAmount(slip.amount)} THB`, { size: 42, weight: 'bold' }) +
+    text(40, 750, `${formatAmount(slip.amount)} ${unit}`, { size: 42, weight: 'bold' }) +
     text(40, 802, 'Fee', { size: 20, colour: '#6e7781' }) +
-    text(40, 834, '0.00 THB', { size: 22 }) +
+    text(40, 834, `0.00 ${unit}`, { size: 22 }) +
     text(40, 960, 'Sandbox slip - not a bank document', { size: 18, colour: '#8c959f' });
 
   const svg =

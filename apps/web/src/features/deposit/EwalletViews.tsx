@@ -13,7 +13,7 @@ import { toast } from '../../shared/ui/toast';
 import { AccountRow, ChannelBadge } from './AccountRow';
 import { useSendGiftLink } from './depositApi';
 import type { DepositWallet } from './depositChannels';
-import { useDepositTexts } from './depositTexts';
+import { useDepositTexts } from './useDepositTexts';
 import { NoWebCrypto, sealGiftLink } from './giftLinkSeal';
 
 /** E-wallet in AUTO mode: the number to send to, with the note to send from the member's own phone. */

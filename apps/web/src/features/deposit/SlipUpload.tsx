@@ -8,7 +8,7 @@ import { useLocale } from '../../shared/format/useLocale';
 import { Icon } from '../../shared/ui/Icon';
 import { Spinner } from '../../shared/ui/Spinner';
 import { toast } from '../../shared/ui/toast';
-import { useDepositTexts } from './depositTexts';
+import { useDepositTexts } from './useDepositTexts';
 import { uploadSlip, type SlipProgress } from './slipUpload';
 
 /** What the member may pick (the server sniffs the bytes again; HEIC is refused there with a clear code). */

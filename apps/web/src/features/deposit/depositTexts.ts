@@ -1,5 +1,4 @@
 import type { Locale } from '@mw/contract/constants';
-import { useLocale } from '../../shared/format/useLocale';
 
 /**
  * Texts of the slip upload and the gift-link encryption, kept with the deposit feature (its own
@@ -60,9 +59,3 @@ const la: DepositTexts = {
 };
 
 export const depositTexts: Readonly<Record<Locale, DepositTexts>> = { th, la, en };
-
-/** The deposit texts in the member's language; `{{name}}` placeholders filled from `values`. */
-export function useDepositTexts(): (key: keyof DepositTexts, values?: Record<string, string | number>) => string {
-  const texts = depositTexts[useLocale()];
-  return (key, values = {}) => texts[key].replace(/\{\{(\w+)\}\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
-}

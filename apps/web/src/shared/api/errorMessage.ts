@@ -1,5 +1,5 @@
 import i18next from 'i18next';
-import { isErrorCode } from '@mw/contract/errors';
+import { isErrorCode, isSlipReasonCode } from '@mw/contract/errors';
 import { isRuleCode, ruleMessage } from '../forms/ruleMessage';
 import { ApiError } from './ApiError';
 
@@ -27,6 +27,8 @@ export function errorMessage(error: unknown): string {
 /** A code the server sent (as an error, or as `message` of an answer): translated when known, else as sent. */
 export function codeMessage(code: string): string {
   if (isErrorCode(code)) return i18next.t(`errors.${code}`);
+  // A slip refused for a reason (spec section 8): the reason's text.
+  if (isSlipReasonCode(code)) return i18next.t(`slipReasons.${code}`);
   if (isRuleCode(code)) return ruleMessage(code);
   return code;
 }
