@@ -47,7 +47,9 @@ function startServer(port: number, target: Target): ChildProcess {
       OPERATOR_TOKEN: OPERATOR,
       ARGON2_MEMORY_KIB: '8192',
       OTP_RESEND_SECONDS: '0',
-      SANDBOX_GAME_LATENCY_MS: '15',
+      // Long enough that a transfer spends most of its time waiting for the provider with its
+      // operation recorded PENDING: the kill then finds transfers in flight even on a busy host.
+      SANDBOX_GAME_LATENCY_MS: '60',
       RECONCILE_INTERVAL_MS: '300',
       RECONCILE_GRACE_MS: '0',
       CREDENTIALS_KEY: Buffer.alloc(32, 7).toString('base64'),
