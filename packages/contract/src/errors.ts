@@ -1,4 +1,5 @@
 import { depositErrorCodes } from './deposit-errors';
+import { promotionErrorCodes } from './promotion-errors';
 
 /**
  * Error codes that travel on the wire as `{ "message": CODE }`.
@@ -101,7 +102,7 @@ export const addedErrorCodes = [
  * Every code: the spec's, then each domain's own (declared in the domain's contract file, one
  * line here per domain).
  */
-export const errorCodes = [...specErrorCodes, ...spinErrorCodes, ...protocolCodes, ...addedErrorCodes, ...depositErrorCodes] as const;
+export const errorCodes = [...specErrorCodes, ...spinErrorCodes, ...protocolCodes, ...addedErrorCodes, ...depositErrorCodes, ...promotionErrorCodes] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 export type SlipReasonCode = (typeof slipReasonCodes)[number];
 

@@ -48,6 +48,26 @@ export const couponClaimResponseSchema = z.object({
   error: z.string().optional().describe('error code when success is false'),
 });
 
+/**
+ * Provable fairness (added to the spec): the member's current server-seed hash, client seed and
+ * next nonce, and the wheel's weights; a rotation reveals the old seed.
+ */
+export const spinFairnessSchema = z.object({
+  seedHash: z.string().describe('SHA-256 (hex) of the secret server seed the next spins use'),
+  clientSeed: z.string(),
+  nonce: z.number().int().describe('the nonce of the next spin'),
+  slices: z.array(z.object({ code: z.string(), label: z.string(), weight: z.number().int() })).describe('in wheel order; a roll walks them in this order'),
+  totalWeight: z.number().int(),
+});
+export type SpinFairness = z.infer<typeof spinFairnessSchema>;
+export const spinRotateSchema = z.strictObject({
+  clientSeed: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional().describe('the client seed for the new server seed (random when absent)'),
+});
+export const spinRotateResponseSchema = z.object({
+  revealed: z.object({ seed: z.string(), seedHash: z.string(), clientSeed: z.string(), spins: z.number().int() }).describe('the old seed and how many spins used it'),
+  next: spinFairnessSchema,
+});
+
 export const spinEndpoints = {
   spinSetup: endpoint({ method: 'GET', path: '/api/spinwheel/setup', auth: true, domain: 'spin', response: spinSetupSchema }),
   spin: endpoint({
@@ -64,5 +84,9 @@ export const spinEndpoints = {
   }),
   spinActive: endpoint({
     method: 'GET', path: '/api/spinwheel/active', auth: true, domain: 'spin', response: z.object({ active: z.boolean() }),
+  }),
+  spinFairness: endpoint({ method: 'GET', path: '/api/spinwheel/fairness', auth: true, domain: 'spin', response: spinFairnessSchema }),
+  spinRotateSeed: endpoint({
+    method: 'POST', path: '/api/spinwheel/fairness/rotate', auth: true, domain: 'spin', body: spinRotateSchema, response: spinRotateResponseSchema,
   }),
 };

@@ -6,6 +6,7 @@ import { depositModule } from './deposit';
 import { lookupModule } from './lookup';
 import { otpModule } from './otp';
 import { settingsModule } from './settings';
+import { spinModule } from './spin';
 import { statementModule } from './statement';
 import { walletModule } from './wallet';
 
@@ -22,5 +23,6 @@ export const modules: readonly DomainModule[] = [
   walletModule,
   statementModule,
   depositModule,
+  spinModule,
   demoModule,
 ];

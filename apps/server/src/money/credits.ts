@@ -18,7 +18,12 @@ export interface ExternalCredit {
   amount: number;
   /** The money's currency; it must be the member's (there is no exchange). */
   currency: Currency;
-  kind: Extract<PostingKind, 'deposit' | 'adjustment'>;
+  /**
+   * deposit / adjustment: money from outside (a `deposit` operation, from the system deposits
+   * account); spin_prize / bonus / refund / invite: a promotion paid by us (a `bonus` operation,
+   * from the system bonus account).
+   */
+  kind: Extract<PostingKind, 'deposit' | 'adjustment' | 'spin_prize' | 'bonus' | 'refund' | 'invite'>;
   /** What the statement shows as "from": the channel (`WW`, `KBANK`, `MANUAL`). */
   from: string;
   note?: string | null;
@@ -43,6 +48,11 @@ export interface CreditResult {
  * the statement records.
  */
 export type CreditHook = (name: string, rows: { ids: string[]; operationIds: string[]; amounts: number[] }) => RawBuilder<unknown>;
+
+/** Whether a credit kind is a promotion we pay (a `bonus` operation from the bonus account) rather than money from outside. */
+export function isPromotionCredit(kind: ExternalCredit['kind']): boolean {
+  return kind !== 'deposit' && kind !== 'adjustment';
+}
 
 interface Item {
   credit: ExternalCredit;
@@ -138,9 +148,10 @@ export class Credits {
         ON CONFLICT (source, ref) DO NOTHING RETURNING operation_id)`,
       sql`op AS (
         INSERT INTO operations (id, member_id, type, status, source, target, amount, note, start_tx)
-        SELECT u.id, u.member_id, 'deposit', 'SUCCESS', u.source, ${WALLET_CODE}, u.amount, u.note, ${NEXT_TX}
+        SELECT u.id, u.member_id, u.type, 'SUCCESS', u.source, ${WALLET_CODE}, u.amount, u.note, ${NEXT_TX}
         FROM unnest(${col((i) => i.id)}::text[], ${col((i) => i.credit.memberId)}::text[], ${col((i) => i.credit.from)}::text[],
-          ${col((i) => String(i.credit.amount))}::bigint[], ${col((i) => i.credit.note ?? null)}::text[]) AS u(id, member_id, source, amount, note)
+          ${col((i) => String(i.credit.amount))}::bigint[], ${col((i) => i.credit.note ?? null)}::text[],
+          ${col((i) => (isPromotionCredit(i.credit.kind) ? 'bonus' : 'deposit'))}::text[]) AS u(id, member_id, source, amount, note, type)
         JOIN ext ON ext.operation_id = u.id
         RETURNING id, start_tx AS tx_id)`,
     ];
@@ -163,7 +174,7 @@ export class Credits {
         kind: i.credit.kind,
         operationId: i.id,
         postings: [
-          { account: account.deposits(i.credit.currency), amount: -i.credit.amount },
+          { account: isPromotionCredit(i.credit.kind) ? account.bonus(i.credit.currency) : account.deposits(i.credit.currency), amount: -i.credit.amount },
           { account: account.wallet(i.credit.memberId), amount: i.credit.amount },
         ],
       })),

@@ -525,6 +525,8 @@ export const en: Messages = {
     STALE_WEBHOOK: 'The message is too old.',
     NO_DEPOSIT: 'This deposit was not found.',
     DEPOSIT_ALREADY_ASSIGNED: 'This deposit has been assigned already.',
+    NO_COIN: 'You have no coins left. Deposit to earn more.',
+    NO_SPINWHEEL: 'The prize wheel is not available right now.',
     TRUELINK_UNAVAILABLE: 'The e-wallet service is not answering right now. Nothing was taken — please try again in a few minutes.',
     SLIP_NOT_PENDING: 'This slip is no longer being checked.',
     NO_SLIP: 'Slip not found.',

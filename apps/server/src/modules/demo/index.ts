@@ -62,6 +62,33 @@ const DEMO_SETTINGS: Record<string, unknown> = {
 };
 
 const company = 'GOLDEN WALLET CO LTD';
+/** Prize labels are amounts (one text for every language); every slice pays. 100 baht deposited = 1 coin. */
+const wheelSlice = (baht: number, weight: number, i: number) => ({
+  code: `B${baht}`,
+  label: `฿${baht}`,
+  bgColor: i % 2 === 0 ? '#f5c451' : '#2b2f6b',
+  textColor: i % 2 === 0 ? '#1d1b3a' : '#ffffff',
+  htmlDescription: '',
+  weight,
+  prize: { name: `฿${baht}`, amount: baht * 100 },
+});
+const DEMO_WHEEL = {
+  name: 'Golden Wheel',
+  active: true,
+  slices: [
+    [1, 300],
+    [2, 250],
+    [5, 200],
+    [10, 120],
+    [20, 70],
+    [50, 40],
+    [100, 15],
+    [500, 5],
+  ].map(([baht = 0, weight = 0], i) => wheelSlice(baht, weight, i)),
+  depositPerCoin: 10_000,
+  couponTtlDays: 7,
+};
+
 /** Every mode of the spec's deposit modal (section 2), each transfer-able in the sandbox bank. */
 const DEMO_CHANNELS: NewChannel[] = [
   { id: 'KBANK-AUTO', kind: 'bank', bank_code: 'KBANK', bank_type: 'BANK', mode: 'AUTO', account_name: company, account_no: '0451234567', currency: 'BAHT', sort: 1, active: true },
@@ -87,7 +114,7 @@ const DEMO_CHANNELS: NewChannel[] = [
  */
 export const demoModule = defineModule({
   name: 'demo',
-  async seed({ config, settings, games, accounts, deposits }) {
+  async seed({ config, settings, games, accounts, deposits, spins }) {
     if (!config.SEED_DEMO) {
       await accounts.retire(DEMO_MEMBER.id, RETIRED);
       return;
@@ -108,6 +135,7 @@ export const demoModule = defineModule({
       })),
     );
     await deposits.channels.seed(DEMO_CHANNELS);
+    await spins.seedWheel(DEMO_WHEEL);
     await accounts.ensureMember(
       { ...DEMO_MEMBER, name: 'Demo Player', sourceCode: 'FRIEND', bankCode: 'KBANK', bankAccountName: 'DEMO PLAYER', bankAccountNo: '1234567890' },
       RETIRED,
