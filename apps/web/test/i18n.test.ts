@@ -5,6 +5,7 @@ import { la } from '../src/i18n/la';
 import { th } from '../src/i18n/th';
 import { ruleCodes } from '../src/shared/forms/ruleMessage';
 import { depositTexts } from '../src/features/deposit/depositTexts';
+import { spinTexts } from '../src/features/spin/spinTexts';
 
 type Tree = { [key: string]: string | Tree };
 
@@ -63,7 +64,10 @@ describe('locale files', () => {
 });
 
 /** Texts kept with a lazily loaded feature (not in the locale files): the same checks. */
-describe.each([['deposit', depositTexts as unknown as Record<string, Tree>]])('%s feature texts', (_name, texts) => {
+describe.each([
+  ['deposit', depositTexts as unknown as Record<string, Tree>],
+  ['spin', spinTexts as unknown as Record<string, Tree>],
+])('%s feature texts', (_name, texts) => {
   const every = new Set(Object.values(texts).flatMap((tree) => [...keysOf(tree)]));
   it.each(['th', 'la', 'en'])('%s has every key, none empty', (locale) => {
     const tree = texts[locale] as Tree;
