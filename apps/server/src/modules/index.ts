@@ -1,6 +1,7 @@
 import { moneyModule } from '../money/module';
 import type { DomainModule } from '../platform/module';
 import { accountModule } from './account';
+import { activityModule } from './activity';
 import { demoModule } from './demo';
 import { depositModule } from './deposit';
 import { lookupModule } from './lookup';
@@ -21,6 +22,7 @@ export const modules: readonly DomainModule[] = [
   accountModule,
   moneyModule,
   walletModule,
+  activityModule,
   statementModule,
   depositModule,
   spinModule,

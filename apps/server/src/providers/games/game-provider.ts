@@ -13,6 +13,19 @@ export interface LaunchTarget {
 
 export type TransferDirection = 'in' | 'out';
 
+/** A settled round of play at a provider (the base of turnover, refunds and invite earnings). */
+export interface GameRound {
+  /** The provider's id of the round: a round is imported once by it. */
+  roundId: string;
+  username: string;
+  /** Satang staked and won. */
+  stake: number;
+  win: number;
+  settledAt: Date;
+  /** The provider's position of the round in its feed: the next page starts after it. */
+  cursor: string;
+}
+
 /**
  * One game provider (JOKER, PG, …), as the server sees it. Amounts are satang. Every transfer
  * carries our reference; the provider applies a reference at most once, and `lookupTransfer`
@@ -28,6 +41,8 @@ export interface GameProvider {
   resetPassword(username: string): Promise<GameCredentials>;
   launch(credentials: GameCredentials): Promise<LaunchTarget>;
   lookupTransfer(ref: string): Promise<'applied' | 'absent'>;
+  /** Settled rounds after `cursor` (null: from the start), oldest first, at most `limit`. */
+  rounds(cursor: string | null, limit: number): Promise<GameRound[]>;
 }
 
 /**
@@ -71,5 +86,6 @@ export function withDeadline(provider: GameProvider, timeoutMs: number): GamePro
     resetPassword: (username) => limit(provider.resetPassword(username), 'unreachable'),
     launch: (credentials) => limit(provider.launch(credentials), 'unreachable'),
     lookupTransfer: (ref) => limit(provider.lookupTransfer(ref), 'unreachable'),
+    rounds: (cursor, max) => limit(provider.rounds(cursor, max), 'unreachable'),
   };
 }

@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema';
 import './sandbox-tables';
 import { Batcher, oneByOne, type Outcome } from '../../lib/batcher';
-import { ProviderError, type GameCredentials, type GameProvider, type LaunchTarget, type TransferDirection } from './game-provider';
+import { ProviderError, type GameRound, type GameCredentials, type GameProvider, type LaunchTarget, type TransferDirection } from './game-provider';
 
 /** Failure injection per game: an outside system fails in these ways. */
 export type FaultMode = 'none' | 'down' | 'timeout' | 'error-after-take';
@@ -112,14 +112,47 @@ export class SandboxGameHouse {
     return row ? Number(row.balance) : null;
   }
 
-  /** One spin of the demo game, entirely on the provider's side: the bet is lost or won. */
+  /**
+   * One spin of the demo game, entirely on the provider's side: the bet is lost or won, and the
+   * round is recorded in the provider's round feed in the same statement.
+   */
   async spin(code: string, username: string, bet: number, multiplier: number): Promise<number | null> {
-    const won = bet * multiplier;
+    const won = Math.round(bet * multiplier);
+    const roundId = `${code}-${randomBytes(9).toString('base64url')}`;
     const result = await sql<{ balance: number }>`
-      UPDATE sandbox_game_accounts SET balance = balance - ${bet}::bigint + ${won}::bigint
-      WHERE game_code = ${code} AND username = ${username} AND balance >= ${bet}::bigint RETURNING balance`.execute(this.db);
+      WITH played AS (
+        UPDATE sandbox_game_accounts SET balance = balance - ${bet}::bigint + ${won}::bigint
+        WHERE game_code = ${code} AND username = ${username} AND balance >= ${bet}::bigint RETURNING balance),
+      round AS (
+        INSERT INTO sandbox_game_rounds (round_id, game_code, username, stake, win)
+        SELECT ${roundId}, ${code}, ${username}, ${bet}::bigint, ${won}::bigint FROM played)
+      SELECT balance FROM played`.execute(this.db);
     const row = result.rows[0];
     return row ? Number(row.balance) : null;
+  }
+
+  /**
+   * Realistic play for tests and demos: `rounds` spins of `stake` each (fewer when the balance runs
+   * out), wins drawn so that the game pays back about `rtp` of the stakes over many rounds.
+   * Answers the rounds played and the balance after.
+   */
+  async play(code: string, username: string, rounds: number, stake: number, rtp = 0.96): Promise<{ played: number; staked: number; won: number; balance: number | null }> {
+    let played = 0;
+    let staked = 0;
+    let won = 0;
+    let balance: number | null = await this.accountBalance(code, username);
+    for (let i = 0; i < rounds; i++) {
+      // A few big wins, many small ones and many losses; mean multiplier = rtp.
+      const r = Math.random();
+      const multiplier = r < 0.01 ? rtp * 20 : r < 0.1 ? rtp * 4 : r < 0.4 ? rtp * 0.6 : 0;
+      const after = await this.spin(code, username, stake, Math.round(multiplier * 100) / 100);
+      if (after === null) break;
+      played += 1;
+      staked += stake;
+      won += after - ((balance ?? 0) - stake);
+      balance = after;
+    }
+    return { played, staked, won, balance };
   }
 
   async checkLogin(code: string, username: string, password: string): Promise<boolean> {
@@ -223,6 +256,18 @@ class SandboxTransfers {
 }
 
 class SandboxGameProvider implements GameProvider {
+  async rounds(cursor: string | null, limit: number): Promise<GameRound[]> {
+    const rows = await this.db
+      .selectFrom('sandbox_game_rounds')
+      .selectAll()
+      .where('game_code', '=', this.code)
+      .where('seq', '>', cursor ?? '0')
+      .orderBy('seq')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ roundId: r.round_id, username: r.username, stake: Number(r.stake), win: Number(r.win), settledAt: r.settled_at, cursor: String(r.seq) }));
+  }
+
   constructor(
     readonly code: string,
     private readonly db: Kysely<DB>,

@@ -40,7 +40,19 @@ declare module '../../db/schema' {
     sandbox_game_transfers: SandboxGameTransfersTable;
     sandbox_game_sessions: SandboxGameSessionsTable;
     sandbox_game_faults: SandboxGameFaultsTable;
+    sandbox_game_rounds: SandboxGameRoundsTable;
   }
+}
+
+/** Every round of the sandbox's demo game, in order (seq): the provider's round feed. */
+export interface SandboxGameRoundsTable {
+  seq: Generated<string>;
+  round_id: string;
+  game_code: string;
+  username: string;
+  stake: number;
+  win: number;
+  settled_at: DefaultTimestamp;
 }
 
 /** The sandbox providers' tables (created whatever GAME_PROVIDER says, so switching needs no migration). */
@@ -79,5 +91,19 @@ CREATE TABLE sandbox_game_faults (
   latency_ms integer NOT NULL DEFAULT 0 CHECK (latency_ms >= 0),
   updated_at timestamptz NOT NULL DEFAULT now()
 );`,
+  },
+  {
+    id: 'wallet/003_sandbox_game_rounds',
+    sql: `
+CREATE TABLE sandbox_game_rounds (
+  seq bigserial PRIMARY KEY,
+  round_id text NOT NULL UNIQUE,
+  game_code text NOT NULL,
+  username text NOT NULL,
+  stake bigint NOT NULL CHECK (stake > 0),
+  win bigint NOT NULL CHECK (win >= 0),
+  settled_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX sandbox_game_rounds_feed ON sandbox_game_rounds (game_code, seq);`,
   },
 ];

@@ -16,5 +16,6 @@ export function unconfiguredGameProvider(code: string): GameProvider {
     resetPassword: refuse,
     launch: refuse,
     lookupTransfer: refuse,
+    rounds: () => Promise.resolve([]),
   };
 }

@@ -1,0 +1,154 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB, DefaultTimestamp, Timestamp } from '../../db/schema';
+import { defineModule } from '../../platform/module';
+import type { GameService } from '../wallet/game-service';
+
+/** A settled round imported from a provider (once, by provider and round id). */
+export interface GameRoundsTable {
+  provider: string;
+  round_id: string;
+  member_id: string;
+  category: string;
+  stake: number;
+  win: number;
+  settled_at: Timestamp;
+  imported_at: DefaultTimestamp;
+}
+
+export interface GameRoundCursorsTable {
+  provider: string;
+  cursor: string;
+  updated_at: DefaultTimestamp;
+}
+
+declare module '../../db/schema' {
+  interface DB {
+    game_rounds: GameRoundsTable;
+    game_round_cursors: GameRoundCursorsTable;
+  }
+}
+
+declare module '../../platform/services' {
+  interface Services {
+    activity: GameActivity;
+  }
+}
+
+/** What a member staked and won over a span, in satang. */
+export interface PlayTotals {
+  stakes: number;
+  wins: number;
+  rounds: number;
+}
+
+/**
+ * Game activity: the rounds members play at the providers, imported as they settle (each
+ * provider's round feed, after a stored cursor; a round is written once by provider + round id,
+ * so a page read twice or two importers at once change nothing). Money stays with the ledger
+ * (transfers to and from games); rounds are the base of bonus turnover, refunds of losses and
+ * invite earnings. A round whose username no member has at that provider is skipped.
+ */
+export class GameActivity {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly games: GameService,
+  ) {}
+
+  /** Imports the rounds settled since the last import, from every active game's provider. Answers how many were new. */
+  async importAll(pageSize = 500): Promise<number> {
+    const catalogue = await this.db.selectFrom('games').select(['code', 'category']).where('active', '=', true).execute();
+    let imported = 0;
+    for (const game of catalogue) imported += await this.importFrom(game.code, game.category, pageSize);
+    return imported;
+  }
+
+  private async importFrom(code: string, category: string, pageSize: number): Promise<number> {
+    let imported = 0;
+    for (let pages = 0; pages < 20; pages++) {
+      const at = await this.db.selectFrom('game_round_cursors').select('cursor').where('provider', '=', code).executeTakeFirst();
+      const rounds = await this.games.provider(code).rounds(at?.cursor ?? null, pageSize);
+      if (rounds.length === 0) break;
+      const last = rounds[rounds.length - 1]?.cursor ?? at?.cursor ?? '0';
+      const written = await sql<{ n: string }>`
+        WITH incoming AS (
+          SELECT * FROM unnest(${rounds.map((r) => r.roundId)}::text[], ${rounds.map((r) => r.username)}::text[],
+            ${rounds.map((r) => String(r.stake))}::bigint[], ${rounds.map((r) => String(r.win))}::bigint[], ${rounds.map((r) => r.settledAt.toISOString())}::timestamptz[])
+            AS u(round_id, username, stake, win, settled_at)),
+        inserted AS (
+          INSERT INTO game_rounds (provider, round_id, member_id, category, stake, win, settled_at)
+          SELECT ${code}, i.round_id, mg.member_id, ${category}, i.stake, i.win, i.settled_at
+          FROM incoming i JOIN member_games mg ON mg.game_code = ${code} AND mg.username = i.username
+          ON CONFLICT (provider, round_id) DO NOTHING
+          RETURNING 1),
+        moved AS (
+          INSERT INTO game_round_cursors (provider, cursor) VALUES (${code}, ${last})
+          ON CONFLICT (provider) DO UPDATE SET cursor = EXCLUDED.cursor, updated_at = now()
+          WHERE game_round_cursors.cursor::numeric < EXCLUDED.cursor::numeric)
+        SELECT count(*)::text AS n FROM inserted`.execute(this.db);
+      imported += Number(written.rows[0]?.n ?? 0);
+      if (rounds.length < pageSize) break;
+    }
+    return imported;
+  }
+
+  /** A member's stakes and wins in rounds settled in [from, to), in the given categories (all when null). */
+  async totals(memberId: string, from: Date, to: Date | null, categories: readonly string[] | null): Promise<PlayTotals> {
+    let query = this.db
+      .selectFrom('game_rounds')
+      .select((eb) => [eb.fn.coalesce(eb.fn.sum<string>('stake'), sql<string>`0`).as('stakes'), eb.fn.coalesce(eb.fn.sum<string>('win'), sql<string>`0`).as('wins'), eb.fn.countAll<string>().as('rounds')])
+      .where('member_id', '=', memberId)
+      .where('settled_at', '>=', from);
+    if (to) query = query.where('settled_at', '<', to);
+    if (categories) query = query.where('category', 'in', categories.length > 0 ? [...categories] : ['']);
+    const row = await query.executeTakeFirstOrThrow();
+    return { stakes: Number(row.stakes), wins: Number(row.wins), rounds: Number(row.rounds) };
+  }
+}
+
+/** Game activity: round import (every ROUND_IMPORT_INTERVAL_MS, 2 s) and play totals. */
+export const activityModule = defineModule({
+  name: 'activity',
+  migrations: [
+    {
+      id: 'activity/001_game_rounds',
+      sql: `
+CREATE TABLE game_rounds (
+  provider text NOT NULL,
+  round_id text NOT NULL,
+  member_id text NOT NULL REFERENCES members(id),
+  category text NOT NULL,
+  stake bigint NOT NULL CHECK (stake >= 0),
+  win bigint NOT NULL CHECK (win >= 0),
+  settled_at timestamptz NOT NULL,
+  imported_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (provider, round_id)
+);
+CREATE INDEX game_rounds_member_time ON game_rounds (member_id, settled_at);
+CREATE TABLE game_round_cursors (
+  provider text PRIMARY KEY,
+  cursor text NOT NULL,
+  updated_at timestamptz NOT NULL DEFAULT now()
+);`,
+    },
+  ],
+  setup(services) {
+    services.activity = new GameActivity(services.database.db, services.games);
+  },
+  start({ activity, config }, log) {
+    const every = Number(config.env.ROUND_IMPORT_INTERVAL_MS ?? 2_000);
+    if (!Number.isFinite(every) || every <= 0) return undefined;
+    let running = false;
+    const timer = setInterval(() => {
+      if (running) return;
+      running = true;
+      activity
+        .importAll()
+        .catch((error: unknown) => log.warn({ err: error }, 'round import failed'))
+        .finally(() => {
+          running = false;
+        });
+    }, every);
+    timer.unref();
+    return () => clearInterval(timer);
+  },
+});
