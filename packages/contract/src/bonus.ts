@@ -61,7 +61,16 @@ export const promotionCurrentSchema = z.object({
 });
 export const promotionActivateResponseSchema = okSchema.extend({ promotion: promotionSchema });
 
+/** The open condition's progress (added to the spec), in baht: turnover so far, its target, the bust line. */
+export const bonusProgressSchema = z.object({
+  progress: z
+    .object({ code: z.string(), turnover: bahtSchema, target: bahtSchema, bonus: bahtSchema, deposit: bahtSchema, bust: bahtSchema })
+    .nullable()
+    .describe('null when no bonus is active'),
+});
+
 export const bonusEndpoints = {
+  bonusProgress: endpoint({ method: 'GET', path: '/api/bonus/progress', auth: true, domain: 'bonus', response: bonusProgressSchema }),
   bonusList: endpoint({ method: 'GET', path: '/api/bonus', auth: true, domain: 'bonus', response: z.array(bonusItemSchema) }),
   bonusActivate: endpoint({
     method: 'GET', path: '/api/bonus/activate/:code', auth: true, domain: 'bonus', movesMoney: true,

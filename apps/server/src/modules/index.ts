@@ -1,6 +1,7 @@
 import { moneyModule } from '../money/module';
 import type { DomainModule } from '../platform/module';
 import { accountModule } from './account';
+import { bonusModule } from './bonus';
 import { activityModule } from './activity';
 import { demoModule } from './demo';
 import { depositModule } from './deposit';
@@ -26,5 +27,6 @@ export const modules: readonly DomainModule[] = [
   statementModule,
   depositModule,
   spinModule,
+  bonusModule,
   demoModule,
 ];

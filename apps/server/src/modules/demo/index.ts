@@ -89,6 +89,26 @@ const DEMO_WHEEL = {
   couponTtlDays: 7,
 };
 
+/** Demo bonuses (amounts in satang): a welcome bonus, a daily and a weekly one. */
+const bonusBanner = (title: string, text: string) => [{ image: '', html: `<h3>${title}</h3><p>${text}</p>` }];
+const DEMO_BONUSES = [
+  {
+    code: 'WELCOME20', type: 'limit' as const, maxReceived: 1, maxTotal: null, percentFail: 10, percent: 20, maxBonus: 50_000, minDeposit: 10_000,
+    turnoverMultiple: 5, categories: ['slot' as const], depositWindowMinutes: 60, active: true, sort: 1,
+    banners: bonusBanner('WELCOME 20%', '20% up to ฿500 · min ฿100 · turnover ×5 · slots'),
+  },
+  {
+    code: 'DAILY10', type: 'day' as const, maxReceived: 1, maxTotal: null, percentFail: 10, percent: 10, maxBonus: 20_000, minDeposit: 5_000,
+    turnoverMultiple: 3, categories: ['slot' as const, 'sport' as const, 'lotto' as const], depositWindowMinutes: 60, active: true, sort: 2,
+    banners: bonusBanner('DAILY 10%', '10% up to ฿200 · min ฿50 · turnover ×3'),
+  },
+  {
+    code: 'WEEKLY15', type: 'week' as const, maxReceived: 2, maxTotal: null, percentFail: 10, percent: 15, maxBonus: 100_000, minDeposit: 30_000,
+    turnoverMultiple: 4, categories: ['slot' as const], depositWindowMinutes: 60, active: true, sort: 3,
+    banners: bonusBanner('WEEKLY 15%', '15% up to ฿1,000 · min ฿300 · turnover ×4 · slots'),
+  },
+];
+
 /** Every mode of the spec's deposit modal (section 2), each transfer-able in the sandbox bank. */
 const DEMO_CHANNELS: NewChannel[] = [
   { id: 'KBANK-AUTO', kind: 'bank', bank_code: 'KBANK', bank_type: 'BANK', mode: 'AUTO', account_name: company, account_no: '0451234567', currency: 'BAHT', sort: 1, active: true },
@@ -114,7 +134,7 @@ const DEMO_CHANNELS: NewChannel[] = [
  */
 export const demoModule = defineModule({
   name: 'demo',
-  async seed({ config, settings, games, accounts, deposits, spins }) {
+  async seed({ config, settings, games, accounts, deposits, spins, bonuses }) {
     if (!config.SEED_DEMO) {
       await accounts.retire(DEMO_MEMBER.id, RETIRED);
       return;
@@ -136,6 +156,7 @@ export const demoModule = defineModule({
     );
     await deposits.channels.seed(DEMO_CHANNELS);
     await spins.seedWheel(DEMO_WHEEL);
+    await bonuses.seedCatalogue(DEMO_BONUSES);
     await accounts.ensureMember(
       { ...DEMO_MEMBER, name: 'Demo Player', sourceCode: 'FRIEND', bankCode: 'KBANK', bankAccountName: 'DEMO PLAYER', bankAccountNo: '1234567890' },
       RETIRED,

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { requireMember } from '../../http/handlers';
+import { defineModule } from '../../platform/module';
+import { operatorGuard } from '../../platform/operator';
+import { BonusService } from './bonus-service';
+import './tables';
+
+declare module '../../platform/services' {
+  interface Services {
+    bonuses: BonusService;
+  }
+}
+
+const categories = z.array(z.enum(['slot', 'sport', 'lotto'])).min(1).max(3);
+const bonusBody = z.strictObject({
+  type: z.enum(['limit', 'day', 'week']),
+  maxReceived: z.number().int().min(1).max(1000),
+  maxTotal: z.number().int().min(1).max(10_000_000).nullable().default(null),
+  percentFail: z.number().min(0).max(100),
+  banners: z.array(z.strictObject({ image: z.string().max(500), html: z.string().max(5000) })).max(10).default([]),
+  percent: z.number().min(0.01).max(1000),
+  maxBonus: z.number().int().min(1).max(100_000_000),
+  minDeposit: z.number().int().min(1).max(100_000_000),
+  turnoverMultiple: z.number().min(0).max(100),
+  categories,
+  depositWindowMinutes: z.number().int().min(1).max(7 * 24 * 60).default(60),
+  active: z.boolean().default(true),
+  sort: z.number().int().min(0).max(10_000).default(0),
+});
+export type BonusInput = z.output<typeof bonusBody>;
+
+/**
+ * Bonuses (spec sections 2, 3, 4, 8): list, activate, check/active, check/minimum, clear, with
+ * the turnover condition as a money-core policy. Operator: GET /api/operator/bonuses,
+ * PUT /api/operator/bonuses/:code (amounts in satang; percents as numbers).
+ */
+export const bonusModule = defineModule({
+  name: 'bonus',
+  migrations: [
+    {
+      id: 'bonus/001_bonuses',
+      sql: `
+CREATE TABLE bonuses (
+  code text PRIMARY KEY CHECK (code = upper(code)),
+  type text NOT NULL CHECK (type IN ('limit', 'day', 'week')),
+  max_received integer NOT NULL CHECK (max_received > 0),
+  max_total integer CHECK (max_total > 0),
+  percent_fail numeric(6, 2) NOT NULL CHECK (percent_fail >= 0 AND percent_fail <= 100),
+  banners jsonb NOT NULL DEFAULT '[]',
+  percent numeric(7, 2) NOT NULL CHECK (percent > 0),
+  max_bonus bigint NOT NULL CHECK (max_bonus > 0),
+  min_deposit bigint NOT NULL CHECK (min_deposit > 0),
+  turnover_multiple numeric(6, 2) NOT NULL CHECK (turnover_multiple >= 0),
+  categories text[] NOT NULL,
+  deposit_window_minutes integer NOT NULL DEFAULT 60 CHECK (deposit_window_minutes > 0),
+  active boolean NOT NULL DEFAULT true,
+  sort integer NOT NULL DEFAULT 0,
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE bonus_receipts (
+  id text PRIMARY KEY,
+  member_id text NOT NULL REFERENCES members(id),
+  bonus_code text NOT NULL REFERENCES bonuses(code),
+  deposit_operation_id text NOT NULL UNIQUE,
+  deposit_amount bigint NOT NULL CHECK (deposit_amount > 0),
+  bonus_amount bigint NOT NULL CHECK (bonus_amount > 0),
+  turnover_target bigint NOT NULL CHECK (turnover_target >= 0),
+  categories text[] NOT NULL,
+  percent_fail numeric(6, 2) NOT NULL,
+  status text NOT NULL CHECK (status IN ('ACTIVE', 'SUCCESS', 'FAILED', 'CLEARED')),
+  started_at timestamptz NOT NULL DEFAULT now(),
+  ended_at timestamptz,
+  credit_operation_id text
+);
+-- One open condition per member: activations at the same moment cannot both pass.
+CREATE UNIQUE INDEX bonus_receipts_one_active ON bonus_receipts (member_id) WHERE status = 'ACTIVE';
+CREATE INDEX bonus_receipts_member_code ON bonus_receipts (member_id, bonus_code, started_at);`,
+    },
+  ],
+  setup(services) {
+    services.bonuses = new BonusService(services.database.db, services.money, services.wallet, services.games, services.activity);
+  },
+  handlers: ({ bonuses }) => ({
+    bonusList: async (ctx) => bonuses.list(requireMember(ctx).memberId),
+    bonusActivate: async (ctx) => bonuses.activate(requireMember(ctx).memberId, ctx.params.code),
+    bonusCheckActive: async (ctx) => bonuses.checkActive(requireMember(ctx).memberId),
+    bonusCheckMinimum: async (ctx) => bonuses.checkMinimum(requireMember(ctx).memberId),
+    bonusClear: async (ctx) => bonuses.clear(requireMember(ctx).memberId),
+    bonusProgress: async (ctx) => ({ progress: await bonuses.progress(requireMember(ctx).memberId) }),
+  }),
+  routes(app, { config, bonuses, database }) {
+    const guard = operatorGuard(config);
+    app.get('/api/operator/bonuses', { preHandler: guard }, async () => ({ bonuses: await database.db.selectFrom('bonuses').selectAll().orderBy('sort').execute() }));
+    app.put(
+      '/api/operator/bonuses/:code',
+      { preHandler: guard, schema: { params: z.object({ code: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/) }), body: bonusBody } },
+      async (request) => bonuses.upsert((request.params as { code: string }).code.toUpperCase(), request.body as BonusInput),
+    );
+  },
+  start({ bonuses }, log) {
+    const timer = setInterval(() => void bonuses.sweep().catch((error: unknown) => log.warn({ err: error }, 'bonus sweep failed')), 30_000);
+    timer.unref();
+    return () => clearInterval(timer);
+  },
+});

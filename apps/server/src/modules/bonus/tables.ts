@@ -1,0 +1,48 @@
+import type { ColumnType, Generated } from 'kysely';
+import type { DefaultTimestamp } from '../../db/schema';
+
+/** A bonus of the catalogue (operators edit it). Amounts in satang; percents as numbers (20 = 20 %). */
+export interface BonusesTable {
+  code: string;
+  type: 'limit' | 'day' | 'week';
+  max_received: number;
+  /** Receipts by everyone, all time (null: no limit): BONUS_FULL when reached. */
+  max_total: number | null;
+  percent_fail: ColumnType<number, number | string, number | string>;
+  banners: ColumnType<Array<{ image: string; html: string }>, string, string>;
+  percent: ColumnType<number, number | string, number | string>;
+  max_bonus: number;
+  min_deposit: number;
+  turnover_multiple: ColumnType<number, number | string, number | string>;
+  categories: ColumnType<string[], string[], string[]>;
+  deposit_window_minutes: Generated<number>;
+  active: Generated<boolean>;
+  sort: Generated<number>;
+  updated_at: DefaultTimestamp;
+}
+
+export type ReceiptStatus = 'ACTIVE' | 'SUCCESS' | 'FAILED' | 'CLEARED';
+
+/** A member's take of a bonus: the grant and its turnover condition. */
+export interface BonusReceiptsTable {
+  id: string;
+  member_id: string;
+  bonus_code: string;
+  deposit_operation_id: string;
+  deposit_amount: number;
+  bonus_amount: number;
+  turnover_target: number;
+  categories: ColumnType<string[], string[], string[]>;
+  percent_fail: ColumnType<number, number | string, number | string>;
+  status: ReceiptStatus;
+  started_at: DefaultTimestamp;
+  ended_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  credit_operation_id: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+declare module '../../db/schema' {
+  interface DB {
+    bonuses: BonusesTable;
+    bonus_receipts: BonusReceiptsTable;
+  }
+}

@@ -1,0 +1,130 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { checkInvariants } from '../src/money/ledger';
+import { periodStart } from '../src/modules/bonus/periods';
+import { call, dbKinds, login, registerMember, startApp, type TestApp } from './helpers';
+
+/** A UTC instant from a Bangkok wall-clock time. */
+const bangkok = (iso: string) => new Date(`${iso}+07:00`);
+
+describe('bonus periods (Asia/Bangkok)', () => {
+  it('starts a day at 00:00 Bangkok: 23:59 and 00:01 are different days', () => {
+    expect(periodStart('day', bangkok('2026-11-23T23:59:00'))).toEqual(bangkok('2026-11-23T00:00:00'));
+    expect(periodStart('day', bangkok('2026-11-24T00:01:00'))).toEqual(bangkok('2026-11-24T00:00:00'));
+    // 16:59 UTC is 23:59 in Bangkok, 17:01 UTC the next day there.
+    expect(periodStart('day', new Date('2026-11-23T16:59:00Z'))).toEqual(bangkok('2026-11-23T00:00:00'));
+    expect(periodStart('day', new Date('2026-11-23T17:01:00Z'))).toEqual(bangkok('2026-11-24T00:00:00'));
+  });
+
+  it('starts a week on Monday 00:00 Bangkok, and a limit bonus never restarts', () => {
+    // 2026-11-23 is a Monday.
+    expect(periodStart('week', bangkok('2026-11-29T23:59:00'))).toEqual(bangkok('2026-11-23T00:00:00'));
+    expect(periodStart('week', bangkok('2026-11-30T00:01:00'))).toEqual(bangkok('2026-11-30T00:00:00'));
+    expect(periodStart('week', bangkok('2026-11-23T00:00:00'))).toEqual(bangkok('2026-11-23T00:00:00'));
+    expect(periodStart('week', bangkok('2026-11-22T23:59:59'))).toEqual(bangkok('2026-11-16T00:00:00'));
+    expect(periodStart('limit', new Date())).toBeNull();
+  });
+});
+
+describe.each(dbKinds)('bonuses on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(kind, { ROUND_IMPORT_INTERVAL_MS: '0' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  afterEach(async () => {
+    expect(await checkInvariants(t.services.database.db)).toMatchObject({ ok: true });
+  });
+
+  async function member(deposit: number) {
+    const m = await registerMember(t.app);
+    const token = await login(t.app, m.phone, m.password);
+    if (deposit > 0) expect((await call(t.app, 'POST', '/api/wallet/add', { token, body: { amount: deposit } })).status).toBe(200);
+    return { ...m, token };
+  }
+  const wallet = async (token: string) => (await call<{ wallet: { amount: number } }>(t.app, 'GET', '/api/wallet', { token })).body.wallet.amount;
+  const activate = (token: string, code: string) => call<Record<string, unknown>>(t.app, 'GET', `/api/bonus/activate/${code}`, { token });
+  const withdraw = (token: string, amount: number) => call<Record<string, unknown>>(t.app, 'POST', '/api/wallet/withdraw', { token, body: { amount } });
+  const transfer = (token: string, from: string, to: string, amount: number) => call<Record<string, unknown>>(t.app, 'POST', '/api/wallet/transfer', { token, body: { from, to, amount } });
+  /** Spins of the PG demo game at a fixed multiplier (1: the stake comes back; 0: lost). */
+  async function play(memberId: string, spins: number, stake: number, multiplier: number) {
+    const account = await t.services.database.db.selectFrom('member_games').select('username').where('member_id', '=', memberId).where('game_code', '=', 'PG').executeTakeFirstOrThrow();
+    for (let i = 0; i < spins; i++) await t.services.sandboxGames?.spin('PG', account.username, stake, multiplier);
+  }
+
+  it('grants the bonus on the latest deposit, locks withdrawals and slot transfers out until the turnover is met, then frees the money', async () => {
+    const m = await member(1000);
+    const taken = await activate(m.token, 'welcome20');
+    expect(taken).toMatchObject({ status: 200, body: { isActive: true } });
+    expect(await wallet(m.token)).toBe(1200);
+    expect((await call(t.app, 'GET', '/api/bonus/check/active', { token: m.token })).body).toEqual({ status: true, type: 'limit' });
+    const statement = await call<{ statements: Array<{ statementType: string; from: string; amount: number }> }>(t.app, 'POST', '/api/statement', { token: m.token, body: { page: 1, limit: 5 } });
+    expect(statement.body.statements[0]).toMatchObject({ statementType: 'bonus', from: 'WELCOME20', amount: 200 });
+    // Locked: no withdrawal; into a game is fine, out of a slot game is not.
+    expect(await withdraw(m.token, 100)).toMatchObject({ status: 403, body: { message: 'BONUS_CONDITION' } });
+    await call(t.app, 'GET', '/api/wallet/activate/PG', { token: m.token });
+    expect((await transfer(m.token, 'WALLET', 'PG', 1200)).status).toBe(200);
+    expect(await transfer(m.token, 'PG', 'WALLET', 10)).toMatchObject({ status: 403, body: { message: 'BONUS_CONDITION' } });
+    // Turnover target (1000 + 200) × 5 = 6,000 baht: 59 spins of 100 baht are one short.
+    await play(m.id, 59, 10_000, 1);
+    const progress = await call<{ progress: { turnover: number; target: number } }>(t.app, 'GET', '/api/bonus/progress', { token: m.token });
+    expect(progress.body.progress).toMatchObject({ turnover: 5900, target: 6000 });
+    expect(await transfer(m.token, 'PG', 'WALLET', 10)).toMatchObject({ status: 403, body: { message: 'BONUS_CONDITION' } });
+    await play(m.id, 1, 10_000, 1);
+    expect((await transfer(m.token, 'PG', 'WALLET', 1200)).status).toBe(200);
+    expect((await withdraw(m.token, 100)).status).toBe(200);
+    expect((await call(t.app, 'GET', '/api/bonus/check/active', { token: m.token })).body).toEqual({ status: false, type: null });
+    const rows = await call<{ statements: Array<{ statementType: string; status: string }> }>(t.app, 'POST', '/api/statement', { token: m.token, body: { page: 1, limit: 10 } });
+    expect(rows.body.statements.find((s) => s.statementType === 'finish_bonus')).toMatchObject({ status: 'SUCCESS' });
+    // A limit bonus taken once is exhausted for good.
+    expect((await call(t.app, 'POST', '/api/wallet/add', { token: m.token, body: { amount: 500 } })).status).toBe(200);
+    expect(await activate(m.token, 'WELCOME20')).toMatchObject({ status: 409, body: { message: 'BONUS_MAX_CLAIMED' } });
+    const list = await call<Array<{ code: string; userBonus: { isActive: boolean; received: unknown[] } | null }>>(t.app, 'GET', '/api/bonus', { token: m.token });
+    expect(list.body.find((b) => b.code === 'WELCOME20')?.userBonus).toMatchObject({ isActive: false, received: [expect.anything()] });
+  });
+
+  it('grants once when activated 20 times at once, and never twice on one deposit', async () => {
+    const m = await member(600);
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => activate(m.token, i % 2 ? 'DAILY10' : 'WEEKLY15')));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    expect(answers.filter((a) => a.status !== 200).every((a) => ['BONUS_ALREADY_ACTIVE', 'BONUS_CONDITION', 'BONUS_MAX_CLAIMED'].includes(String(a.body.message)))).toBe(true);
+    const credited = (await wallet(m.token)) - 600;
+    expect([60, 90]).toContain(credited);
+    const receipts = await t.services.database.db.selectFrom('bonus_receipts').select('id').where('member_id', '=', m.id).execute();
+    expect(receipts).toHaveLength(1);
+  });
+
+  it('ends as bust when the total balance falls to percentFail % of deposit + bonus; refuses without a qualifying deposit', async () => {
+    const none = await member(0);
+    expect(await activate(none.token, 'DAILY10')).toMatchObject({ status: 400, body: { message: 'BONUS_CONDITION' } });
+    const small = await member(20);
+    expect(await activate(small.token, 'DAILY10')).toMatchObject({ status: 400, body: { message: 'BONUS_CONDITION' } });
+    expect(await activate(small.token, 'NOPE')).toMatchObject({ status: 404 });
+    const m = await member(100);
+    expect((await activate(m.token, 'DAILY10')).status).toBe(200);
+    expect(await wallet(m.token)).toBe(110);
+    await call(t.app, 'GET', '/api/wallet/activate/PG', { token: m.token });
+    expect((await transfer(m.token, 'WALLET', 'PG', 110)).status).toBe(200);
+    // Lose down to 11 baht: 10 % of 110.
+    await play(m.id, 99, 100, 0);
+    expect((await call(t.app, 'GET', '/api/bonus/check/active', { token: m.token })).body).toEqual({ status: false, type: null });
+    const rows = await call<{ statements: Array<{ statementType: string; status: string }> }>(t.app, 'POST', '/api/statement', { token: m.token, body: { page: 1, limit: 10 } });
+    expect(rows.body.statements.find((s) => s.statementType === 'finish_bonus')).toMatchObject({ status: 'FAILED' });
+    expect((await transfer(m.token, 'PG', 'WALLET', 11)).status).toBe(200);
+    // DAILY10 was received today: again today is exhausted.
+    expect((await call(t.app, 'POST', '/api/wallet/add', { token: m.token, body: { amount: 100 } })).status).toBe(200);
+    expect(await activate(m.token, 'DAILY10')).toMatchObject({ status: 409, body: { message: 'BONUS_MAX_CLAIMED' } });
+  });
+
+  it('clears an active bonus: the bonus and its winnings are forfeited, the deposit stays', async () => {
+    const m = await member(300);
+    expect((await activate(m.token, 'WEEKLY15')).status).toBe(200);
+    expect(await wallet(m.token)).toBe(345);
+    expect((await call(t.app, 'GET', '/api/bonus/check/minimum', { token: m.token })).body).toMatchObject({ status: true });
+    expect((await call(t.app, 'GET', '/api/bonus/clear', { token: m.token })).body).toEqual({ message: 'BONUS_CLEAR' });
+    expect(await wallet(m.token)).toBe(300);
+    expect((await call(t.app, 'GET', '/api/bonus/clear', { token: m.token })).status).toBe(404);
+    expect((await withdraw(m.token, 100)).status).toBe(200);
+  });
+});
