@@ -274,4 +274,54 @@ describe.each(dbKinds)('slip deposits on %s', (kind) => {
     }
     expect(await wallet(m.token)).toBe(0);
   });
+
+  it('approves only what an upload would pass when the bank knows the transfer: not another member\'s, not another currency', async () => {
+    const a = await member();
+    const b = await member();
+    const refA = (await unknownSlip());
+    const slipA = (await upload(a.token, refA.png)).body._id as string;
+    // The reference turns out to be B's transfer from B's own account.
+    const sendingBankOfB = b.bankCode === 'KBANK' ? b : { bankCode: 'KBANK', accountNo: b.accountNo };
+    await transfer(sendingBankOfB, GSB, 300, undefined, refA.transRef);
+    const approved = await t.app.inject({ method: 'POST', url: `/api/operator/slips/${slipA}/approve`, headers: operator, payload: {} });
+    expect(approved.statusCode).toBe(409);
+    expect((approved.json() as { message: string }).message).toBe('NOT_MATCH');
+    expect(await wallet(a.token)).toBe(0);
+    // A transfer in kip to a baht member: refused as well, whatever amount the operator says.
+    const refC = await unknownSlip();
+    const slipC = (await upload(a.token, refC.png)).body._id as string;
+    await t.app.inject({ method: 'POST', url: '/api/sandbox/bank/transfers', payload: { fromBankCode: 'KBANK', fromAccountNo: a.accountNo, toBankCode: 'GSB', toAccountNo: GSB.no, amount: 50_000, currency: 'LAK', transRef: refC.transRef } });
+    const lak = await t.app.inject({ method: 'POST', url: `/api/operator/slips/${slipC}/approve`, headers: operator, payload: { amount: 1 } });
+    expect(lak.statusCode).toBe(409);
+    expect(await wallet(a.token)).toBe(0);
+    // Rejected, the slips free the reference: B's own slip of the transfer still credits B.
+    await t.app.inject({ method: 'POST', url: `/api/operator/slips/${slipA}/reject`, headers: operator, payload: { reason: 'NOT_MATCH' } });
+    if (b.bankCode === 'KBANK') {
+      const own = await upload(b.token, (await t.app.inject({ method: 'GET', url: `/api/sandbox/bank/transfers/${refA.transRef}/slip.png` })).rawPayload);
+      expect(own.body).toMatchObject({ status: 'SUCCESS', amount: 300 });
+    }
+  });
+
+  it('does not tell the amount of someone else\'s transfer, and refuses a transfer dated in the future', async () => {
+    const m = await member();
+    const stranger = { bankCode: 'KTB', accountNo: '5556667778' };
+    const foreign = await upload(m.token, (await transfer(stranger, GSB, 123.45)).png);
+    expect(foreign.body).toMatchObject({ message: 'NOT_MATCH', amount: 0 });
+    const ahead = await upload(m.token, (await transfer(m, GSB, 10, new Date(Date.now() + 3 * 86_400_000))).png);
+    expect(ahead.body).toMatchObject({ message: 'INVALID_SLIP' });
+    expect(await wallet(m.token)).toBe(0);
+  });
+});
+
+describe('slip rules from configuration', () => {
+  it('answers the configured window and age until an operator sets their own', async () => {
+    const t = await startApp('embedded', { SLIP_CLOSED_FROM: '01:00', SLIP_CLOSED_TO: '02:30', SLIP_MAX_AGE_MINUTES: '5' });
+    try {
+      expect((await t.app.inject({ method: 'GET', url: '/api/lookup/slip' })).json()).toEqual({ uploadEnabled: true, closedFrom: '01:00', closedTo: '02:30', maxAgeMinutes: 5 });
+      await t.app.inject({ method: 'PUT', url: '/api/operator/slip-settings', headers: operator, payload: { uploadEnabled: true, closedFrom: '00:00', closedTo: '00:00', maxAgeMinutes: 60 } });
+      expect((await t.app.inject({ method: 'GET', url: '/api/lookup/slip' })).json()).toMatchObject({ closedFrom: '00:00', maxAgeMinutes: 60 });
+    } finally {
+      await t.close();
+    }
+  });
 });

@@ -6,6 +6,7 @@ import { th } from '../src/i18n/th';
 import { ruleCodes } from '../src/shared/forms/ruleMessage';
 import { depositTexts } from '../src/features/deposit/depositTexts';
 import { spinTexts } from '../src/features/spin/spinTexts';
+import { bonusTexts } from '../src/features/bonus/bonusTexts';
 
 type Tree = { [key: string]: string | Tree };
 
@@ -67,6 +68,7 @@ describe('locale files', () => {
 describe.each([
   ['deposit', depositTexts as unknown as Record<string, Tree>],
   ['spin', spinTexts as unknown as Record<string, Tree>],
+  ['bonus', bonusTexts as unknown as Record<string, Tree>],
 ])('%s feature texts', (_name, texts) => {
   const every = new Set(Object.values(texts).flatMap((tree) => [...keysOf(tree)]));
   it.each(['th', 'la', 'en'])('%s has every key, none empty', (locale) => {

@@ -327,6 +327,8 @@ export const depositModule = defineModule({
       }
       return deposits.slips.upload(memberId, image, deposits.slipMaxBytes);
     },
+    // The slip rules in force: the operator's, else the configured defaults.
+    lookupSlip: async () => deposits.slips.rules(),
     walletTruelink: async (ctx) => deposits.ewallet.redeemLink(requireMember(ctx).memberId, ctx.body.link, ctx.idem),
     lookupDeposit: async (ctx) => {
       const member = await accounts.findById(requireMember(ctx).memberId);

@@ -90,4 +90,11 @@ CREATE TABLE ewallet_redemptions (
 );
 CREATE INDEX ewallet_redemptions_open ON ewallet_redemptions (updated_at) WHERE status = 'REDEEMING';`,
   },
+  {
+    id: 'deposit/008_slip_rules_from_config',
+    sql: `
+-- The slip rules were once seeded into settings at start, which hid SLIP_CLOSED_FROM/TO and
+-- SLIP_MAX_AGE_MINUTES; a stored value equal to that seed is dropped (an operator's own stays).
+DELETE FROM settings WHERE key = 'slip' AND value = '{"uploadEnabled": true, "closedFrom": "23:50", "closedTo": "00:10", "maxAgeMinutes": 60}'::jsonb;`,
+  },
 ];

@@ -81,6 +81,9 @@ function imageType(image: Buffer): string {
   return format ? `image/${format}` : 'application/octet-stream';
 }
 
+/** How far a bank's transfer time may be ahead of our clock. */
+const FUTURE_SKEW_MS = 10 * 60_000;
+
 const REF_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 const slipReference = () => `SL${Array.from({ length: 14 }, () => REF_ALPHABET[randomInt(0, REF_ALPHABET.length)]).join('')}`;
 
@@ -195,7 +198,8 @@ export class SlipService {
       return this.refuse(memberId, status, verdict.reason, 0, image);
     }
     const checked = await this.check(memberId, verdict.transfer, new Date(this.now()), settings);
-    if (!checked.ok) return this.refuse(memberId, 400, checked.reason, verdict.transfer.amount, image);
+    // Someone else's transfer: its amount is not the uploader's to learn.
+    if (!checked.ok) return this.refuse(memberId, 400, checked.reason, checked.reason === 'NOT_MATCH' ? 0 : verdict.transfer.amount, image);
     let row;
     try {
       row = await this.record(memberId, 'PENDING', null, verdict.transfer.amount, transferKey(verdict.transfer.fromBankCode, verdict.transfer.transRef), image);
@@ -226,6 +230,8 @@ export class SlipService {
     if (!member || registered?.id !== memberId) return { ok: false, reason: 'NOT_MATCH' };
     if (ledgerCurrency(member.currency) !== transfer.currency || ledgerCurrency(channel.currency) !== transfer.currency) return { ok: false, reason: 'NOT_MATCH' };
     if (uploadedAt.getTime() - transfer.at.getTime() > settings.maxAgeMinutes * 60_000) return { ok: false, reason: 'EXPIRED_SLIP' };
+    // A transfer dated after the upload (beyond clock skew) is not what a real slip shows.
+    if (transfer.at.getTime() - uploadedAt.getTime() > FUTURE_SKEW_MS) return { ok: false, reason: 'INVALID_SLIP' };
     return { ok: true, channel };
   }
 
@@ -313,7 +319,7 @@ export class SlipService {
       return (await this.finish(row.id, 'UNSTABLE_REFNO_ON_SLIP')) ? 'FAILED' : 'PENDING';
     }
     const checked = await this.check(row.member_id, verdict.transfer, row.created_at, settings);
-    if (!checked.ok) return (await this.finish(row.id, checked.reason, verdict.transfer.amount)) ? 'FAILED' : 'PENDING';
+    if (!checked.ok) return (await this.finish(row.id, checked.reason, checked.reason === 'NOT_MATCH' ? 0 : verdict.transfer.amount)) ? 'FAILED' : 'PENDING';
     const after = await this.credit(row, verdict.transfer.amount, verdict.transfer.currency, checked.channel.bank_code);
     return after.status;
   }
@@ -355,9 +361,13 @@ export class SlipService {
   }
 
   /**
-   * An operator credits a slip in progress — having seen the money on the account — with the
-   * bank's amount when the bank knows the transfer, else the amount they give (required then).
-   * The credit's key is still the slip's transfer, so a bank feed or slip of it later moves nothing.
+   * An operator credits a slip in progress — having seen the money on the account. When the bank
+   * knows the transfer, it must pass the same checks as an upload (to one of our accounts, from
+   * the member's registered account, in the member's currency, not too old for the upload) and its
+   * amount is the bank's whatever the operator says; a failed check is refused with its reason
+   * (409, nothing moves: reject the slip instead). When the bank does not know it (yet), the
+   * operator's amount is credited in the member's currency (required then). Either way the credit's
+   * key is the slip's transfer, so the bank feed or another slip of it later moves nothing.
    */
   async approve(id: string, amount: number | undefined): Promise<Slip> {
     const row = await this.inProgress(id);
@@ -365,9 +375,16 @@ export class SlipService {
     if (!member) throw new AppError(404, 'NO_SLIP');
     const [bank = '', ref = ''] = row.transfer_key?.split(':') ?? [];
     const found = await this.verifier.lookup(bank, ref);
-    const satang = found.ok ? found.transfer.amount : amount;
-    if (satang === undefined) throw badRequest('KEY_MISSING', { fields: [{ path: 'amount', code: 'required' }] });
-    const after = await this.credit(row, satang, ledgerCurrency(member.currency), found.ok ? found.transfer.toBankCode : 'SLIP');
+    if (!found.ok && found.reason !== 'UNSTABLE_REFNO_ON_SLIP') throw new AppError(502, found.reason);
+    let after: SlipRow;
+    if (found.ok) {
+      const checked = await this.check(row.member_id, found.transfer, row.created_at, await this.currentSettings());
+      if (!checked.ok) throw new AppError(409, checked.reason, { slipId: row.id });
+      after = await this.credit(row, found.transfer.amount, found.transfer.currency, checked.channel.bank_code);
+    } else {
+      if (amount === undefined) throw badRequest('KEY_MISSING', { fields: [{ path: 'amount', code: 'required' }] });
+      after = await this.credit(row, amount, ledgerCurrency(member.currency), 'SLIP');
+    }
     if (after.status !== 'SUCCESS') throw new AppError(409, 'SLIP_REFNO_DUPLICATED', { ...this.answer(after) });
     return this.answer(after);
   }

@@ -59,9 +59,8 @@ CREATE TABLE sources (
   setup(services) {
     services.lookups = new LookupService(services.database.db);
   },
-  async seed({ lookups, settings }) {
+  async seed({ lookups }) {
     await lookups.seed(BANKS, SOURCES);
-    await settings.setIfMissing('slip', { uploadEnabled: true, closedFrom: '23:50', closedTo: '00:10', maxAgeMinutes: 60 });
   },
   handlers: lookupHandlers,
 });

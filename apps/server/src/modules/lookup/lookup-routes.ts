@@ -20,7 +20,6 @@ export function lookupHandlers({ lookups, settings }: Services): Handlers {
       const limits = await settings.get('withdrawLimits', { withdrawMinSatang: 10_000, withdrawMaxSatang: 5_000_000 });
       return { withdrawMin: toBaht(limits.withdrawMinSatang), withdrawMax: toBaht(limits.withdrawMaxSatang) };
     },
-    lookupSlip: async () => settings.get('slip', { uploadEnabled: true, closedFrom: '23:50', closedTo: '00:10', maxAgeMinutes: 60 }),
     lookupActive: async () => ({ active: await settings.siteActive() }),
     lookupRegisterOTP: async () => ({ registerOTP: await settings.get('registerOTP', true) }),
     lookupEnableChatWidget: async () => ({ enableChatWidget: await settings.get('enableChatWidget', false) }),

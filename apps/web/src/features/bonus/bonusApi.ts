@@ -1,0 +1,41 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { bonusEndpoints } from '@mw/contract/bonus';
+import { lookupEndpoints } from '@mw/contract/lookups';
+import { callEndpoint } from '../../shared/api/client';
+import { reloadWallet } from '../../shared/api/wallet';
+
+export function useBonuses() {
+  return useQuery({ queryKey: ['bonus', 'list'], queryFn: ({ signal }) => callEndpoint(bonusEndpoints.bonusList, { signal }) });
+}
+
+export function useActiveBonus() {
+  return useQuery({ queryKey: ['bonus', 'active'], queryFn: ({ signal }) => callEndpoint(bonusEndpoints.bonusCheckActive, { signal }) });
+}
+
+/** The open condition's turnover progress (GET /api/bonus/progress). */
+export function useBonusProgress() {
+  return useQuery({ queryKey: ['bonus', 'progress'], queryFn: ({ signal }) => callEndpoint(bonusEndpoints.bonusProgress, { signal }) });
+}
+
+export function useNotice() {
+  return useQuery({ queryKey: ['lookup', 'notice'], queryFn: ({ signal }) => callEndpoint(lookupEndpoints.lookupNotice, { signal }), staleTime: 5 * 60_000 });
+}
+
+function useBonusChange<T>(call: () => Promise<T>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: ['bonus'] });
+      void reloadWallet(queryClient);
+    },
+  });
+}
+
+export function useActivateBonus(code: string) {
+  return useBonusChange(() => callEndpoint(bonusEndpoints.bonusActivate, { params: { code } }));
+}
+
+export function useClearBonus() {
+  return useBonusChange(() => callEndpoint(bonusEndpoints.bonusClear));
+}
