@@ -137,7 +137,9 @@ for (const locale of ['th', 'en'] as const) {
     const home = page.getByTestId('home-page');
     await expect(home.getByTestId('home-profile-name')).toHaveText(member.name);
     await expect(home.getByTestId('total-balance')).toHaveText('฿0.00');
-    await expect(home.getByTestId('home-tile-refresh')).toHaveText(m.home.tiles.refreshAll);
+    // The demo's prize wheel is active: its tile shows the coins instead of refresh-all (spec section 2).
+    await expect(home.getByTestId('home-tile-spin')).toContainText(m.home.tiles.spin);
+    await expect(home.getByTestId('home-tile-refresh')).toHaveCount(0);
     const pgCard = home.getByTestId('game-card-PG');
     await expect(pgCard.getByTestId('game-card-open')).toHaveText(m.home.openAccount);
 

@@ -43,9 +43,9 @@ describe.each(dbKinds)('routing on %s', (kind) => {
   });
 
   it('answers 501 NOT_IMPLEMENTED for a domain not built yet, after checking the token', async () => {
-    expect(await call(t.app, 'GET', '/api/spinwheel/active')).toMatchObject({ status: 401, body: { message: 'invalid-token' } });
+    expect(await call(t.app, 'GET', '/api/invite/banners')).toMatchObject({ status: 401, body: { message: 'invalid-token' } });
     const fresh = await login(t.app, DEMO_MEMBER.username, DEMO_MEMBER.password);
-    expect(await call(t.app, 'GET', '/api/spinwheel/active', { token: fresh })).toMatchObject({ status: 501, body: { message: 'NOT_IMPLEMENTED' } });
+    expect(await call(t.app, 'GET', '/api/invite/banners', { token: fresh })).toMatchObject({ status: 501, body: { message: 'NOT_IMPLEMENTED' } });
   });
 
   it('answers an unknown API path with 404 NOT_FOUND', async () => {

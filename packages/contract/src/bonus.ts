@@ -70,7 +70,7 @@ export const bonusProgressSchema = z.object({
 });
 
 export const bonusEndpoints = {
-  bonusProgress: endpoint({ method: 'GET', path: '/api/bonus/progress', auth: true, domain: 'bonus', response: bonusProgressSchema }),
+  bonusProgress: endpoint({ method: 'GET', path: '/api/bonus/progress', auth: true, domain: 'bonus', added: true, response: bonusProgressSchema }),
   bonusList: endpoint({ method: 'GET', path: '/api/bonus', auth: true, domain: 'bonus', response: z.array(bonusItemSchema) }),
   bonusActivate: endpoint({
     method: 'GET', path: '/api/bonus/activate/:code', auth: true, domain: 'bonus', movesMoney: true,

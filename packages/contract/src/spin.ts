@@ -85,8 +85,8 @@ export const spinEndpoints = {
   spinActive: endpoint({
     method: 'GET', path: '/api/spinwheel/active', auth: true, domain: 'spin', response: z.object({ active: z.boolean() }),
   }),
-  spinFairness: endpoint({ method: 'GET', path: '/api/spinwheel/fairness', auth: true, domain: 'spin', response: spinFairnessSchema }),
+  spinFairness: endpoint({ method: 'GET', path: '/api/spinwheel/fairness', auth: true, domain: 'spin', added: true, response: spinFairnessSchema }),
   spinRotateSeed: endpoint({
-    method: 'POST', path: '/api/spinwheel/fairness/rotate', auth: true, domain: 'spin', body: spinRotateSchema, response: spinRotateResponseSchema,
+    method: 'POST', path: '/api/spinwheel/fairness/rotate', auth: true, domain: 'spin', added: true, body: spinRotateSchema, response: spinRotateResponseSchema,
   }),
 };

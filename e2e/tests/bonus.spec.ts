@@ -1,0 +1,49 @@
+/**
+ * Bonuses end to end at the 390×844 phone: a deposit, the bonus received from its card, the
+ * active bonus with its turnover, a withdrawal refused while it is open, and the cancel flow.
+ */
+import { expect, test } from '@playwright/test';
+import { bonusTexts } from '../../apps/web/src/features/bonus/bonusTexts';
+import { fill, loginInBrowser, loginViaApi, registerViaApi, screen, skipAgreement } from './support';
+
+const text = bonusTexts.th;
+
+test('bonus in th: receive WELCOME20 on a deposit, see the turnover, withdrawals locked, cancel it', async ({ page, request }) => {
+  const member = await registerViaApi(request);
+  const token = await loginViaApi(request, member.phone, member.password);
+  const auth = { authorization: `Bearer ${token}`, 'x-requested-with': 'XMLHttpRequest' };
+  expect((await request.post('/api/wallet/add', { data: { amount: 1000 }, headers: auth })).ok()).toBe(true);
+  await skipAgreement(page);
+  await loginInBrowser(page, member.phone, member.password);
+  await page.goto('/user/bonus');
+  const card = page.locator('[data-testid=bonus-card][data-code=WELCOME20]');
+  await expect(card).toHaveAttribute('data-state', 'open');
+  await screen(page, 'th-bonus-cards', { fullPage: true });
+  await card.click();
+  const modal = page.getByTestId('bonus-modal');
+  await expect(modal).toBeVisible();
+  await modal.getByTestId('bonus-receive').click();
+  await expect(page.getByTestId('alert-message')).toHaveText(text.received_toast);
+  await page.getByTestId('alert-ok').click();
+
+  const active = page.getByTestId('bonus-active');
+  await expect(active).toBeVisible();
+  await expect(active.getByTestId('bonus-active-type')).toHaveText(text.type_limit);
+  await expect(active.getByTestId('bonus-progress')).toContainText(fill(text.turnoverOf, { done: '฿0.00', target: '฿6,000.00' }));
+  await expect(card).toHaveAttribute('data-state', 'current');
+  await screen(page, 'th-bonus-active', { fullPage: true });
+  const wallet = await request.get('/api/wallet', { headers: auth });
+  expect(((await wallet.json()) as { wallet: { amount: number } }).wallet.amount).toBe(1200);
+  // Withdrawals are locked while the condition is open.
+  const refused = await request.post('/api/wallet/withdraw', { data: { amount: 100 }, headers: auth });
+  expect(refused.status()).toBe(403);
+  expect(((await refused.json()) as { message: string }).message).toBe('BONUS_CONDITION');
+
+  await active.getByTestId('bonus-cancel').click();
+  await page.getByTestId('bonus-cancel-dialog').getByTestId('bonus-cancel-confirm').click();
+  await expect(page.getByTestId('toast').filter({ hasText: text.cleared })).toBeVisible();
+  await expect(active).toBeHidden();
+  await expect(card).toHaveAttribute('data-state', 'received');
+  const after = await request.get('/api/wallet', { headers: auth });
+  expect(((await after.json()) as { wallet: { amount: number } }).wallet.amount).toBe(1000);
+});
