@@ -127,4 +127,39 @@ describe.each(dbKinds)('bonuses on %s', (kind) => {
     expect((await call(t.app, 'GET', '/api/bonus/clear', { token: m.token })).status).toBe(404);
     expect((await withdraw(m.token, 100)).status).toBe(200);
   });
+
+  it('promotion codes: find (any case), a fixed credit once per member (20 at once: once), a bonus rule reported as a promotion', async () => {
+    const m = await member(0);
+    expect(await call(t.app, 'GET', '/api/promotion/find/nope', { token: m.token })).toMatchObject({ status: 404, body: { message: 'NO_PROMOTION' } });
+    const found = await call(t.app, 'GET', '/api/promotion/find/free50', { token: m.token, headers: { 'accept-language': 'en' } });
+    expect(found.body).toEqual({ code: 'FREE50', percentFail: 0, description: 'A free ฿50 credit, once' });
+    const answers = await Promise.all(Array.from({ length: 20 }, () => call<Record<string, unknown>>(t.app, 'GET', '/api/promotion/activate/FREE50', { token: m.token })));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    expect(answers.filter((a) => a.status === 409).every((a) => a.body.message === 'PROMOTION_RECEIVED')).toBe(true);
+    expect(await wallet(m.token)).toBe(50);
+    expect((await call(t.app, 'GET', '/api/promotion/current', { token: m.token })).body).toEqual({ promotion: null });
+    // A bonus rule on the latest deposit: a condition of type promotion.
+    const b = await member(200);
+    expect((await call(t.app, 'GET', '/api/promotion/activate/boost30', { token: b.token })).status).toBe(200);
+    expect(await wallet(b.token)).toBe(260);
+    expect((await call(t.app, 'GET', '/api/bonus/check/active', { token: b.token })).body).toEqual({ status: true, type: 'promotion' });
+    expect((await call(t.app, 'GET', '/api/promotion/current', { token: b.token })).body).toMatchObject({ promotion: { code: 'BOOST30', percentFail: 10 } });
+    expect(await withdraw(b.token, 150)).toMatchObject({ status: 403, body: { message: 'BONUS_CONDITION' } });
+    expect(await call(t.app, 'GET', '/api/promotion/activate/BOOST30', { token: b.token })).toMatchObject({ status: 409, body: { message: 'PROMOTION_RECEIVED' } });
+    // Not listed among the bonuses (the rule's catalogue entry is not active).
+    const list = await call<Array<{ code: string }>>(t.app, 'GET', '/api/bonus', { token: b.token });
+    expect(list.body.map((x) => x.code)).not.toContain('PROMO30');
+    // A window that has not opened, and one that has closed.
+    const operator = { authorization: 'Bearer operator-token-for-tests' };
+    const put = (code: string, body: Record<string, unknown>) => t.app.inject({ method: 'PUT', url: `/api/operator/promotions/${code}`, headers: operator, payload: body });
+    const description = { th: 'ทดสอบ', la: 'ທົດສອບ', en: 'Test' };
+    expect((await put('LATER', { kind: 'credit', amount: 1000, description, validFrom: new Date(Date.now() + 3600_000).toISOString() })).statusCode).toBe(200);
+    expect((await put('OVER', { kind: 'credit', amount: 1000, description, validTo: new Date(Date.now() - 1000).toISOString() })).statusCode).toBe(200);
+    expect((await put('BAD', { kind: 'credit', description })).statusCode).toBe(400);
+    for (const code of ['LATER', 'OVER']) expect((await call(t.app, 'GET', `/api/promotion/activate/${code}`, { token: m.token })).body).toMatchObject({ message: 'NO_PROMOTION' });
+    // Total uses: the second member is refused once the code is used up.
+    expect((await put('ONLYONE', { kind: 'credit', amount: 1000, description, maxUses: 1 })).statusCode).toBe(200);
+    const both = await Promise.all([call(t.app, 'GET', '/api/promotion/activate/ONLYONE', { token: m.token }), call(t.app, 'GET', '/api/promotion/activate/ONLYONE', { token: b.token })]);
+    expect(both.map((x) => x.status).sort()).toEqual([200, 404]);
+  });
 });

@@ -63,7 +63,7 @@ export class BonusService {
     return this.db.selectFrom('bonuses').selectAll().where('active', '=', true).orderBy('sort').orderBy('code').execute();
   }
 
-  private async active(memberId: string): Promise<Receipt | null> {
+  async active(memberId: string): Promise<Receipt | null> {
     const row = await this.db.selectFrom('bonus_receipts').selectAll().where('member_id', '=', memberId).where('status', '=', 'ACTIVE').executeTakeFirst();
     return row ?? null;
   }
@@ -102,6 +102,7 @@ export class BonusService {
     await this.settle(memberId);
     const receipt = await this.active(memberId);
     if (!receipt) return { status: false, type: null };
+    if (receipt.promotion_code) return { status: true, type: 'promotion' };
     const bonus = await this.db.selectFrom('bonuses').select('type').where('code', '=', receipt.bonus_code).executeTakeFirst();
     return { status: true, type: bonus?.type ?? 'limit' };
   }
@@ -123,67 +124,81 @@ export class BonusService {
     if (!bonus) throw notFound('NO_DATA');
     await this.settle(memberId);
     const receipt = await this.db.transaction().execute(async (trx) => {
-      // The member's row orders their activations.
-      const member = await trx.selectFrom('members').select(['id', 'currency']).where('id', '=', memberId).forUpdate().executeTakeFirst();
-      if (!member || ledgerCurrency(member.currency) !== 'THB') throw notFound('NO_DATA');
-      const open = await trx.selectFrom('bonus_receipts').select('id').where('member_id', '=', memberId).where('status', '=', 'ACTIVE').executeTakeFirst();
-      if (open) throw new AppError(409, 'BONUS_ALREADY_ACTIVE');
+      await this.lockMember(trx, memberId);
       const from = periodStart(bonus.type, new Date(this.now()));
       let taken = trx.selectFrom('bonus_receipts').select((eb) => eb.fn.countAll<string>().as('n')).where('member_id', '=', memberId).where('bonus_code', '=', code);
       if (from) taken = taken.where('started_at', '>=', from);
+      const open = await trx.selectFrom('bonus_receipts').select('id').where('member_id', '=', memberId).where('status', '=', 'ACTIVE').executeTakeFirst();
+      if (open) throw new AppError(409, 'BONUS_ALREADY_ACTIVE');
       if (Number((await taken.executeTakeFirstOrThrow()).n) >= bonus.max_received) throw new AppError(409, 'BONUS_MAX_CLAIMED');
       if (bonus.max_total !== null) {
         const all = await trx.selectFrom('bonus_receipts').select((eb) => eb.fn.countAll<string>().as('n')).where('bonus_code', '=', code).executeTakeFirstOrThrow();
         if (Number(all.n) >= bonus.max_total) throw new AppError(409, 'BONUS_FULL');
       }
-      // The latest deposit not used for a bonus yet, within the window, large enough.
-      const deposit = await trx
-        .selectFrom('operations')
-        .select(['id', 'amount', 'created_at'])
-        .where('member_id', '=', memberId)
-        .where('type', '=', 'deposit')
-        .where('status', '=', 'SUCCESS')
-        .where('created_at', '>=', new Date(this.now() - Number(bonus.deposit_window_minutes) * 60_000))
-        .where((eb) => eb.not(eb.exists(eb.selectFrom('bonus_receipts').select('id').whereRef('bonus_receipts.deposit_operation_id', '=', 'operations.id'))))
-        .orderBy('created_at', 'desc')
-        .limit(1)
-        .executeTakeFirst();
-      const depositAmount = Number(deposit?.amount ?? 0);
-      if (!deposit || depositAmount < Number(bonus.min_deposit)) throw new AppError(400, 'BONUS_CONDITION');
-      // The wallet must still hold the deposit (it was not played or withdrawn already).
-      const walletId = account.wallet(memberId);
-      const held = await trx.selectFrom('ledger_accounts').select('balance').where('id', '=', walletId).executeTakeFirst();
-      if (Number(held?.balance ?? 0) < depositAmount) throw new AppError(400, 'BONUS_CONDITION');
-      const amount = Math.min(Math.floor((depositAmount * Number(bonus.percent)) / 100), Number(bonus.max_bonus));
-      if (amount <= 0) throw new AppError(400, 'BONUS_CONDITION');
-      const row = {
-        id: newId(),
-        member_id: memberId,
-        bonus_code: code,
-        deposit_operation_id: deposit.id,
-        deposit_amount: depositAmount,
-        bonus_amount: amount,
-        turnover_target: Math.ceil((depositAmount + amount) * Number(bonus.turnover_multiple)),
-        categories: bonus.categories,
-        percent_fail: bonus.percent_fail,
-        status: 'ACTIVE' as const,
-        started_at: new Date(this.now()),
-      };
-      try {
-        await trx.insertInto('bonus_receipts').values(row).execute();
-      } catch (error) {
-        if ((error as { code?: string }).code === '23505') throw new AppError(409, 'BONUS_ALREADY_ACTIVE');
-        throw error;
-      }
-      return row;
+      return this.openReceipt(trx, memberId, bonus, null);
     });
     await this.grant(receipt.id, memberId, receipt.bonus_amount, code);
     const receipts = await this.receiptsInPeriod(memberId, bonus);
     return this.userBonus(receipts) ?? { _id: receipt.id, isActive: true, received: [{ updatedAt: receipt.started_at.toISOString() }] };
   }
 
+  /** Locks the member's row (orders their activations); a LAK member has no bonuses (they are in baht). */
+  async lockMember(trx: Kysely<DB>, memberId: string): Promise<void> {
+    const member = await trx.selectFrom('members').select(['id', 'currency']).where('id', '=', memberId).forUpdate().executeTakeFirst();
+    if (!member || ledgerCurrency(member.currency) !== 'THB') throw notFound('NO_DATA');
+  }
+
+  /**
+   * Opens a condition under `bonus`'s rule on the member's latest qualifying deposit (inside the
+   * caller's transaction, the member locked); answers the receipt to credit with `grant`.
+   */
+  async openReceipt(trx: Kysely<DB>, memberId: string, bonus: Bonus, promotionCode: string | null): Promise<{ id: string; bonus_amount: number; started_at: Date }> {
+    const open = await trx.selectFrom('bonus_receipts').select('id').where('member_id', '=', memberId).where('status', '=', 'ACTIVE').executeTakeFirst();
+    if (open) throw new AppError(409, 'BONUS_ALREADY_ACTIVE');
+    // The latest deposit not used for a bonus yet, within the window, large enough.
+    const deposit = await trx
+      .selectFrom('operations')
+      .select(['id', 'amount', 'created_at'])
+      .where('member_id', '=', memberId)
+      .where('type', '=', 'deposit')
+      .where('status', '=', 'SUCCESS')
+      .where('created_at', '>=', new Date(this.now() - Number(bonus.deposit_window_minutes) * 60_000))
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('bonus_receipts').select('id').whereRef('bonus_receipts.deposit_operation_id', '=', 'operations.id'))))
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    const depositAmount = Number(deposit?.amount ?? 0);
+    if (!deposit || depositAmount < Number(bonus.min_deposit)) throw new AppError(400, 'BONUS_CONDITION');
+    // The wallet must still hold the deposit (it was not played or withdrawn already).
+    const held = await trx.selectFrom('ledger_accounts').select('balance').where('id', '=', account.wallet(memberId)).executeTakeFirst();
+    if (Number(held?.balance ?? 0) < depositAmount) throw new AppError(400, 'BONUS_CONDITION');
+    const amount = Math.min(Math.floor((depositAmount * Number(bonus.percent)) / 100), Number(bonus.max_bonus));
+    if (amount <= 0) throw new AppError(400, 'BONUS_CONDITION');
+    const row = {
+      id: newId(),
+      member_id: memberId,
+      bonus_code: bonus.code,
+      promotion_code: promotionCode,
+      deposit_operation_id: deposit.id,
+      deposit_amount: depositAmount,
+      bonus_amount: amount,
+      turnover_target: Math.ceil((depositAmount + amount) * Number(bonus.turnover_multiple)),
+      categories: bonus.categories,
+      percent_fail: bonus.percent_fail,
+      status: 'ACTIVE' as const,
+      started_at: new Date(this.now()),
+    };
+    try {
+      await trx.insertInto('bonus_receipts').values(row).execute();
+    } catch (error) {
+      if ((error as { code?: string }).code === '23505') throw new AppError(409, 'BONUS_ALREADY_ACTIVE');
+      throw error;
+    }
+    return row;
+  }
+
   /** Credits a receipt's bonus (once: the credit's key is the receipt). */
-  private async grant(receiptId: string, memberId: string, amount: number, code: string): Promise<void> {
+  async grant(receiptId: string, memberId: string, amount: number, code: string): Promise<void> {
     await this.money.credits.credit({ source: BONUS_SOURCE, ref: receiptId, memberId, amount, currency: 'THB', kind: 'bonus', from: code, note: null, tag: { hook: 'bonus_granted', id: receiptId } });
   }
 

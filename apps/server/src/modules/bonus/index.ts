@@ -1,13 +1,16 @@
 import { z } from 'zod';
 import { requireMember } from '../../http/handlers';
+import { badRequest } from '../../lib/errors';
 import { defineModule } from '../../platform/module';
 import { operatorGuard } from '../../platform/operator';
 import { BonusService } from './bonus-service';
+import { PromotionService } from './promotion-service';
 import './tables';
 
 declare module '../../platform/services' {
   interface Services {
     bonuses: BonusService;
+    promotions: PromotionService;
   }
 }
 
@@ -28,6 +31,19 @@ const bonusBody = z.strictObject({
   sort: z.number().int().min(0).max(10_000).default(0),
 });
 export type BonusInput = z.output<typeof bonusBody>;
+
+const promotionBody = z.strictObject({
+  kind: z.enum(['credit', 'bonus']),
+  amount: z.number().int().min(1).max(100_000_000).optional(),
+  bonusCode: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/).optional(),
+  percentFail: z.number().min(0).max(100).default(0),
+  description: z.strictObject({ th: z.string().max(500), la: z.string().max(500), en: z.string().max(500) }),
+  validFrom: z.string().datetime({ offset: true }).nullable().default(null),
+  validTo: z.string().datetime({ offset: true }).nullable().default(null),
+  maxUses: z.number().int().min(1).max(10_000_000).nullable().default(null),
+  maxPerMember: z.number().int().min(1).max(1000).default(1),
+  active: z.boolean().default(true),
+});
 
 /**
  * Bonuses (spec sections 2, 3, 4, 8): list, activate, check/active, check/minimum, clear, with
@@ -76,11 +92,43 @@ CREATE TABLE bonus_receipts (
 CREATE UNIQUE INDEX bonus_receipts_one_active ON bonus_receipts (member_id) WHERE status = 'ACTIVE';
 CREATE INDEX bonus_receipts_member_code ON bonus_receipts (member_id, bonus_code, started_at);`,
     },
+    {
+      id: 'bonus/002_promotions',
+      sql: `
+ALTER TABLE bonus_receipts ADD COLUMN promotion_code text;
+CREATE TABLE promotions (
+  code text PRIMARY KEY CHECK (code = upper(code)),
+  kind text NOT NULL CHECK (kind IN ('credit', 'bonus')),
+  amount bigint CHECK (amount > 0),
+  bonus_code text REFERENCES bonuses(code),
+  percent_fail numeric(6, 2) NOT NULL DEFAULT 0,
+  description jsonb NOT NULL,
+  valid_from timestamptz,
+  valid_to timestamptz,
+  max_uses integer CHECK (max_uses > 0),
+  max_per_member integer NOT NULL DEFAULT 1 CHECK (max_per_member > 0),
+  active boolean NOT NULL DEFAULT true,
+  updated_at timestamptz NOT NULL DEFAULT now(),
+  CHECK ((kind = 'credit' AND amount IS NOT NULL) OR (kind = 'bonus' AND bonus_code IS NOT NULL))
+);
+CREATE TABLE promotion_uses (
+  id text PRIMARY KEY,
+  code text NOT NULL REFERENCES promotions(code),
+  member_id text NOT NULL REFERENCES members(id),
+  receipt_id text,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX promotion_uses_code_member ON promotion_uses (code, member_id);`,
+    },
   ],
   setup(services) {
     services.bonuses = new BonusService(services.database.db, services.money, services.wallet, services.games, services.activity);
+    services.promotions = new PromotionService(services.database.db, services.money, services.bonuses);
   },
-  handlers: ({ bonuses }) => ({
+  handlers: ({ bonuses, promotions }) => ({
+    promotionFind: async (ctx) => promotions.find(ctx.params.code, ctx.locale),
+    promotionActivate: async (ctx) => promotions.activate(requireMember(ctx).memberId, ctx.params.code, ctx.locale),
+    promotionCurrent: async (ctx) => promotions.current(requireMember(ctx).memberId, ctx.locale),
     bonusList: async (ctx) => bonuses.list(requireMember(ctx).memberId),
     bonusActivate: async (ctx) => bonuses.activate(requireMember(ctx).memberId, ctx.params.code),
     bonusCheckActive: async (ctx) => bonuses.checkActive(requireMember(ctx).memberId),
@@ -90,6 +138,31 @@ CREATE INDEX bonus_receipts_member_code ON bonus_receipts (member_id, bonus_code
   }),
   routes(app, { config, bonuses, database }) {
     const guard = operatorGuard(config);
+    app.get('/api/operator/promotions', { preHandler: guard }, async () => ({ promotions: await database.db.selectFrom('promotions').selectAll().orderBy('code').execute() }));
+    app.put(
+      '/api/operator/promotions/:code',
+      { preHandler: guard, schema: { params: z.object({ code: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/) }), body: promotionBody } },
+      async (request) => {
+        const code = (request.params as { code: string }).code.toUpperCase();
+        const p = request.body as z.output<typeof promotionBody>;
+        const values = {
+          code,
+          kind: p.kind,
+          amount: p.kind === 'credit' ? (p.amount ?? null) : null,
+          bonus_code: p.kind === 'bonus' ? (p.bonusCode?.toUpperCase() ?? null) : null,
+          percent_fail: p.percentFail,
+          description: JSON.stringify(p.description),
+          valid_from: p.validFrom ? new Date(p.validFrom) : null,
+          valid_to: p.validTo ? new Date(p.validTo) : null,
+          max_uses: p.maxUses,
+          max_per_member: p.maxPerMember,
+          active: p.active,
+          updated_at: new Date(),
+        };
+        if (p.kind === 'credit' ? !values.amount : !values.bonus_code) throw badRequest('KEY_MISSING', { fields: [{ path: p.kind === 'credit' ? 'amount' : 'bonusCode', code: 'required' }] });
+        return database.db.insertInto('promotions').values(values).onConflict((oc) => oc.column('code').doUpdateSet(values)).returningAll().executeTakeFirstOrThrow();
+      },
+    );
     app.get('/api/operator/bonuses', { preHandler: guard }, async () => ({ bonuses: await database.db.selectFrom('bonuses').selectAll().orderBy('sort').execute() }));
     app.put(
       '/api/operator/bonuses/:code',

@@ -28,6 +28,8 @@ export interface BonusReceiptsTable {
   id: string;
   member_id: string;
   bonus_code: string;
+  /** The promotion code it was taken with (check/active answers type `promotion`). */
+  promotion_code: ColumnType<string | null, string | null | undefined, string | null>;
   deposit_operation_id: string;
   deposit_amount: number;
   bonus_amount: number;
@@ -40,8 +42,36 @@ export interface BonusReceiptsTable {
   credit_operation_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
+/** A promotion code: a fixed credit, or a catalogue bonus's rule, within a window and use limits. */
+export interface PromotionsTable {
+  code: string;
+  kind: 'credit' | 'bonus';
+  /** kind credit: satang credited. */
+  amount: number | null;
+  /** kind bonus: the catalogue bonus whose rule it grants. */
+  bonus_code: string | null;
+  percent_fail: ColumnType<number, number | string, number | string>;
+  description: ColumnType<{ th: string; la: string; en: string }, string, string>;
+  valid_from: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  valid_to: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  max_uses: number | null;
+  max_per_member: number;
+  active: Generated<boolean>;
+  updated_at: DefaultTimestamp;
+}
+
+export interface PromotionUsesTable {
+  id: string;
+  code: string;
+  member_id: string;
+  receipt_id: string | null;
+  created_at: DefaultTimestamp;
+}
+
 declare module '../../db/schema' {
   interface DB {
+    promotions: PromotionsTable;
+    promotion_uses: PromotionUsesTable;
     bonuses: BonusesTable;
     bonus_receipts: BonusReceiptsTable;
   }

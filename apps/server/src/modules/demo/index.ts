@@ -103,9 +103,26 @@ const DEMO_BONUSES = [
     banners: bonusBanner('DAILY 10%', '10% up to ฿200 · min ฿50 · turnover ×3'),
   },
   {
+    code: 'PROMO30', type: 'limit' as const, maxReceived: 1, maxTotal: null, percentFail: 10, percent: 30, maxBonus: 30_000, minDeposit: 10_000,
+    turnoverMultiple: 5, categories: ['slot' as const], depositWindowMinutes: 60, active: false, sort: 9,
+    banners: bonusBanner('BOOST 30%', '30% up to ฿300 · min ฿100 · turnover ×5 · slots'),
+  },
+  {
     code: 'WEEKLY15', type: 'week' as const, maxReceived: 2, maxTotal: null, percentFail: 10, percent: 15, maxBonus: 100_000, minDeposit: 30_000,
     turnoverMultiple: 4, categories: ['slot' as const], depositWindowMinutes: 60, active: true, sort: 3,
     banners: bonusBanner('WEEKLY 15%', '15% up to ฿1,000 · min ฿300 · turnover ×4 · slots'),
+  },
+];
+
+/** Demo promotion codes: a fixed credit, and a bonus rule (PROMO30, not listed in the catalogue). */
+const DEMO_PROMOTIONS = [
+  {
+    code: 'FREE50', kind: 'credit' as const, amount: 5_000, bonusCode: null, percentFail: 0,
+    description: { th: 'รับเครดิตฟรี ฿50 ครั้งเดียว', la: 'ຮັບເຄຣດິດຟຣີ ฿50 ຄັ້ງດຽວ', en: 'A free ฿50 credit, once' },
+  },
+  {
+    code: 'BOOST30', kind: 'bonus' as const, amount: null, bonusCode: 'PROMO30', percentFail: 10,
+    description: { th: 'โบนัส 30% สูงสุด ฿300 จากยอดฝากล่าสุด ทำเทิร์น ×5 สล็อต', la: 'ໂບນັດ 30% ສູງສຸດ ฿300 ຈາກຍອດຝາກລ່າສຸດ ເທີນ ×5 ສະລັອດ', en: '30% of your latest deposit up to ฿300, turnover ×5 on slots' },
   },
 ];
 
@@ -134,7 +151,7 @@ const DEMO_CHANNELS: NewChannel[] = [
  */
 export const demoModule = defineModule({
   name: 'demo',
-  async seed({ config, settings, games, accounts, deposits, spins, bonuses }) {
+  async seed({ config, settings, games, accounts, deposits, spins, bonuses, promotions }) {
     if (!config.SEED_DEMO) {
       await accounts.retire(DEMO_MEMBER.id, RETIRED);
       return;
@@ -157,6 +174,7 @@ export const demoModule = defineModule({
     await deposits.channels.seed(DEMO_CHANNELS);
     await spins.seedWheel(DEMO_WHEEL);
     await bonuses.seedCatalogue(DEMO_BONUSES);
+    await promotions.seed(DEMO_PROMOTIONS);
     await accounts.ensureMember(
       { ...DEMO_MEMBER, name: 'Demo Player', sourceCode: 'FRIEND', bankCode: 'KBANK', bankAccountName: 'DEMO PLAYER', bankAccountNo: '1234567890' },
       RETIRED,

@@ -1,0 +1,95 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Locale } from '@mw/contract/constants';
+import type { Promotion } from '@mw/contract/bonus';
+import type { DB } from '../../db/schema';
+import { AppError } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import type { MoneyCore } from '../../money/core';
+import type { BonusService } from './bonus-service';
+import type { PromotionsTable } from './tables';
+
+type PromotionRow = Selectable<PromotionsTable>;
+
+/** The statement's "from" of a promotion's credit is its code; the credit's key is the use. */
+export const PROMOTION_SOURCE = 'promotion';
+
+/**
+ * Promotion codes (`/api/promotion/...`): codes are upper-cased; a code works inside its window
+ * (valid_from, valid_to), while its total uses are under max_uses and the member's under
+ * max_per_member (PROMOTION_RECEIVED), else it is NO_PROMOTION. It grants either a fixed credit
+ * (a `bonus` statement row, no condition) or a catalogue bonus's rule on the member's latest
+ * deposit (a condition like the bonus's own, which check/active reports as type `promotion`).
+ * Uses are counted under the member's lock, so parallel activations never grant twice.
+ */
+export class PromotionService {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly money: MoneyCore,
+    private readonly bonuses: BonusService,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  private answer(row: PromotionRow, locale: Locale): Promotion {
+    return { code: row.code, percentFail: Number(row.percent_fail), description: row.description[locale] || row.description.en || row.description.th };
+  }
+
+  private async valid(rawCode: string): Promise<PromotionRow> {
+    const code = rawCode.trim().toUpperCase();
+    const row = await this.db.selectFrom('promotions').selectAll().where('code', '=', code).where('active', '=', true).executeTakeFirst();
+    const now = this.now();
+    if (!row || (row.valid_from && row.valid_from.getTime() > now) || (row.valid_to && row.valid_to.getTime() <= now)) throw new AppError(404, 'NO_PROMOTION');
+    return row;
+  }
+
+  async find(rawCode: string, locale: Locale): Promise<Promotion> {
+    return this.answer(await this.valid(rawCode), locale);
+  }
+
+  /** The promotion behind the member's open condition, if any. */
+  async current(memberId: string, locale: Locale): Promise<{ promotion: Promotion | null }> {
+    await this.bonuses.settle(memberId);
+    const receipt = await this.bonuses.active(memberId);
+    if (!receipt?.promotion_code) return { promotion: null };
+    const row = await this.db.selectFrom('promotions').selectAll().where('code', '=', receipt.promotion_code).executeTakeFirst();
+    return { promotion: row ? this.answer(row, locale) : null };
+  }
+
+  async activate(memberId: string, rawCode: string, locale: Locale): Promise<{ ok: true; promotion: Promotion }> {
+    const promotion = await this.valid(rawCode);
+    const bonus = promotion.kind === 'bonus' && promotion.bonus_code ? await this.db.selectFrom('bonuses').selectAll().where('code', '=', promotion.bonus_code).executeTakeFirst() : undefined;
+    if (promotion.kind === 'bonus' && !bonus) throw new AppError(404, 'NO_PROMOTION');
+    if (bonus) await this.bonuses.settle(memberId);
+    const granted = await this.db.transaction().execute(async (trx) => {
+      await this.bonuses.lockMember(trx, memberId);
+      const mine = await trx.selectFrom('promotion_uses').select((eb) => eb.fn.countAll<string>().as('n')).where('code', '=', promotion.code).where('member_id', '=', memberId).executeTakeFirstOrThrow();
+      if (Number(mine.n) >= promotion.max_per_member) throw new AppError(409, 'PROMOTION_RECEIVED');
+      if (promotion.max_uses !== null) {
+        // Every member's use of the code, counted under a lock on the code's row.
+        await trx.selectFrom('promotions').select('code').where('code', '=', promotion.code).forUpdate().executeTakeFirst();
+        const all = await trx.selectFrom('promotion_uses').select((eb) => eb.fn.countAll<string>().as('n')).where('code', '=', promotion.code).executeTakeFirstOrThrow();
+        if (Number(all.n) >= promotion.max_uses) throw new AppError(404, 'NO_PROMOTION');
+      }
+      const receipt = bonus ? await this.bonuses.openReceipt(trx, memberId, bonus, promotion.code) : null;
+      const useId = newId();
+      await trx.insertInto('promotion_uses').values({ id: useId, code: promotion.code, member_id: memberId, receipt_id: receipt?.id ?? null }).execute();
+      return { useId, receipt };
+    });
+    if (granted.receipt) {
+      await this.bonuses.grant(granted.receipt.id, memberId, granted.receipt.bonus_amount, promotion.code);
+    } else if (promotion.amount && promotion.amount > 0) {
+      await this.money.credits.credit({ source: PROMOTION_SOURCE, ref: granted.useId, memberId, amount: Number(promotion.amount), currency: 'THB', kind: 'bonus', from: promotion.code, note: null });
+    }
+    return { ok: true, promotion: this.answer(promotion, locale) };
+  }
+
+  /** Adds the promotions that are missing (an operator's changes stay). */
+  async seed(rows: Array<{ code: string; kind: 'credit' | 'bonus'; amount: number | null; bonusCode: string | null; percentFail: number; description: { th: string; la: string; en: string } }>): Promise<void> {
+    for (const r of rows) {
+      await this.db
+        .insertInto('promotions')
+        .values({ code: r.code, kind: r.kind, amount: r.amount, bonus_code: r.bonusCode, percent_fail: r.percentFail, description: JSON.stringify(r.description), max_uses: null, max_per_member: 1 })
+        .onConflict((oc) => oc.column('code').doNothing())
+        .execute();
+    }
+  }
+}
