@@ -4,7 +4,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { bonusTexts } from '../../apps/web/src/features/bonus/bonusTexts';
-import { fill, loginInBrowser, loginViaApi, registerViaApi, screen, skipAgreement } from './support';
+import { MESSAGES, fill, loginInBrowser, loginViaApi, registerViaApi, screen, skipAgreement } from './support';
 
 const text = bonusTexts.th;
 
@@ -46,4 +46,36 @@ test('bonus in th: receive WELCOME20 on a deposit, see the turnover, withdrawals
   await expect(card).toHaveAttribute('data-state', 'received');
   const after = await request.get('/api/wallet', { headers: auth });
   expect(((await after.json()) as { wallet: { amount: number } }).wallet.amount).toBe(1000);
+});
+
+test('promotion code in th: not found, then FREE50 credited once', async ({ page, request }) => {
+  const member = await registerViaApi(request);
+  const token = await loginViaApi(request, member.phone, member.password);
+  const auth = { authorization: `Bearer ${token}`, 'x-requested-with': 'XMLHttpRequest' };
+  await skipAgreement(page);
+  await loginInBrowser(page, member.phone, member.password);
+  await page.goto('/user/bonus');
+  const form = page.getByTestId('promo-form');
+  await expect(form.getByTestId('promo-search')).toBeDisabled();
+  await form.locator('input[name=promoCode]').fill('nothing');
+  await expect(form.locator('input[name=promoCode]')).toHaveValue('NOTHING');
+  await form.getByTestId('promo-search').click();
+  await expect(page.getByTestId('promo-not-found')).toHaveText(text.promoNotFound);
+  await page.getByTestId('promo-modal').getByRole('button', { name: /ปิด|close/i }).first().click();
+  await form.locator('input[name=promoCode]').fill('free50');
+  await form.getByTestId('promo-search').click();
+  await expect(page.getByTestId('promo-result')).toContainText('FREE50');
+  await screen(page, 'th-promotion-found');
+  await page.getByTestId('promo-receive').click();
+  await expect(page.getByTestId('alert-message')).toHaveText(text.promoReceived);
+  await page.getByTestId('alert-ok').click();
+  const wallet = await request.get('/api/wallet', { headers: auth });
+  expect(((await wallet.json()) as { wallet: { amount: number } }).wallet.amount).toBe(50);
+  // Again: already received.
+  await form.locator('input[name=promoCode]').fill('FREE50');
+  await form.getByTestId('promo-search').click();
+  await page.getByTestId('promo-receive').click();
+  await expect(page.getByTestId('alert-message')).toHaveText(MESSAGES.th.errors.PROMOTION_RECEIVED);
+  const again = await request.get('/api/wallet', { headers: auth });
+  expect(((await again.json()) as { wallet: { amount: number } }).wallet.amount).toBe(50);
 });

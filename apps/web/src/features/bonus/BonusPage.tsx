@@ -12,6 +12,7 @@ import { SafeHtml } from '../../shared/ui/SafeHtml';
 import { PageSpinner, Spinner } from '../../shared/ui/Spinner';
 import { toast } from '../../shared/ui/toast';
 import { useActivateBonus, useActiveBonus, useBonuses, useBonusProgress, useClearBonus, useNotice } from './bonusApi';
+import { PromotionForm } from './PromotionForm';
 import { useBonusTexts } from './useBonusTexts';
 import './bonus.css';
 
@@ -162,6 +163,7 @@ export function BonusPage() {
     <section className="page bonus-page" data-testid="bonus-page">
       <h1 className="page-title">{text('title')}</h1>
       {active.data?.status && active.data.type && <ActiveBonus type={active.data.type} />}
+      {!active.data?.status && <PromotionForm />}
       {bonuses.isError ? (
         <p className="muted">{errorMessage(bonuses.error)}</p>
       ) : cards.length === 0 ? (

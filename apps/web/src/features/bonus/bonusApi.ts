@@ -39,3 +39,18 @@ export function useActivateBonus(code: string) {
 export function useClearBonus() {
   return useBonusChange(() => callEndpoint(bonusEndpoints.bonusClear));
 }
+
+export function useFindPromotion() {
+  return useMutation({ mutationFn: (code: string) => callEndpoint(bonusEndpoints.promotionFind, { params: { code } }) });
+}
+
+export function useActivatePromotion() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (code: string) => callEndpoint(bonusEndpoints.promotionActivate, { params: { code } }),
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: ['bonus'] });
+      void reloadWallet(queryClient);
+    },
+  });
+}

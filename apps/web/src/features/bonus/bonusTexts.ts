@@ -27,6 +27,13 @@ const en = {
   perWeek: 'per week',
   once: 'for good',
   empty: 'No bonuses right now.',
+  promoTitle: 'Promotion code',
+  promoLabel: 'Enter a promotion code',
+  promoSearch: 'Search',
+  promoSearching: 'Searching…',
+  promoNotFound: 'No promotion with this code.',
+  promoReceive: 'Receive promotion',
+  promoReceived: 'Promotion received.',
   close: 'Close',
 };
 
@@ -58,6 +65,13 @@ const th: BonusTexts = {
   perWeek: 'ต่อสัปดาห์',
   once: 'ตลอดไป',
   empty: 'ยังไม่มีโบนัสในขณะนี้',
+  promoTitle: 'โค้ดโปรโมชั่น',
+  promoLabel: 'กรอกโค้ดโปรโมชั่น',
+  promoSearch: 'ค้นหา',
+  promoSearching: 'กำลังค้นหา…',
+  promoNotFound: 'ไม่พบโปรโมชั่นของโค้ดนี้',
+  promoReceive: 'รับโปรโมชั่น',
+  promoReceived: 'รับโปรโมชั่นแล้ว',
   close: 'ปิด',
 };
 
@@ -87,6 +101,13 @@ const la: BonusTexts = {
   perWeek: 'ຕໍ່ອາທິດ',
   once: 'ຕະຫຼອດໄປ',
   empty: 'ຍັງບໍ່ມີໂບນັດໃນຕອນນີ້',
+  promoTitle: 'ໂຄດໂປຣໂມຊັນ',
+  promoLabel: 'ປ້ອນໂຄດໂປຣໂມຊັນ',
+  promoSearch: 'ຄົ້ນຫາ',
+  promoSearching: 'ກຳລັງຄົ້ນຫາ…',
+  promoNotFound: 'ບໍ່ພົບໂປຣໂມຊັນຂອງໂຄດນີ້',
+  promoReceive: 'ຮັບໂປຣໂມຊັນ',
+  promoReceived: 'ຮັບໂປຣໂມຊັນແລ້ວ',
   close: 'ປິດ',
 };
 
