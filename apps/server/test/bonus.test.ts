@@ -145,6 +145,10 @@ describe.each(dbKinds)('bonuses on %s', (kind) => {
     expect((await call(t.app, 'GET', '/api/bonus/check/active', { token: b.token })).body).toEqual({ status: true, type: 'promotion' });
     expect((await call(t.app, 'GET', '/api/promotion/current', { token: b.token })).body).toMatchObject({ promotion: { code: 'BOOST30', percentFail: 10 } });
     expect(await withdraw(b.token, 150)).toMatchObject({ status: 403, body: { message: 'BONUS_CONDITION' } });
+    // The notice carries the open condition's percentFail for this member; a guest gets the placeholder.
+    await t.services.settings.set('notice', { th: 'ต่ำกว่า %percentFail%%', la: 'ຕ່ຳກວ່າ %percentFail%%', en: 'below %percentFail%%' });
+    expect((await call(t.app, 'GET', '/api/lookup/notice', { token: b.token, headers: { 'accept-language': 'en' } })).body).toEqual({ notice: 'below 10%' });
+    expect((await call(t.app, 'GET', '/api/lookup/notice', { headers: { 'accept-language': 'en' } })).body).toEqual({ notice: 'below %percentFail%%' });
     expect(await call(t.app, 'GET', '/api/promotion/activate/BOOST30', { token: b.token })).toMatchObject({ status: 409, body: { message: 'PROMOTION_RECEIVED' } });
     // Not listed among the bonuses (the rule's catalogue entry is not active).
     const list = await call<Array<{ code: string }>>(t.app, 'GET', '/api/bonus', { token: b.token });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { requireMember } from '../../http/handlers';
 import { badRequest } from '../../lib/errors';
+import { pickLocale, type Localized } from '../settings/settings-service';
 import { defineModule } from '../../platform/module';
 import { operatorGuard } from '../../platform/operator';
 import { BonusService } from './bonus-service';
@@ -125,7 +126,14 @@ CREATE INDEX promotion_uses_code_member ON promotion_uses (code, member_id);`,
     services.bonuses = new BonusService(services.database.db, services.money, services.wallet, services.games, services.activity);
     services.promotions = new PromotionService(services.database.db, services.money, services.bonuses);
   },
-  handlers: ({ bonuses, promotions }) => ({
+  handlers: ({ bonuses, promotions, settings, sessions }) => ({
+    // The bonus notice (a public call); for a member with an open condition, %percentFail% is that bonus's.
+    lookupNotice: async (ctx) => {
+      const notice = pickLocale(await settings.get<Localized<string>>('notice', { th: '', la: '', en: '' }), ctx.locale);
+      const member = ctx.request.headers.authorization ? await sessions.authenticate(ctx.request.headers.authorization).catch(() => null) : null;
+      const receipt = member ? await bonuses.active(member.memberId) : null;
+      return { notice: receipt ? notice.replace(/%percentFail%/g, String(Number(receipt.percent_fail))) : notice };
+    },
     promotionFind: async (ctx) => promotions.find(ctx.params.code, ctx.locale),
     promotionActivate: async (ctx) => promotions.activate(requireMember(ctx).memberId, ctx.params.code, ctx.locale),
     promotionCurrent: async (ctx) => promotions.current(requireMember(ctx).memberId, ctx.locale),

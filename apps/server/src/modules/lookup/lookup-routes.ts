@@ -11,7 +11,6 @@ export function lookupHandlers({ lookups, settings }: Services): Handlers {
     lookupConditions: async ({ locale }) => pickLocale(await settings.get<Localized<string[]>>('conditions', { th: [], la: [], en: [] }), locale),
     lookupAgreements: async ({ locale }) => pickLocale(await settings.get<Localized<string[]>>('agreements', { th: [], la: [], en: [] }), locale),
     lookupInfo: async () => settings.get('info', { name: 'Member Wallet', website: '' }),
-    lookupNotice: async ({ locale }) => ({ notice: pickLocale(await settings.get<Localized<string>>('notice', { th: '', la: '', en: '' }), locale) }),
     lookupContact: async ({ locale }) => {
       const contact = await settings.get('contact', { contactText: { th: '', la: '', en: '' }, lineLink: '', lineName: '', lineQR: '' });
       return { ...contact, contactText: pickLocale<string>(contact.contactText, locale) };
