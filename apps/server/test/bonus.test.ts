@@ -166,4 +166,32 @@ describe.each(dbKinds)('bonuses on %s', (kind) => {
     const both = await Promise.all([call(t.app, 'GET', '/api/promotion/activate/ONLYONE', { token: m.token }), call(t.app, 'GET', '/api/promotion/activate/ONLYONE', { token: b.token })]);
     expect(both.map((x) => x.status).sort()).toEqual([200, 404]);
   });
+
+  it('counts day and week limits in Bangkok time: a day bonus at 23:59 and again at 00:01, a week bonus across Monday', async () => {
+    const operator = { authorization: 'Bearer operator-token-for-tests' };
+    const clock = (at: string) => t.app.inject({ method: 'PUT', url: '/api/operator/sandbox/clock', headers: operator, payload: { at: bangkok(at).toISOString() } });
+    const m = await member(0);
+    const takeAndClear = async (code: string) => {
+      expect((await call(t.app, 'POST', '/api/wallet/add', { token: m.token, body: { amount: 400 } })).status).toBe(200);
+      const taken = await activate(m.token, code);
+      if (taken.status === 200) expect((await call(t.app, 'GET', '/api/bonus/clear', { token: m.token })).status).toBe(200);
+      return taken;
+    };
+    try {
+      expect((await clock('2026-12-01T23:59:00')).statusCode).toBe(200);
+      expect((await takeAndClear('DAILY10')).status).toBe(200);
+      expect(await takeAndClear('DAILY10')).toMatchObject({ status: 409, body: { message: 'BONUS_MAX_CLAIMED' } });
+      await clock('2026-12-02T00:01:00');
+      expect((await takeAndClear('DAILY10')).status).toBe(200);
+      // 2026-12-06 is a Sunday: WEEKLY15 twice, a third time refused; Monday 00:01 is a new week.
+      await clock('2026-12-06T23:58:00');
+      expect((await takeAndClear('WEEKLY15')).status).toBe(200);
+      expect((await takeAndClear('WEEKLY15')).status).toBe(200);
+      expect(await takeAndClear('WEEKLY15')).toMatchObject({ status: 409, body: { message: 'BONUS_MAX_CLAIMED' } });
+      await clock('2026-12-07T00:01:00');
+      expect((await takeAndClear('WEEKLY15')).status).toBe(200);
+    } finally {
+      await t.app.inject({ method: 'PUT', url: '/api/operator/sandbox/clock', headers: operator, payload: {} });
+    }
+  });
 });

@@ -71,9 +71,9 @@ export class BonusService {
   /** Receipts of a bonus by a member within the bonus's current period. */
   private async receiptsInPeriod(memberId: string, bonus: Bonus): Promise<Array<{ id: string; started_at: Date; status: string }>> {
     const from = periodStart(bonus.type, new Date(this.now()));
-    let query = this.db.selectFrom('bonus_receipts').select(['id', 'started_at', 'status']).where('member_id', '=', memberId).where('bonus_code', '=', bonus.code);
-    if (from) query = query.where('started_at', '>=', from);
-    return query.orderBy('started_at').execute();
+    let query = this.db.selectFrom('bonus_receipts').select(['id', 'period_at as started_at', 'status']).where('member_id', '=', memberId).where('bonus_code', '=', bonus.code);
+    if (from) query = query.where('period_at', '>=', from);
+    return query.orderBy('period_at').execute();
   }
 
   private userBonus(receipts: Array<{ id: string; started_at: Date; status: string }>): UserBonus | null {
@@ -127,7 +127,7 @@ export class BonusService {
       await this.lockMember(trx, memberId);
       const from = periodStart(bonus.type, new Date(this.now()));
       let taken = trx.selectFrom('bonus_receipts').select((eb) => eb.fn.countAll<string>().as('n')).where('member_id', '=', memberId).where('bonus_code', '=', code);
-      if (from) taken = taken.where('started_at', '>=', from);
+      if (from) taken = taken.where('period_at', '>=', from);
       const open = await trx.selectFrom('bonus_receipts').select('id').where('member_id', '=', memberId).where('status', '=', 'ACTIVE').executeTakeFirst();
       if (open) throw new AppError(409, 'BONUS_ALREADY_ACTIVE');
       if (Number((await taken.executeTakeFirstOrThrow()).n) >= bonus.max_received) throw new AppError(409, 'BONUS_MAX_CLAIMED');
@@ -139,7 +139,7 @@ export class BonusService {
     });
     await this.grant(receipt.id, memberId, receipt.bonus_amount, code);
     const receipts = await this.receiptsInPeriod(memberId, bonus);
-    return this.userBonus(receipts) ?? { _id: receipt.id, isActive: true, received: [{ updatedAt: receipt.started_at.toISOString() }] };
+    return this.userBonus(receipts) ?? { _id: receipt.id, isActive: true, received: [{ updatedAt: receipt.period_at.toISOString() }] };
   }
 
   /** Locks the member's row (orders their activations); a LAK member has no bonuses (they are in baht). */
@@ -152,7 +152,7 @@ export class BonusService {
    * Opens a condition under `bonus`'s rule on the member's latest qualifying deposit (inside the
    * caller's transaction, the member locked); answers the receipt to credit with `grant`.
    */
-  async openReceipt(trx: Kysely<DB>, memberId: string, bonus: Bonus, promotionCode: string | null): Promise<{ id: string; bonus_amount: number; started_at: Date }> {
+  async openReceipt(trx: Kysely<DB>, memberId: string, bonus: Bonus, promotionCode: string | null): Promise<{ id: string; bonus_amount: number; period_at: Date }> {
     const open = await trx.selectFrom('bonus_receipts').select('id').where('member_id', '=', memberId).where('status', '=', 'ACTIVE').executeTakeFirst();
     if (open) throw new AppError(409, 'BONUS_ALREADY_ACTIVE');
     // The latest deposit not used for a bonus yet, within the window, large enough.
@@ -162,7 +162,8 @@ export class BonusService {
       .where('member_id', '=', memberId)
       .where('type', '=', 'deposit')
       .where('status', '=', 'SUCCESS')
-      .where('created_at', '>=', new Date(this.now() - Number(bonus.deposit_window_minutes) * 60_000))
+      // Real elapsed time (the deposit's own clock), whatever the sandbox clock says.
+      .where('created_at', '>=', new Date(Date.now() - Number(bonus.deposit_window_minutes) * 60_000))
       .where((eb) => eb.not(eb.exists(eb.selectFrom('bonus_receipts').select('id').whereRef('bonus_receipts.deposit_operation_id', '=', 'operations.id'))))
       .orderBy('created_at', 'desc')
       .limit(1)
@@ -186,7 +187,9 @@ export class BonusService {
       categories: bonus.categories,
       percent_fail: bonus.percent_fail,
       status: 'ACTIVE' as const,
-      started_at: new Date(this.now()),
+      // started_at: real time (rounds are counted from it); period_at: the clock's (day/week counting).
+      started_at: new Date(),
+      period_at: new Date(this.now()),
     };
     try {
       await trx.insertInto('bonus_receipts').values(row).execute();

@@ -6,12 +6,29 @@ import { defineModule } from '../../platform/module';
 import { operatorGuard } from '../../platform/operator';
 import { BonusService } from './bonus-service';
 import { PromotionService } from './promotion-service';
+
+/**
+ * The bonus clock: real time moved by an offset, set only through the sandbox call (this process;
+ * each process of a multi-process sandbox is set on its own). It decides which day or week a
+ * bonus is taken in, so a test can take a day bonus at 23:59 and again at 00:01 Bangkok time.
+ */
+export class SandboxClock {
+  offset = 0;
+  now(): number {
+    return Date.now() + this.offset;
+  }
+  set(offsetMs: number): void {
+    this.offset = offsetMs;
+  }
+}
 import './tables';
 
 declare module '../../platform/services' {
   interface Services {
     bonuses: BonusService;
     promotions: PromotionService;
+    /** The clock of bonus periods (moved only in a sandbox: PUT /api/operator/sandbox/clock). */
+    bonusClock: SandboxClock;
   }
 }
 
@@ -121,10 +138,22 @@ CREATE TABLE promotion_uses (
 );
 CREATE INDEX promotion_uses_code_member ON promotion_uses (code, member_id);`,
     },
+    {
+      id: 'bonus/003_period_at',
+      sql: `
+-- When a receipt was taken by the bonus clock (a sandbox can move that clock); day and week limits count by it.
+ALTER TABLE bonus_receipts ADD COLUMN period_at timestamptz;
+UPDATE bonus_receipts SET period_at = started_at;
+ALTER TABLE bonus_receipts ALTER COLUMN period_at SET NOT NULL;
+ALTER TABLE bonus_receipts ALTER COLUMN period_at SET DEFAULT now();
+CREATE INDEX bonus_receipts_member_period ON bonus_receipts (member_id, bonus_code, period_at);`,
+    },
   ],
   setup(services) {
-    services.bonuses = new BonusService(services.database.db, services.money, services.wallet, services.games, services.activity);
-    services.promotions = new PromotionService(services.database.db, services.money, services.bonuses);
+    services.bonusClock = new SandboxClock();
+    const clock = services.bonusClock;
+    services.bonuses = new BonusService(services.database.db, services.money, services.wallet, services.games, services.activity, () => clock.now());
+    services.promotions = new PromotionService(services.database.db, services.money, services.bonuses, () => clock.now());
   },
   handlers: ({ bonuses, promotions, settings, sessions }) => ({
     // The bonus notice (a public call); for a member with an open condition, %percentFail% is that bonus's.
@@ -144,8 +173,17 @@ CREATE INDEX promotion_uses_code_member ON promotion_uses (code, member_id);`,
     bonusClear: async (ctx) => bonuses.clear(requireMember(ctx).memberId),
     bonusProgress: async (ctx) => ({ progress: await bonuses.progress(requireMember(ctx).memberId) }),
   }),
-  routes(app, { config, bonuses, database }) {
+  routes(app, { config, bonuses, database, bonusClock }) {
     const guard = operatorGuard(config);
+    // The bonus clock, outside production: {at} (an instant) or {offsetMs}; {} puts it back.
+    if (config.NODE_ENV !== 'production') {
+      const clockBody = z.strictObject({ at: z.string().datetime({ offset: true }).optional(), offsetMs: z.number().int().min(-400 * 86_400_000).max(400 * 86_400_000).optional() });
+      app.put('/api/operator/sandbox/clock', { preHandler: guard, schema: { body: clockBody } }, async (request) => {
+        const body = request.body as z.output<typeof clockBody>;
+        bonusClock.set(body.at ? new Date(body.at).getTime() - Date.now() : (body.offsetMs ?? 0));
+        return { now: new Date(bonusClock.now()).toISOString(), offsetMs: bonusClock.offset };
+      });
+    }
     app.get('/api/operator/promotions', { preHandler: guard }, async () => ({ promotions: await database.db.selectFrom('promotions').selectAll().orderBy('code').execute() }));
     app.put(
       '/api/operator/promotions/:code',

@@ -38,6 +38,8 @@ export interface BonusReceiptsTable {
   percent_fail: ColumnType<number, number | string, number | string>;
   status: ReceiptStatus;
   started_at: DefaultTimestamp;
+  /** When it was taken by the bonus clock (the sandbox clock may move it): periods count by it. */
+  period_at: DefaultTimestamp;
   ended_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   credit_operation_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
