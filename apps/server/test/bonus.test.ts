@@ -121,10 +121,19 @@ describe.each(dbKinds)('bonuses on %s', (kind) => {
     const m = await member(300);
     expect((await activate(m.token, 'WEEKLY15')).status).toBe(200);
     expect(await wallet(m.token)).toBe(345);
+    // A wheel prize waits while the turnover remains.
+    await t.services.spins.grantCoins(m.id, 1);
+    await call(t.app, 'POST', '/api/spinwheel/spin', { token: m.token });
+    const [coupon] = (await call<Array<{ _id: string }>>(t.app, 'GET', '/api/spinwheel/coupon', { token: m.token })).body;
+    expect(await call(t.app, 'POST', '/api/spinwheel/coupon/claim', { token: m.token, body: { coupon: coupon?._id } })).toMatchObject({ status: 409, body: { message: 'BONUS_REMAINING' } });
+    expect(await wallet(m.token)).toBe(345);
     expect((await call(t.app, 'GET', '/api/bonus/check/minimum', { token: m.token })).body).toMatchObject({ status: true });
     expect((await call(t.app, 'GET', '/api/bonus/clear', { token: m.token })).body).toEqual({ message: 'BONUS_CLEAR' });
     expect(await wallet(m.token)).toBe(300);
     expect((await call(t.app, 'GET', '/api/bonus/clear', { token: m.token })).status).toBe(404);
+    expect((await call(t.app, 'POST', '/api/spinwheel/coupon/claim', { token: m.token, body: { coupon: coupon?._id } })).status).toBe(200);
+    const prize = (await wallet(m.token)) - 300;
+    expect(prize).toBeGreaterThan(0);
     expect((await withdraw(m.token, 100)).status).toBe(200);
   });
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { requireMember } from '../../http/handlers';
-import { badRequest } from '../../lib/errors';
+import { AppError, badRequest } from '../../lib/errors';
 import { pickLocale, type Localized } from '../settings/settings-service';
 import { defineModule } from '../../platform/module';
 import { operatorGuard } from '../../platform/operator';
@@ -153,6 +153,12 @@ CREATE INDEX bonus_receipts_member_period ON bonus_receipts (member_id, bonus_co
     services.bonusClock = new SandboxClock();
     const clock = services.bonusClock;
     services.bonuses = new BonusService(services.database.db, services.money, services.wallet, services.games, services.activity, () => clock.now());
+    // A prize is not credited into a wallet under a bonus's turnover (spec: BONUS_REMAINING on claim).
+    const bonuses = services.bonuses;
+    services.spins.addClaimGate(async (memberId) => {
+      await bonuses.settle(memberId);
+      if (await bonuses.active(memberId)) throw new AppError(409, 'BONUS_REMAINING', { success: false, error: 'BONUS_REMAINING' });
+    });
     services.promotions = new PromotionService(services.database.db, services.money, services.bonuses, () => clock.now());
   },
   handlers: ({ bonuses, promotions, settings, sessions }) => ({

@@ -203,8 +203,16 @@ export class SpinService {
     return rows.map((r) => ({ _id: r.id, prize: { slice: r.slice_label, name: r.name }, amount: toBaht(Number(r.amount)) }));
   }
 
+  private claimGates: Array<(memberId: string) => Promise<void>> = [];
+
+  /** A check before a prize is credited (the bonus domain refuses while a turnover remains: BONUS_REMAINING). */
+  addClaimGate(gate: (memberId: string) => Promise<void>): void {
+    this.claimGates.push(gate);
+  }
+
   /** Credits a coupon's prize once (the credit's key is the coupon). */
   async claim(memberId: string, couponId: string): Promise<{ success: true; coupon: Coupon }> {
+    for (const gate of this.claimGates) await gate(memberId);
     const row = await this.db.selectFrom('spin_coupons').selectAll().where('id', '=', couponId).where('member_id', '=', memberId).executeTakeFirst();
     if (!row || row.status !== 'OPEN') throw new AppError(404, 'NO_CLAIMABLE_COUPON', { success: false, error: 'NO_CLAIMABLE_COUPON' });
     if (row.expires_at.getTime() <= Date.now()) throw new AppError(410, 'COUPON_EXPIRED', { success: false, error: 'COUPON_EXPIRED' });
