@@ -45,9 +45,9 @@ const DEMO_SETTINGS: Record<string, unknown> = {
     ],
   },
   notice: {
-    th: 'หากยกเลิกโบนัส ระบบจะหักยอด %percentFail%% ของโบนัส',
-    la: 'ຖ້າຍົກເລີກໂບນັດ ລະບົບຈະຫັກຍອດ %percentFail%% ຂອງໂບນັດ',
-    en: 'If you cancel the bonus, %percentFail%% of it is deducted.',
+    th: 'ถอนเงินได้เมื่อทำยอดเทิร์นครบ หากยอดเงินรวมเหลือไม่เกิน %percentFail%% ของยอดฝากรวมโบนัส โบนัสจะสิ้นสุด',
+    la: 'ຖອນເງິນໄດ້ເມື່ອເຮັດຍອດເທີນຄົບ. ຖ້າຍອດເງິນລວມເຫຼືອບໍ່ເກີນ %percentFail%% ຂອງຍອດຝາກລວມໂບນັດ, ໂບນັດຈະສິ້ນສຸດ',
+    en: 'You can withdraw once the turnover is met. If your total balance falls to %percentFail%% of deposit plus bonus, the bonus ends.',
   },
   contact: {
     contactText: {

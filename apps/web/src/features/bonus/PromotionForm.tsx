@@ -96,7 +96,7 @@ export function PromotionForm() {
           <div data-testid="promo-result">
             <p className="bonus-code">{found.promotion.code}</p>
             <p>{found.promotion.description}</p>
-            {notice.data?.notice && <p className="muted bonus-notice">{notice.data.notice.replace(/%percentFail%/g, String(found.promotion.percentFail))}</p>}
+            {notice.data?.notice && found.promotion.percentFail > 0 && <p className="muted bonus-notice">{notice.data.notice.replace(/%percentFail%/g, String(found.promotion.percentFail))}</p>}
           </div>
         )}
       </Modal>
