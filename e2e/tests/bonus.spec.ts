@@ -35,6 +35,11 @@ test('bonus in th: receive WELCOME20 on a deposit, see the turnover, withdrawals
   const wallet = await request.get('/api/wallet', { headers: auth });
   expect(((await wallet.json()) as { wallet: { amount: number } }).wallet.amount).toBe(1200);
   // Withdrawals are locked while the condition is open.
+  // The home page shows the turnover too, and leads back here.
+  await page.goto('/user/home');
+  await expect(page.getByTestId('home-bonus-progress')).toContainText('WELCOME20');
+  await page.getByTestId('home-bonus-progress').click();
+  await expect(page).toHaveURL(/\/user\/bonus$/);
   const refused = await request.post('/api/wallet/withdraw', { data: { amount: 100 }, headers: auth });
   expect(refused.status()).toBe(403);
   expect(((await refused.json()) as { message: string }).message).toBe('BONUS_CONDITION');

@@ -17,3 +17,15 @@ export function operatorGuard(config: Pick<Config, 'OPERATOR_TOKEN'>): (request:
     if (!token || given.length !== expected.length || !timingSafeEqual(given, expected)) throw forbidden('FORBIDDEN');
   };
 }
+
+/**
+ * Who made an operator change, as the audit records it: the `X-Operator` header (a name the back
+ * office sends, at most 64 characters) or, without it, "operator".
+ */
+export function operatorName(request: FastifyRequest): string {
+  const raw = request.headers['x-operator'];
+  const name = (Array.isArray(raw) ? raw[0] : raw)?.trim() ?? '';
+  // eslint-disable-next-line no-control-regex -- control characters are dropped from a name for the log
+  const clean = name.replace(/[\u0000-\u001F\u007F-\u009F]/g, '').slice(0, 64);
+  return clean || 'operator';
+}

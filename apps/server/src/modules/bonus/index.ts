@@ -3,7 +3,8 @@ import { requireMember } from '../../http/handlers';
 import { AppError, badRequest } from '../../lib/errors';
 import { pickLocale, type Localized } from '../settings/settings-service';
 import { defineModule } from '../../platform/module';
-import { operatorGuard } from '../../platform/operator';
+import { recordChange } from '../../platform/audit';
+import { operatorGuard, operatorName } from '../../platform/operator';
 import { BonusService } from './bonus-service';
 import { PromotionService } from './promotion-service';
 
@@ -212,14 +213,23 @@ CREATE INDEX bonus_receipts_member_period ON bonus_receipts (member_id, bonus_co
           updated_at: new Date(),
         };
         if (p.kind === 'credit' ? !values.amount : !values.bonus_code) throw badRequest('KEY_MISSING', { fields: [{ path: p.kind === 'credit' ? 'amount' : 'bonusCode', code: 'required' }] });
-        return database.db.insertInto('promotions').values(values).onConflict((oc) => oc.column('code').doUpdateSet(values)).returningAll().executeTakeFirstOrThrow();
+        const before = await database.db.selectFrom('promotions').selectAll().where('code', '=', code).executeTakeFirst();
+        const after = await database.db.insertInto('promotions').values(values).onConflict((oc) => oc.column('code').doUpdateSet(values)).returningAll().executeTakeFirstOrThrow();
+        await recordChange(database.db, { who: operatorName(request), entity: 'promotion', key: code, before, after });
+        return after;
       },
     );
     app.get('/api/operator/bonuses', { preHandler: guard }, async () => ({ bonuses: await database.db.selectFrom('bonuses').selectAll().orderBy('sort').execute() }));
     app.put(
       '/api/operator/bonuses/:code',
       { preHandler: guard, schema: { params: z.object({ code: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/) }), body: bonusBody } },
-      async (request) => bonuses.upsert((request.params as { code: string }).code.toUpperCase(), request.body as BonusInput),
+      async (request) => {
+        const code = (request.params as { code: string }).code.toUpperCase();
+        const before = await database.db.selectFrom('bonuses').selectAll().where('code', '=', code).executeTakeFirst();
+        const after = await bonuses.upsert(code, request.body as BonusInput);
+        await recordChange(database.db, { who: operatorName(request), entity: 'bonus', key: code, before, after });
+        return after;
+      },
     );
   },
   start({ bonuses }, log) {

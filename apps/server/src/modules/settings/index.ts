@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import '../../platform/audit';
 import { defineModule } from '../../platform/module';
 import { operatorGuard } from '../../platform/operator';
 import { SettingsService } from './settings-service';
@@ -25,6 +26,21 @@ export const settingsModule = defineModule({
       appliedWith: '005_money_core',
       sql: `CREATE TABLE settings (key text PRIMARY KEY, value jsonb NOT NULL);`,
     },
+    {
+      id: 'settings/002_operator_changes',
+      sql: `
+-- Operators' changes of configuration (bonus rules, promotion codes, the wheel): who, when, before, after.
+CREATE TABLE operator_changes (
+  id text PRIMARY KEY,
+  at timestamptz NOT NULL DEFAULT now(),
+  who text NOT NULL,
+  entity text NOT NULL,
+  key text NOT NULL,
+  before jsonb,
+  after jsonb
+);
+CREATE INDEX operator_changes_entity ON operator_changes (entity, key, at DESC);`,
+    },
   ],
   setup(services) {
     services.settings = new SettingsService(services.database.db);
@@ -34,7 +50,16 @@ export const settingsModule = defineModule({
     await settings.setIfMissing('registerOTP', true);
     await settings.setIfMissing('enableChatWidget', false);
   },
-  routes(app, { config, settings }) {
+  routes(app, { config, settings, database }) {
+    // The audit of operators' configuration changes, newest first (optionally of one entity).
+    const changesQuery = z.object({ entity: z.string().max(32).optional(), key: z.string().max(64).optional() });
+    app.get('/api/operator/changes', { preHandler: operatorGuard(config), schema: { querystring: changesQuery } }, async (request) => {
+      const { entity, key } = request.query as z.output<typeof changesQuery>;
+      let query = database.db.selectFrom('operator_changes').selectAll().orderBy('at', 'desc').limit(200);
+      if (entity) query = query.where('entity', '=', entity);
+      if (key) query = query.where('key', '=', key);
+      return { changes: await query.execute() };
+    });
     app.put(
       '/api/operator/settings/:key',
       {

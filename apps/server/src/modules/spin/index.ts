@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requireMember } from '../../http/handlers';
 import { defineModule } from '../../platform/module';
-import { operatorGuard } from '../../platform/operator';
+import { operatorGuard, operatorName } from '../../platform/operator';
 import { SpinService, type WheelInput } from './spin-service';
 import './tables';
 
@@ -39,8 +39,11 @@ function operatorRoutes(app: FastifyInstance, guard: ReturnType<typeof operatorG
   app.get('/api/operator/spinwheel', { preHandler: guard }, async () => spins.operatorWheel());
   app.put('/api/operator/spinwheel', { preHandler: guard, schema: { body: wheelBody } }, async (request) => {
     const input = request.body as WheelInput;
+    const before = await spins.operatorWheel();
     await spins.setWheel(input);
-    return spins.operatorWheel();
+    const after = await spins.operatorWheel();
+    await spins.audit(operatorName(request), before.wheel, after.wheel);
+    return after;
   });
   const grantBody = z.strictObject({ coins: z.number().int().min(1).max(1000) });
   app.post('/api/operator/members/:id/coins', { preHandler: guard, schema: { params: z.object({ id: z.string().min(1).max(64) }), body: grantBody } }, async (request) => ({

@@ -4,6 +4,7 @@ import { toBaht } from '@mw/contract/money';
 import type { Coupon, SpinFairness, SpinResult, SpinSetup } from '@mw/contract/spin';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/errors';
+import { recordChange } from '../../platform/audit';
 import { newId } from '../../lib/ids';
 import type { MoneyCore } from '../../money/core';
 import { ledgerCurrency } from '../../money/ledger';
@@ -271,6 +272,11 @@ export class SpinService {
       .values({ id: WHEEL_ID, name: input.name, active: input.active, slices: JSON.stringify(input.slices), deposit_per_coin: input.depositPerCoin, coupon_ttl_days: input.couponTtlDays })
       .onConflict((oc) => oc.column('id').doNothing())
       .execute();
+  }
+
+  /** Records an operator's change of the wheel (platform/audit). */
+  async audit(who: string, before: unknown, after: unknown): Promise<void> {
+    await recordChange(this.db, { who, entity: 'spinwheel', key: WHEEL_ID, before, after });
   }
 
   /** Adds coins to a member (operator grants and tests). */

@@ -10,6 +10,7 @@ import { GameAccountList } from './GameAccountList';
 import { HomeTiles } from './HomeTiles';
 import { lastSyncTime, useReceiveInviteBonus, useRefreshGames, useSpinActive } from './homeApi';
 import { endFirstEntry, entryMountOptions } from './homeQueries';
+import { HomeBonusProgress } from '../bonus/HomeBonusProgress';
 import { InviteBonusDialog } from './InviteBonusDialog';
 import { WalletHeader } from './WalletHeader';
 import { GAME_CATEGORIES, gamesOf } from './walletTotals';
@@ -76,6 +77,7 @@ export function HomePage({ onDeposit, onWithdraw, onTransfer, onOpenGame }: Home
         onTransfer={onTransfer}
         onReceiveInvite={() => setInviteOpen(true)}
       />
+      <HomeBonusProgress />
       <HomeTiles
         spinActive={spinActive.data === true}
         coins={data?.profile.coin ?? 0}
