@@ -7,6 +7,7 @@ import { demoModule } from './demo';
 import { depositModule } from './deposit';
 import { lookupModule } from './lookup';
 import { otpModule } from './otp';
+import { refundModule } from './refund';
 import { settingsModule } from './settings';
 import { spinModule } from './spin';
 import { statementModule } from './statement';
@@ -28,5 +29,6 @@ export const modules: readonly DomainModule[] = [
   depositModule,
   spinModule,
   bonusModule,
+  refundModule,
   demoModule,
 ];

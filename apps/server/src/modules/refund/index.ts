@@ -1,0 +1,229 @@
+import { sql, type Kysely } from 'kysely';
+import { z } from 'zod';
+import type { Locale } from '@mw/contract/constants';
+import { toBaht } from '@mw/contract/money';
+import type { RefundCheck } from '@mw/contract/refund';
+import type { DB, DefaultTimestamp, Timestamp } from '../../db/schema';
+import { requireMember } from '../../http/handlers';
+import { AppError, notFound } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import type { MoneyCore } from '../../money/core';
+import { recordChange } from '../../platform/audit';
+import { defineModule } from '../../platform/module';
+import { operatorGuard, operatorName } from '../../platform/operator';
+import type { GameActivity } from '../activity';
+import type { BonusService } from '../bonus/bonus-service';
+import type { SettingsService } from '../settings/settings-service';
+import { periodStart } from '../bonus/periods';
+
+export interface RefundsTable {
+  id: string;
+  member_id: string;
+  period_start: Timestamp;
+  period_end: Timestamp;
+  stakes: number;
+  wins: number;
+  amount: number;
+  /** AVAILABLE (to receive), RECEIVED (to add to the wallet), CREDITED, or NONE (under the minimum). */
+  status: 'AVAILABLE' | 'RECEIVED' | 'CREDITED' | 'NONE';
+  created_at: DefaultTimestamp;
+  operation_id: string | null;
+}
+
+declare module '../../db/schema' {
+  interface DB {
+    refunds: RefundsTable;
+  }
+}
+
+declare module '../../platform/services' {
+  interface Services {
+    refunds: RefundService;
+  }
+}
+
+/** The refund rule (setting `refund`; amounts in satang, percents as numbers). */
+export interface RefundRules {
+  active: boolean;
+  period: 'day' | 'week';
+  /** Percent of the period's net loss. */
+  percent: number;
+  minimum: number;
+  maximum: number;
+  /** Shown in the add-to-wallet confirmation (spec: refundSuccess, refundFail). */
+  successPercent: number;
+  failPercent: number;
+  info: Record<Locale, string>;
+}
+
+export const DEFAULT_REFUND_RULES: RefundRules = {
+  active: true,
+  period: 'week',
+  percent: 5,
+  minimum: 100,
+  maximum: 500_000,
+  successPercent: 100,
+  failPercent: 0,
+  info: {
+    th: '<p>รับคืนยอดเสีย 5% ของสัปดาห์ที่แล้ว (จันทร์–อาทิตย์) สูงสุด ฿5,000</p>',
+    la: '<p>ຮັບຄືນຍອດເສຍ 5% ຂອງອາທິດທີ່ແລ້ວ (ຈັນ–ອາທິດ) ສູງສຸດ ฿5,000</p>',
+    en: '<p>5% of last week’s net loss (Monday to Sunday) back, up to ฿5,000.</p>',
+  },
+};
+
+/**
+ * Refund of losses: for each closed period (the last full day or week, Asia/Bangkok by the bonus
+ * clock), the member's net loss = stakes − wins of the rounds settled in it (all games), times
+ * `percent`, at most `maximum`; under `minimum` it is nothing. It is computed once per (member,
+ * period) — the first look after the period closed writes it (rounds are imported first) and it
+ * never changes. `receive` takes the available refunds (REFUND_SUCCESS; refused while a bonus is
+ * open: REFUND_CONDITION); `addWallet` credits the received ones to the wallet, once per refund
+ * (a `bonus` statement row "from" REFUND, paid from the bonus account).
+ */
+export class RefundService {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly money: MoneyCore,
+    private readonly settings: SettingsService,
+    private readonly activity: GameActivity,
+    private readonly bonuses: BonusService,
+    private readonly now: () => number,
+  ) {
+    money.credits.registerHook('refund_credited', (name, rows) =>
+      sql`${sql.ref(name)} AS (
+        UPDATE refunds r SET status = 'CREDITED', operation_id = u.op_id
+        FROM unnest(${rows.ids}::text[], ${rows.operationIds}::text[]) AS u(id, op_id)
+        JOIN op ON op.id = u.op_id
+        WHERE r.id = u.id AND r.status = 'RECEIVED')`,
+    );
+  }
+
+  async rules(): Promise<RefundRules> {
+    return { ...DEFAULT_REFUND_RULES, ...(await this.settings.get<Partial<RefundRules>>('refund', {})) };
+  }
+
+  /** Writes the refund of the last closed period, once (answers nothing). */
+  private async compute(memberId: string, rules: RefundRules): Promise<void> {
+    const now = new Date(this.now());
+    const current = periodStart(rules.period, now) ?? now;
+    const previous = periodStart(rules.period, new Date(current.getTime() - 1)) ?? current;
+    const exists = await this.db.selectFrom('refunds').select('id').where('member_id', '=', memberId).where('period_start', '=', previous).executeTakeFirst();
+    if (exists) return;
+    await this.activity.importAll();
+    const totals = await this.activity.totals(memberId, previous, current, null);
+    const loss = Math.max(0, totals.stakes - totals.wins);
+    const amount = Math.min(rules.maximum, Math.floor((loss * rules.percent) / 100));
+    await this.db
+      .insertInto('refunds')
+      .values({ id: newId(), member_id: memberId, period_start: previous, period_end: current, stakes: totals.stakes, wins: totals.wins, amount, status: amount >= rules.minimum && amount > 0 ? 'AVAILABLE' : 'NONE', operation_id: null })
+      .onConflict((oc) => oc.columns(['member_id', 'period_start']).doNothing())
+      .execute();
+  }
+
+  async check(memberId: string, locale: Locale): Promise<RefundCheck> {
+    const rules = await this.rules();
+    if (rules.active) await this.compute(memberId, rules);
+    const available = await this.sum(memberId, 'AVAILABLE');
+    await this.bonuses.settle(memberId);
+    const bonus = (await this.bonuses.active(memberId)) !== null;
+    return { result: rules.active && available > 0, bonus, info: rules.info[locale] || rules.info.en, refundAmount: toBaht(available), refundSuccess: rules.successPercent, refundFail: rules.failPercent };
+  }
+
+  private async sum(memberId: string, status: RefundsTable['status']): Promise<number> {
+    const row = await this.db.selectFrom('refunds').select((eb) => eb.fn.coalesce(eb.fn.sum<string>('amount'), sql<string>`0`).as('n')).where('member_id', '=', memberId).where('status', '=', status).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async receive(memberId: string): Promise<{ message: 'REFUND_SUCCESS' }> {
+    const rules = await this.rules();
+    if (!rules.active) throw new AppError(403, 'REFUND_INACTIVE');
+    await this.compute(memberId, rules);
+    await this.bonuses.settle(memberId);
+    if (await this.bonuses.active(memberId)) throw new AppError(409, 'REFUND_CONDITION');
+    const any = await this.db.selectFrom('refunds').select(['id', 'status']).where('member_id', '=', memberId).where('status', 'in', ['AVAILABLE', 'NONE']).orderBy('period_start', 'desc').executeTakeFirst();
+    if (!any) throw notFound('NO_REFUND');
+    const taken = await this.db.updateTable('refunds').set({ status: 'RECEIVED' }).where('member_id', '=', memberId).where('status', '=', 'AVAILABLE').executeTakeFirst();
+    if (Number(taken.numUpdatedRows) === 0) throw new AppError(400, 'REFUND_MINIMUM');
+    return { message: 'REFUND_SUCCESS' };
+  }
+
+  async addWallet(memberId: string): Promise<{ ok: true; amount: number; wallet: { amount: number } }> {
+    const received = await this.db.selectFrom('refunds').select(['id', 'amount']).where('member_id', '=', memberId).where('status', '=', 'RECEIVED').execute();
+    if (received.length === 0) throw notFound('NO_REFUND');
+    let credited = 0;
+    let wallet = 0;
+    for (const r of received) {
+      const credit = await this.money.credits.credit({ source: 'refund', ref: r.id, memberId, amount: Number(r.amount), currency: 'THB', kind: 'refund', from: 'REFUND', note: null, tag: { hook: 'refund_credited', id: r.id } });
+      if (credit.created) {
+        credited += Number(r.amount);
+        wallet = credit.wallet ?? wallet;
+      }
+    }
+    if (credited === 0) throw notFound('NO_REFUND');
+    return { ok: true, amount: toBaht(credited), wallet: { amount: toBaht(wallet) } };
+  }
+
+  async list(memberId: string, page: number, limit: number): Promise<{ total: number; refunds: Array<{ refundAmount: number; createdAt: string }> }> {
+    const [count, rows] = await Promise.all([
+      this.db.selectFrom('refunds').select((eb) => eb.fn.countAll<string>().as('n')).where('member_id', '=', memberId).where('status', '<>', 'NONE').executeTakeFirstOrThrow(),
+      this.db.selectFrom('refunds').select(['amount', 'created_at']).where('member_id', '=', memberId).where('status', '<>', 'NONE').orderBy('created_at', 'desc').limit(limit).offset((page - 1) * limit).execute(),
+    ]);
+    return { total: Number(count.n), refunds: rows.map((r) => ({ refundAmount: toBaht(Number(r.amount)), createdAt: r.created_at.toISOString() })) };
+  }
+}
+
+const rulesBody = z.strictObject({
+  active: z.boolean(),
+  period: z.enum(['day', 'week']),
+  percent: z.number().min(0).max(100),
+  minimum: z.number().int().min(1).max(100_000_000),
+  maximum: z.number().int().min(1).max(100_000_000),
+  successPercent: z.number().min(0).max(10_000),
+  failPercent: z.number().min(0).max(100),
+  info: z.strictObject({ th: z.string().max(5000), la: z.string().max(5000), en: z.string().max(5000) }),
+});
+
+/** Refund of losses (spec sections 2, 3, 7, 8). Operator: GET/PUT /api/operator/refund-settings. */
+export const refundModule = defineModule({
+  name: 'refund',
+  migrations: [
+    {
+      id: 'refund/001_refunds',
+      sql: `
+CREATE TABLE refunds (
+  id text PRIMARY KEY,
+  member_id text NOT NULL REFERENCES members(id),
+  period_start timestamptz NOT NULL,
+  period_end timestamptz NOT NULL,
+  stakes bigint NOT NULL,
+  wins bigint NOT NULL,
+  amount bigint NOT NULL CHECK (amount >= 0),
+  status text NOT NULL CHECK (status IN ('AVAILABLE', 'RECEIVED', 'CREDITED', 'NONE')),
+  created_at timestamptz NOT NULL DEFAULT now(),
+  operation_id text,
+  UNIQUE (member_id, period_start)
+);`,
+    },
+  ],
+  setup(services) {
+    services.refunds = new RefundService(services.database.db, services.money, services.settings, services.activity, services.bonuses, () => services.bonusClock.now());
+  },
+  handlers: ({ refunds, settings }) => ({
+    refundCheck: async (ctx) => refunds.check(requireMember(ctx).memberId, ctx.locale),
+    refundReceive: async (ctx) => refunds.receive(requireMember(ctx).memberId),
+    refundAddWallet: async (ctx) => refunds.addWallet(requireMember(ctx).memberId),
+    refundList: async (ctx) => refunds.list(requireMember(ctx).memberId, ctx.body.page, ctx.body.limit),
+    refundBanners: async () => settings.get<Array<{ image: string; html: string }>>('refundBanners', []),
+  }),
+  routes(app, { config, refunds, settings, database }) {
+    const guard = operatorGuard(config);
+    app.get('/api/operator/refund-settings', { preHandler: guard }, async () => refunds.rules());
+    app.put('/api/operator/refund-settings', { preHandler: guard, schema: { body: rulesBody } }, async (request) => {
+      const before = await refunds.rules();
+      await settings.set('refund', request.body as RefundRules);
+      const after = await refunds.rules();
+      await recordChange(database.db, { who: operatorName(request), entity: 'refund', key: 'rules', before, after });
+      return after;
+    });
+  },
+});

@@ -1,0 +1,74 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { checkInvariants } from '../src/money/ledger';
+import { call, dbKinds, login, OPERATOR_TOKEN, registerMember, startApp, type TestApp } from './helpers';
+
+const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };
+
+describe.each(dbKinds)('refund of losses on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(kind, { ROUND_IMPORT_INTERVAL_MS: '0' });
+    // Next week by the bonus clock: this week's rounds are "last week".
+    await t.app.inject({ method: 'PUT', url: '/api/operator/sandbox/clock', headers: operator, payload: { offsetMs: 7 * 86_400_000 } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  afterEach(async () => {
+    expect(await checkInvariants(t.services.database.db)).toMatchObject({ ok: true });
+  });
+
+  async function loser(lossBaht: number) {
+    const m = await registerMember(t.app);
+    const token = await login(t.app, m.phone, m.password);
+    expect((await call(t.app, 'POST', '/api/wallet/add', { token, body: { amount: 1000 } })).status).toBe(200);
+    await call(t.app, 'GET', '/api/wallet/activate/PG', { token });
+    expect((await call(t.app, 'POST', '/api/wallet/transfer', { token, body: { from: 'WALLET', to: 'PG', amount: 1000 } })).status).toBe(200);
+    const account = await t.services.database.db.selectFrom('member_games').select('username').where('member_id', '=', m.id).where('game_code', '=', 'PG').executeTakeFirstOrThrow();
+    // One winning round (stake 100, win 200), then losses: net loss = lossBaht.
+    await t.services.sandboxGames?.spin('PG', account.username, 10_000, 2);
+    for (let lost = -100; lost < lossBaht; lost += 100) await t.services.sandboxGames?.spin('PG', account.username, 10_000, 0);
+    return { ...m, token };
+  }
+  const wallet = async (token: string) => (await call<{ wallet: { amount: number } }>(t.app, 'GET', '/api/wallet', { token })).body.wallet.amount;
+
+  it('refunds 5 % of last week\'s net loss once: check, receive, add to the wallet (20 at once: once)', async () => {
+    const m = await loser(600);
+    const check = await call<Record<string, unknown>>(t.app, 'GET', '/api/refund/check', { token: m.token });
+    expect(check.body).toMatchObject({ result: true, bonus: false, refundAmount: 30, refundSuccess: 100 });
+    // More losses in that period now change nothing: computed once.
+    const account = await t.services.database.db.selectFrom('member_games').select('username').where('member_id', '=', m.id).executeTakeFirstOrThrow();
+    await t.services.sandboxGames?.spin('PG', account.username, 10_000, 0);
+    expect((await call(t.app, 'GET', '/api/refund/check', { token: m.token })).body).toMatchObject({ refundAmount: 30 });
+    expect((await call(t.app, 'GET', '/api/refund/addWallet', { token: m.token })).body).toMatchObject({ message: 'NO_REFUND' });
+    expect((await call(t.app, 'GET', '/api/refund/receive', { token: m.token })).body).toEqual({ message: 'REFUND_SUCCESS' });
+    expect((await call(t.app, 'GET', '/api/refund/receive', { token: m.token })).body).toMatchObject({ message: 'NO_REFUND' });
+    const before = await wallet(m.token);
+    const adds = await Promise.all(Array.from({ length: 20 }, () => call<Record<string, unknown>>(t.app, 'GET', '/api/refund/addWallet', { token: m.token })));
+    expect(adds.filter((a) => a.status === 200)).toHaveLength(1);
+    expect(adds.find((a) => a.status === 200)?.body).toMatchObject({ ok: true, amount: 30 });
+    expect(await wallet(m.token)).toBe(before + 30);
+    const list = await call<{ total: number; refunds: Array<{ refundAmount: number }> }>(t.app, 'POST', '/api/refund', { token: m.token, body: { page: 1, limit: 10 } });
+    expect(list.body).toMatchObject({ total: 1, refunds: [{ refundAmount: 30 }] });
+  });
+
+  it('has nothing for a winner, refuses while a bonus is open, and follows the operator\'s rules', async () => {
+    const winner = await registerMember(t.app);
+    const token = await login(t.app, winner.phone, winner.password);
+    expect((await call(t.app, 'GET', '/api/refund/check', { token })).body).toMatchObject({ result: false, refundAmount: 0 });
+    expect((await call(t.app, 'GET', '/api/refund/receive', { token })).body).toMatchObject({ message: 'REFUND_MINIMUM' });
+    const m = await loser(1000);
+    expect((await call(t.app, 'POST', '/api/wallet/add', { token: m.token, body: { amount: 100 } })).status).toBe(200);
+    expect((await call(t.app, 'GET', '/api/bonus/activate/DAILY10', { token: m.token })).status).toBe(200);
+    expect((await call(t.app, 'GET', '/api/refund/check', { token: m.token })).body).toMatchObject({ result: true, bonus: true });
+    expect((await call(t.app, 'GET', '/api/refund/receive', { token: m.token })).body).toMatchObject({ message: 'REFUND_CONDITION' });
+    const rules = (await t.app.inject({ method: 'GET', url: '/api/operator/refund-settings', headers: operator })).json() as Record<string, unknown>;
+    try {
+      expect((await t.app.inject({ method: 'PUT', url: '/api/operator/refund-settings', headers: operator, payload: { ...rules, active: false } })).statusCode).toBe(200);
+      expect((await call(t.app, 'GET', '/api/refund/receive', { token: m.token })).body).toMatchObject({ message: 'REFUND_INACTIVE' });
+      expect((await t.app.inject({ method: 'PUT', url: '/api/operator/refund-settings', headers: operator, payload: { ...rules, percent: 101 } })).statusCode).toBe(400);
+    } finally {
+      await t.app.inject({ method: 'PUT', url: '/api/operator/refund-settings', headers: operator, payload: rules });
+    }
+  });
+});
