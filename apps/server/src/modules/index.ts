@@ -5,6 +5,7 @@ import { bonusModule } from './bonus';
 import { activityModule } from './activity';
 import { demoModule } from './demo';
 import { depositModule } from './deposit';
+import { inviteModule } from './invite';
 import { lookupModule } from './lookup';
 import { otpModule } from './otp';
 import { refundModule } from './refund';
@@ -30,5 +31,6 @@ export const modules: readonly DomainModule[] = [
   spinModule,
   bonusModule,
   refundModule,
+  inviteModule,
   demoModule,
 ];

@@ -38,6 +38,13 @@ export class WalletService {
     private readonly sandboxPayments: boolean,
   ) {}
 
+  /** What the invite domain says a member can receive (it registers itself; zeros until it does). */
+  private inviteSummary: (memberId: string) => Promise<{ amount: number; success: number; fail: number }> = () => Promise.resolve({ amount: 0, success: 0, fail: 0 });
+
+  setInviteSummary(source: (memberId: string) => Promise<{ amount: number; success: number; fail: number }>): void {
+    this.inviteSummary = source;
+  }
+
   async balance(memberId: string): Promise<number> {
     const id = account.wallet(memberId);
     let found = (await balances(this.db, [id])).get(id);
@@ -59,7 +66,7 @@ export class WalletService {
         bank: profile.bank ? { nameTH: profile.bank.nameTH, nameEN: profile.bank.nameEN } : null,
       },
       wallet: { amount: toBaht(amount) },
-      invite: { amount: 0, success: 0, fail: 0 },
+      invite: await this.inviteSummary(memberId),
       slots,
     };
   }
