@@ -14,7 +14,8 @@ export function useActiveBonus() {
 
 /** The open condition's turnover progress (GET /api/bonus/progress). */
 export function useBonusProgress() {
-  return useQuery({ queryKey: ['bonus', 'progress'], queryFn: ({ signal }) => callEndpoint(bonusEndpoints.bonusProgress, { signal }) });
+  // Quiet: the home page shows the card when there is a condition and nothing when the call fails.
+  return useQuery({ queryKey: ['bonus', 'progress'], queryFn: ({ signal }) => callEndpoint(bonusEndpoints.bonusProgress, { signal, background: true }), meta: { silent: true } });
 }
 
 export function useNotice() {
