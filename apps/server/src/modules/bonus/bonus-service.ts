@@ -207,6 +207,8 @@ export class BonusService {
 
   /** Refuses money leaving while a condition is open: withdrawals, and transfers out of the bonus's game categories. */
   private async policy(leaving: MoneyLeaving): Promise<void> {
+    // Into a game from the wallet is always allowed: no look-up on that (most common) path.
+    if (leaving.action === 'transfer' && leaving.from === WALLET_CODE) return;
     const receipt = await this.active(leaving.memberId);
     if (!receipt) return;
     const settled = await this.settleReceipt(receipt);

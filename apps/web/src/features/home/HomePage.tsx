@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { GameAccount } from '@mw/contract/wallet';
 import { errorMessage } from '../../shared/api/errorMessage';
@@ -10,11 +10,13 @@ import { GameAccountList } from './GameAccountList';
 import { HomeTiles } from './HomeTiles';
 import { lastSyncTime, useReceiveInviteBonus, useRefreshGames, useSpinActive } from './homeApi';
 import { endFirstEntry, entryMountOptions } from './homeQueries';
-import { HomeBonusProgress } from '../bonus/HomeBonusProgress';
 import { InviteBonusDialog } from './InviteBonusDialog';
 import { WalletHeader } from './WalletHeader';
 import { GAME_CATEGORIES, gamesOf } from './walletTotals';
 import './home.css';
+
+/** The open bonus's turnover: its own chunk (with the bonus contract and zod), after the dashboard. */
+const HomeBonusProgress = lazy(() => import('../bonus/HomeBonusProgress').then((m) => ({ default: m.HomeBonusProgress })));
 
 export interface HomeActions {
   onDeposit: () => void;
@@ -77,7 +79,9 @@ export function HomePage({ onDeposit, onWithdraw, onTransfer, onOpenGame }: Home
         onTransfer={onTransfer}
         onReceiveInvite={() => setInviteOpen(true)}
       />
-      <HomeBonusProgress />
+      <Suspense fallback={null}>
+        <HomeBonusProgress />
+      </Suspense>
       <HomeTiles
         spinActive={spinActive.data === true}
         coins={data?.profile.coin ?? 0}
