@@ -124,7 +124,7 @@ export async function verifyPhoneViaApi(request: APIRequestContext, phone: strin
 export async function registerViaApi(
   request: APIRequestContext,
   overrides: Partial<Member> = {},
-  options: { currency?: 'LAK' | 'BAHT' } = {},
+  options: { currency?: 'LAK' | 'BAHT'; inviteCode?: string } = {},
 ): Promise<Member> {
   const phone = overrides.phone ?? freshPhone();
   const member: Member = {
@@ -143,7 +143,7 @@ export async function registerViaApi(
     username: member.phone,
     password: member.password,
     sourceCode: 'FACEBOOK',
-    inviteCode: '',
+    inviteCode: options.inviteCode ?? '',
     bankCode: member.bankCode,
     bankAccountName: member.bankAccountName,
     bankAccountNo: member.bankAccountNo,

@@ -39,10 +39,37 @@ describe.each(dbKinds)('invite a friend on %s', (kind) => {
     const after = await wallet(inviter.token);
     expect(after.wallet.amount).toBe(15);
     expect(after.invite.amount).toBe(0);
+    // Received under its own condition: 100 % of it to play before it can be withdrawn.
+    expect((await call<{ progress: unknown }>(t.app, 'GET', '/api/bonus/progress', { token: inviter.token })).body.progress).toMatchObject({ code: 'INVITE', target: 15, bonus: 15 });
+    await deposit(inviter.token, 500);
+    expect(await call(t.app, 'POST', '/api/wallet/withdraw', { token: inviter.token, body: { amount: 100 } })).toMatchObject({ status: 403, body: { message: 'BONUS_CONDITION' } });
     expect(await call(t.app, 'GET', '/api/invite/bonus', { token: inviter.token })).toMatchObject({ status: 404, body: { message: 'NO_INVITE_BONUS' } });
-    // The friend's later deposit earns again.
+    // The friend's later deposit earns again; it cannot be received while the condition is open,
+    // and stays to receive (nothing taken, nothing credited).
     await deposit(friend.token, 200);
     expect((await wallet(inviter.token)).invite.amount).toBe(2);
+    expect(await call(t.app, 'GET', '/api/invite/bonus', { token: inviter.token })).toMatchObject({ status: 409, body: { message: 'BONUS_REMAINING' } });
+    expect((await wallet(inviter.token)).invite.amount).toBe(2);
+    expect((await wallet(inviter.token)).wallet.amount).toBe(515);
+    // Cancelling the condition gives the payout back; then the rest can be received.
+    expect((await call(t.app, 'GET', '/api/bonus/clear', { token: inviter.token })).body).toEqual({ message: 'BONUS_CLEAR' });
+    expect((await wallet(inviter.token)).wallet.amount).toBe(500);
+    expect(await call(t.app, 'GET', '/api/invite/bonus', { token: inviter.token })).toMatchObject({ status: 200, body: { amount: 2 } });
+  });
+
+  it('opens no condition when the operator sets the success percentage to 0', async () => {
+    const operator = { authorization: 'Bearer operator-token-for-tests' };
+    const rules = (await t.app.inject({ method: 'GET', url: '/api/operator/invite-settings', headers: operator })).json() as Record<string, unknown>;
+    try {
+      expect((await t.app.inject({ method: 'PUT', url: '/api/operator/invite-settings', headers: operator, payload: { ...rules, successPercent: 0 } })).statusCode).toBe(200);
+      const inviter = await member({ bankAccountName: 'DAO FREEMONEY' });
+      const friend = await member({ bankAccountName: 'EK FRIEND', inviteCode: `PR${inviter.id}` });
+      await deposit(friend.token, 1000);
+      expect((await call(t.app, 'GET', '/api/invite/bonus', { token: inviter.token })).status).toBe(200);
+      expect((await call(t.app, 'GET', '/api/bonus/check/active', { token: inviter.token })).body).toEqual({ status: false, type: null });
+    } finally {
+      await t.app.inject({ method: 'PUT', url: '/api/operator/invite-settings', headers: operator, payload: rules });
+    }
   });
 
   it('earns nothing from the same person under another phone (the same bank account name)', async () => {

@@ -52,6 +52,42 @@ describe.each(dbKinds)('refund of losses on %s', (kind) => {
     expect(list.body).toMatchObject({ total: 1, refunds: [{ refundAmount: 30 }] });
   });
 
+  it('adds the refund under its own condition: withdrawal refused until 100 % of it is played, then allowed', async () => {
+    const m = await loser(600);
+    // Bring the rest of the money back to the wallet before the condition opens.
+    expect((await call(t.app, 'POST', '/api/wallet/transferAll', { token: m.token, body: { to: 'WALLET' } })).status).toBe(200);
+    expect((await call(t.app, 'GET', '/api/refund/receive', { token: m.token })).status).toBe(200);
+    const added = await call<{ amount: number }>(t.app, 'GET', '/api/refund/addWallet', { token: m.token });
+    expect(added).toMatchObject({ status: 200, body: { amount: 30 } });
+    expect((await call(t.app, 'GET', '/api/bonus/check/active', { token: m.token })).body).toEqual({ status: true, type: 'promotion' });
+    expect((await call<{ progress: unknown }>(t.app, 'GET', '/api/bonus/progress', { token: m.token })).body.progress).toMatchObject({ code: 'REFUND', turnover: 0, target: 30, bonus: 30, deposit: 0 });
+    expect(await call(t.app, 'POST', '/api/wallet/withdraw', { token: m.token, body: { amount: 100 } })).toMatchObject({ status: 403, body: { message: 'BONUS_CONDITION' } });
+    // A bonus cannot be taken on top of it, nor another payout added.
+    expect((await call(t.app, 'POST', '/api/wallet/add', { token: m.token, body: { amount: 100 } })).status).toBe(200);
+    expect((await call(t.app, 'GET', '/api/bonus/activate/DAILY10', { token: m.token })).body).toMatchObject({ message: 'BONUS_ALREADY_ACTIVE' });
+    // Play 30 baht of stakes (3 rounds of 10, evens): the condition ends as met.
+    expect((await call(t.app, 'POST', '/api/wallet/transfer', { token: m.token, body: { from: 'WALLET', to: 'PG', amount: 100 } })).status).toBe(200);
+    const account = await t.services.database.db.selectFrom('member_games').select('username').where('member_id', '=', m.id).executeTakeFirstOrThrow();
+    for (let i = 0; i < 3; i += 1) await t.services.sandboxGames?.spin('PG', account.username, 1_000, 1);
+    expect((await call(t.app, 'GET', '/api/bonus/check/active', { token: m.token })).body).toEqual({ status: false, type: null });
+    expect((await call(t.app, 'POST', '/api/wallet/withdraw', { token: m.token, body: { amount: 100 } })).status).toBe(200);
+    const finished = await t.services.database.db.selectFrom('operations').select(['status', 'source']).where('member_id', '=', m.id).where('type', '=', 'finish_bonus').execute();
+    expect(finished).toEqual([{ status: 'SUCCESS', source: 'REFUND' }]);
+  });
+
+  it('refuses to add a refund while a bonus is open (nothing credited), and adds it after', async () => {
+    const m = await loser(600);
+    expect((await call(t.app, 'POST', '/api/wallet/transferAll', { token: m.token, body: { to: 'WALLET' } })).status).toBe(200);
+    expect((await call(t.app, 'GET', '/api/refund/receive', { token: m.token })).status).toBe(200);
+    expect((await call(t.app, 'POST', '/api/wallet/add', { token: m.token, body: { amount: 100 } })).status).toBe(200);
+    expect((await call(t.app, 'GET', '/api/bonus/activate/DAILY10', { token: m.token })).status).toBe(200);
+    const before = await wallet(m.token);
+    expect(await call(t.app, 'GET', '/api/refund/addWallet', { token: m.token })).toMatchObject({ status: 409, body: { message: 'REFUND_CONDITION' } });
+    expect(await wallet(m.token)).toBe(before);
+    expect((await call(t.app, 'GET', '/api/bonus/clear', { token: m.token })).status).toBe(200);
+    expect(await call(t.app, 'GET', '/api/refund/addWallet', { token: m.token })).toMatchObject({ status: 200, body: { amount: 30 } });
+  });
+
   it('has nothing for a winner, refuses while a bonus is open, and follows the operator\'s rules', async () => {
     const winner = await registerMember(t.app);
     const token = await login(t.app, winner.phone, winner.password);

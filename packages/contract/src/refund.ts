@@ -16,6 +16,7 @@ export const refundCheckSchema = z.object({
   bonus: z.boolean().describe('a bonus is active (receive is disabled)'),
   info: z.string().describe('HTML'),
   refundAmount: bahtSchema,
+  received: bahtSchema.describe('received and not added to the wallet yet (added to the spec)'),
   refundSuccess: z.number().describe('percent'),
   refundFail: z.number().describe('percent'),
 });

@@ -30,7 +30,7 @@ export interface ExternalCredit {
   /** The Idempotency-Key of the call that asked for it (operator calls), recorded with it. */
   idem?: Idem | null;
   /** A row of the caller's domain to update in the same statement when this credits (see CreditHook). */
-  tag?: { hook: string; id: string };
+  tag?: { hook: string; id: string; data?: string };
 }
 
 export interface CreditResult {
@@ -47,7 +47,7 @@ export interface CreditResult {
  * data-modifying CTE named `hook_<name>`. It may join the CTE `op` (id, tx_id) of the operations
  * the statement records.
  */
-export type CreditHook = (name: string, rows: { ids: string[]; operationIds: string[]; amounts: number[] }) => RawBuilder<unknown>;
+export type CreditHook = (name: string, rows: { ids: string[]; operationIds: string[]; amounts: number[]; data: string[] }) => RawBuilder<unknown>;
 
 /** Whether a credit kind is a promotion we pay (a `bonus` operation from the bonus account) rather than money from outside. */
 export function isPromotionCredit(kind: ExternalCredit['kind']): boolean {
@@ -166,7 +166,7 @@ export class Credits {
     for (const [name, hook] of this.hooks) {
       const tagged = items.filter((i) => i.credit.tag?.hook === name);
       if (tagged.length === 0) continue;
-      ctes.push(hook(`hook_${name}`, { ids: tagged.map((i) => i.credit.tag?.id ?? ''), operationIds: tagged.map((i) => i.id), amounts: tagged.map((i) => i.credit.amount) }));
+      ctes.push(hook(`hook_${name}`, { ids: tagged.map((i) => i.credit.tag?.id ?? ''), operationIds: tagged.map((i) => i.id), amounts: tagged.map((i) => i.credit.amount), data: tagged.map((i) => i.credit.tag?.data ?? '') }));
     }
     const { posted, after } = await runPostingBatch(
       this.db,

@@ -1,7 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
+import { storedBannersSchema, type StoredBanners } from '../lib/banners';
 import { forbidden } from '../lib/errors';
+import { recordChange } from './audit';
+import type { Services } from './services';
 
 /**
  * The guard of operator calls (until the back office exists): `Authorization: Bearer
@@ -28,4 +31,20 @@ export function operatorName(request: FastifyRequest): string {
   // eslint-disable-next-line no-control-regex -- control characters are dropped from a name for the log
   const clean = name.replace(/[\u0000-\u001F\u007F-\u009F]/g, '').slice(0, 64);
   return clean || 'operator';
+}
+
+/**
+ * GET / PUT of a banner setting (`/api/operator/<name>-banners`): one list for every language or
+ * one per language (see lib/banners), each change recorded in the audit.
+ */
+export function bannerSettingRoutes(app: FastifyInstance, services: Pick<Services, 'config' | 'settings' | 'database'>, name: 'invite' | 'refund'): void {
+  const guard = operatorGuard(services.config);
+  const key = `${name}Banners`;
+  app.get(`/api/operator/${name}-banners`, { preHandler: guard }, async () => services.settings.get<StoredBanners>(key, []));
+  app.put(`/api/operator/${name}-banners`, { preHandler: guard, schema: { body: storedBannersSchema } }, async (request) => {
+    const before = await services.settings.get<StoredBanners>(key, []);
+    await services.settings.set(key, request.body);
+    await recordChange(services.database.db, { who: operatorName(request), entity: 'banners', key: name, before, after: request.body });
+    return request.body;
+  });
 }

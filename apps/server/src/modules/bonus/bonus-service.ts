@@ -1,8 +1,10 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import { WALLET_CODE } from '@mw/contract/constants';
 import type { ActiveBonus, BonusItem, UserBonus } from '@mw/contract/bonus';
 import { toBaht } from '@mw/contract/money';
+import type { Locale } from '@mw/contract/constants';
 import type { DB } from '../../db/schema';
+import { bannersFor } from '../../lib/banners';
 import { AppError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { MoneyCore } from '../../money/core';
@@ -13,13 +15,46 @@ import type { GameService } from '../wallet/game-service';
 import type { WalletService } from '../wallet/wallet-service';
 import { periodStart } from './periods';
 import type { BonusInput } from './index';
-import type { BonusesTable, BonusReceiptsTable } from './tables';
+import type { BonusesTable, BonusReceiptsTable, ReceiptOrigin } from './tables';
 
 type Bonus = Selectable<BonusesTable>;
 type Receipt = Selectable<BonusReceiptsTable>;
 
 /** The statement's "from" of bonus rows is the bonus code; the credit's key is the receipt. */
 export const BONUS_SOURCE = 'bonus';
+
+/**
+ * The condition a payout of invite earnings or of a refund opens (their settings' `successPercent`
+ * and `failPercent`, the percentages the member sees before receiving): turnover target =
+ * amount × successPercent / 100 of stakes in any game, and it is bust when the total balance falls
+ * to failPercent % of the amount. A successPercent of 0 opens none (the money is free at once).
+ */
+export interface PayoutRule {
+  successPercent: number;
+  failPercent: number;
+}
+
+/** What a payout credit carries in its tag's data for `payoutConditionCte`. */
+export function payoutConditionData(memberId: string, amount: number, rule: PayoutRule): string {
+  return JSON.stringify({ id: newId(), member: memberId, target: Math.ceil((amount * rule.successPercent) / 100), fail: rule.failPercent });
+}
+
+/**
+ * A data-modifying CTE, for a credit hook, opening the payout condition of each credited row in the
+ * same statement as the credit (so money never arrives without its condition). One open condition
+ * per member is a unique index: when another is open, the statement — the credit with it — fails.
+ */
+export function payoutConditionCte(name: string, origin: Exclude<ReceiptOrigin, 'bonus'>, rows: { operationIds: string[]; amounts: number[]; data: string[] }): RawBuilder<unknown> {
+  return sql`${sql.ref(name)} AS (
+    INSERT INTO bonus_receipts (id, member_id, bonus_code, deposit_operation_id, deposit_amount, bonus_amount, turnover_target, categories, percent_fail, status, started_at, period_at, credit_operation_id, origin)
+    SELECT c.d->>'id', c.d->>'member', ${origin.toUpperCase()}, c.op_id, 0, c.amount, (c.d->>'target')::bigint,
+      ARRAY(SELECT DISTINCT category FROM games ORDER BY 1), (c.d->>'fail')::numeric, 'ACTIVE', now(), now(), c.op_id, ${origin}
+    FROM (SELECT u.op_id, u.amount, u.data::jsonb AS d
+          FROM unnest(${rows.operationIds}::text[], ${rows.amounts.map(String)}::bigint[], ${rows.data}::text[]) AS u(op_id, amount, data)
+          JOIN op ON op.id = u.op_id
+          WHERE u.data <> '') c
+    WHERE (c.d->>'target')::bigint > 0)`;
+}
 
 /**
  * Bonuses with a turnover condition (the model of the README "Bonuses"):
@@ -83,7 +118,7 @@ export class BonusService {
   }
 
   /** GET /api/bonus: the catalogue with the member's receipts of the current period. */
-  async list(memberId: string): Promise<BonusItem[]> {
+  async list(memberId: string, locale: Locale): Promise<BonusItem[]> {
     await this.settle(memberId);
     const bonuses = await this.catalogue();
     return Promise.all(
@@ -92,7 +127,7 @@ export class BonusService {
         type: b.type,
         maxReceived: b.max_received,
         percentFail: Number(b.percent_fail),
-        banners: b.banners,
+        banners: bannersFor(b.banners, locale),
         userBonus: this.userBonus(await this.receiptsInPeriod(memberId, b)),
       })),
     );
@@ -102,7 +137,8 @@ export class BonusService {
     await this.settle(memberId);
     const receipt = await this.active(memberId);
     if (!receipt) return { status: false, type: null };
-    if (receipt.promotion_code) return { status: true, type: 'promotion' };
+    // Promotion codes, and the conditions of invite and refund payouts, are not catalogue bonuses.
+    if (receipt.promotion_code || receipt.origin !== 'bonus') return { status: true, type: 'promotion' };
     const bonus = await this.db.selectFrom('bonuses').select('type').where('code', '=', receipt.bonus_code).executeTakeFirst();
     return { status: true, type: bonus?.type ?? 'limit' };
   }
@@ -283,7 +319,8 @@ export class BonusService {
     if (!receipt) throw notFound('NO_DATA');
     if ((await this.inBonusGames(receipt)) > 0) throw new AppError(409, 'BONUS_CONDITION');
     const walletBalance = await this.wallet.balance(memberId);
-    const forfeit = Math.max(0, walletBalance - Number(receipt.deposit_amount));
+    // A bonus: the wallet keeps at most the deposit. A payout's condition: the payout goes back.
+    const forfeit = receipt.origin === 'bonus' ? Math.max(0, walletBalance - Number(receipt.deposit_amount)) : Math.min(Math.max(0, walletBalance), Number(receipt.bonus_amount));
     const opId = newId();
     const closeAndRecord = [
       sql`closed AS (UPDATE bonus_receipts SET status = 'CLEARED', ended_at = now() WHERE id = ${receipt.id} AND status = 'ACTIVE' RETURNING id)`,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { requireMember } from '../../http/handlers';
 import { AppError, badRequest } from '../../lib/errors';
 import { pickLocale, type Localized } from '../settings/settings-service';
+import { storedBannersSchema } from '../../lib/banners';
 import { defineModule } from '../../platform/module';
 import { recordChange } from '../../platform/audit';
 import { operatorGuard, operatorName } from '../../platform/operator';
@@ -39,7 +40,7 @@ const bonusBody = z.strictObject({
   maxReceived: z.number().int().min(1).max(1000),
   maxTotal: z.number().int().min(1).max(10_000_000).nullable().default(null),
   percentFail: z.number().min(0).max(100),
-  banners: z.array(z.strictObject({ image: z.string().max(500), html: z.string().max(5000) })).max(10).default([]),
+  banners: storedBannersSchema.default([]),
   percent: z.number().min(0.01).max(1000),
   maxBonus: z.number().int().min(1).max(100_000_000),
   minDeposit: z.number().int().min(1).max(100_000_000),
@@ -149,6 +150,15 @@ ALTER TABLE bonus_receipts ALTER COLUMN period_at SET NOT NULL;
 ALTER TABLE bonus_receipts ALTER COLUMN period_at SET DEFAULT now();
 CREATE INDEX bonus_receipts_member_period ON bonus_receipts (member_id, bonus_code, period_at);`,
     },
+    {
+      id: 'bonus/004_payout_conditions',
+      sql: `
+-- Invite and refund payouts open a turnover condition too: no deposit, no catalogue bonus.
+ALTER TABLE bonus_receipts ADD COLUMN origin text NOT NULL DEFAULT 'bonus' CHECK (origin IN ('bonus', 'invite', 'refund'));
+ALTER TABLE bonus_receipts DROP CONSTRAINT bonus_receipts_bonus_code_fkey;
+ALTER TABLE bonus_receipts DROP CONSTRAINT bonus_receipts_deposit_amount_check;
+ALTER TABLE bonus_receipts ADD CONSTRAINT bonus_receipts_deposit_amount_check CHECK (deposit_amount > 0 OR (origin <> 'bonus' AND deposit_amount = 0));`,
+    },
   ],
   setup(services) {
     services.bonusClock = new SandboxClock();
@@ -173,7 +183,7 @@ CREATE INDEX bonus_receipts_member_period ON bonus_receipts (member_id, bonus_co
     promotionFind: async (ctx) => promotions.find(ctx.params.code, ctx.locale),
     promotionActivate: async (ctx) => promotions.activate(requireMember(ctx).memberId, ctx.params.code, ctx.locale),
     promotionCurrent: async (ctx) => promotions.current(requireMember(ctx).memberId, ctx.locale),
-    bonusList: async (ctx) => bonuses.list(requireMember(ctx).memberId),
+    bonusList: async (ctx) => bonuses.list(requireMember(ctx).memberId, ctx.locale),
     bonusActivate: async (ctx) => bonuses.activate(requireMember(ctx).memberId, ctx.params.code),
     bonusCheckActive: async (ctx) => bonuses.checkActive(requireMember(ctx).memberId),
     bonusCheckMinimum: async (ctx) => bonuses.checkMinimum(requireMember(ctx).memberId),

@@ -1,5 +1,6 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { DefaultTimestamp } from '../../db/schema';
+import type { StoredBanners } from '../../lib/banners';
 
 /** A bonus of the catalogue (operators edit it). Amounts in satang; percents as numbers (20 = 20 %). */
 export interface BonusesTable {
@@ -9,7 +10,7 @@ export interface BonusesTable {
   /** Receipts by everyone, all time (null: no limit): BONUS_FULL when reached. */
   max_total: number | null;
   percent_fail: ColumnType<number, number | string, number | string>;
-  banners: ColumnType<Array<{ image: string; html: string }>, string, string>;
+  banners: ColumnType<StoredBanners, string, string>;
   percent: ColumnType<number, number | string, number | string>;
   max_bonus: number;
   min_deposit: number;
@@ -42,7 +43,15 @@ export interface BonusReceiptsTable {
   period_at: DefaultTimestamp;
   ended_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   credit_operation_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /**
+   * bonus: a catalogue bonus (or a promotion code's) on a deposit; invite / refund: the condition a
+   * payout of invite earnings or of a refund opens (no deposit: `deposit_amount` 0, the credit's
+   * operation in `deposit_operation_id`, `bonus_code` INVITE / REFUND).
+   */
+  origin: Generated<ReceiptOrigin>;
 }
+
+export type ReceiptOrigin = 'bonus' | 'invite' | 'refund';
 
 /** A promotion code: a fixed credit, or a catalogue bonus's rule, within a window and use limits. */
 export interface PromotionsTable {

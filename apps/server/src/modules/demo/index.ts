@@ -49,6 +49,25 @@ const DEMO_SETTINGS: Record<string, unknown> = {
     la: 'ຖອນເງິນໄດ້ເມື່ອເຮັດຍອດເທີນຄົບ. ຖ້າຍອດເງິນລວມເຫຼືອບໍ່ເກີນ %percentFail%% ຂອງຍອດຝາກລວມໂບນັດ, ໂບນັດຈະສິ້ນສຸດ',
     en: 'You can withdraw once the turnover is met. If your total balance falls to %percentFail%% of deposit plus bonus, the bonus ends.',
   },
+  inviteBanners: {
+    th: [
+      { image: '/banners/invite.svg', html: '<h3>ชวนเพื่อน รับ 1% ทุกยอดฝาก</h3><p>แชร์ลิงก์ของคุณ เมื่อเพื่อนสมัครและฝากเงิน คุณได้รับ 1% ของทุกยอดฝาก</p>' },
+      { image: '/banners/invite-2.svg', html: '<h3>ไม่จำกัดจำนวนเพื่อน</h3><p>รับโบนัสชวนเพื่อนเข้ากระเป๋าได้ทุกเมื่อ เล่นให้ครบ 100% ของโบนัสก่อนถอน</p>' },
+    ],
+    la: [
+      { image: '/banners/invite.svg', html: '<h3>ຊວນໝູ່ ຮັບ 1% ທຸກຍອດຝາກ</h3><p>ແບ່ງປັນລິ້ງຂອງທ່ານ ເມື່ອໝູ່ສະໝັກ ແລະ ຝາກເງິນ ທ່ານໄດ້ຮັບ 1% ຂອງທຸກຍອດຝາກ</p>' },
+      { image: '/banners/invite-2.svg', html: '<h3>ບໍ່ຈຳກັດຈຳນວນໝູ່</h3><p>ຮັບໂບນັດຊວນໝູ່ເຂົ້າກະເປົາໄດ້ທຸກເວລາ ຫຼິ້ນໃຫ້ຄົບ 100% ຂອງໂບນັດກ່ອນຖອນ</p>' },
+    ],
+    en: [
+      { image: '/banners/invite.svg', html: '<h3>Invite friends, earn 1% of every deposit</h3><p>Share your link: when a friend registers and deposits, 1% of each deposit is yours.</p>' },
+      { image: '/banners/invite-2.svg', html: '<h3>No limit on friends</h3><p>Receive your invite bonus any time; play 100% of it before withdrawing.</p>' },
+    ],
+  },
+  refundBanners: {
+    th: [{ image: '/banners/refund.svg', html: '<h3>คืนยอดเสีย 5% ทุกสัปดาห์</h3><p>รับคืน 5% ของยอดเสียสัปดาห์ที่แล้ว (จันทร์–อาทิตย์) สูงสุด ฿5,000</p>' }],
+    la: [{ image: '/banners/refund.svg', html: '<h3>ຄືນຍອດເສຍ 5% ທຸກອາທິດ</h3><p>ຮັບຄືນ 5% ຂອງຍອດເສຍອາທິດທີ່ແລ້ວ (ຈັນ–ອາທິດ) ສູງສຸດ ฿5,000</p>' }],
+    en: [{ image: '/banners/refund.svg', html: '<h3>5% of your losses back, every week</h3><p>5% of last week’s net loss (Monday to Sunday) back, up to ฿5,000.</p>' }],
+  },
   contact: {
     contactText: {
       th: '<p>ติดต่อทีมงานได้ตลอด 24 ชั่วโมง ผ่าน LINE</p>',
@@ -90,27 +109,31 @@ const DEMO_WHEEL = {
 };
 
 /** Demo bonuses (amounts in satang): a welcome bonus, a daily and a weekly one. */
-const bonusBanner = (title: string, text: string) => [{ image: '', html: `<h3>${title}</h3><p>${text}</p>` }];
+const bonusBanner = (title: string, text: { th: string; la: string; en: string }) => ({
+  th: [{ image: '', html: `<h3>${title}</h3><p>${text.th}</p>` }],
+  la: [{ image: '', html: `<h3>${title}</h3><p>${text.la}</p>` }],
+  en: [{ image: '', html: `<h3>${title}</h3><p>${text.en}</p>` }],
+});
 const DEMO_BONUSES = [
   {
     code: 'WELCOME20', type: 'limit' as const, maxReceived: 1, maxTotal: null, percentFail: 10, percent: 20, maxBonus: 50_000, minDeposit: 10_000,
     turnoverMultiple: 5, categories: ['slot' as const], depositWindowMinutes: 60, active: true, sort: 1,
-    banners: bonusBanner('WELCOME 20%', '20% up to ฿500 · min ฿100 · turnover ×5 · slots'),
+    banners: bonusBanner('WELCOME 20%', { th: '20% สูงสุด ฿500 · ฝากขั้นต่ำ ฿100 · เทิร์น ×5 · สล็อต', la: '20% ສູງສຸດ ฿500 · ຝາກຂັ້ນຕ່ຳ ฿100 · ເທີນ ×5 · ສະລັອດ', en: '20% up to ฿500 · min ฿100 · turnover ×5 · slots' }),
   },
   {
     code: 'DAILY10', type: 'day' as const, maxReceived: 1, maxTotal: null, percentFail: 10, percent: 10, maxBonus: 20_000, minDeposit: 5_000,
     turnoverMultiple: 3, categories: ['slot' as const, 'sport' as const, 'lotto' as const], depositWindowMinutes: 60, active: true, sort: 2,
-    banners: bonusBanner('DAILY 10%', '10% up to ฿200 · min ฿50 · turnover ×3'),
+    banners: bonusBanner('DAILY 10%', { th: '10% สูงสุด ฿200 · ฝากขั้นต่ำ ฿50 · เทิร์น ×3', la: '10% ສູງສຸດ ฿200 · ຝາກຂັ້ນຕ່ຳ ฿50 · ເທີນ ×3', en: '10% up to ฿200 · min ฿50 · turnover ×3' }),
   },
   {
     code: 'PROMO30', type: 'limit' as const, maxReceived: 1, maxTotal: null, percentFail: 10, percent: 30, maxBonus: 30_000, minDeposit: 10_000,
     turnoverMultiple: 5, categories: ['slot' as const], depositWindowMinutes: 60, active: false, sort: 9,
-    banners: bonusBanner('BOOST 30%', '30% up to ฿300 · min ฿100 · turnover ×5 · slots'),
+    banners: bonusBanner('BOOST 30%', { th: '30% สูงสุด ฿300 · ฝากขั้นต่ำ ฿100 · เทิร์น ×5 · สล็อต', la: '30% ສູງສຸດ ฿300 · ຝາກຂັ້ນຕ່ຳ ฿100 · ເທີນ ×5 · ສະລັອດ', en: '30% up to ฿300 · min ฿100 · turnover ×5 · slots' }),
   },
   {
     code: 'WEEKLY15', type: 'week' as const, maxReceived: 2, maxTotal: null, percentFail: 10, percent: 15, maxBonus: 100_000, minDeposit: 30_000,
     turnoverMultiple: 4, categories: ['slot' as const], depositWindowMinutes: 60, active: true, sort: 3,
-    banners: bonusBanner('WEEKLY 15%', '15% up to ฿1,000 · min ฿300 · turnover ×4 · slots'),
+    banners: bonusBanner('WEEKLY 15%', { th: '15% สูงสุด ฿1,000 · ฝากขั้นต่ำ ฿300 · เทิร์น ×4 · สล็อต', la: '15% ສູງສຸດ ฿1,000 · ຝາກຂັ້ນຕ່ຳ ฿300 · ເທີນ ×4 · ສະລັອດ', en: '15% up to ฿1,000 · min ฿300 · turnover ×4 · slots' }),
   },
 ];
 

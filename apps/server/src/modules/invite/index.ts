@@ -4,10 +4,13 @@ import { toBaht } from '@mw/contract/money';
 import type { DB, DefaultTimestamp } from '../../db/schema';
 import { requireMember } from '../../http/handlers';
 import { AppError } from '../../lib/errors';
+import { KeyTaken } from '../../money/idempotency';
 import type { MoneyCore } from '../../money/core';
 import { recordChange } from '../../platform/audit';
+import { bannersFor, type StoredBanners } from '../../lib/banners';
 import { defineModule } from '../../platform/module';
-import { operatorGuard, operatorName } from '../../platform/operator';
+import { bannerSettingRoutes, operatorGuard, operatorName } from '../../platform/operator';
+import { payoutConditionCte, payoutConditionData, type BonusService } from '../bonus/bonus-service';
 import type { SettingsService } from '../settings/settings-service';
 
 /** What an inviter earned from one deposit of an invitee (once per deposit operation). */
@@ -41,7 +44,11 @@ export interface InviteRules {
   percent: number;
   /** Smallest amount received at once. */
   minimum: number;
-  /** Shown in the receive confirmation (spec: invite success and fail percentages). */
+  /**
+   * Shown in the receive confirmation (spec: invite success and fail percentages), and the
+   * condition the payout opens: turnover of successPercent % of it, bust at failPercent % (see
+   * PayoutRule; successPercent 0: no condition).
+   */
   successPercent: number;
   failPercent: number;
 }
@@ -55,7 +62,8 @@ export const DEFAULT_INVITE_RULES: InviteRules = { active: true, percent: 1, min
  * read. Nothing is earned when the invitee is the inviter's own inviter (a loop A ⇄ B) or holds
  * a bank account under the same name as the inviter (the same person twice). `GET
  * /api/invite/bonus` pays what was accrued and not received yet into the wallet, once (a `bonus`
- * row "from" INVITE): NO_INVITE_BONUS when there is nothing, INVITE_INACTIVE when invites are off,
+ * row "from" INVITE), under a turnover condition opened in the same statement (BONUS_REMAINING
+ * while another condition is open): NO_INVITE_BONUS when there is nothing, INVITE_INACTIVE when invites are off,
  * INVITE_COLLECT under the minimum, NO_INVITEE_PLAY_INFO when no invitee has deposited yet.
  */
 export class InviteService {
@@ -63,13 +71,15 @@ export class InviteService {
     private readonly db: Kysely<DB>,
     private readonly money: MoneyCore,
     private readonly settings: SettingsService,
+    private readonly bonuses: BonusService,
   ) {
     money.credits.registerHook('invite_paid', (name, rows) =>
       sql`${sql.ref(name)} AS (
         UPDATE invite_earnings e SET paid_operation_id = u.op_id
         FROM unnest(${rows.ids}::text[], ${rows.operationIds}::text[]) AS u(payout, op_id)
         JOIN op ON op.id = u.op_id
-        WHERE e.payout_id = u.payout AND e.paid_operation_id IS NULL)`,
+        WHERE e.payout_id = u.payout AND e.paid_operation_id IS NULL),
+      ${payoutConditionCte(`${name}_condition`, 'invite', rows)}`,
     );
   }
 
@@ -146,13 +156,23 @@ export class InviteService {
       throw new AppError(404, invitee && !earned ? 'NO_INVITEE_PLAY_INFO' : 'NO_INVITE_BONUS');
     }
     if (due < rules.minimum) throw new AppError(400, 'INVITE_COLLECT', { minimum: toBaht(rules.minimum) });
+    await this.bonuses.settle(memberId);
+    if (await this.bonuses.active(memberId)) throw new AppError(409, 'BONUS_REMAINING');
     const claimed = await sql<{ amount: string }>`
       WITH taken AS (
         UPDATE invite_earnings SET payout_id = ${payoutId} WHERE inviter_id = ${memberId} AND payout_id IS NULL RETURNING amount)
       SELECT coalesce(sum(amount), 0)::text AS amount FROM taken`.execute(this.db);
     const amount = Number(claimed.rows[0]?.amount ?? 0);
     if (amount === 0) throw new AppError(409, 'NO_INVITE_BONUS');
-    const credit = await this.money.credits.credit({ source: 'invite', ref: payoutId, memberId, amount, currency: 'THB', kind: 'invite', from: 'INVITE', note: null, tag: { hook: 'invite_paid', id: payoutId } });
+    let credit;
+    try {
+      credit = await this.money.credits.credit({ source: 'invite', ref: payoutId, memberId, amount, currency: 'THB', kind: 'invite', from: 'INVITE', note: null, tag: { hook: 'invite_paid', id: payoutId, data: payoutConditionData(memberId, amount, rules) } });
+    } catch (error) {
+      // Another condition opened meanwhile (one per member): nothing was credited; give the earnings back.
+      await this.db.updateTable('invite_earnings').set({ payout_id: null }).where('payout_id', '=', payoutId).where('paid_operation_id', 'is', null).execute();
+      if (error instanceof KeyTaken) throw new AppError(409, 'BONUS_REMAINING');
+      throw error;
+    }
     if (!credit.created) throw new AppError(409, 'INVITE_BONUS_FAIL');
     return { message: 'INVITE_BONUS_SUCCESS', amount: toBaht(amount), wallet: { amount: toBaht(credit.wallet ?? 0) } };
   }
@@ -168,9 +188,17 @@ export class InviteService {
       .groupBy(['payout_id', 'inviter_id'])
       .limit(100)
       .execute();
+    const rules = await this.rules();
     for (const p of open) {
       if (!p.payout_id) continue;
-      await this.money.credits.credit({ source: 'invite', ref: p.payout_id, memberId: p.inviter_id, amount: Number(p.amount), currency: 'THB', kind: 'invite', from: 'INVITE', note: null, tag: { hook: 'invite_paid', id: p.payout_id } });
+      const amount = Number(p.amount);
+      try {
+        await this.money.credits.credit({ source: 'invite', ref: p.payout_id, memberId: p.inviter_id, amount, currency: 'THB', kind: 'invite', from: 'INVITE', note: null, tag: { hook: 'invite_paid', id: p.payout_id, data: payoutConditionData(p.inviter_id, amount, rules) } });
+      } catch (error) {
+        // A condition is open now: the claim is given back, to be received again later.
+        if (!(error instanceof KeyTaken)) throw error;
+        await this.db.updateTable('invite_earnings').set({ payout_id: null }).where('payout_id', '=', p.payout_id).where('paid_operation_id', 'is', null).execute();
+      }
     }
   }
 }
@@ -203,16 +231,18 @@ CREATE INDEX invite_earnings_inviter ON invite_earnings (inviter_id, created_at 
     },
   ],
   setup(services) {
-    services.invites = new InviteService(services.database.db, services.money, services.settings);
+    services.invites = new InviteService(services.database.db, services.money, services.settings, services.bonuses);
     const invites = services.invites;
     services.wallet.setInviteSummary((memberId) => invites.summary(memberId));
   },
   handlers: ({ invites, settings }) => ({
     inviteList: async (ctx) => invites.list(requireMember(ctx).memberId, ctx.body.page, ctx.body.limit),
     inviteBonus: async (ctx) => invites.receive(requireMember(ctx).memberId),
-    inviteBanners: async () => settings.get<Array<{ image: string; html: string }>>('inviteBanners', []),
+    inviteBanners: async (ctx) => bannersFor(await settings.get<StoredBanners>('inviteBanners', []), ctx.locale),
   }),
-  routes(app, { config, invites, settings, database }) {
+  routes(app, services) {
+    const { config, invites, settings, database } = services;
+    bannerSettingRoutes(app, services, 'invite');
     const guard = operatorGuard(config);
     app.get('/api/operator/invite-settings', { preHandler: guard }, async () => invites.rules());
     app.put('/api/operator/invite-settings', { preHandler: guard, schema: { body: rulesBody } }, async (request) => {

@@ -9,10 +9,12 @@ import { AppError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { MoneyCore } from '../../money/core';
 import { recordChange } from '../../platform/audit';
+import { bannersFor, type StoredBanners } from '../../lib/banners';
 import { defineModule } from '../../platform/module';
-import { operatorGuard, operatorName } from '../../platform/operator';
+import { bannerSettingRoutes, operatorGuard, operatorName } from '../../platform/operator';
 import type { GameActivity } from '../activity';
-import type { BonusService } from '../bonus/bonus-service';
+import { payoutConditionCte, payoutConditionData, type BonusService } from '../bonus/bonus-service';
+import { KeyTaken } from '../../money/idempotency';
 import type { SettingsService } from '../settings/settings-service';
 import { periodStart } from '../bonus/periods';
 
@@ -50,7 +52,11 @@ export interface RefundRules {
   percent: number;
   minimum: number;
   maximum: number;
-  /** Shown in the add-to-wallet confirmation (spec: refundSuccess, refundFail). */
+  /**
+   * Shown in the add-to-wallet confirmation (spec: refundSuccess, refundFail), and the condition
+   * the refund is added under: turnover of successPercent % of it, bust at failPercent % (see
+   * PayoutRule; successPercent 0: no condition).
+   */
   successPercent: number;
   failPercent: number;
   info: Record<Locale, string>;
@@ -78,7 +84,8 @@ export const DEFAULT_REFUND_RULES: RefundRules = {
  * period) — the first look after the period closed writes it (rounds are imported first) and it
  * never changes. `receive` takes the available refunds (REFUND_SUCCESS; refused while a bonus is
  * open: REFUND_CONDITION); `addWallet` credits the received ones to the wallet, once per refund
- * (a `bonus` statement row "from" REFUND, paid from the bonus account).
+ * (a `bonus` statement row "from" REFUND, paid from the bonus account), under a turnover condition
+ * opened in the same statement (refused with REFUND_CONDITION while another condition is open).
  */
 export class RefundService {
   constructor(
@@ -92,9 +99,10 @@ export class RefundService {
     money.credits.registerHook('refund_credited', (name, rows) =>
       sql`${sql.ref(name)} AS (
         UPDATE refunds r SET status = 'CREDITED', operation_id = u.op_id
-        FROM unnest(${rows.ids}::text[], ${rows.operationIds}::text[]) AS u(id, op_id)
+        FROM unnest(${rows.ids}::text[], ${rows.operationIds}::text[]) AS u(ids, op_id)
         JOIN op ON op.id = u.op_id
-        WHERE r.id = u.id AND r.status = 'RECEIVED')`,
+        WHERE r.id = ANY(string_to_array(u.ids, ',')) AND r.status = 'RECEIVED'),
+      ${payoutConditionCte(`${name}_condition`, 'refund', rows)}`,
     );
   }
 
@@ -123,10 +131,10 @@ export class RefundService {
   async check(memberId: string, locale: Locale): Promise<RefundCheck> {
     const rules = await this.rules();
     if (rules.active) await this.compute(memberId, rules);
-    const available = await this.sum(memberId, 'AVAILABLE');
+    const [available, received] = await Promise.all([this.sum(memberId, 'AVAILABLE'), this.sum(memberId, 'RECEIVED')]);
     await this.bonuses.settle(memberId);
     const bonus = (await this.bonuses.active(memberId)) !== null;
-    return { result: rules.active && available > 0, bonus, info: rules.info[locale] || rules.info.en, refundAmount: toBaht(available), refundSuccess: rules.successPercent, refundFail: rules.failPercent };
+    return { result: rules.active && available > 0, bonus, info: rules.info[locale] || rules.info.en, refundAmount: toBaht(available), received: toBaht(received), refundSuccess: rules.successPercent, refundFail: rules.failPercent };
   }
 
   private async sum(memberId: string, status: RefundsTable['status']): Promise<number> {
@@ -148,25 +156,32 @@ export class RefundService {
   }
 
   async addWallet(memberId: string): Promise<{ ok: true; amount: number; wallet: { amount: number } }> {
-    const received = await this.db.selectFrom('refunds').select(['id', 'amount']).where('member_id', '=', memberId).where('status', '=', 'RECEIVED').execute();
+    const received = await this.db.selectFrom('refunds').select(['id', 'amount']).where('member_id', '=', memberId).where('status', '=', 'RECEIVED').orderBy('period_start').execute();
     if (received.length === 0) throw notFound('NO_REFUND');
-    let credited = 0;
-    let wallet = 0;
-    for (const r of received) {
-      const credit = await this.money.credits.credit({ source: 'refund', ref: r.id, memberId, amount: Number(r.amount), currency: 'THB', kind: 'refund', from: 'REFUND', note: null, tag: { hook: 'refund_credited', id: r.id } });
-      if (credit.created) {
-        credited += Number(r.amount);
-        wallet = credit.wallet ?? wallet;
-      }
+    const rules = await this.rules();
+    // All the received refunds are added in one credit (one condition): its key is the oldest
+    // one's id, and the credit's hook marks every one of them credited in the same statement.
+    const amount = received.reduce((sum, r) => sum + Number(r.amount), 0);
+    const first = received[0] as (typeof received)[number];
+    await this.bonuses.settle(memberId);
+    if (await this.bonuses.active(memberId)) throw new AppError(409, 'REFUND_CONDITION');
+    let credit;
+    try {
+      credit = await this.money.credits.credit({ source: 'refund', ref: first.id, memberId, amount, currency: 'THB', kind: 'refund', from: 'REFUND', note: null, tag: { hook: 'refund_credited', id: received.map((r) => r.id).join(','), data: payoutConditionData(memberId, amount, rules) } });
+    } catch (error) {
+      // Another condition opened meanwhile (one per member): nothing was credited.
+      if (error instanceof KeyTaken) throw new AppError(409, 'REFUND_CONDITION');
+      throw error;
     }
-    if (credited === 0) throw notFound('NO_REFUND');
-    return { ok: true, amount: toBaht(credited), wallet: { amount: toBaht(wallet) } };
+    if (!credit.created) throw notFound('NO_REFUND');
+    return { ok: true, amount: toBaht(amount), wallet: { amount: toBaht(credit.wallet ?? 0) } };
   }
 
+  /** The log: refunds the member received (added to the wallet or not yet), newest first. */
   async list(memberId: string, page: number, limit: number): Promise<{ total: number; refunds: Array<{ refundAmount: number; createdAt: string }> }> {
     const [count, rows] = await Promise.all([
-      this.db.selectFrom('refunds').select((eb) => eb.fn.countAll<string>().as('n')).where('member_id', '=', memberId).where('status', '<>', 'NONE').executeTakeFirstOrThrow(),
-      this.db.selectFrom('refunds').select(['amount', 'created_at']).where('member_id', '=', memberId).where('status', '<>', 'NONE').orderBy('created_at', 'desc').limit(limit).offset((page - 1) * limit).execute(),
+      this.db.selectFrom('refunds').select((eb) => eb.fn.countAll<string>().as('n')).where('member_id', '=', memberId).where('status', 'in', ['RECEIVED', 'CREDITED']).executeTakeFirstOrThrow(),
+      this.db.selectFrom('refunds').select(['amount', 'created_at']).where('member_id', '=', memberId).where('status', 'in', ['RECEIVED', 'CREDITED']).orderBy('created_at', 'desc').limit(limit).offset((page - 1) * limit).execute(),
     ]);
     return { total: Number(count.n), refunds: rows.map((r) => ({ refundAmount: toBaht(Number(r.amount)), createdAt: r.created_at.toISOString() })) };
   }
@@ -213,9 +228,11 @@ CREATE TABLE refunds (
     refundReceive: async (ctx) => refunds.receive(requireMember(ctx).memberId),
     refundAddWallet: async (ctx) => refunds.addWallet(requireMember(ctx).memberId),
     refundList: async (ctx) => refunds.list(requireMember(ctx).memberId, ctx.body.page, ctx.body.limit),
-    refundBanners: async () => settings.get<Array<{ image: string; html: string }>>('refundBanners', []),
+    refundBanners: async (ctx) => bannersFor(await settings.get<StoredBanners>('refundBanners', []), ctx.locale),
   }),
-  routes(app, { config, refunds, settings, database }) {
+  routes(app, services) {
+    const { config, refunds, settings, database } = services;
+    bannerSettingRoutes(app, services, 'refund');
     const guard = operatorGuard(config);
     app.get('/api/operator/refund-settings', { preHandler: guard }, async () => refunds.rules());
     app.put('/api/operator/refund-settings', { preHandler: guard, schema: { body: rulesBody } }, async (request) => {

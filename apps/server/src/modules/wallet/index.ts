@@ -44,6 +44,9 @@ async function credentialsKey(config: Config, settings: SettingsService): Promis
  *   POST /api/operator/withdrawals/:id/complete          — the bank transfer went out
  *   POST /api/operator/withdrawals/:id/reject { note }   — refused: the money returns to the wallet
  *   PUT  /api/operator/sandbox/games/:code/fault { mode, latencyMs } — sandbox game failure injection
+ *   POST /api/operator/sandbox/games/:code/rounds { username, stake, multiplier, rounds } — sandbox
+ *        play with a chosen outcome (demos and tests: a losing week, a turnover met); each round is
+ *        a real round of the sandbox game (its balance moves, the round feed records it)
  */
 export const walletModule = defineModule({
   name: 'wallet',
@@ -142,6 +145,38 @@ CREATE TABLE member_games (
           const fault = request.body as { mode: FaultMode; latencyMs: number };
           await sandboxGames.setFault(code, fault);
           return { code, ...fault };
+        },
+      );
+      app.post(
+        '/api/operator/sandbox/games/:code/rounds',
+        {
+          preHandler: guard,
+          schema: {
+            params: z.object({ code: z.string().max(16) }),
+            body: z.strictObject({
+              username: z.string().min(1).max(64),
+              stake: z.number().int().min(1).max(100_000_000),
+              multiplier: z.number().min(0).max(1000),
+              rounds: z.number().int().min(1).max(100).default(1),
+              /** When the rounds settled: now by default, or up to 60 days back (a losing week for a refund). */
+              at: z.iso.datetime({ offset: true }).optional(),
+            }),
+          },
+        },
+        async (request, reply) => {
+          const { code } = request.params as { code: string };
+          const { username, stake, multiplier, rounds, at } = request.body as { username: string; stake: number; multiplier: number; rounds: number; at?: string };
+          const settledAt = at ? new Date(at) : undefined;
+          if (settledAt && (settledAt.getTime() > Date.now() || settledAt.getTime() < Date.now() - 60 * 86_400_000)) return reply.status(400).send({ message: 'KEY_INVALID' });
+          let balance: number | null = null;
+          let played = 0;
+          for (; played < rounds; played += 1) {
+            const after = await sandboxGames.spin(code, username, stake, multiplier, settledAt);
+            if (after === null) break;
+            balance = after;
+          }
+          if (played === 0) return reply.status(409).send({ message: 'MONEY_NOT_ENOUGH' });
+          return { code, username, played, balance };
         },
       );
     }

@@ -116,7 +116,8 @@ export class SandboxGameHouse {
    * One spin of the demo game, entirely on the provider's side: the bet is lost or won, and the
    * round is recorded in the provider's round feed in the same statement.
    */
-  async spin(code: string, username: string, bet: number, multiplier: number): Promise<number | null> {
+  /** One round of the demo game: `bet` staked, bet × multiplier won; `settledAt` dates it (sandbox play for tests; default now). */
+  async spin(code: string, username: string, bet: number, multiplier: number, settledAt?: Date): Promise<number | null> {
     const won = Math.round(bet * multiplier);
     const roundId = `${code}-${randomBytes(9).toString('base64url')}`;
     const result = await sql<{ balance: number }>`
@@ -124,8 +125,8 @@ export class SandboxGameHouse {
         UPDATE sandbox_game_accounts SET balance = balance - ${bet}::bigint + ${won}::bigint
         WHERE game_code = ${code} AND username = ${username} AND balance >= ${bet}::bigint RETURNING balance),
       round AS (
-        INSERT INTO sandbox_game_rounds (round_id, game_code, username, stake, win)
-        SELECT ${roundId}, ${code}, ${username}, ${bet}::bigint, ${won}::bigint FROM played)
+        INSERT INTO sandbox_game_rounds (round_id, game_code, username, stake, win, settled_at)
+        SELECT ${roundId}, ${code}, ${username}, ${bet}::bigint, ${won}::bigint, coalesce(${settledAt ?? null}::timestamptz, now()) FROM played)
       SELECT balance FROM played`.execute(this.db);
     const row = result.rows[0];
     return row ? Number(row.balance) : null;

@@ -16,8 +16,16 @@ const WithdrawModal = modal(() => import('../../features/withdraw/WithdrawModal'
 // The agreement (and the HTML sanitiser it needs) loads only for a member who has not accepted it yet.
 const AgreementModal = modal(() => import('../../features/agreement/AgreementModal'), 'AgreementModal');
 const SlotAccountModal = modal(() => import('../../features/game-account/SlotAccountModal'), 'SlotAccountModal');
+const RewardFlow = modal(() => import('../../features/rewards/RewardFlow'), 'RewardFlow');
 
-type OpenModal = { kind: 'deposit' } | { kind: 'transfer' } | { kind: 'withdraw' } | { kind: 'game'; game: GameAccount } | null;
+type OpenModal =
+  | { kind: 'deposit' }
+  | { kind: 'transfer' }
+  | { kind: 'withdraw' }
+  | { kind: 'game'; game: GameAccount }
+  | { kind: 'invite' }
+  | { kind: 'refund' }
+  | null;
 
 /**
  * /user/home: the dashboard, the modals it opens and the agreement modal (features stay unaware of
@@ -43,12 +51,15 @@ export function MemberHomeRoute() {
         onTransfer={() => setOpen({ kind: 'transfer' })}
         onWithdraw={() => setOpen({ kind: 'withdraw' })}
         onOpenGame={openGame}
+        onInvite={() => setOpen({ kind: 'invite' })}
+        onRefund={() => setOpen({ kind: 'refund' })}
       />
       <Suspense fallback={null}>
         {open?.kind === 'deposit' && <DepositModal onClose={close} />}
         {open?.kind === 'transfer' && <TransferModal onClose={close} />}
         {open?.kind === 'withdraw' && <WithdrawModal onClose={close} />}
         {open?.kind === 'game' && <SlotAccountModal key={open.game.code} game={open.game} onClose={close} />}
+        {(open?.kind === 'invite' || open?.kind === 'refund') && <RewardFlow key={open.kind} kind={open.kind} onClose={close} />}
       </Suspense>
       {agreementDue && (
         <Suspense fallback={null}>

@@ -8,6 +8,7 @@ import { useLocale } from '../../shared/format/useLocale';
 import { showAlert } from '../../shared/ui/alerts';
 import { Icon } from '../../shared/ui/Icon';
 import { Modal } from '../../shared/ui/Modal';
+import { BannerCarousel } from '../../shared/ui/BannerCarousel';
 import { SafeHtml } from '../../shared/ui/SafeHtml';
 import { PageSpinner, Spinner } from '../../shared/ui/Spinner';
 import { toast } from '../../shared/ui/toast';
@@ -133,14 +134,7 @@ function BonusModal({ bonus, onClose }: { bonus: BonusItem; onClose: () => void 
         </button>
       }
     >
-      <div className="bonus-banners">
-        {bonus.banners.map((banner, i) => (
-          <figure key={i} className="bonus-banner">
-            {banner.image && <img src={banner.image} alt="" loading="lazy" />}
-            {banner.html && <SafeHtml html={banner.html} />}
-          </figure>
-        ))}
-      </div>
+      <BannerCarousel banners={bonus.banners} />
       {noticeText && <p className="muted bonus-notice">{noticeText}</p>}
     </Modal>
   );
@@ -188,7 +182,7 @@ export function BonusPage() {
                 </span>
                 {bonus.banners[0]?.html && <SafeHtml html={bonus.banners[0].html} className="bonus-card-banner" />}
                 <span className="muted bonus-card-rule">
-                  {text('maxReceived', { count: bonus.maxReceived })} {period(bonus)}
+                  {bonus.maxReceived === 1 ? text('maxReceivedOnce') : text('maxReceived', { count: bonus.maxReceived })} {period(bonus)}
                 </span>
               </button>
             </li>

@@ -23,6 +23,8 @@ export interface HomeActions {
   onWithdraw: () => void;
   onTransfer: () => void;
   onOpenGame: (game: GameAccount) => void;
+  onInvite: () => void;
+  onRefund: () => void;
 }
 
 /**
@@ -30,7 +32,7 @@ export interface HomeActions {
  * refreshes every game balance and asks whether the spin wheel is active. The modals it opens
  * are composed by the app (src/app/pages/MemberHomeRoute.tsx).
  */
-export function HomePage({ onDeposit, onWithdraw, onTransfer, onOpenGame }: HomeActions) {
+export function HomePage({ onDeposit, onWithdraw, onTransfer, onOpenGame, onInvite, onRefund }: HomeActions) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const wallet = useWallet(entryMountOptions());
@@ -89,6 +91,8 @@ export function HomePage({ onDeposit, onWithdraw, onTransfer, onOpenGame }: Home
         onDeposit={onDeposit}
         onWithdraw={onWithdraw}
         onRefreshAll={() => void refreshAll()}
+        onInvite={onInvite}
+        onRefund={onRefund}
       />
       {wallet.isError && !data && (
         <div className="card home-error" role="alert">

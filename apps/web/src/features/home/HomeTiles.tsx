@@ -11,6 +11,8 @@ interface HomeTilesProps {
   onDeposit: () => void;
   onWithdraw: () => void;
   onRefreshAll: () => void;
+  onInvite: () => void;
+  onRefund: () => void;
 }
 
 function TileBody({ icon, label, badge }: { icon: ReactNode; label: string; badge?: ReactNode }) {
@@ -25,13 +27,9 @@ function TileBody({ icon, label, badge }: { icon: ReactNode; label: string; badg
 
 const icon = (name: IconName) => <Icon name={name} size={26} />;
 
-/**
- * Deposit, withdraw, spin wheel (only while a wheel is active; otherwise refresh-all), invite,
- * bonus conditions, refund. Invite and refund arrive with their own domains.
- */
-export function HomeTiles({ spinActive, coins, refreshing, onDeposit, onWithdraw, onRefreshAll }: HomeTilesProps) {
+/** Deposit, withdraw, spin wheel (only while a wheel is active; otherwise refresh-all), invite, bonus conditions, refund. */
+export function HomeTiles({ spinActive, coins, refreshing, onDeposit, onWithdraw, onRefreshAll, onInvite, onRefund }: HomeTilesProps) {
   const { t } = useTranslation();
-  const soon = <span className="home-tile-badge">{t('common.comingSoon')}</span>;
   return (
     <ul className="home-tiles">
       <li>
@@ -64,9 +62,9 @@ export function HomeTiles({ spinActive, coins, refreshing, onDeposit, onWithdraw
         )}
       </li>
       <li>
-        <span className="home-tile home-tile-soon" aria-disabled="true" data-testid="home-tile-invite">
-          <TileBody icon={icon('users')} label={t('home.tiles.invite')} badge={soon} />
-        </span>
+        <button type="button" className="home-tile" onClick={onInvite} data-testid="home-tile-invite">
+          <TileBody icon={icon('users')} label={t('home.tiles.invite')} />
+        </button>
       </li>
       <li>
         <Link to="/user/bonus" className="home-tile" data-testid="home-tile-bonus">
@@ -74,9 +72,9 @@ export function HomeTiles({ spinActive, coins, refreshing, onDeposit, onWithdraw
         </Link>
       </li>
       <li>
-        <span className="home-tile home-tile-soon" aria-disabled="true" data-testid="home-tile-refund">
-          <TileBody icon={icon('refund')} label={t('home.tiles.refund')} badge={soon} />
-        </span>
+        <button type="button" className="home-tile" onClick={onRefund} data-testid="home-tile-refund">
+          <TileBody icon={icon('refund')} label={t('home.tiles.refund')} />
+        </button>
       </li>
     </ul>
   );

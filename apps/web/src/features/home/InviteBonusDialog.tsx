@@ -45,7 +45,7 @@ export function InviteBonusDialog({ invite, pending, onConfirm, onClose }: Props
             <dd>{invite.fail}%</dd>
           </div>
         </dl>
-        <p className="muted">{t('home.inviteConfirm.condition')}</p>
+        <p className="muted">{t('home.inviteConfirm.condition', { success: invite.success, fail: invite.fail })}</p>
       </div>
     </Modal>
   );

@@ -55,6 +55,8 @@ export function usePolledWallet(intervalMs: number) {
 }
 
 export function reloadWallet(queryClient: QueryClient): Promise<void> {
+  // Money that moved may have opened or ended a turnover condition (a payout, a bust): its card reads again too.
+  void queryClient.invalidateQueries({ queryKey: ['bonus', 'progress'], exact: true });
   return queryClient.invalidateQueries({ queryKey: walletQueryKey, exact: true });
 }
 

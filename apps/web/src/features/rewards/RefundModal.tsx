@@ -1,0 +1,148 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorMessage } from '../../shared/api/errorMessage';
+import { useIdempotencyKey } from '../../shared/api/useIdempotencyKey';
+import { formatDateTime } from '../../shared/format/date';
+import { Modal } from '../../shared/ui/Modal';
+import { Money } from '../../shared/ui/Money';
+import { SafeHtml } from '../../shared/ui/SafeHtml';
+import { Spinner } from '../../shared/ui/Spinner';
+import { toast } from '../../shared/ui/toast';
+import { RewardTable } from './RewardTable';
+import { useAddRefundToWallet, useReceiveRefund, useRefundCheck, useRefundRows } from './rewardsApi';
+import { useRewardsTexts } from './useRewardsTexts';
+import './rewards.css';
+
+/**
+ * The refund modal (spec sections 3, 4, 8): the check's info, the amount to receive (receive is
+ * disabled while a bonus is active; none: the not-found message), what was received and can be
+ * added to the wallet (a confirmation shows the success and fail percentages), and the paged log.
+ * After a receive attempt the check reloads; adding closes the modal with `true` (the home reloads).
+ */
+export function RefundModal({ onClose }: { onClose: (changed: boolean) => void }) {
+  const text = useRewardsTexts();
+  const { t } = useTranslation();
+  const check = useRefundCheck();
+  const [page, setPage] = useState(1);
+  const rows = useRefundRows(page);
+  const receive = useReceiveRefund();
+  const add = useAddRefundToWallet();
+  const receiveKeys = useIdempotencyKey();
+  const addKeys = useIdempotencyKey();
+  const [confirming, setConfirming] = useState(false);
+  const data = check.data;
+
+  const onReceive = () =>
+    receive.mutate(receiveKeys.keyFor('refund-receive'), {
+      onSuccess: (answer) => {
+        receiveKeys.done();
+        toast.success(t(`errors.${answer.message}` as 'errors.REFUND_SUCCESS', { defaultValue: answer.message }));
+      },
+      onError: (error) => {
+        receiveKeys.failed(error);
+        toast.error(errorMessage(error));
+      },
+    });
+  const onAdd = () =>
+    add.mutate(addKeys.keyFor('refund-add'), {
+      onSuccess: () => {
+        addKeys.done();
+        setConfirming(false);
+        toast.success(text('added'));
+        onClose(true);
+      },
+      onError: (error) => {
+        addKeys.failed(error);
+        setConfirming(false);
+        toast.error(errorMessage(error));
+      },
+    });
+
+  return (
+    <>
+      <Modal open title={text('refundTitle')} onClose={() => onClose(false)} testId="refund-modal" focusField={false}>
+        {data?.info && <SafeHtml html={data.info} className="reward-info" testId="refund-info" />}
+        {check.isPending ? (
+          <div className="reward-amount-skeleton" aria-hidden="true" />
+        ) : data ? (
+          <div className="refund-boxes">
+            <div className="refund-box" data-testid="refund-available">
+              {data.result ? (
+                <>
+                  <span className="muted">{text('refundAvailable')}</span>
+                  <Money amount={data.refundAmount} className="refund-amount" />
+                  {data.bonus && <p className="refund-note" role="note">{text('refundBonusActive')}</p>}
+                  <button type="button" className="btn btn-primary btn-block" onClick={onReceive} disabled={data.bonus || receive.isPending} data-testid="refund-receive">
+                    {receive.isPending && <Spinner />}
+                    {text('receive')}
+                  </button>
+                </>
+              ) : (
+                <p className="muted" data-testid="refund-none">{text('refundNone')}</p>
+              )}
+            </div>
+            {data.received > 0 && (
+              <div className="refund-box" data-testid="refund-received">
+                <span className="muted">{text('refundReceived')}</span>
+                <Money amount={data.received} className="refund-amount" />
+                <button type="button" className="btn btn-primary btn-block" onClick={() => setConfirming(true)} disabled={add.isPending} data-testid="refund-add-wallet">
+                  {text('addWallet')}
+                </button>
+              </div>
+            )}
+          </div>
+        ) : null}
+        <h3 className="reward-subtitle">{text('refundHistory')}</h3>
+        <RewardTable
+          rows={rows.data?.refunds ?? []}
+          total={rows.data?.total ?? 0}
+          page={page}
+          onPage={setPage}
+          loading={rows.isPending}
+          empty={text('refundEmpty')}
+          testId="refund-table"
+          columns={[
+            { title: text('amount'), cell: (r) => <Money amount={r.refundAmount} />, numeric: true },
+            { title: text('date'), cell: (r) => formatDateTime(r.createdAt) },
+          ]}
+        />
+      </Modal>
+      {confirming && data && (
+        <Modal
+          open
+          size="sm"
+          title={text('addWalletTitle')}
+          onClose={() => setConfirming(false)}
+          testId="refund-add-confirm"
+          focusField={false}
+          footer={
+            <div className="btn-row">
+              <button type="button" className="btn btn-secondary" onClick={() => setConfirming(false)}>
+                {text('cancel')}
+              </button>
+              <button type="button" className="btn btn-primary" onClick={onAdd} disabled={add.isPending} data-testid="refund-add-confirm-button">
+                {add.isPending && <Spinner />}
+                {text('addWallet')}
+              </button>
+            </div>
+          }
+        >
+          <div className="invite-confirm">
+            <Money amount={data.received} className="refund-amount" />
+            <dl className="invite-confirm-rates">
+              <div>
+                <dt>{text('successRate')}</dt>
+                <dd>{data.refundSuccess}%</dd>
+              </div>
+              <div>
+                <dt>{text('failRate')}</dt>
+                <dd>{data.refundFail}%</dd>
+              </div>
+            </dl>
+            <p className="muted">{text('addWalletText', { success: data.refundSuccess, fail: data.refundFail })}</p>
+          </div>
+        </Modal>
+      )}
+    </>
+  );
+}
