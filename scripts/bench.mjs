@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
+import { chatBench } from './bench-chat.mjs';
 import { slipBench } from './bench-slip.mjs';
 import { transferBench } from './bench-transfer.mjs';
 
@@ -24,6 +25,7 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 const PORT = Number(process.env.BENCH_PORT ?? 3290);
 const BASE = `http://127.0.0.1:${PORT}`;
+const BENCH_OPERATOR_TOKEN = 'bench-operator-token-0001';
 const LIGHTHOUSE = process.env.LIGHTHOUSE_VERSION ?? 'lighthouse@12';
 
 const misses = [];
@@ -154,7 +156,7 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'mw-bench-'));
   const server = spawn(process.execPath, ['apps/server/dist/main.js'], {
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', SMS_PROVIDER: 'sandbox', PAYMENT_GATEWAY: 'sandbox', BANK_PROVIDER: 'sandbox', GAME_PROVIDER: 'sandbox', SEED_DEMO: 'true', SLIP_CLOSED_FROM: '00:00', SLIP_CLOSED_TO: '00:00' },
+    env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', SMS_PROVIDER: 'sandbox', PAYMENT_GATEWAY: 'sandbox', BANK_PROVIDER: 'sandbox', GAME_PROVIDER: 'sandbox', SEED_DEMO: 'true', SLIP_CLOSED_FROM: '00:00', SLIP_CLOSED_TO: '00:00', OPERATOR_TOKEN: BENCH_OPERATOR_TOKEN, CHAT_BOT: 'off' },
   });
   try {
     await waitFor(`${BASE}/healthz`, 60_000);
@@ -175,6 +177,15 @@ async function main() {
       report(`slip verification median (${s.count} JPEGs, ${(s.bytes / 1024).toFixed(0)} KB)`, s.median, 'ms', '-', true);
       report('slip verification p95', s.p95, 'ms', '<= 300 ms', s.p95 <= 300);
       report('slips credited (SUCCESS / uploaded)', `${s.credited} / ${s.count}`, '', 'all', s.credited === s.count);
+    }
+    if (process.env.BENCH_SKIP_CHAT !== '1') {
+      const c = await chatBench(BASE, BENCH_OPERATOR_TOKEN, { clients: 500, rate: 200, seconds: Number(process.env.BENCH_CHAT_SECONDS ?? 10) });
+      report(`chat fan-out: clients connected`, c.clients, '', '500', c.clients === 500);
+      report('chat messages sent (operator API)', c.rate.toFixed(0), 'msg/s', '200', c.rate >= 190);
+      report('chat messages delivered', c.deliveredPerSecond.toFixed(0), 'msg/s', '-', true);
+      report('chat delivered / sent', `${c.delivered} / ${c.sent}`, '', 'all', c.delivered === c.sent && c.errors === 0);
+      report('chat delivery p50', c.p50, 'ms', '-', true);
+      report('chat delivery p99 (send to messaging event)', c.p99, 'ms', '<= 100 ms', c.p99 <= 100);
     }
   } finally {
     server.kill('SIGTERM');

@@ -51,6 +51,8 @@ test('the how-to page plays each video in a modal player', async ({ page }) => {
 });
 
 test('the contact page shows the contact text and version 1.1.14, with a top bar only for members', async ({ page, request }) => {
+  // With the chat widget off, the LINE contact block (the demo has the widget on: below).
+  await page.route('**/api/lookup/enableChatWidget', (route) => route.fulfill({ json: { enableChatWidget: false } }));
   await page.goto('/contact');
   const contact = page.getByTestId('contact-page');
   await expect(contact).toContainText(th.contact.title);
@@ -62,6 +64,8 @@ test('the contact page shows the contact text and version 1.1.14, with a top bar
   await expect(page.getByTestId('top-bar')).toHaveCount(0);
   await expect(page.getByTestId('credit-line')).toContainText('goldenwallet.example');
   await screen(page, 'th-contact');
+  await expect(page.getByTestId('contact-chat')).toHaveCount(0);
+  await page.unroute('**/api/lookup/enableChatWidget');
 
   const member = await registerViaApi(request);
   await skipAgreement(page);
@@ -70,6 +74,9 @@ test('the contact page shows the contact text and version 1.1.14, with a top bar
   await expect(page).toHaveURL(/\/user\/contact$/);
   await expect(page.getByTestId('top-bar')).toBeVisible();
   await expect(page.getByTestId('contact-version')).toHaveText(fill(th.common.version, { version: '1.1.14' }));
+  // The widget is on: the chat takes the LINE block's place.
+  await expect(page.getByTestId('contact-chat')).toBeVisible();
+  await expect(page.getByTestId('contact-line-link')).toHaveCount(0);
 });
 
 test('the conditions item of the member menu lists the conditions', async ({ page, request }) => {

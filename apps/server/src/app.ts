@@ -206,7 +206,12 @@ function registerEndpoint(app: FastifyInstance, services: Services, name: string
       ? async (request: FastifyRequest) => {
           request.member = await services.sessions.authenticate(request.headers.authorization);
         }
-      : undefined,
+      : def.domain === 'chat'
+        ? // Chat is for guests and members: a token, when one comes, says which member (and must be valid).
+          async (request: FastifyRequest) => {
+            if (request.headers.authorization) request.member = await services.sessions.authenticate(request.headers.authorization);
+          }
+        : undefined,
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       if (!handler) throw new AppError(501, 'NOT_IMPLEMENTED');
       const ctx: RequestContext<EndpointDef> = {

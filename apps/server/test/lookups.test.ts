@@ -29,7 +29,8 @@ describe.each(dbKinds)('lookups and site state on %s', (kind) => {
       expect(banks.find((b) => b.code === code)?.nameTH, code).toMatch(/^ธนาคาร/);
     }
     expect((await call(t.app, 'GET', '/api/lookup/registerOTP')).body).toEqual({ registerOTP: true });
-    expect((await call(t.app, 'GET', '/api/lookup/enableChatWidget')).body).toEqual({ enableChatWidget: false });
+    // The demo seeds the chat widget on; without SEED_DEMO it starts off.
+    expect((await call(t.app, 'GET', '/api/lookup/enableChatWidget')).body).toEqual({ enableChatWidget: true });
     expect((await call(t.app, 'GET', '/api/lookup/active')).body).toEqual({ active: true });
     expect((await call(t.app, 'GET', '/api/lookup/withdraw')).body).toEqual({ withdrawMin: 100, withdrawMax: 50000 });
   });

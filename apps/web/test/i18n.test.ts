@@ -7,6 +7,8 @@ import { ruleCodes } from '../src/shared/forms/ruleMessage';
 import { depositTexts } from '../src/features/deposit/depositTexts';
 import { spinTexts } from '../src/features/spin/spinTexts';
 import { bonusTexts } from '../src/features/bonus/bonusTexts';
+import { rewardsTexts } from '../src/features/rewards/rewardsTexts';
+import { chatTexts } from '../src/features/chat/chatTexts';
 
 type Tree = { [key: string]: string | Tree };
 
@@ -69,6 +71,8 @@ describe.each([
   ['deposit', depositTexts as unknown as Record<string, Tree>],
   ['spin', spinTexts as unknown as Record<string, Tree>],
   ['bonus', bonusTexts as unknown as Record<string, Tree>],
+  ['rewards', rewardsTexts as unknown as Record<string, Tree>],
+  ['chat', chatTexts as unknown as Record<string, Tree>],
 ])('%s feature texts', (_name, texts) => {
   const every = new Set(Object.values(texts).flatMap((tree) => [...keysOf(tree)]));
   it.each(['th', 'la', 'en'])('%s has every key, none empty', (locale) => {

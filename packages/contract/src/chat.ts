@@ -58,18 +58,23 @@ export const conversationSchema = z.object({
   username: z.string().nullable(),
   name: z.string().nullable(),
   deviceToken: z.string().nullable(),
+  clientId: z.string().nullable().optional().describe('the id the client gave the message when it sent it (added to the spec)'),
 });
 export type Conversation = z.infer<typeof conversationSchema>;
 
-/** What a player may send: text, media (after an upload) or a postback (a button or quick reply). */
+/**
+ * What a player may send: text, media (after an upload) or a postback (a button or quick reply).
+ * Texts are at most 2000 characters after trimming (checked by the server: CHAT_MESSAGE_TOO_LONG);
+ * the raw field may carry surrounding white space up to twice that.
+ */
 export const sendMessageSchema = z.strictObject({
   sender: z.literal('customer'),
   message: z.discriminatedUnion('message_type', [
-    z.strictObject({ message_type: z.literal('text'), payload: z.strictObject({ message: multilineText(CHAT_TEXT_MAX) }) }),
+    z.strictObject({ message_type: z.literal('text'), payload: z.strictObject({ message: multilineText(2 * CHAT_TEXT_MAX) }) }),
     z.strictObject({
       message_type: z.literal('media'),
       payload: z.strictObject({
-        message: multilineText(CHAT_TEXT_MAX).optional(),
+        message: multilineText(2 * CHAT_TEXT_MAX).optional(),
         url: text(2048),
         fileType: chatFileTypeSchema,
         filePath: text(1024),
@@ -78,7 +83,7 @@ export const sendMessageSchema = z.strictObject({
     }),
     z.strictObject({
       message_type: z.literal('postback'),
-      payload: z.strictObject({ message: multilineText(CHAT_TEXT_MAX), payload: text(CHAT_TEXT_MAX) }),
+      payload: z.strictObject({ message: multilineText(2 * CHAT_TEXT_MAX), payload: text(CHAT_TEXT_MAX) }),
     }),
   ]),
   session_id: text(64).optional().describe('absent for a new session; the server assigns one'),
@@ -87,6 +92,8 @@ export const sendMessageSchema = z.strictObject({
   username: text(64).nullable().optional(),
   name: text(200).nullable().optional(),
   deviceToken: text(512).nullable().optional(),
+  /** The client's id of this message (added to the spec): the same id twice is stored once, and the echo on the socket carries it. */
+  clientId: text(64).optional(),
 });
 export type SendMessageRequest = z.input<typeof sendMessageSchema>;
 
@@ -111,7 +118,12 @@ export const chatEndpoints = {
   }),
   chatSendMessage: endpoint({
     method: 'POST', path: '/api/chat/send-message', auth: false, domain: 'chat',
-    body: sendMessageSchema, response: z.object({ createdAt: isoDateSchema }),
+    body: sendMessageSchema,
+    response: z.object({
+      createdAt: isoDateSchema,
+      _id: z.string().optional().describe('the stored message (added to the spec)'),
+      session_id: z.string().optional().describe('its session (added to the spec)'),
+    }),
   }),
   chatHistory: endpoint({
     method: 'POST', path: '/api/chat/history', auth: false, domain: 'chat',

@@ -3,6 +3,7 @@ import type { DomainModule } from '../platform/module';
 import { accountModule } from './account';
 import { bonusModule } from './bonus';
 import { activityModule } from './activity';
+import { chatModule } from './chat';
 import { demoModule } from './demo';
 import { depositModule } from './deposit';
 import { inviteModule } from './invite';
@@ -32,5 +33,6 @@ export const modules: readonly DomainModule[] = [
   bonusModule,
   refundModule,
   inviteModule,
+  chatModule,
   demoModule,
 ];

@@ -45,10 +45,11 @@ CREATE INDEX operator_changes_entity ON operator_changes (entity, key, at DESC);
   setup(services) {
     services.settings = new SettingsService(services.database.db);
   },
-  async seed({ settings }) {
+  async seed({ settings, config }) {
     await settings.setIfMissing('siteActive', true);
     await settings.setIfMissing('registerOTP', true);
-    await settings.setIfMissing('enableChatWidget', false);
+    // The demo shows the chat widget (its sandbox bot answers); a real deployment switches it on itself.
+    await settings.setIfMissing('enableChatWidget', config.SEED_DEMO);
   },
   routes(app, { config, settings, database }) {
     // The audit of operators' configuration changes, newest first (optionally of one entity).

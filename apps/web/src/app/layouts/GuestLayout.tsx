@@ -5,6 +5,7 @@ import { useSiteInfo } from '../../shared/api/lookups';
 import { clearToken } from '../../shared/auth/token';
 import { PageSpinner } from '../../shared/ui/Spinner';
 import { BottomNav, NavTab } from './BottomNav';
+import { ChatWidgetSlot } from '../../features/chat/ChatWidgetSlot';
 
 /** Guest pages: no top bar; bottom menu Home (/login), Register, How to use, Contact; credit line. */
 export function GuestLayout() {
@@ -31,6 +32,7 @@ export function GuestLayout() {
       <p className="credit-line" data-testid="credit-line">
         {t('layout.credit', { year: new Date().getFullYear(), website })}
       </p>
+      <ChatWidgetSlot />
       <BottomNav>
         <NavTab to="/login" icon="home" label={t('nav.home')} testId="nav-login" />
         <NavTab to="/register" icon="userPlus" label={t('nav.register')} testId="nav-register" />

@@ -8,6 +8,7 @@ import { LanguageSelect } from '../../shared/ui/LanguageSelect';
 import { Logo } from '../../shared/ui/Logo';
 import { PageSpinner } from '../../shared/ui/Spinner';
 import { BottomNav, NavButton, NavHome, NavTab } from './BottomNav';
+import { ChatWidgetSlot } from '../../features/chat/ChatWidgetSlot';
 
 // The conditions (and the HTML sanitiser they need) load when the member first opens them.
 const ConditionsModal = lazy(() => import('../../features/conditions/ConditionsModal').then((m) => ({ default: m.ConditionsModal })));
@@ -46,6 +47,7 @@ export function MemberLayout() {
           <Outlet />
         </Suspense>
       </main>
+      <ChatWidgetSlot />
       <BottomNav>
         <NavTab to="/user/profile" icon="user" label={t('nav.profile')} testId="nav-profile" />
         <NavButton icon="conditions" label={t('nav.conditions')} testId="nav-conditions" onClick={() => setConditionsOpen(true)} />

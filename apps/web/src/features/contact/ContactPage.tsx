@@ -4,6 +4,7 @@ import { Icon } from '../../shared/ui/Icon';
 import { SafeHtml } from '../../shared/ui/SafeHtml';
 import { PageSpinner } from '../../shared/ui/Spinner';
 import fallbackQr from './assets/contact-qr-fallback.svg';
+import { openChat, useChatWidgetEnabled } from '../chat/ChatWidgetSlot';
 import { useContact } from './contactApi';
 import './contact.css';
 
@@ -12,6 +13,8 @@ export function ContactPage() {
   const { t } = useTranslation();
   const contact = useContact();
   const data = contact.data;
+  // Spec section 2: the chat widget instead of the contact block when it is enabled.
+  const chatEnabled = useChatWidgetEnabled();
 
   return (
     <section className="page" data-testid="contact-page">
@@ -28,6 +31,19 @@ export function ContactPage() {
               <SafeHtml html={data.contactText} testId="contact-text" />
             </div>
           )}
+          {chatEnabled ? (
+            <div className="card contact-line" data-testid="contact-chat">
+              <h2 className="contact-line-title">
+                <Icon name="chat" />
+                {t('contact.chatTitle')}
+              </h2>
+              <p className="muted">{t('contact.chatText')}</p>
+              <button type="button" className="btn btn-primary btn-block" onClick={openChat} data-testid="contact-open-chat">
+                <Icon name="chat" />
+                {t('contact.chatOpen')}
+              </button>
+            </div>
+          ) : (
           <div className="card contact-line">
             <h2 className="contact-line-title">
               <Icon name="chat" />
@@ -56,6 +72,7 @@ export function ContactPage() {
               </a>
             )}
           </div>
+          )}
         </>
       )}
       <p className="contact-version" data-testid="contact-version">

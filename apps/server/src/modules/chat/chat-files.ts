@@ -1,0 +1,100 @@
+import type { Kysely } from 'kysely';
+import { CHAT_IMAGE_MAX_MB, CHAT_VIDEO_MAX_MB } from '@mw/contract/constants';
+import type { DB } from '../../db/schema';
+import { AppError } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import type { SignedLinks } from '../../platform/signed-links';
+
+export type UploadKind = 'image' | 'video';
+
+interface Sniffed {
+  mime: string;
+  ext: string;
+}
+
+/** Accepted extensions per kind (spec section 5: mp4, quicktime, png, jpeg, jpg, gif). */
+const EXTENSIONS: Record<UploadKind, readonly string[]> = { image: ['png', 'jpg', 'jpeg', 'gif'], video: ['mp4', 'mov', 'qt'] };
+export const MAX_BYTES: Record<UploadKind, number> = { image: CHAT_IMAGE_MAX_MB * 1024 * 1024, video: CHAT_VIDEO_MAX_MB * 1024 * 1024 };
+
+/**
+ * The file's real type from its first bytes, whatever its name says: PNG, JPEG, GIF; MP4 and
+ * QuickTime (an ISO base media `ftyp` box, brand `qt  ` for QuickTime). Anything else is null.
+ */
+export function sniff(bytes: Buffer): Sniffed | null {
+  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return { mime: 'image/png', ext: 'png' };
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return { mime: 'image/jpeg', ext: 'jpg' };
+  const head = bytes.subarray(0, 6).toString('latin1');
+  if (head === 'GIF87a' || head === 'GIF89a') return { mime: 'image/gif', ext: 'gif' };
+  if (bytes.length >= 12 && bytes.subarray(4, 8).toString('latin1') === 'ftyp') {
+    const brand = bytes.subarray(8, 12).toString('latin1');
+    return brand === 'qt  ' ? { mime: 'video/quicktime', ext: 'mov' } : { mime: 'video/mp4', ext: 'mp4' };
+  }
+  return null;
+}
+
+/**
+ * Chat attachments. An upload is checked (a name with an accepted extension, the content sniffed
+ * as an image or a video of the call's kind, at most 10 / 20 MB), stored in the database (every
+ * server process can serve it) and answered as its path `/api/chat/files/<id>`. It belongs to
+ * no conversation until a media message names it; then to that conversation only. The file is
+ * served only through a signed, expiring link (`?exp&sig`), which the uploader gets in the answer
+ * and the conversation's parties get in history and on the socket.
+ */
+export class ChatFiles {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly links: SignedLinks,
+  ) {}
+
+  static pathOf(id: string): string {
+    return `/api/chat/files/${id}`;
+  }
+
+  /** The upload id a stored path names, or null. */
+  static idOf(path: string): string | null {
+    const match = /^\/api\/chat\/files\/([0-9a-f]{24})(?:\?.*)?$/.exec(path);
+    return match?.[1] ?? null;
+  }
+
+  signed(path: string): string {
+    const id = ChatFiles.idOf(path);
+    return id ? this.links.url(id) : path;
+  }
+
+  async store(kind: UploadKind, name: string, bytes: Buffer): Promise<{ path: string }> {
+    const ext = /\.([A-Za-z0-9]{1,8})$/.exec(name)?.[1]?.toLowerCase();
+    if (!ext || !EXTENSIONS[kind].includes(ext)) throw new AppError(400, 'CHAT_FILE_UNSUPPORTED');
+    if (bytes.length === 0) throw new AppError(400, 'CHAT_NO_FILE');
+    if (bytes.length > MAX_BYTES[kind]) throw new AppError(413, 'CHAT_FILE_TOO_LARGE', { maxMb: kind === 'image' ? CHAT_IMAGE_MAX_MB : CHAT_VIDEO_MAX_MB });
+    const type = sniff(bytes);
+    if (!type || !type.mime.startsWith(`${kind}/`)) throw new AppError(400, 'CHAT_FILE_UNSUPPORTED');
+    const id = newId();
+    await this.db.insertInto('chat_files').values({ id, thread_id: null, kind, mime: type.mime, ext: type.ext, size: bytes.length, name: name.slice(0, 255), bytes }).execute();
+    return { path: ChatFiles.pathOf(id) };
+  }
+
+  /**
+   * Binds an upload to a conversation when a media message names it (once: an upload already in
+   * another conversation is refused). Answers the upload's kind.
+   */
+  async attach(path: string, threadId: string): Promise<UploadKind> {
+    const id = ChatFiles.idOf(path);
+    if (!id) throw new AppError(400, 'CHAT_FILE_UNKNOWN');
+    const row = await this.db
+      .updateTable('chat_files')
+      .set({ thread_id: threadId })
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('thread_id', 'is', null), eb('thread_id', '=', threadId)]))
+      .returning('kind')
+      .executeTakeFirst();
+    if (!row) throw new AppError(400, 'CHAT_FILE_UNKNOWN');
+    return row.kind;
+  }
+
+  /** The stored file behind a signed link, or null when the link is wrong or old. */
+  async read(id: string, exp: string, sig: string): Promise<{ bytes: Buffer; mime: string } | null> {
+    if (!/^[0-9a-f]{24}$/.test(id) || !this.links.verify(id, exp, sig)) return null;
+    const row = await this.db.selectFrom('chat_files').select(['mime', 'bytes']).where('id', '=', id).executeTakeFirst();
+    return row ? { bytes: Buffer.from(row.bytes), mime: row.mime } : null;
+  }
+}

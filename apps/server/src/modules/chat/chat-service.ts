@@ -1,0 +1,284 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { CHAT_TEXT_MAX, type Locale } from '@mw/contract/constants';
+import type { ChatMessage, Conversation } from '@mw/contract/chat';
+import type { DB } from '../../db/schema';
+import type { AuthMember } from '../../http/handlers';
+import { AppError } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import type { RateLimiter } from '../../lib/rate-limit';
+import { botReplies } from './chat-bot';
+import { ChatFiles } from './chat-files';
+import type { ChatMessagesTable, ChatThreadsTable } from './tables';
+
+type Thread = Selectable<ChatThreadsTable>;
+type MessageRow = Selectable<ChatMessagesTable>;
+
+/** A guest id is a v4 UUID the client made (122 random bits): anything else is not one. */
+export const GUEST_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+export type ChatIdentity = { kind: 'member'; memberId: string; username: string; guestId: string | null } | { kind: 'guest'; guestId: string };
+
+export interface ChatSettings {
+  prefix: string;
+  idleMinutes: number;
+  messagesPerMinute: number;
+  bot: boolean;
+  site: string;
+}
+
+/** What a customer sends (the contract's sendMessageSchema, parsed). */
+export interface CustomerMessage {
+  message: Extract<ChatMessage, { message_type: 'text' | 'media' | 'postback' }>;
+  username?: string | null;
+  name?: string | null;
+  deviceToken?: string | null;
+  clientId?: string;
+}
+
+export type Emit = (room: string, conversation: Conversation) => void;
+
+/** Who may use a conversation: a member by token (userId, when given, must be theirs), a guest by a well-formed guest id (never with a userId). */
+export function chatIdentity(member: AuthMember | null, userId: string | null | undefined, guestId: string | null | undefined): ChatIdentity {
+  const guest = guestId && GUEST_ID.test(guestId) ? guestId.toLowerCase() : null;
+  if (member) {
+    if (userId && userId !== member.memberId) throw new AppError(403, 'CHAT_FORBIDDEN');
+    return { kind: 'member', memberId: member.memberId, username: member.username, guestId: guest };
+  }
+  if (userId) throw new AppError(403, 'CHAT_FORBIDDEN');
+  if (!guest) throw new AppError(401, 'CHAT_NO_IDENTITY');
+  return { kind: 'guest', guestId: guest };
+}
+
+/**
+ * Live chat (README "Live chat"): conversations per member or guest, in sessions (a new one after
+ * `idleMinutes` without a message or after support closed it), messages stored before they are
+ * delivered to the conversation's room on the socket, uploads bound to one conversation, unread
+ * counts both ways, and the sandbox bot. A guest who signs in keeps the conversation: the first
+ * call with the member's token and the guest id moves it to the member (merged into the member's
+ * own when there is one), and from then on the guest id alone reads nothing of it.
+ */
+export class ChatService {
+  private emit: Emit = () => undefined;
+  private readonly timers = new Set<NodeJS.Timeout>();
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    readonly files: ChatFiles,
+    private readonly limiter: RateLimiter,
+    readonly settings: ChatSettings,
+  ) {}
+
+  /** Where messages go once stored (the socket server sets it). */
+  onMessage(emit: Emit): void {
+    this.emit = emit;
+  }
+
+  roomOf(owner: { member_id: string | null; guest_id: string | null } | ChatIdentity): string {
+    const id = 'kind' in owner ? (owner.kind === 'member' ? owner.memberId : owner.guestId) : (owner.member_id ?? owner.guest_id ?? '');
+    return `${this.settings.prefix}-${id}`;
+  }
+
+  /** The caller's conversation (made on first use); a member's first call with their guest id takes the guest's conversation over. */
+  async thread(identity: ChatIdentity): Promise<Thread> {
+    if (identity.kind === 'guest') {
+      const found = await this.db.selectFrom('chat_threads').selectAll().where('guest_id', '=', identity.guestId).executeTakeFirst();
+      return found ?? this.create({ guest_id: identity.guestId, origin_guest_id: identity.guestId, member_id: null });
+    }
+    if (identity.guestId) await this.takeOver(identity.memberId, identity.guestId);
+    const found = await this.db.selectFrom('chat_threads').selectAll().where('member_id', '=', identity.memberId).executeTakeFirst();
+    return found ?? this.create({ member_id: identity.memberId, guest_id: null, origin_guest_id: null });
+  }
+
+  private async create(owner: Pick<Thread, 'member_id' | 'guest_id' | 'origin_guest_id'>): Promise<Thread> {
+    await this.db
+      .insertInto('chat_threads')
+      .values({ id: newId(), ...owner, session_id: newId() })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+    const query = this.db.selectFrom('chat_threads').selectAll();
+    return (owner.member_id ? query.where('member_id', '=', owner.member_id) : query.where('guest_id', '=', owner.guest_id)).executeTakeFirstOrThrow();
+  }
+
+  private async takeOver(memberId: string, guestId: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const guest = await trx.selectFrom('chat_threads').selectAll().where('guest_id', '=', guestId).forUpdate().executeTakeFirst();
+      if (!guest) return;
+      const own = await trx.selectFrom('chat_threads').select('id').where('member_id', '=', memberId).forUpdate().executeTakeFirst();
+      if (!own) {
+        await trx.updateTable('chat_threads').set({ member_id: memberId, guest_id: null }).where('id', '=', guest.id).execute();
+        return;
+      }
+      await trx.updateTable('chat_messages').set({ thread_id: own.id }).where('thread_id', '=', guest.id).execute();
+      await trx.updateTable('chat_files').set({ thread_id: own.id }).where('thread_id', '=', guest.id).execute();
+      await trx
+        .updateTable('chat_threads')
+        .set((eb) => ({ unread_support: eb('unread_support', '+', guest.unread_support), unread_customer: eb('unread_customer', '+', guest.unread_customer) }))
+        .where('id', '=', own.id)
+        .execute();
+      await trx.deleteFrom('chat_threads').where('id', '=', guest.id).execute();
+    });
+  }
+
+  /** Trims a text and checks it: not empty, at most 2000 characters. */
+  private static clean(text: string, allowEmpty = false): string {
+    const trimmed = text.trim();
+    if (!trimmed && !allowEmpty) throw new AppError(400, 'CHAT_MESSAGE_EMPTY');
+    if ([...trimmed].length > CHAT_TEXT_MAX) throw new AppError(400, 'CHAT_MESSAGE_TOO_LONG');
+    return trimmed;
+  }
+
+  /** POST /api/chat/send-message: stores the customer's message, delivers it, and lets the bot answer. */
+  async send(identity: ChatIdentity, input: CustomerMessage, locale: Locale): Promise<Conversation> {
+    const sender = identity.kind === 'member' ? identity.memberId : identity.guestId;
+    const limit = await this.limiter.hit(`chat:${sender}`, this.settings.messagesPerMinute, 60_000);
+    if (!limit.allowed) throw new AppError(429, 'REQUEST_LIMIT_1MIN', { retryAfter: limit.retryAfter });
+    const thread = await this.thread(identity);
+    if (input.clientId) {
+      const earlier = await this.db.selectFrom('chat_messages').selectAll().where('thread_id', '=', thread.id).where('client_id', '=', input.clientId).executeTakeFirst();
+      if (earlier) return this.conversation(earlier);
+    }
+    let message: ChatMessage;
+    const incoming = input.message;
+    if (incoming.message_type === 'media') {
+      const kind = await this.files.attach(incoming.payload.filePath, thread.id);
+      const caption = incoming.payload.message === undefined ? undefined : ChatService.clean(incoming.payload.message, true);
+      const path = ChatFiles.pathOf(ChatFiles.idOf(incoming.payload.filePath) ?? '');
+      message = { message_type: 'media', payload: { ...(caption ? { message: caption } : {}), url: path, filePath: path, fileType: kind, name: incoming.payload.name } };
+    } else if (incoming.message_type === 'postback') {
+      message = { message_type: 'postback', payload: { message: ChatService.clean(incoming.payload.message), payload: incoming.payload.payload } };
+    } else {
+      message = { message_type: 'text', payload: { message: ChatService.clean(incoming.payload.message) } };
+    }
+    const { row, newSession } = await this.store(thread, {
+      sender: 'customer',
+      message,
+      user_id: identity.kind === 'member' ? identity.memberId : null,
+      guest_id: identity.kind === 'guest' ? identity.guestId : null,
+      username: identity.kind === 'member' ? identity.username : (input.username ?? null),
+      name: input.name ?? null,
+      device_token: input.deviceToken ?? null,
+      client_id: input.clientId ?? null,
+    });
+    const conversation = this.conversation(row);
+    this.emit(this.roomOf(identity), conversation);
+    if (this.settings.bot) this.answerLater(thread.id, message, newSession, locale);
+    return conversation;
+  }
+
+  /** Stores one message: the thread's session continues or a new one starts, its unread count moves. */
+  private async store(thread: Thread, values: Omit<ChatMessagesTable, 'id' | 'seq' | 'thread_id' | 'session_id' | 'created_at' | 'message'> & { message: ChatMessage }): Promise<{ row: MessageRow; newSession: boolean }> {
+    const fromCustomer = values.sender === 'customer';
+    const fresh = newId();
+    const updated = await sql<{ session_id: string }>`
+      UPDATE chat_threads SET
+        session_id = CASE WHEN session_open AND last_at > now() - make_interval(mins => ${this.settings.idleMinutes}) THEN session_id ELSE ${fresh} END,
+        session_open = true, last_at = now(),
+        unread_support = unread_support + ${fromCustomer ? 1 : 0},
+        unread_customer = unread_customer + ${fromCustomer ? 0 : 1}
+      WHERE id = ${thread.id} RETURNING session_id`.execute(this.db);
+    const sessionId = updated.rows[0]?.session_id ?? fresh;
+    const row = await this.db
+      .insertInto('chat_messages')
+      .values({ id: newId(), thread_id: thread.id, session_id: sessionId, ...values, message: JSON.stringify(values.message) })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return { row, newSession: sessionId === fresh };
+  }
+
+  private answerLater(threadId: string, incoming: ChatMessage, firstOfSession: boolean, locale: Locale): void {
+    const replies = botReplies(incoming, firstOfSession, locale, this.settings.site);
+    if (replies.length === 0) return;
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      void (async () => {
+        for (const reply of replies) await this.reply(threadId, reply, 'bot');
+      })().catch(() => undefined);
+    }, 300);
+    this.timers.add(timer);
+  }
+
+  /** A message from support (or the bot) into a conversation, any of the seven kinds; delivered to its room. */
+  async reply(threadId: string, message: ChatMessage, sender = 'support'): Promise<Conversation> {
+    const thread = await this.db.selectFrom('chat_threads').selectAll().where('id', '=', threadId).executeTakeFirst();
+    if (!thread) throw new AppError(404, 'NO_DATA');
+    if (message.message_type === 'media') await this.files.attach(message.payload.filePath, thread.id);
+    const { row } = await this.store(thread, { sender, message, user_id: thread.member_id, guest_id: thread.guest_id, username: null, name: sender === 'bot' ? 'Bot' : 'Support', device_token: null, client_id: null });
+    const conversation = this.conversation(row);
+    this.emit(this.roomOf(thread), conversation);
+    return conversation;
+  }
+
+  /** POST /api/chat/history: newest first. */
+  async history(identity: ChatIdentity, limit: number, skip: number): Promise<Conversation[]> {
+    const thread = await this.thread(identity);
+    return this.messages(thread.id, limit, skip);
+  }
+
+  async messages(threadId: string, limit: number, skip: number): Promise<Conversation[]> {
+    const rows = await this.db.selectFrom('chat_messages').selectAll().where('thread_id', '=', threadId).orderBy('seq', 'desc').limit(limit).offset(skip).execute();
+    return rows.map((r) => this.conversation(r));
+  }
+
+  /** PUT /api/chat/read-customer */
+  async readCustomer(identity: ChatIdentity): Promise<void> {
+    const thread = await this.thread(identity);
+    await this.db.updateTable('chat_threads').set({ unread_customer: 0 }).where('id', '=', thread.id).execute();
+  }
+
+  /** The conversations for support: the most recent first, with unread counts and the last message. */
+  async threads(limit: number, offset: number) {
+    const rows = await this.db
+      .selectFrom('chat_threads')
+      .leftJoin('members', 'members.id', 'chat_threads.member_id')
+      .select(['chat_threads.id', 'chat_threads.member_id', 'chat_threads.guest_id', 'chat_threads.session_id', 'chat_threads.session_open', 'chat_threads.last_at', 'chat_threads.unread_support', 'chat_threads.unread_customer', 'members.name', 'members.username'])
+      .orderBy('chat_threads.last_at', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      userId: r.member_id,
+      guestId: r.guest_id,
+      name: r.name,
+      username: r.username,
+      sessionId: r.session_id,
+      sessionOpen: r.session_open,
+      lastAt: r.last_at.toISOString(),
+      unread: Number(r.unread_support),
+      unreadByCustomer: Number(r.unread_customer),
+    }));
+  }
+
+  async markReadBySupport(threadId: string): Promise<void> {
+    const done = await this.db.updateTable('chat_threads').set({ unread_support: 0 }).where('id', '=', threadId).executeTakeFirst();
+    if (Number(done.numUpdatedRows) === 0) throw new AppError(404, 'NO_DATA');
+  }
+
+  /** Support ends the session: the next message starts a new one (the client draws the end marker between). */
+  async close(threadId: string): Promise<void> {
+    const done = await this.db.updateTable('chat_threads').set({ session_open: false }).where('id', '=', threadId).executeTakeFirst();
+    if (Number(done.numUpdatedRows) === 0) throw new AppError(404, 'NO_DATA');
+  }
+
+  conversation(row: MessageRow): Conversation {
+    const message = row.message.message_type === 'media' ? { ...row.message, payload: { ...row.message.payload, url: this.files.signed(row.message.payload.filePath) } } : row.message;
+    return {
+      _id: row.id,
+      sender: row.sender,
+      message,
+      createdAt: row.created_at.toISOString(),
+      session_id: row.session_id,
+      userId: row.user_id,
+      guestId: row.guest_id,
+      username: row.username,
+      name: row.name,
+      deviceToken: null,
+      clientId: row.client_id,
+    };
+  }
+
+  stop(): void {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+  }
+}

@@ -1,0 +1,110 @@
+import type { Server as HttpServer } from 'node:http';
+import { createAdapter } from '@socket.io/redis-streams-adapter';
+import { Redis } from 'ioredis';
+import { Server } from 'socket.io';
+import type { Conversation } from '@mw/contract/chat';
+import type { AuthMember } from '../../http/handlers';
+import type { ChatService } from './chat-service';
+import { chatIdentity } from './chat-service';
+
+interface HandshakeAuth {
+  token?: unknown;
+  guestId?: unknown;
+}
+
+interface SocketData {
+  room: string;
+}
+
+interface ServerEvents {
+  messaging: (conversation: Conversation) => void;
+}
+
+interface ClientEvents {
+  join: (room: unknown, ack?: unknown) => void;
+}
+
+/**
+ * The chat's socket.io server on the app's own HTTP server (path /socket.io). The handshake says
+ * who connects — `auth: {token}` for a member, `auth: {guestId}` for a guest (or an Authorization
+ * header, or `token` / `guestId` in the query) — and a socket is in its own room only (it is put
+ * there on connection; `join` with `${PREFIX}-${id}` is acknowledged `{ok: true}` for that room and
+ * refused for any other); stored messages
+ * reach the room as `messaging` events (the conversation object, `_id` identifies it). Connection
+ * state recovery replays what a socket missed during a disconnection of up to two minutes (the
+ * client also reloads history when a reconnection is not recovered, and drops duplicates by
+ * `_id`). With REDIS_URL the Redis Streams adapter carries events between server processes, and
+ * recovery works across them.
+ */
+export class ChatSocket {
+  readonly io: Server<ClientEvents, ServerEvents, Record<string, never>, SocketData>;
+  private redis: Redis | null = null;
+
+  constructor(
+    server: HttpServer,
+    private readonly chat: ChatService,
+    private readonly authenticate: (authorization: string) => Promise<AuthMember>,
+    redisUrl: string | undefined,
+  ) {
+    const options = {
+      path: '/socket.io',
+      serveClient: false,
+      maxHttpBufferSize: 64 * 1024,
+      connectionStateRecovery: { maxDisconnectionDuration: 2 * 60_000, skipMiddlewares: false },
+    };
+    if (redisUrl) {
+      this.redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+      this.io = new Server(server, { ...options, adapter: createAdapter(this.redis, { streamName: `${chat.settings.prefix}:socket.io`, sessionKeyPrefix: `${chat.settings.prefix}:sio:session:` }) });
+    } else {
+      this.io = new Server(server, options);
+    }
+    this.io.use((socket, next) => {
+      // auth first (the app's way); an Authorization header or the query (token, guestId) also do.
+      const auth = (socket.handshake.auth ?? {}) as HandshakeAuth;
+      const query = socket.handshake.query as Record<string, unknown>;
+      const header = socket.handshake.headers.authorization;
+      const bearer = typeof header === 'string' ? /^Bearer (\S+)$/.exec(header)?.[1] : undefined;
+      const given: HandshakeAuth = {
+        token: auth.token ?? bearer ?? query.token,
+        guestId: auth.guestId ?? query.guestId,
+      };
+      this.identify(given).then(
+        (room) => {
+          socket.data.room = room;
+          next();
+        },
+        () => next(new Error('CHAT_NO_IDENTITY')),
+      );
+    });
+    this.io.on('connection', (socket) => {
+      // The socket is in its own room from the start (and after a recovery); `join` confirms it.
+      void socket.join(socket.data.room);
+      socket.on('join', (value, ack) => {
+        const ok = typeof value === 'string' && value === socket.data.room;
+        if (ok) void socket.join(value);
+        if (typeof ack === 'function') (ack as (answer: { ok: boolean; message?: string }) => void)(ok ? { ok: true } : { ok: false, message: 'CHAT_FORBIDDEN' });
+      });
+    });
+    chat.onMessage((room, conversation) => this.deliver(room, conversation));
+  }
+
+  private async identify(auth: HandshakeAuth): Promise<string> {
+    const token = typeof auth.token === 'string' && auth.token ? auth.token : null;
+    const guestId = typeof auth.guestId === 'string' ? auth.guestId : null;
+    const member = token ? await this.authenticate(`Bearer ${token}`) : null;
+    return this.chat.roomOf(chatIdentity(member, null, member ? null : guestId));
+  }
+
+  deliver(room: string, conversation: Conversation): void {
+    this.io.to(room).emit('messaging', conversation);
+  }
+
+  /** Disconnects every socket and stops the engine; the HTTP server is the app's to close. */
+  async close(): Promise<void> {
+    this.io.disconnectSockets(true);
+    // The adapter first: its stream reader stops polling before its Redis connection goes.
+    await this.io.of('/').adapter.close();
+    this.io.engine.close();
+    this.redis?.disconnect();
+  }
+}

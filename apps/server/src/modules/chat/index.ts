@@ -1,0 +1,181 @@
+import fastifyMultipart from '@fastify/multipart';
+import { z } from 'zod';
+import { chatMessageSchema } from '@mw/contract/chat';
+import { CHAT_TEXT_MAX } from '@mw/contract/constants';
+import { AppError } from '../../lib/errors';
+import { defineModule } from '../../platform/module';
+import { moduleConfig } from '../../platform/module-config';
+import { operatorGuard } from '../../platform/operator';
+import { secretOf } from '../../platform/secrets';
+import { SignedLinks } from '../../platform/signed-links';
+import { ChatFiles, MAX_BYTES, type UploadKind } from './chat-files';
+import { ChatService, chatIdentity, type CustomerMessage } from './chat-service';
+import { ChatSocket } from './chat-socket';
+import './tables';
+
+declare module '../../platform/services' {
+  interface Services {
+    chat: ChatService;
+  }
+}
+
+const chatEnv = z.object({
+  /** The room prefix of the socket (`join` with `${PREFIX}-${id}`), answered by GET /api/chat/config. */
+  CHAT_PREFIX: z.string().regex(/^[a-z0-9-]{1,32}$/).default('mw-chat'),
+  /** Minutes without a message after which the next message starts a new session. */
+  CHAT_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(30),
+  /** Messages one customer (member or guest) may send per minute. */
+  CHAT_MESSAGES_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(20),
+  /** The sandbox support bot: `sandbox` answers greetings with every message kind; `off` leaves support to people. */
+  CHAT_BOT: z.enum(['sandbox', 'off']).optional(),
+  /** Signs the links to chat attachments (generated into DATA_DIR/secrets when not set). */
+  CHAT_LINK_SECRET: z.string().min(16).optional(),
+  /** How long a link to an attachment works (history and the socket hand out fresh ones). */
+  CHAT_LINK_TTL_SECONDS: z.coerce.number().int().min(60).max(7 * 86_400).default(3600),
+});
+
+/** Messages support may send: the seven kinds, texts within 2000 characters. */
+const supportMessage = chatMessageSchema.refine((m) => JSON.stringify(m.payload ?? null).length <= 4 * CHAT_TEXT_MAX + 4000, 'message too long');
+const threadParams = z.object({ id: z.string().regex(/^[0-9a-f]{24}$/) });
+
+/** Live chat (spec sections 2–5, 7, 9): REST calls, the socket, uploads, the operator's side and the sandbox bot. */
+export const chatModule = defineModule({
+  name: 'chat',
+  migrations: [
+    {
+      id: 'chat/001_chat',
+      sql: `
+CREATE TABLE chat_threads (
+  id text PRIMARY KEY,
+  member_id text UNIQUE REFERENCES members(id),
+  guest_id text UNIQUE,
+  origin_guest_id text,
+  session_id text NOT NULL,
+  session_open boolean NOT NULL DEFAULT true,
+  last_at timestamptz NOT NULL DEFAULT now(),
+  unread_support integer NOT NULL DEFAULT 0,
+  unread_customer integer NOT NULL DEFAULT 0,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  CHECK (member_id IS NOT NULL OR guest_id IS NOT NULL)
+);
+CREATE INDEX chat_threads_last ON chat_threads (last_at DESC);
+CREATE TABLE chat_messages (
+  id text PRIMARY KEY,
+  seq bigserial NOT NULL,
+  thread_id text NOT NULL REFERENCES chat_threads(id),
+  sender text NOT NULL,
+  message jsonb NOT NULL,
+  session_id text NOT NULL,
+  user_id text,
+  guest_id text,
+  username text,
+  name text,
+  device_token text,
+  client_id text,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX chat_messages_thread ON chat_messages (thread_id, seq DESC);
+CREATE UNIQUE INDEX chat_messages_client ON chat_messages (thread_id, client_id) WHERE client_id IS NOT NULL;
+CREATE TABLE chat_files (
+  id text PRIMARY KEY,
+  thread_id text REFERENCES chat_threads(id),
+  kind text NOT NULL CHECK (kind IN ('image', 'video')),
+  mime text NOT NULL,
+  ext text NOT NULL,
+  size integer NOT NULL,
+  name text NOT NULL,
+  bytes bytea NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);`,
+    },
+  ],
+  setup(services) {
+    const { config } = services;
+    const env = moduleConfig(config, chatEnv);
+    const links = new SignedLinks(secretOf(env.CHAT_LINK_SECRET, config.DATA_DIR, 'chat-link-secret'), env.CHAT_LINK_TTL_SECONDS, ChatFiles.pathOf);
+    services.chat = new ChatService(services.database.db, new ChatFiles(services.database.db, links), services.limiter, {
+      prefix: env.CHAT_PREFIX,
+      idleMinutes: env.CHAT_SESSION_IDLE_MINUTES,
+      messagesPerMinute: env.CHAT_MESSAGES_PER_MINUTE,
+      bot: (env.CHAT_BOT ?? (config.NODE_ENV === 'production' ? 'off' : 'sandbox')) === 'sandbox',
+      site: '/',
+    });
+  },
+  async prepare(app) {
+    await app.register(fastifyMultipart, { limits: { fileSize: MAX_BYTES.video + 1, files: 1, fields: 5, parts: 6 } });
+  },
+  handlers: ({ chat }) => {
+    const upload = (kind: UploadKind) => async (ctx: Parameters<NonNullable<ReturnType<NonNullable<typeof chatModule.handlers>>['chatUploadImage']>>[0]) => {
+      if (!ctx.request.isMultipart()) throw new AppError(400, 'CHAT_NO_FILE');
+      let file;
+      try {
+        file = await ctx.request.file({ limits: { fileSize: MAX_BYTES[kind] } });
+      } catch {
+        throw new AppError(400, 'CHAT_NO_FILE');
+      }
+      if (!file || file.fieldname !== 'file') throw new AppError(400, 'CHAT_NO_FILE');
+      const bytes = await file.toBuffer().catch((error: unknown) => {
+        if (error instanceof ctx.request.server.multipartErrors.RequestFileTooLargeError) throw new AppError(413, 'CHAT_FILE_TOO_LARGE');
+        throw new AppError(400, 'CHAT_NO_FILE');
+      });
+      if (file.file.truncated) throw new AppError(413, 'CHAT_FILE_TOO_LARGE');
+      return chat.files.store(kind, file.filename, bytes);
+    };
+    return {
+      chatConfig: async () => ({ PREFIX: chat.settings.prefix }),
+      chatSendMessage: async (ctx) => {
+        const body = ctx.body;
+        const identity = chatIdentity(ctx.member, body.userId, body.guestId);
+        const conversation = await chat.send(identity, body as CustomerMessage, ctx.locale);
+        return { createdAt: conversation.createdAt, _id: conversation._id, session_id: conversation.session_id };
+      },
+      chatHistory: async (ctx) => chat.history(chatIdentity(ctx.member, ctx.body.userId, ctx.body.guestId), ctx.body.limit, ctx.body.skip),
+      chatReadCustomer: async (ctx) => {
+        await chat.readCustomer(chatIdentity(ctx.member, ctx.body.userId, ctx.body.guestId));
+        return { ok: true as const };
+      },
+      chatUploadImage: upload('image'),
+      chatUploadVideo: upload('video'),
+    };
+  },
+  routes(app, services) {
+    const { chat, config, sessions } = services;
+    // Attachments: only through a signed link (see ChatFiles).
+    app.get('/api/chat/files/:id', { schema: { params: z.object({ id: z.string().max(64) }), querystring: z.object({ exp: z.string().max(16).default(''), sig: z.string().max(80).default('') }) } }, async (request, reply) => {
+      const { id } = request.params as { id: string };
+      const { exp, sig } = request.query as { exp: string; sig: string };
+      const file = await chat.files.read(id, exp, sig);
+      if (!file) return reply.status(404).send({ message: 'NO_DATA' });
+      return reply.type(file.mime).header('cache-control', 'private, max-age=300').header('x-content-type-options', 'nosniff').header('content-disposition', 'inline').send(file.bytes);
+    });
+
+    const socket = new ChatSocket(app.server, chat, (authorization) => sessions.authenticate(authorization), config.REDIS_URL);
+    app.addHook('onClose', async () => {
+      chat.stop();
+      await socket.close();
+    });
+
+    // Support's side, until the back office exists (the operator token).
+    const guard = operatorGuard(config);
+    const page = z.object({ limit: z.coerce.number().int().min(1).max(100).default(20), skip: z.coerce.number().int().min(0).max(1_000_000).default(0) });
+    app.get('/api/operator/chat/conversations', { preHandler: guard, schema: { querystring: page } }, async (request) => {
+      const { limit, skip } = request.query as { limit: number; skip: number };
+      return chat.threads(limit, skip);
+    });
+    app.get('/api/operator/chat/conversations/:id/messages', { preHandler: guard, schema: { params: threadParams, querystring: page } }, async (request) => {
+      const { limit, skip } = request.query as { limit: number; skip: number };
+      return chat.messages((request.params as { id: string }).id, limit, skip);
+    });
+    app.post('/api/operator/chat/conversations/:id/messages', { preHandler: guard, schema: { params: threadParams, body: z.object({ message: supportMessage }) } }, async (request) =>
+      chat.reply((request.params as { id: string }).id, (request.body as { message: z.output<typeof chatMessageSchema> }).message),
+    );
+    app.put('/api/operator/chat/conversations/:id/read', { preHandler: guard, schema: { params: threadParams } }, async (request) => {
+      await chat.markReadBySupport((request.params as { id: string }).id);
+      return { ok: true };
+    });
+    app.post('/api/operator/chat/conversations/:id/close', { preHandler: guard, schema: { params: threadParams } }, async (request) => {
+      await chat.close((request.params as { id: string }).id);
+      return { ok: true };
+    });
+  },
+});

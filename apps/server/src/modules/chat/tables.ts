@@ -1,0 +1,58 @@
+import type { ColumnType, Generated } from 'kysely';
+import type { ChatMessage } from '@mw/contract/chat';
+import type { DefaultTimestamp } from '../../db/schema';
+
+/** One conversation: a member's (member_id) or a guest's (guest_id), in sessions. */
+export interface ChatThreadsTable {
+  id: string;
+  member_id: string | null;
+  /** The guest id that owns it (null once a member owns it). */
+  guest_id: string | null;
+  /** The guest id it was started under, kept after a member took it over. */
+  origin_guest_id: string | null;
+  session_id: string;
+  /** false once support closed the session: the next message starts a new one. */
+  session_open: Generated<boolean>;
+  last_at: DefaultTimestamp;
+  /** Customer messages support has not read yet. */
+  unread_support: Generated<number>;
+  /** Support and bot messages the customer has not read yet. */
+  unread_customer: Generated<number>;
+  created_at: DefaultTimestamp;
+}
+
+export interface ChatMessagesTable {
+  id: string;
+  seq: Generated<string>;
+  thread_id: string;
+  sender: string;
+  message: ColumnType<ChatMessage, string, string>;
+  session_id: string;
+  user_id: string | null;
+  guest_id: string | null;
+  username: string | null;
+  name: string | null;
+  device_token: string | null;
+  client_id: string | null;
+  created_at: DefaultTimestamp;
+}
+
+export interface ChatFilesTable {
+  id: string;
+  thread_id: string | null;
+  kind: 'image' | 'video';
+  mime: string;
+  ext: string;
+  size: number;
+  name: string;
+  bytes: Uint8Array;
+  created_at: DefaultTimestamp;
+}
+
+declare module '../../db/schema' {
+  interface DB {
+    chat_threads: ChatThreadsTable;
+    chat_messages: ChatMessagesTable;
+    chat_files: ChatFilesTable;
+  }
+}

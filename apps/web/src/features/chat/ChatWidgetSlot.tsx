@@ -1,0 +1,68 @@
+import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { request, type ResponseParser } from '../../shared/api/client';
+
+/**
+ * Where the chat widget goes on every page (guest and member layouts). Only a flag check lives in
+ * the first download: GET /api/lookup/enableChatWidget (zod-free, as the site lookups). When it
+ * is on, the bubble's own small chunk (≈3 KB gzipped) loads 2 s after the page has gone idle — it
+ * is not part of the first screen, and does not compete with it — and the panel with the socket
+ * only when the bubble is opened.
+ */
+const ChatLauncher = lazy(() => import('./ChatLauncher').then((m) => ({ default: m.ChatLauncher })));
+
+const flagParser: ResponseParser<boolean> = {
+  safeParse: (value) =>
+    typeof value === 'object' && value !== null && typeof (value as { enableChatWidget?: unknown }).enableChatWidget === 'boolean'
+      ? { success: true, data: (value as { enableChatWidget: boolean }).enableChatWidget }
+      : { success: false },
+};
+
+/** Asks the widget to open (the contact page's button): the bubble listens for this event. */
+export const OPEN_CHAT_EVENT = 'mw:open-chat';
+export function openChat(): void {
+  window.dispatchEvent(new Event(OPEN_CHAT_EVENT));
+}
+
+export function useChatWidgetEnabled(): boolean {
+  const flag = useQuery({
+    queryKey: ['lookup', 'enableChatWidget'],
+    queryFn: ({ signal }) => request('/api/lookup/enableChatWidget', flagParser, { signal, background: true }),
+    staleTime: 10 * 60_000,
+    meta: { silent: true },
+  });
+  return flag.data === true;
+}
+
+const AFTER_IDLE_MS = 2000;
+
+function useIdle(): boolean {
+  const [idle, setIdle] = useState(false);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const later = () => {
+      timer = setTimeout(() => setIdle(true), AFTER_IDLE_MS);
+    };
+    if (typeof window.requestIdleCallback === 'function') {
+      const handle = window.requestIdleCallback(later, { timeout: 3000 });
+      return () => {
+        window.cancelIdleCallback(handle);
+        clearTimeout(timer);
+      };
+    }
+    later();
+    return () => clearTimeout(timer);
+  }, []);
+  return idle;
+}
+
+export function ChatWidgetSlot() {
+  const enabled = useChatWidgetEnabled();
+  const idle = useIdle();
+  if (!enabled || !idle) return null;
+  return (
+    <Suspense fallback={null}>
+      <ChatLauncher />
+    </Suspense>
+  );
+}
