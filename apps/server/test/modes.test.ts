@@ -22,6 +22,33 @@ describe('Laos mode', () => {
     const token = await login(t.app, phone, 'secret123');
     expect((await call(t.app, 'GET', '/api/account/profile', { token })).body).toMatchObject({ currency: 'LAK', bankCode: 'BCEL' });
   });
+
+  it('takes a Thai bank only for a baht wallet: a kip wallet banks in Laos', async () => {
+    const kip = await call(t.app, 'POST', '/api/account/validate', { body: registration('2055512399', { bankCode: 'KBANK', currency: 'LAK' }) });
+    expect(kip).toMatchObject({ status: 400, body: { message: 'INVALID_BANK' } });
+    const baht = await call(t.app, 'POST', '/api/account/validate', { body: registration('2055512399', { bankCode: 'KBANK', currency: 'BAHT' }) });
+    expect(baht.status).toBe(200);
+  });
+});
+
+describe('Thai build', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp('embedded');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('lists every bank with its Lao name and country, and refuses a Lao bank at registration', async () => {
+    const banks = await call<Array<{ code: string; nameLA: string; country: string }>>(t.app, 'GET', '/api/lookup/banks');
+    expect(banks.body.find((b) => b.code === 'KBANK')).toMatchObject({ nameLA: 'ທະນາຄານກະສິກອນໄທ', country: 'TH' });
+    expect(banks.body.find((b) => b.code === 'BCEL')).toMatchObject({ nameLA: 'ທະນາຄານການຄ້າຕ່າງປະເທດລາວ', country: 'LA' });
+    const bcel = await call(t.app, 'POST', '/api/account/validate', { body: registration('0812399001', { bankCode: 'BCEL' }) });
+    expect(bcel).toMatchObject({ status: 400, body: { message: 'INVALID_BANK' } });
+    const kbank = await call(t.app, 'POST', '/api/account/validate', { body: registration('0812399001', { bankCode: 'KBANK' }) });
+    expect(kbank.status).toBe(200);
+  });
 });
 
 describe('configuration', () => {

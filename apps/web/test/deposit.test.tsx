@@ -9,7 +9,7 @@ import { th } from '../src/i18n/th';
 import { fail, input, mockApi, ok, renderApp } from './helpers';
 import { homeRoutes, loginMember, walletAnswer } from './walletFixtures';
 
-const names = (nameTH: string, nameEN: string) => ({ nameTH, nameEN });
+const names = (nameTH: string, nameEN: string, nameLA = nameEN) => ({ nameTH, nameEN, nameLA });
 const bank = (bankCode: string, mode: string, patch: Partial<DepositLookup['banks'][number]> = {}): DepositLookup['banks'][number] => ({
   bankCode,
   bankType: 'BANK',
@@ -33,7 +33,7 @@ const lookup: DepositLookup = {
     bank('KBANK', 'SMS', { bankAccountNo: '0459876543', bank: names('ธนาคารกสิกรไทย', 'Kasikornbank') }),
     bank('SCB', 'AUTO', { bankAccountNo: '4071234567' }),
     bank('GSB', 'MANUAL', { bankAccountNo: '020123456789' }),
-    bank('BCEL', 'AUTO', { bankAccountNo: '0100001234567', currency: 'LAK', bank: names('ธนาคารการค้าต่างประเทศลาว', 'Banque Pour Le Commerce Exterieur Lao') }),
+    bank('BCEL', 'AUTO', { bankAccountNo: '0100001234567', currency: 'LAK', bank: names('ธนาคารการค้าต่างประเทศลาว', 'Banque Pour Le Commerce Exterieur Lao', 'ທະນາຄານການຄ້າຕ່າງປະເທດລາວ') }),
     provider('WW'),
     provider('PAYTIMZ'),
     provider('PAYONEX'),
@@ -268,14 +268,14 @@ describe('deposit modal', () => {
     expect(again?.body).toEqual(body);
   });
 
-  it('a LAK member sees BCEL with its currency and guide; in Lao the bank name is the English one', async () => {
+  it('a LAK member sees BCEL with its currency and guide; in Lao the bank name is the Lao one', async () => {
     await changeLocale('la');
     try {
       const { modal } = await openDeposit({}, 'LAK');
       const bcel = await within(modal).findByTestId('deposit-bcel');
       const { la } = await import('../src/i18n/la');
       expect(within(bcel).getByTestId('deposit-currency').textContent).toBe(la.register.currencies.LAK);
-      expect(within(bcel).getByRole('heading').textContent).toBe('Banque Pour Le Commerce Exterieur Lao');
+      expect(within(bcel).getByRole('heading').textContent).toBe('ທະນາຄານການຄ້າຕ່າງປະເທດລາວ');
       expect(within(bcel).getByRole('img', { name: la.deposit.bcel.guide })).toBeTruthy();
       expect(within(modal).queryAllByTestId('deposit-bank')).toHaveLength(0);
       expect(within(modal).queryByRole('tablist')).toBeNull();

@@ -12,7 +12,7 @@ const profile = {
   bankCode: 'KTB',
   bankAccountName: 'สมชาย ใจดี',
   bankAccountNo: '1234567890',
-  bank: { code: 'KTB', nameTH: 'กรุงไทย', nameEN: 'Krungthai Bank' },
+  bank: { code: 'KTB', nameTH: 'กรุงไทย', nameEN: 'Krungthai Bank', nameLA: 'ທະນາຄານກຸງໄທ' },
   currency: 'BAHT',
 };
 
@@ -58,7 +58,7 @@ describe('profile page', () => {
 
   it('does not offer the name correction for other banks', async () => {
     localStorage.setItem('token', 'member');
-    mockApi({ 'GET /api/account/profile': ok({ ...profile, bankCode: 'KBANK', bank: { code: 'KBANK', nameTH: 'กสิกรไทย', nameEN: 'Kasikornbank' } }) });
+    mockApi({ 'GET /api/account/profile': ok({ ...profile, bankCode: 'KBANK', bank: { code: 'KBANK', nameTH: 'กสิกรไทย', nameEN: 'Kasikornbank', nameLA: 'ກະສິກອນໄທ' } }) });
     renderApp('/user/profile');
     await screen.findByTestId('profile-name');
     expect(screen.queryByTestId('edit-bank-account-name-button')).toBeNull();

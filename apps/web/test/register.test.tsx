@@ -13,8 +13,9 @@ const lookups = {
     { code: 'FRIEND', description: 'Friend' },
   ]),
   'GET /api/lookup/banks': ok([
-    { code: 'KBANK', nameTH: 'กสิกรไทย', nameEN: 'Kasikornbank' },
-    { code: 'KTB', nameTH: 'กรุงไทย', nameEN: 'Krungthai Bank' },
+    { code: 'KBANK', nameTH: 'กสิกรไทย', nameEN: 'Kasikornbank', nameLA: 'ກະສິກອນໄທ', country: 'TH' },
+    { code: 'KTB', nameTH: 'กรุงไทย', nameEN: 'Krungthai Bank', nameLA: 'ກຸງໄທ', country: 'TH' },
+    { code: 'BCEL', nameTH: 'ธนาคารการค้าต่างประเทศลาว', nameEN: 'BCEL', nameLA: 'ທະນາຄານການຄ້າຕ່າງປະເທດລາວ', country: 'LA' },
   ]),
   'POST /api/account/validate': ok({ ok: true }),
   'POST /api/account': ok({ ok: true, _id: 'm-1' }),
@@ -86,6 +87,9 @@ describe('register wizard', () => {
     });
 
     await screen.findByRole('option', { name: 'กรุงไทย' });
+    // The Thai build offers Thai banks only: BCEL is for the Laos build.
+    expect(screen.queryByRole('option', { name: 'ທະນາຄານການຄ້າຕ່າງປະເທດລາວ' })).toBeNull();
+    expect(screen.queryByRole('option', { name: 'ธนาคารการค้าต่างประเทศลาว' })).toBeNull();
     fireEvent.change(input('bankCode'), { target: { value: 'KTB' } });
     type('firstName', 'สมชาย');
     type('lastName', 'jaidee');

@@ -7,7 +7,7 @@ import { la } from '../src/i18n/la';
 import { pageWindow } from '../src/shared/ui/pageWindow';
 import { th } from '../src/i18n/th';
 import { mockApi, ok, renderApp } from './helpers';
-import { loginMember } from './walletFixtures';
+import { loginMember, walletAnswer } from './walletFixtures';
 
 const at = '2026-01-02T03:04:05.000Z';
 const item = (patch: Partial<StatementItem>): StatementItem => ({
@@ -65,27 +65,36 @@ describe('pagination window and time ago (spec section 9)', () => {
 });
 
 describe('statement page', () => {
-  it('signs each amount by its direction and writes each status, with the reason when it failed', async () => {
+  it('signs each amount by its direction and writes each status, with the reason when it failed; names games and banks', async () => {
     loginMember();
-    const api = mockApi({ 'POST /api/statement': ok({ total: rows.length, statements: rows }) });
+    const banks = [{ code: 'KBANK', nameTH: 'ธนาคารกสิกรไทย', nameEN: 'Kasikornbank', nameLA: 'ທະນາຄານກະສິກອນໄທ', country: 'TH' }];
+    const api = mockApi({
+      'POST /api/statement': ok({ total: rows.length, statements: rows }),
+      'GET /api/wallet': ok(walletAnswer()),
+      'GET /api/lookup/banks': ok(banks),
+    });
     renderApp('/user/statement');
     const list = await screen.findByTestId('statement-list');
     expect(api.callsTo('POST', '/api/statement')[0]?.body).toEqual({ page: 1, limit: 10 });
-    const cells = within(list)
-      .getAllByTestId('statement-row')
-      .map((row) => [
-        within(row).getByTestId('statement-activity').textContent,
-        within(row).getByTestId('statement-amount').textContent,
-        within(row).getByTestId('statement-status').textContent,
-      ]);
-    expect(cells).toEqual([
-      ['เติมเงินทดลอง', '+฿500.00', 'สำเร็จ'],
-      ['รับโบนัส: Welcome 10%', '+฿50.00', 'สำเร็จ'],
-      ['โอนเงิน PG → กระเป๋าเงิน', '+฿230.50', 'สำเร็จ'],
-      ['โอนเงิน กระเป๋าเงิน → PG', '\u2212฿200.00', `ไม่สำเร็จ: ${th.errors.TRANSFER_FAIL}`],
-      ['ถอนเงินเข้าบัญชี KBANK 1234567890', '\u2212฿100.00', 'กำลังดำเนินการ'],
-      ['ถอนเงินเข้าบัญชี KBANK 1234567890', '\u2212฿1,000.00', 'ไม่สำเร็จ: Name does not match'],
-    ]);
+    const cells = () =>
+      within(list)
+        .getAllByTestId('statement-row')
+        .map((row) => [
+          within(row).getByTestId('statement-activity').textContent,
+          within(row).getByTestId('statement-amount').textContent,
+          within(row).getByTestId('statement-status').textContent,
+        ]);
+    // Games by name (the wallet's list), accounts as the profile writes them, banks in the UI language.
+    await waitFor(() =>
+      expect(cells()).toEqual([
+        ['เติมเงินทดลอง', '+฿500.00', 'สำเร็จ'],
+        ['รับโบนัส: Welcome 10%', '+฿50.00', 'สำเร็จ'],
+        ['โอนเงิน PG Games → กระเป๋าเงิน', '+฿230.50', 'สำเร็จ'],
+        ['โอนเงิน กระเป๋าเงิน → PG Games', '\u2212฿200.00', `ไม่สำเร็จ: ${th.errors.TRANSFER_FAIL}`],
+        ['ถอนเงินเข้าบัญชี ธนาคารกสิกรไทย 123-456-7890', '\u2212฿100.00', 'กำลังดำเนินการ'],
+        ['ถอนเงินเข้าบัญชี ธนาคารกสิกรไทย 123-456-7890', '\u2212฿1,000.00', 'ไม่สำเร็จ: Name does not match'],
+      ]),
+    );
     const first = within(list).getAllByTestId('statement-row')[0] as HTMLElement;
     expect(within(first).getByTestId('statement-time').textContent).toMatch(/^02\/01\/2026 \d{2}:04:05$/);
     expect(within(first).getByTestId('statement-ago').textContent).toMatch(/ที่ผ่านมา$/);

@@ -21,7 +21,7 @@ export function game(code: string, patch: Partial<GameAccount> = {}): GameAccoun
 export function walletAnswer(patch: Partial<WalletResponse> = {}): WalletResponse {
   return {
     profile: { name: 'Somchai', _id: '64f000000000000000000001', createdAt: '2024-03-05T07:08:09.000Z', username: '0812345678', coin: 7 },
-    bankAccount: { bankCode: 'KBANK', bankAccountName: 'SOMCHAI JAIDEE', bankAccountNo: '1234567890', bank: { nameTH: 'กสิกรไทย', nameEN: 'Kasikornbank' } },
+    bankAccount: { bankCode: 'KBANK', bankAccountName: 'SOMCHAI JAIDEE', bankAccountNo: '1234567890', bank: { nameTH: 'กสิกรไทย', nameEN: 'Kasikornbank', nameLA: 'ກະສິກອນໄທ' } },
     wallet: { amount: 400 },
     invite: { amount: 12.5, success: 10, fail: 5 },
     slots: [

@@ -66,8 +66,8 @@ describe('withdraw modal', () => {
 describe('deposit modal', () => {
   const depositLookup = {
     banks: [
-      { bankCode: 'KBANK', bankType: 'BANK', mode: 'AUTO', bank: { nameTH: 'กสิกรไทย', nameEN: 'Kasikornbank' }, bankAccountName: 'GOLDEN CO', bankAccountNo: '0451234567', currency: 'BAHT' },
-      { bankCode: 'WW', bankType: 'PAYMENT', mode: 'AUTO', bank: { nameTH: 'WW', nameEN: 'WW' }, bankAccountName: '', bankAccountNo: '', currency: 'BAHT' },
+      { bankCode: 'KBANK', bankType: 'BANK', mode: 'AUTO', bank: { nameTH: 'กสิกรไทย', nameEN: 'Kasikornbank', nameLA: 'ກະສິກອນໄທ' }, bankAccountName: 'GOLDEN CO', bankAccountNo: '0451234567', currency: 'BAHT' },
+      { bankCode: 'WW', bankType: 'PAYMENT', mode: 'AUTO', bank: { nameTH: 'WW', nameEN: 'WW', nameLA: 'WW' }, bankAccountName: '', bankAccountNo: '', currency: 'BAHT' },
     ],
     wallets: [],
     isManual: false,

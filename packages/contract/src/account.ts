@@ -3,6 +3,7 @@ import { LAOS_CURRENCIES } from './constants';
 import { endpoint, isoDateSchema, okSchema } from './http';
 import { PASSWORD_MAX } from './rules';
 import { text } from './text';
+import { bankNamesSchema } from './lookups';
 
 /**
  * Account, login, profile and OTP calls of spec section 7, plus the calls this implementation
@@ -34,7 +35,7 @@ export type Registration = z.input<typeof registrationSchema>;
 export const loginSchema = z.strictObject({ username: text(32), password: text(PASSWORD_MAX * 4) });
 export const loginResponseSchema = z.object({ token: z.string() });
 
-export const profileBankSchema = z.object({ code: z.string(), nameTH: z.string(), nameEN: z.string() });
+export const profileBankSchema = bankNamesSchema.extend({ code: z.string() });
 export const profileSchema = z.object({
   _id: z.string(),
   username: z.string(),

@@ -3,7 +3,14 @@ import { endpoint } from './http';
 import { bahtSchema } from './money';
 
 /** Lookups of spec section 7: GET, no payload, no token needed. */
-export const bankSchema = z.object({ code: z.string(), nameTH: z.string(), nameEN: z.string() });
+/**
+ * A bank's names. Added to the spec's nameTH/nameEN: nameLA (Lao; the English name when the
+ * operator set none), so each screen shows one language.
+ */
+export const bankNamesSchema = z.object({ nameTH: z.string(), nameEN: z.string(), nameLA: z.string() });
+export type BankNames = z.infer<typeof bankNamesSchema>;
+/** Added: `country` (TH or LA) — registration offers the build's banks (README "Banks"). */
+export const bankSchema = bankNamesSchema.extend({ code: z.string(), country: z.enum(['TH', 'LA']) });
 export type Bank = z.infer<typeof bankSchema>;
 
 export const sourceSchema = z.object({ code: z.string(), description: z.string() });
@@ -14,7 +21,7 @@ export const depositBankSchema = z.object({
   bankType: z.enum(['BANK', 'PAYMENT']),
   /** AUTO (automatic deposit), SMS (QR for KBANK), MANUAL, or NONE (shown, nothing automatic). */
   mode: z.string(),
-  bank: z.object({ nameTH: z.string(), nameEN: z.string() }),
+  bank: bankNamesSchema,
   bankAccountName: z.string(),
   bankAccountNo: z.string(),
   currency: z.string(),

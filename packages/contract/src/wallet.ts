@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { endpoint, idSchema, isoDateSchema } from './http';
 import { amountSchema, bahtSchema } from './money';
 import { text } from './text';
+import { bankNamesSchema } from './lookups';
 
 /**
  * Wallet and deposit calls of spec section 7: the wallet response, game accounts, transfers,
@@ -68,7 +69,7 @@ export const walletResponseSchema = z.object({
     bankCode: z.string(),
     bankAccountName: z.string(),
     bankAccountNo: z.string(),
-    bank: z.object({ nameTH: z.string(), nameEN: z.string() }).nullable().describe('null when the code is not in the bank list'),
+    bank: bankNamesSchema.nullable().describe('null when the code is not in the bank list'),
   }),
   wallet: walletBalanceSchema,
   invite: z.object({

@@ -100,6 +100,10 @@ export const en: Messages = {
     accountNoPlaceholder: 'Digits only',
     accountNameHint: 'The name must match your bank book. KTB, TMB and BBL accounts need the name in English.',
     currency: 'Currency',
+    sources: {
+      FRIEND: 'A friend told me',
+      OTHER: 'Other',
+    },
     currencies: {
       LAK: 'Lao kip (LAK)',
       BAHT: 'Thai baht (BAHT)',
@@ -349,6 +353,7 @@ export const en: Messages = {
     emptyText: 'Your deposits, withdrawals and transfers will be listed here.',
     activity: {
       deposit: 'Deposit via {{source}}',
+      manualSource: 'support staff',
       demoDeposit: 'Demo top-up',
       withdraw: 'Withdrawal to {{account}}',
       transfer: 'Transfer {{from}} → {{to}}',

@@ -101,6 +101,10 @@ export const la: Messages = {
     accountNoPlaceholder: 'ຕົວເລກເທົ່ານັ້ນ',
     accountNameHint: 'ຊື່ບັນຊີຕ້ອງກົງກັບປຶ້ມບັນຊີ. ທະນາຄານ KTB, TMB ແລະ BBL ໃຊ້ພາສາອັງກິດເທົ່ານັ້ນ',
     currency: 'ສະກຸນເງິນ',
+    sources: {
+      FRIEND: 'ໝູ່ແນະນຳ',
+      OTHER: 'ອື່ນໆ',
+    },
     currencies: {
       LAK: 'ເງິນກີບ (LAK)',
       BAHT: 'ເງິນບາດ (BAHT)',
@@ -350,6 +354,7 @@ export const la: Messages = {
     emptyText: 'ເມື່ອທ່ານຝາກ, ຖອນ ຫຼື ໂອນເງິນ ລາຍການຈະສະແດງຢູ່ທີ່ນີ້',
     activity: {
       deposit: 'ຝາກເງິນຜ່ານ {{source}}',
+      manualSource: 'ພະນັກງານ',
       demoDeposit: 'ເຕີມເງິນທົດລອງ',
       withdraw: 'ຖອນເງິນເຂົ້າບັນຊີ {{account}}',
       transfer: 'ໂອນເງິນ {{from}} → {{to}}',

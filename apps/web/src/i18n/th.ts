@@ -102,6 +102,10 @@ export const th = {
     accountNoPlaceholder: 'ตัวเลขเท่านั้น',
     accountNameHint: 'ชื่อบัญชีต้องตรงกับสมุดบัญชี ธนาคารกรุงไทย ทหารไทยธนชาต และกรุงเทพ ใช้ภาษาอังกฤษเท่านั้น',
     currency: 'สกุลเงิน',
+    sources: {
+      FRIEND: 'เพื่อนแนะนำ',
+      OTHER: 'อื่น ๆ',
+    },
     currencies: {
       LAK: 'กีบลาว (LAK)',
       BAHT: 'บาทไทย (BAHT)',
@@ -351,6 +355,7 @@ export const th = {
     emptyText: 'เมื่อคุณฝาก ถอน หรือโอนเงิน รายการจะแสดงที่นี่',
     activity: {
       deposit: 'ฝากเงินผ่าน {{source}}',
+      manualSource: 'เจ้าหน้าที่',
       demoDeposit: 'เติมเงินทดลอง',
       withdraw: 'ถอนเงินเข้าบัญชี {{account}}',
       transfer: 'โอนเงิน {{from}} → {{to}}',

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { bankAllowed } from '../lookup/lookup-service';
 import type { Profile, Registration } from '@mw/contract/account';
 import type { Locale } from '@mw/contract/constants';
 import {
@@ -98,8 +99,10 @@ export class AccountService {
     if (firstFailure) throw firstFailure;
 
     if (checkBank) {
-      const bank = await this.db.selectFrom('banks').select('code').where('code', '=', bankCode).where('active', '=', true).executeTakeFirst();
-      if (!bank) throw badRequest('INVALID_BANK');
+      const bank = await this.db.selectFrom('banks').select(['code', 'country']).where('code', '=', bankCode).where('active', '=', true).executeTakeFirst();
+      // A bank of another country than the build's (BCEL in the Thai build, a Thai bank for a kip wallet) is not offered, so not accepted.
+      const wanted = this.options.laosMode ? (input.currency ?? 'LAK') : 'BAHT';
+      if (!bank || !bankAllowed(bank.country, this.options.laosMode, wanted === 'BAHT' ? 'BAHT' : 'LAK')) throw badRequest('INVALID_BANK');
       const nameFailure = ruleError(checkBankAccountName(bankCode, bankAccountName));
       if (nameFailure) throw nameFailure;
     }
@@ -305,6 +308,7 @@ export class AccountService {
         'members.currency',
         'banks.name_th',
         'banks.name_en',
+        'banks.name_la',
       ])
       .where('members.id', '=', memberId)
       .executeTakeFirst();
@@ -318,7 +322,7 @@ export class AccountService {
       bankCode: row.bank_code,
       bankAccountName: row.bank_account_name,
       bankAccountNo: row.bank_account_no,
-      bank: row.name_th !== null ? { code: row.bank_code, nameTH: row.name_th, nameEN: row.name_en ?? '' } : null,
+      bank: row.name_th !== null ? { code: row.bank_code, nameTH: row.name_th, nameEN: row.name_en ?? '', nameLA: row.name_la ?? row.name_en ?? '' } : null,
       currency: row.currency,
     };
   }

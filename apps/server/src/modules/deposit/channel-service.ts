@@ -46,7 +46,7 @@ export class ChannelService {
             bankCode: c.bank_code,
             bankType: c.bank_type,
             mode: c.mode,
-            bank: { nameTH: bank?.nameTH ?? name, nameEN: bank?.nameEN ?? name },
+            bank: { nameTH: bank?.nameTH ?? name, nameEN: bank?.nameEN ?? name, nameLA: bank?.nameLA ?? name },
             bankAccountName: c.account_name,
             bankAccountNo: c.account_no,
             currency: c.currency,

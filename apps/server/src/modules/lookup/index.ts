@@ -1,6 +1,6 @@
 import { defineModule } from '../../platform/module';
 import { lookupHandlers } from './lookup-routes';
-import { LookupService } from './lookup-service';
+import { LookupService, type BankSeed } from './lookup-service';
 
 declare module '../../platform/services' {
   interface Services {
@@ -8,20 +8,25 @@ declare module '../../platform/services' {
   }
 }
 
-/** The bank list every deployment starts with (operators edit the banks table). */
-const BANKS: Array<[code: string, nameTH: string, nameEN: string]> = [
-  ['KBANK', 'ธนาคารกสิกรไทย', 'Kasikornbank'],
-  ['SCB', 'ธนาคารไทยพาณิชย์', 'Siam Commercial Bank'],
-  ['KTB', 'ธนาคารกรุงไทย', 'Krungthai Bank'],
-  ['BBL', 'ธนาคารกรุงเทพ', 'Bangkok Bank'],
-  ['TMB', 'ธนาคารทหารไทยธนชาต', 'TMBThanachart Bank'],
-  ['BAY', 'ธนาคารกรุงศรีอยุธยา', 'Bank of Ayudhya (Krungsri)'],
-  ['GSB', 'ธนาคารออมสิน', 'Government Savings Bank'],
-  ['BAAC', 'ธนาคารเพื่อการเกษตรและสหกรณ์การเกษตร', 'Bank for Agriculture and Agricultural Cooperatives'],
-  ['KKP', 'ธนาคารเกียรตินาคินภัทร', 'Kiatnakin Phatra Bank'],
-  ['CIMB', 'ธนาคารซีไอเอ็มบี ไทย', 'CIMB Thai Bank'],
-  ['UOB', 'ธนาคารยูโอบี', 'United Overseas Bank (Thai)'],
-  ['BCEL', 'ธนาคารการค้าต่างประเทศลาว', 'Banque Pour Le Commerce Exterieur Lao'],
+/**
+ * The bank list every deployment starts with (operators edit the banks table): code, Thai, English
+ * and Lao names, and the bank's country. Registration offers a country's banks by the build (see
+ * `banksForRegistration`): the Thai build Thai banks only, the Laos build BCEL (and, for a baht
+ * wallet, the Thai banks too).
+ */
+export const BANKS: BankSeed[] = [
+  ['KBANK', 'ธนาคารกสิกรไทย', 'Kasikornbank', 'ທະນາຄານກະສິກອນໄທ', 'TH'],
+  ['SCB', 'ธนาคารไทยพาณิชย์', 'Siam Commercial Bank', 'ທະນາຄານໄທພານິດ', 'TH'],
+  ['KTB', 'ธนาคารกรุงไทย', 'Krungthai Bank', 'ທະນາຄານກຸງໄທ', 'TH'],
+  ['BBL', 'ธนาคารกรุงเทพ', 'Bangkok Bank', 'ທະນາຄານບາງກອກ', 'TH'],
+  ['TMB', 'ธนาคารทหารไทยธนชาต', 'TMBThanachart Bank', 'ທະນາຄານທະຫານໄທທະນະຊາດ', 'TH'],
+  ['BAY', 'ธนาคารกรุงศรีอยุธยา', 'Bank of Ayudhya (Krungsri)', 'ທະນາຄານກຸງສີອະຍຸດທະຢາ', 'TH'],
+  ['GSB', 'ธนาคารออมสิน', 'Government Savings Bank', 'ທະນາຄານອອມສິນ', 'TH'],
+  ['BAAC', 'ธนาคารเพื่อการเกษตรและสหกรณ์การเกษตร', 'Bank for Agriculture and Agricultural Cooperatives', 'ທະນາຄານເພື່ອການກະສິກຳ ແລະ ສະຫະກອນກະສິກຳ', 'TH'],
+  ['KKP', 'ธนาคารเกียรตินาคินภัทร', 'Kiatnakin Phatra Bank', 'ທະນາຄານກຽດຕິນາກິນພັດທະລະ', 'TH'],
+  ['CIMB', 'ธนาคารซีไอเอ็มบี ไทย', 'CIMB Thai Bank', 'ທະນາຄານຊີໄອເອັມບີ ໄທ', 'TH'],
+  ['UOB', 'ธนาคารยูโอบี', 'United Overseas Bank (Thai)', 'ທະນາຄານຢູໂອບີ', 'TH'],
+  ['BCEL', 'ธนาคารการค้าต่างประเทศลาว', 'Banque Pour Le Commerce Exterieur Lao', 'ທະນາຄານການຄ້າຕ່າງປະເທດລາວ', 'LA'],
 ];
 
 const SOURCES: Array<[code: string, description: string]> = [
@@ -54,6 +59,14 @@ CREATE TABLE sources (
   description text NOT NULL,
   sort integer NOT NULL DEFAULT 0
 );`,
+    },
+    {
+      id: 'lookup/002_bank_lao_names',
+      sql: `
+-- Lao bank names (one language per screen) and each bank's country (registration follows the build).
+ALTER TABLE banks ADD COLUMN name_la text;
+ALTER TABLE banks ADD COLUMN country text NOT NULL DEFAULT 'TH' CHECK (country IN ('TH', 'LA'));
+UPDATE banks SET country = 'LA' WHERE code = 'BCEL';`,
     },
   ],
   setup(services) {

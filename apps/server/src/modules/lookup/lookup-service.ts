@@ -6,6 +6,18 @@ export interface BankRow {
   code: string;
   nameTH: string;
   nameEN: string;
+  /** Added to the spec's fields: the Lao name (the English one when none is set). */
+  nameLA: string;
+  /** Added: the bank's country, TH or LA (registration offers banks by the build). */
+  country: 'TH' | 'LA';
+}
+
+export type BankSeed = [code: string, nameTH: string, nameEN: string, nameLA: string, country: 'TH' | 'LA'];
+
+/** Which banks a registration may name: the Thai build Thai banks; the Laos build its Lao banks, and Thai ones too for a baht wallet. */
+export function bankAllowed(country: 'TH' | 'LA', laosMode: boolean, currency: 'LAK' | 'BAHT'): boolean {
+  if (!laosMode) return country === 'TH';
+  return country === 'LA' || currency === 'BAHT';
 }
 
 /** The reference lists every deployment has: banks and sign-up sources. */
@@ -14,8 +26,14 @@ export class LookupService {
 
   /** Active banks, in the operator's order. */
   async banks(): Promise<BankRow[]> {
-    const rows = await this.db.selectFrom('banks').select(['code', 'name_th', 'name_en']).where('active', '=', true).orderBy('sort').orderBy('code').execute();
-    return rows.map((b) => ({ code: b.code, nameTH: b.name_th, nameEN: b.name_en }));
+    const rows = await this.db
+      .selectFrom('banks')
+      .select(['code', 'name_th', 'name_en', 'name_la', 'country'])
+      .where('active', '=', true)
+      .orderBy('sort')
+      .orderBy('code')
+      .execute();
+    return rows.map((b) => ({ code: b.code, nameTH: b.name_th, nameEN: b.name_en, nameLA: b.name_la ?? b.name_en, country: b.country }));
   }
 
   async sources(): Promise<Array<{ code: string; description: string }>> {
@@ -23,12 +41,16 @@ export class LookupService {
   }
 
   /** Writes the banks and sources that are missing (an operator's changes stay). */
-  async seed(banks: Array<[code: string, nameTH: string, nameEN: string]>, sources: Array<[code: string, description: string]>): Promise<void> {
+  async seed(banks: BankSeed[], sources: Array<[code: string, description: string]>): Promise<void> {
     await this.db
       .insertInto('banks')
-      .values(banks.map(([code, name_th, name_en], sort) => ({ code, name_th, name_en, sort, active: true })))
+      .values(banks.map(([code, name_th, name_en, name_la, country], sort) => ({ code, name_th, name_en, name_la, country, sort, active: true })))
       .onConflict((oc) => oc.column('code').doNothing())
       .execute();
+    // Banks seeded before Lao names existed get theirs (a name an operator set stays).
+    for (const [code, , , nameLA] of banks) {
+      await this.db.updateTable('banks').set({ name_la: nameLA }).where('code', '=', code).where('name_la', 'is', null).execute();
+    }
     await this.db
       .insertInto('sources')
       .values(sources.map(([code, description], sort) => ({ code, description, sort })))

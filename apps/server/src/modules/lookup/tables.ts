@@ -1,7 +1,12 @@
+import type { Generated } from 'kysely';
+
 export interface BanksTable {
   code: string;
   name_th: string;
   name_en: string;
+  /** Lao name; null falls back to the English one. */
+  name_la: string | null;
+  country: Generated<'TH' | 'LA'>;
   sort: number;
   active: boolean;
 }

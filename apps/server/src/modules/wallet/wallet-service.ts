@@ -63,7 +63,7 @@ export class WalletService {
         bankCode: profile.bankCode,
         bankAccountName: profile.bankAccountName,
         bankAccountNo: profile.bankAccountNo,
-        bank: profile.bank ? { nameTH: profile.bank.nameTH, nameEN: profile.bank.nameEN } : null,
+        bank: profile.bank ? { nameTH: profile.bank.nameTH, nameEN: profile.bank.nameEN, nameLA: profile.bank.nameLA } : null,
       },
       wallet: { amount: toBaht(amount) },
       invite: await this.inviteSummary(memberId),

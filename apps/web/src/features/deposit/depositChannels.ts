@@ -16,7 +16,7 @@ export interface QrChannel {
   key: string;
   /** What the QR calls take as :bankCode (WW, PAYTIMZ, PAYONEX, ZPAY, or KBANK for its QR channel). */
   code: string;
-  name: { nameTH: string; nameEN: string };
+  name: { nameTH: string; nameEN: string; nameLA: string };
   /** A bank's QR channel (KBANK in SMS mode), as opposed to a payment provider. */
   bank: boolean;
   minimum: number;

@@ -12,7 +12,7 @@ import { useLocale } from '../../shared/format/useLocale';
 import { showAlert } from '../../shared/ui/alerts';
 import { Icon } from '../../shared/ui/Icon';
 import { Modal } from '../../shared/ui/Modal';
-import { Money } from '../../shared/ui/Money';
+import { Money, MoneySkeleton } from '../../shared/ui/Money';
 import { PageSpinner, Spinner } from '../../shared/ui/Spinner';
 import { toast } from '../../shared/ui/toast';
 import { CredentialRow } from './CredentialRow';
@@ -44,8 +44,10 @@ export function SlotAccountModal({ game, onClose }: Props) {
   const transferAll = useTransferAllToGame(game.code);
   const keys = useIdempotencyKey();
 
+  // Until the wallet is known, play (which moves the wallet in first) and transfer wait for it.
+  const walletKnown = wallet.data !== undefined;
   const walletAmount = wallet.data?.wallet.amount ?? 0;
-  const busy = launching || transferAll.isPending;
+  const busy = launching || transferAll.isPending || !walletKnown;
 
   const markActive = (active: GameAccount) => {
     setAccount(active);
@@ -208,9 +210,13 @@ export function SlotAccountModal({ game, onClose }: Props) {
                 {t('gameAccount.transfer')}
               </button>
               <p className="slot-actions-hint" data-testid="slot-transfer-hint">
-                {walletAmount > 0
-                  ? t('gameAccount.transferHint', { amount: formatMoney(walletAmount, locale) })
-                  : t('gameAccount.walletEmpty')}
+                {!walletKnown ? (
+                  <MoneySkeleton label={t('common.loading')} />
+                ) : walletAmount > 0 ? (
+                  t('gameAccount.transferHint', { amount: formatMoney(walletAmount, locale) })
+                ) : (
+                  t('gameAccount.walletEmpty')
+                )}
               </p>
             </div>
           </>

@@ -86,7 +86,7 @@ export function HomePage({ onDeposit, onWithdraw, onTransfer, onOpenGame, onInvi
       </Suspense>
       <HomeTiles
         spinActive={spinActive.data === true}
-        coins={data?.profile.coin ?? 0}
+        coins={data?.profile.coin}
         refreshing={refreshing}
         onDeposit={onDeposit}
         onWithdraw={onWithdraw}

@@ -6,7 +6,8 @@ import { Spinner } from '../../shared/ui/Spinner';
 
 interface HomeTilesProps {
   spinActive: boolean;
-  coins: number;
+  /** Undefined while the wallet loads (no count shown then). */
+  coins: number | undefined;
   refreshing: boolean;
   onDeposit: () => void;
   onWithdraw: () => void;
@@ -49,9 +50,11 @@ export function HomeTiles({ spinActive, coins, refreshing, onDeposit, onWithdraw
               icon={icon('spin')}
               label={t('home.tiles.spin')}
               badge={
-                <span className="home-tile-badge home-tile-badge-gold" data-testid="spin-coins">
-                  {t('home.coinCount', { coins })}
-                </span>
+                coins === undefined ? undefined : (
+                  <span className="home-tile-badge home-tile-badge-gold" data-testid="spin-coins">
+                    {t('home.coinCount', { coins })}
+                  </span>
+                )
               }
             />
           </Link>

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import type { WalletResponse } from '@mw/contract/wallet';
 import { formatDateTime } from '../../shared/format/date';
 import { Icon } from '../../shared/ui/Icon';
-import { Money } from '../../shared/ui/Money';
+import { MaybeMoney, MoneySkeleton } from '../../shared/ui/Money';
 import { Spinner } from '../../shared/ui/Spinner';
 import { gamesBalance, totalBalance } from './walletTotals';
 
@@ -19,6 +19,8 @@ interface WalletHeaderProps {
 /** Profile name, total balance (wallet plus game accounts), last update, coins and the invite bonus. */
 export function WalletHeader({ wallet, refreshing, lastSync, receiving, onCheckBalance, onTransfer, onReceiveInvite }: WalletHeaderProps) {
   const { t } = useTranslation();
+  // Until the wallet arrives, every figure is a skeleton and every money button is disabled.
+  const loading = t('common.loading');
   const name = wallet?.profile.name ?? '';
   return (
     <div className="wallet-hero" data-testid="wallet-header">
@@ -35,7 +37,7 @@ export function WalletHeader({ wallet, refreshing, lastSync, receiving, onCheckB
         <span className="badge badge-gold wallet-coins" title={t('home.coins')}>
           <Icon name="coin" size={16} />
           <span className="visually-hidden">{t('home.coins')}</span>
-          <span data-testid="coin-count">{wallet?.profile.coin ?? 0}</span>
+          {wallet ? <span data-testid="coin-count">{wallet.profile.coin}</span> : <MoneySkeleton className="coin-skeleton" testId="coin-count-loading" label={loading} />}
         </span>
       </div>
 
@@ -44,21 +46,19 @@ export function WalletHeader({ wallet, refreshing, lastSync, receiving, onCheckB
           <Icon name="wallet" size={18} />
           {t('home.totalBalance')}
         </p>
-        {wallet ? (
-          <Money amount={totalBalance(wallet)} className="wallet-hero-amount" testId="total-balance" />
-        ) : (
-          <span className="wallet-hero-amount wallet-hero-amount-loading" aria-label={t('common.loading')}>
-            ฿ — . —
-          </span>
-        )}
+        <MaybeMoney amount={wallet ? totalBalance(wallet) : undefined} className="wallet-hero-amount" testId="total-balance" label={loading} />
         <dl className="wallet-hero-split">
           <div>
             <dt>{t('home.walletBalance')}</dt>
-            <dd>{wallet ? <Money amount={wallet.wallet.amount} testId="wallet-balance" /> : '—'}</dd>
+            <dd>
+              <MaybeMoney amount={wallet?.wallet.amount} testId="wallet-balance" label={loading} />
+            </dd>
           </div>
           <div>
             <dt>{t('home.gamesBalance')}</dt>
-            <dd>{wallet ? <Money amount={gamesBalance(wallet)} testId="games-balance" /> : '—'}</dd>
+            <dd>
+              <MaybeMoney amount={wallet ? gamesBalance(wallet) : undefined} testId="games-balance" label={loading} />
+            </dd>
           </div>
         </dl>
       </div>
@@ -68,7 +68,7 @@ export function WalletHeader({ wallet, refreshing, lastSync, receiving, onCheckB
           type="button"
           className="wallet-check"
           onClick={onCheckBalance}
-          disabled={refreshing}
+          disabled={refreshing || !wallet}
           aria-busy={refreshing}
           data-testid="check-balance"
         >
@@ -87,7 +87,7 @@ export function WalletHeader({ wallet, refreshing, lastSync, receiving, onCheckB
         </button>
         <div className="wallet-invite" data-testid="invite-bonus">
           <span className="wallet-invite-label">{t('home.inviteBonus')}</span>
-          <Money amount={wallet?.invite.amount ?? 0} className="wallet-invite-amount" testId="invite-bonus-amount" />
+          <MaybeMoney amount={wallet?.invite.amount} className="wallet-invite-amount" testId="invite-bonus-amount" label={loading} />
           <button
             type="button"
             className="btn btn-secondary wallet-invite-receive"

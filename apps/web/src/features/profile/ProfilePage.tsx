@@ -2,7 +2,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatAccountNo, isEnglishOnlyName, requiresEnglishName } from '@mw/contract/rules';
 import { errorMessage } from '../../shared/api/errorMessage';
+import { bankName } from '../../shared/format/bankName';
 import { formatDateTime } from '../../shared/format/date';
+import { useLocale } from '../../shared/format/useLocale';
 import { copyText } from '../../shared/ui/copy';
 import { TextField } from '../../shared/ui/fields';
 import { Icon } from '../../shared/ui/Icon';
@@ -14,6 +16,7 @@ import './profile.css';
 
 export function ProfilePage() {
   const { t } = useTranslation();
+  const locale = useLocale();
   const profile = useProfile();
   const [passwordOpen, setPasswordOpen] = useState(false);
   const [bankNameOpen, setBankNameOpen] = useState(false);
@@ -91,7 +94,7 @@ export function ProfilePage() {
         <dl className="info-list">
           <div className="info-row">
             <dt>{t('profile.bankName')}</dt>
-            <dd data-testid="profile-bank-name">{p.bank?.nameTH ?? p.bankCode}</dd>
+            <dd data-testid="profile-bank-name">{p.bank ? bankName(p.bank, locale) : p.bankCode}</dd>
           </div>
           <div className="info-row">
             <dt>{t('profile.bankAccountName')}</dt>

@@ -8,6 +8,7 @@ import { Pagination } from '../../shared/ui/Pagination';
 import { PageSpinner } from '../../shared/ui/Spinner';
 import { useStatements } from './statementApi';
 import { StatementRow } from './StatementRow';
+import { useStatementNames } from './statementNames';
 import './statement.css';
 
 const SlipModal = lazy(() => import('./SlipModal').then((m) => ({ default: m.SlipModal })));
@@ -23,6 +24,7 @@ export function StatementPage() {
   const [params, setParams] = useSearchParams();
   const page = pageFrom(params.get('page'));
   const statements = useStatements(page);
+  const names = useStatementNames();
   const [slipsOpen, setSlipsOpen] = useState(false);
   // "Time ago" counts from when this page of the list arrived.
   const now = new Date(statements.dataUpdatedAt);
@@ -63,7 +65,7 @@ export function StatementPage() {
       ) : (
         <ul className="statement-list" data-testid="statement-list" aria-busy={statements.isPlaceholderData}>
           {items.map((item) => (
-            <StatementRow key={item._id} item={item} now={now} />
+            <StatementRow key={item._id} item={item} now={now} names={names} />
           ))}
         </ul>
       )}

@@ -4,7 +4,7 @@ import { formatTimeAgo } from '../../shared/format/timeAgo';
 import { useLocale } from '../../shared/format/useLocale';
 import { Icon, type IconName } from '../../shared/ui/Icon';
 import { Money } from '../../shared/ui/Money';
-import { activityText, statementSign, statusKind, statusText } from './statementText';
+import { activityText, statementSign, statusKind, statusText, type StatementNames } from './statementText';
 
 const ICONS: Record<StatementType, IconName> = {
   deposit: 'deposit',
@@ -15,7 +15,7 @@ const ICONS: Record<StatementType, IconName> = {
 };
 
 /** One statement item: icon, activity, date-time and time ago, signed amount, status. */
-export function StatementRow({ item, now }: { item: StatementItem; now: Date }) {
+export function StatementRow({ item, now, names }: { item: StatementItem; now: Date; names: StatementNames }) {
   const locale = useLocale();
   const sign = statementSign(item);
   const kind = statusKind(item.status);
@@ -26,7 +26,7 @@ export function StatementRow({ item, now }: { item: StatementItem; now: Date }) 
       </span>
       <div className="statement-main">
         <p className="statement-activity" data-testid="statement-activity">
-          {activityText(item)}
+          {activityText(item, names)}
         </p>
         <p className="statement-when">
           <time dateTime={item.createdAt} data-testid="statement-time">

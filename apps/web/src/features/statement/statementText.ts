@@ -1,5 +1,6 @@
 import i18next from 'i18next';
 import { WALLET_CODE } from '@mw/contract/constants';
+import { formatAccountNo } from '@mw/contract/rules';
 import { isErrorCode, slipReasonCodes, type SlipReasonCode } from '@mw/contract/errors';
 import type { StatementItem } from '@mw/contract/statement';
 import type { MoneySign } from '../../shared/ui/Money';
@@ -53,23 +54,48 @@ export function statusText(status: string, note: string | null | undefined): str
   return reason ? i18next.t('statement.statusWithReason', { status: label, reason }) : label;
 }
 
-/** An account code as a member reads it: the wallet by name, game codes as they are. */
-function accountName(code: string): string {
-  return code === WALLET_CODE ? i18next.t('wallet.walletName') : code;
+/**
+ * Names a statement shows in place of codes: games by name (from the wallet's game list), banks in
+ * the UI language (from the bank list). A code neither knows (a payment provider such as WW or
+ * ZPAY, a game the list has not loaded yet) shows as it is.
+ */
+export interface StatementNames {
+  game: (code: string) => string | undefined;
+  bank: (code: string) => string | undefined;
 }
 
-/** What happened, in one line: "Transfer Wallet → PG", "Deposit (demo top-up)", "Withdrawal to KBANK 123…". */
-export function activityText(item: StatementItem): string {
+export const NO_NAMES: StatementNames = { game: () => undefined, bank: () => undefined };
+
+/** An account code as a member reads it: the wallet and games by name. */
+function accountName(code: string, names: StatementNames): string {
+  return code === WALLET_CODE ? i18next.t('wallet.walletName') : (names.game(code) ?? code);
+}
+
+/** A deposit's source: a bank by its name, a staff top-up in words, a provider's code as it is. */
+function sourceName(code: string, names: StatementNames): string {
+  if (code === 'MANUAL') return i18next.t('statement.activity.manualSource');
+  return names.bank(code) ?? code;
+}
+
+/** A withdrawal's target "KBANK 1234567890" as the profile shows an account: "Kasikornbank 123-456-7890". */
+function bankAccountName(target: string, names: StatementNames): string {
+  const [code = '', accountNo = ''] = target.split(' ');
+  const bank = names.bank(code) ?? code;
+  return accountNo ? `${bank} ${formatAccountNo(accountNo)}` : bank;
+}
+
+/** What happened, in one line: "Transfer Wallet → PG Soft", "Demo top-up", "Withdrawal to Kasikornbank 123-456-7890". */
+export function activityText(item: StatementItem, names: StatementNames = NO_NAMES): string {
   const linked = item.bonus ?? item.promotion ?? item.invite ?? item.refund ?? item.luckydraw;
   switch (item.statementType) {
     case 'deposit':
       return item.from === 'SANDBOX'
         ? i18next.t('statement.activity.demoDeposit')
-        : i18next.t('statement.activity.deposit', { source: item.from });
+        : i18next.t('statement.activity.deposit', { source: sourceName(item.from, names) });
     case 'withdraw':
-      return i18next.t('statement.activity.withdraw', { account: item.to });
+      return i18next.t('statement.activity.withdraw', { account: bankAccountName(item.to, names) });
     case 'transfer':
-      return i18next.t('statement.activity.transfer', { from: accountName(item.from), to: accountName(item.to) });
+      return i18next.t('statement.activity.transfer', { from: accountName(item.from, names), to: accountName(item.to, names) });
     case 'bonus':
       return linked ? i18next.t('statement.activity.bonusOf', { name: linked.description }) : i18next.t('statement.activity.bonus');
     case 'finish_bonus':

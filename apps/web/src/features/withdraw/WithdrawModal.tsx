@@ -103,7 +103,7 @@ export function WithdrawModal({ onClose }: Props) {
           hint={t('withdraw.gamesNote')}
           action={
             <FillAllButton
-              disabled={balance <= 0}
+              disabled={!wallet.data || balance <= 0}
               onClick={() => {
                 setAmount(Math.min(balance, limits.data?.withdrawMax ?? balance).toFixed(2));
                 setFailure(null);
@@ -112,7 +112,7 @@ export function WithdrawModal({ onClose }: Props) {
             />
           }
         />
-        <button type="submit" className="btn btn-primary btn-block" disabled={withdraw.isPending || !limits.data} data-testid="withdraw-submit">
+        <button type="submit" className="btn btn-primary btn-block" disabled={withdraw.isPending || !limits.data || !wallet.data} data-testid="withdraw-submit">
           {withdraw.isPending && <Spinner />}
           {t('withdraw.submit')}
         </button>

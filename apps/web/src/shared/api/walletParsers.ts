@@ -99,7 +99,7 @@ function walletResponse(value: unknown): WalletResponse {
       bankCode: string(bankAccount.bankCode),
       bankAccountName: string(bankAccount.bankAccountName),
       bankAccountNo: string(bankAccount.bankAccountNo),
-      bank: bank && { nameTH: string(bank.nameTH), nameEN: string(bank.nameEN) },
+      bank: bank && { nameTH: string(bank.nameTH), nameEN: string(bank.nameEN), nameLA: string(bank.nameLA) },
     },
     wallet: { amount: number(record(answer.wallet).amount) },
     invite: { amount: number(invite.amount), success: number(invite.success), fail: number(invite.fail) },

@@ -37,3 +37,19 @@ export function Money(props: MoneyProps) {
   const locale = useLocale();
   return <MoneyIn {...props} locale={locale} />;
 }
+
+/**
+ * A money figure whose data has not arrived: a shimmering bar, never a number (a "฿0.00" while
+ * loading reads as money gone). Screen readers hear "loading".
+ */
+export function MoneySkeleton({ className, testId, label }: { className?: string; testId?: string; label: string }) {
+  return (
+    <span className={className ? `money-skeleton ${className}` : 'money-skeleton'} role="img" aria-label={label} data-testid={testId} data-loading="true" />
+  );
+}
+
+/** Money when the amount is known, else its skeleton (test id `<testId>-loading`: the figure's own id appears with the figure). */
+export function MaybeMoney({ amount, label, ...props }: Omit<MoneyProps, 'amount'> & { amount: number | null | undefined; label: string }) {
+  if (amount === null || amount === undefined) return <MoneySkeleton className={props.className} testId={props.testId && `${props.testId}-loading`} label={label} />;
+  return <Money amount={amount} {...props} />;
+}

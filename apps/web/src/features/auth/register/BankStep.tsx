@@ -8,6 +8,15 @@ import { Spinner } from '../../../shared/ui/Spinner';
 import { useBanks } from './registerApi';
 import { stepHandlers, type StepProps } from './stepProps';
 
+/**
+ * Banks offered by the build: the Thai build Thai banks only; the Laos build its Lao banks (BCEL),
+ * and the Thai ones too for a baht wallet. The server takes no other (INVALID_BANK).
+ */
+function bankOffered(country: 'TH' | 'LA', currency: string): boolean {
+  if (!LAOS_BUILD) return country === 'TH';
+  return country === 'LA' || currency === 'BAHT';
+}
+
 export function BankStep({ form, errors, serverError, pending, onChange, onSubmit, onBack }: StepProps) {
   const { t } = useTranslation();
   const locale = useLocale();
@@ -15,6 +24,22 @@ export function BankStep({ form, errors, serverError, pending, onChange, onSubmi
   const { message, submit } = stepHandlers(errors, onSubmit);
   return (
     <form className="form" onSubmit={submit} noValidate data-testid="register-step-bank">
+      {/* In the Laos build the currency comes first: it decides which banks are offered. */}
+      {LAOS_BUILD && (
+        <SelectField label={t('register.currency')} name="currency" value={form.currency} onChange={(e) => {
+            const currency = e.target.value;
+            onChange('currency', currency);
+            // A Thai bank is for a baht wallet only: choosing kip clears it.
+            const chosen = banks.data?.find((bank) => bank.code === form.bankCode);
+            if (chosen && !bankOffered(chosen.country, currency)) onChange('bankCode', '');
+          }}>
+          {LAOS_CURRENCIES.map((currency) => (
+            <option key={currency} value={currency}>
+              {t(`register.currencies.${currency}`)}
+            </option>
+          ))}
+        </SelectField>
+      )}
       <SelectField
         label={t('register.bank')}
         name="bankCode"
@@ -23,7 +48,7 @@ export function BankStep({ form, errors, serverError, pending, onChange, onSubmi
         error={message('bankCode')}
       >
         <option value="">{t('register.bankPlaceholder')}</option>
-        {(banks.data ?? []).map((bank) => (
+        {(banks.data ?? []).filter((bank) => bankOffered(bank.country, form.currency)).map((bank) => (
           <option key={bank.code} value={bank.code}>
             {bankName(bank, locale)}
           </option>
@@ -60,15 +85,6 @@ export function BankStep({ form, errors, serverError, pending, onChange, onSubmi
         onChange={(e) => onChange('bankAccountNo', e.target.value.replace(/\D/g, ''))}
         error={message('bankAccountNo')}
       />
-      {LAOS_BUILD && (
-        <SelectField label={t('register.currency')} name="currency" value={form.currency} onChange={(e) => onChange('currency', e.target.value)}>
-          {LAOS_CURRENCIES.map((currency) => (
-            <option key={currency} value={currency}>
-              {t(`register.currencies.${currency}`)}
-            </option>
-          ))}
-        </SelectField>
-      )}
       <FormError message={serverError} testId="register-error" />
       <div className="btn-row">
         <button type="button" className="btn btn-secondary" onClick={onBack} data-testid="register-back">

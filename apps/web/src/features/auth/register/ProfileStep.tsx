@@ -4,6 +4,11 @@ import { Spinner } from '../../../shared/ui/Spinner';
 import { useSources } from './registerApi';
 import { stepHandlers, type StepProps } from './stepProps';
 
+/** Sources named by words (translated); brand names (Facebook, LINE, …) and sources an operator added show their own description. */
+const KNOWN_SOURCES = ['FRIEND', 'OTHER'] as const;
+type KnownSource = (typeof KNOWN_SOURCES)[number];
+const isKnownSource = (code: string): code is KnownSource => (KNOWN_SOURCES as readonly string[]).includes(code);
+
 export function ProfileStep({ form, errors, serverError, pending, onChange, onSubmit, onBack }: StepProps) {
   const { t } = useTranslation();
   const sources = useSources();
@@ -47,7 +52,7 @@ export function ProfileStep({ form, errors, serverError, pending, onChange, onSu
         <option value="">{t('register.sourcePlaceholder')}</option>
         {(sources.data ?? []).map((source) => (
           <option key={source.code} value={source.code}>
-            {source.description}
+            {isKnownSource(source.code) ? t(`register.sources.${source.code}`) : source.description}
           </option>
         ))}
       </SelectField>

@@ -25,14 +25,7 @@ export function useSources() {
   });
 }
 
-/** GET /api/lookup/banks [{code, nameTH, nameEN}]. */
-export function useBanks() {
-  return useQuery({
-    queryKey: ['lookup', 'banks'],
-    queryFn: ({ signal }) => callEndpoint(lookupEndpoints.lookupBanks, { signal, background: true }),
-    staleTime: LOOKUP_STALE_MS,
-  });
-}
+export { useBanks } from '../../../shared/api/banks';
 
 /**
  * POST /api/otp/send {phoneNumber, otpToken?} → {otpRef, otpToken, code: OTP_SENT | OTP_VERIFIED}.
