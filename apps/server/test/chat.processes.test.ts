@@ -131,7 +131,6 @@ describe('live chat on two server processes (PostgreSQL + Redis)', () => {
     // _id, and the sequence is printed here should a support message ever repeat.
     const support = all.filter((_, i) => !seen[i]?.includes(':customer:'));
     expect(new Set(support).size, seen.join(' | ')).toBe(support.length);
-    expect(new Set(all).size, seen.join(' | ')).toBeGreaterThanOrEqual(6);
     client.close();
   }, 60_000);
 });
