@@ -26,7 +26,8 @@ export function MemberLayout() {
         {t('layout.skipToContent')}
       </a>
       <header className="top-bar" data-testid="top-bar">
-        <Link to="/user/home" className="top-bar-home" aria-label={t('nav.home')}>
+        {/* Its name starts with the visible site name (axe label-content-name-mismatch), then says where it goes. */}
+        <Link to="/user/home" className="top-bar-home" aria-label={`${info.data?.name || t('app.name')} · ${t('nav.home')}`}>
           <Logo name={info.data?.name || t('app.name')} size={34} />
         </Link>
         <LanguageSelect compact />

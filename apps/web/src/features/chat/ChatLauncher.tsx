@@ -70,7 +70,7 @@ export function ChatLauncher() {
         </Suspense>
       )}
       {!open && (
-        <button type="button" className="chat-launcher" onClick={toggle} aria-label={unread > 0 ? `${text('open')} (${text('unread', { count: unread })})` : text('open')} data-testid="chat-launcher">
+        <button type="button" className="chat-launcher" onClick={toggle} aria-label={unread > 0 ? `${text('invite')} · ${text('open')} (${text('unread', { count: unread })})` : `${text('invite')} · ${text('open')}`} data-testid="chat-launcher">
           <Icon name="chat" size={26} />
           <span className="chat-launcher-invite">{text('invite')}</span>
           {unread > 0 && (

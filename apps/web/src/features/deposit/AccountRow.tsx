@@ -29,14 +29,17 @@ export function AccountRow({ label, value, copy, copyLabel, testId, copyTestId, 
   );
 }
 
-/** Brand colour of the channels' code badges (decorative: the name is always written beside it). */
+/**
+ * Brand colour of the channels' code badges (decorative: the name is always written beside it),
+ * each deepened until white text on it reaches 4.5:1 (axe color-contrast).
+ */
 const BADGE_COLOURS: Record<string, string> = {
-  KBANK: '#138f2d',
+  KBANK: '#0b7a24',
   SCB: '#4e2a84',
-  GSB: '#eb198d',
-  KTB: '#1ba5e1',
+  GSB: '#b8106b',
+  KTB: '#0a6a9a',
   BCEL: '#c8102e',
-  TRUEWALLET: '#f47b20',
+  TRUEWALLET: '#b04d08',
 };
 
 /** Codes too long for the tile. */

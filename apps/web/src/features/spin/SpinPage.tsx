@@ -160,13 +160,14 @@ export function SpinPage() {
               className="wheel-button"
               onClick={onSpin}
               disabled={spinning || coins <= 0}
-              aria-label={`${text('spin')} (${text('coins')}: ${coins})`}
               data-testid="spin-button"
             >
-              <span className="wheel-button-label">{spinning ? <Spinner size={18} /> : text('spin')}</span>
+              {/* Named by its content ("Spin 3 coins"): what it shows is what it is called. */}
+              <span className="wheel-button-label">{spinning ? <Spinner size={18} /> : text('spin')}</span>{' '}
               <span className="wheel-button-coins" data-testid="spin-coins">
                 {coins}
               </span>
+              <span className="visually-hidden"> {text('coins')}</span>
             </button>
           </div>
           <p className="muted spin-hint">
