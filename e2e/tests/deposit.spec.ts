@@ -225,7 +225,7 @@ test.describe('deposits on the main server', () => {
     await page.getByTestId('nav-statement').click();
     const row = page.getByTestId('statement-row').first();
     await expect(row).toHaveAttribute('data-type', 'deposit');
-    await expect(row.getByTestId('statement-activity')).toHaveText(fill(th.statement.activity.deposit, { source: 'KBANK' }));
+    await expect(row.getByTestId('statement-activity')).toHaveText(fill(th.statement.activity.deposit, { source: 'ธนาคารกสิกรไทย' }));
     await expect(row.getByTestId('statement-amount')).toHaveText('+฿150.00');
     await expect(row.getByTestId('statement-status')).toHaveText(th.statement.status.success);
   });
@@ -293,7 +293,7 @@ test.describe('deposits in Laos mode', () => {
     await expect(bcel).toHaveAttribute('data-currency', 'LAK');
     await expect(bcel.getByTestId('deposit-currency')).toHaveText(la.register.currencies.LAK);
     // Bank names follow the locale: the English name in Lao.
-    await expect(bcel.getByRole('heading', { level: 3 })).toHaveText('Banque Pour Le Commerce Exterieur Lao');
+    await expect(bcel.getByRole('heading', { level: 3 })).toHaveText('ທະນາຄານການຄ້າຕ່າງປະເທດລາວ');
     const guide = bcel.getByRole('img', { name: la.deposit.bcel.guide });
     await expect(guide).toBeVisible();
     const box = await guide.boundingBox();

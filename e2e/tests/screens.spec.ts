@@ -4,7 +4,7 @@
  * does not scroll sideways and no message key or placeholder leaks into the visible text.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { LAO_SCRIPT, MESSAGES, freshPhone, registerViaApi, screen, startInLocale, type Locale } from './support';
+import { LAO_SCRIPT, MESSAGES, freshPhone, registerViaApi, screen, startInLocale, type Locale, KBANK_NAMES } from './support';
 
 const NAMESPACES =
   'app|common|language|nav|layout|login|register|sandbox|forgot|profile|changePassword|bankName|howto|contact|agreement|conditions|home|placeholder|terminated|notFound|failure|errors|rules|slipReasons';
@@ -81,7 +81,7 @@ for (const locale of ['th', 'la', 'en'] as const) {
     await page.getByTestId('modal-close').click();
 
     await page.getByTestId('nav-profile').click();
-    await expect(page.getByTestId('profile-bank-name')).toHaveText('ธนาคารกสิกรไทย');
+    await expect(page.getByTestId('profile-bank-name')).toHaveText(KBANK_NAMES[locale]);
     await capture(page, locale, 'screen-profile');
     await page.getByTestId('change-password-button').click();
     await expect(page.getByTestId('change-password-modal')).toContainText(m.changePassword.title);

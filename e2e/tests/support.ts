@@ -20,6 +20,9 @@ export const MESSAGES: Record<Locale, Messages> = { th, la, en };
 /** What <html lang> says per locale (LOCALE_TAGS of the contract). */
 export const HTML_LANG: Record<Locale, string> = { th: 'th-TH', la: 'lo-LA', en: 'en-GB' };
 
+/** The demo/test members' bank (KBANK) by name in each language: the profile, withdraw and statement follow the locale. */
+export const KBANK_NAMES: Record<Locale, string> = { th: 'ธนาคารกสิกรไทย', la: 'ທະນາຄານກະສິກອນໄທ', en: 'Kasikornbank' };
+
 export const LAO_SCRIPT = /[\u0E80-\u0EFF]/;
 export const THAI_SCRIPT = /[\u0E00-\u0E7F]/;
 

@@ -21,6 +21,8 @@ test.afterAll(async ({ request }) => {
 });
 
 test('a terminated site sends guests and members to /terminated, and comes back when reactivated', async ({ browser, page, request }) => {
+  // It shares the machine's two cores with the main project's workers: time for a slow CI run.
+  test.setTimeout(150_000);
   const member = await registerViaApi(request);
   await skipAgreement(page);
   await loginInBrowser(page, member.phone, member.password);
@@ -62,7 +64,7 @@ test('a terminated site sends guests and members to /terminated, and comes back 
     await expect(guestPage).toHaveURL(/\/terminated$/);
     for (const locale of ['th', 'la', 'en'] as const satisfies readonly Locale[]) {
       await guestPage.evaluate((value) => window.localStorage.setItem('locale', value), locale);
-      await guestPage.reload();
+      await guestPage.reload({ waitUntil: 'domcontentloaded' });
       await expect(guestPage.getByTestId('terminated-page')).toContainText(MESSAGES[locale].terminated.title);
       await screen(guestPage, `${locale}-terminated`);
     }

@@ -10,6 +10,7 @@ import { expect, test, type APIRequestContext, type Locator, type Page } from '@
 import { en } from '../../apps/web/src/i18n/en';
 import type { Messages } from '../../apps/web/src/i18n/messages';
 import { th } from '../../apps/web/src/i18n/th';
+import { KBANK_NAMES, formatAccountNo } from './support';
 
 type Locale = 'th' | 'en';
 const MESSAGES: Record<Locale, Messages> = { th, en };
@@ -229,10 +230,11 @@ for (const locale of ['th', 'en'] as const) {
     const rows = page.getByTestId('statement-list').getByTestId('statement-row');
     await expect(rows).toHaveCount(5);
     const expected = [
-      { activity: fill(m.statement.activity.withdraw, { account: `KBANK 7${member.phone.slice(1)}` }), amount: `\u2212฿100.00`, status: m.statement.status.pending },
-      { activity: fill(m.statement.activity.transfer, { from: 'PG', to: m.wallet.walletName }), amount: `+฿${baht(played)}`, status: m.statement.status.success },
-      { activity: fill(m.statement.activity.transfer, { from: m.wallet.walletName, to: 'PG' }), amount: '\u2212฿300.00', status: m.statement.status.success },
-      { activity: fill(m.statement.activity.transfer, { from: m.wallet.walletName, to: 'PG' }), amount: '\u2212฿200.00', status: m.statement.status.success },
+      // Games by name, the bank in the member's language, the account number as the profile writes it.
+      { activity: fill(m.statement.activity.withdraw, { account: `${KBANK_NAMES[locale]} ${formatAccountNo(`7${member.phone.slice(1)}`)}` }), amount: `\u2212฿100.00`, status: m.statement.status.pending },
+      { activity: fill(m.statement.activity.transfer, { from: 'PG Soft', to: m.wallet.walletName }), amount: `+฿${baht(played)}`, status: m.statement.status.success },
+      { activity: fill(m.statement.activity.transfer, { from: m.wallet.walletName, to: 'PG Soft' }), amount: '\u2212฿300.00', status: m.statement.status.success },
+      { activity: fill(m.statement.activity.transfer, { from: m.wallet.walletName, to: 'PG Soft' }), amount: '\u2212฿200.00', status: m.statement.status.success },
       { activity: m.statement.activity.demoDeposit, amount: '+฿500.00', status: m.statement.status.success },
     ];
     for (const [index, row] of expected.entries()) {

@@ -20,7 +20,7 @@ describe.each(dbKinds)('accounts on %s', (kind) => {
       expect(profile.status).toBe(200);
       const parsed = profileSchema.parse(profile.body);
       expect(parsed).toMatchObject({ _id: id, username: phone, name: 'Nok', bankCode: 'KTB', bankAccountName: 'NOK SUKJAI', coin: 0, currency: 'BAHT' });
-      expect(parsed.bank).toEqual({ code: 'KTB', nameTH: 'ธนาคารกรุงไทย', nameEN: 'Krungthai Bank' });
+      expect(parsed.bank).toEqual({ code: 'KTB', nameTH: 'ธนาคารกรุงไทย', nameEN: 'Krungthai Bank', nameLA: 'ທະນາຄານກຸງໄທ' });
     });
 
     it('refuses to create an account for a phone that has not passed OTP', async () => {
