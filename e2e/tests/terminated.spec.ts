@@ -3,7 +3,8 @@
  * its own, because terminating is global; the site is switched back on at the end whatever happens.
  */
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { MESSAGES, OPERATOR_TOKEN, loginInBrowser, registerViaApi, screen, skipAgreement, type Locale } from './support';
+import { mkdirSync } from 'node:fs';
+import { MESSAGES, OPERATOR_TOKEN, SCREENS_DIR, loginInBrowser, registerViaApi, skipAgreement, type Locale } from './support';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -54,19 +55,21 @@ test('a terminated site sends guests and members to /terminated, and comes back 
     await expect(terminated).toContainText(MESSAGES.th.terminated.message);
 
     // A guest opening /login (or / without a token) is sent there too.
+    mkdirSync(SCREENS_DIR, { recursive: true });
     const guest = await browser.newContext();
     const guestPage = await guest.newPage();
-    await guestPage.goto('/login');
+    // The SPA decides at DOMContentLoaded; waiting for the full load event has hung on a loaded CI run.
+    await guestPage.goto('/login', { waitUntil: 'domcontentloaded' });
     await expect(guestPage).toHaveURL(/\/terminated$/);
     await expect(guestPage.getByTestId('terminated-page')).toBeVisible();
     await expect(guestPage.getByTestId('login-page')).toHaveCount(0);
-    await guestPage.goto('/');
+    await guestPage.goto('/', { waitUntil: 'domcontentloaded' });
     await expect(guestPage).toHaveURL(/\/terminated$/);
     for (const locale of ['th', 'la', 'en'] as const satisfies readonly Locale[]) {
       await guestPage.evaluate((value) => window.localStorage.setItem('locale', value), locale);
       await guestPage.reload({ waitUntil: 'domcontentloaded' });
       await expect(guestPage.getByTestId('terminated-page')).toContainText(MESSAGES[locale].terminated.title);
-      await screen(guestPage, `${locale}-terminated`);
+      await guestPage.screenshot({ path: `${SCREENS_DIR}${locale}-terminated.png`, timeout: 15_000 });
     }
     await guest.close();
   } finally {
@@ -75,7 +78,7 @@ test('a terminated site sends guests and members to /terminated, and comes back 
 
   // Back on: /login works again, and so does logging in.
   expect((await request.get('/api/lookup/active')).status()).toBe(200);
-  await page.goto('/login');
+  await page.goto('/login', { waitUntil: 'domcontentloaded' });
   await expect(page).toHaveURL(/\/login$/);
   await expect(page.getByTestId('login-page')).toBeVisible();
   await loginInBrowser(page, member.phone, member.password);
