@@ -5,7 +5,7 @@ export interface CatalogueEntry {
   name: string;
   category: 'slot' | 'sport' | 'lotto';
   ftWalletSlot: number;
-  /** Brand colours of the generated logo and background. */
+  /** Brand colours (dark, accent): the art files art/<code>.logo.svg and art/<code>.background.svg are drawn in them. */
   colors: [string, string];
   /** Launch style (spec section 2): an auto-login call, a form-state event, or the web page. */
   launch: 'autologin' | 'event' | 'web';
@@ -18,7 +18,7 @@ export const CATALOGUE: CatalogueEntry[] = [
   { code: 'SLOTXO', name: 'SlotXO', category: 'slot', ftWalletSlot: 1, colors: ['#102a43', '#2ec4b6'], launch: 'web' },
   { code: 'SUPERSLOT', name: 'SuperSlot', category: 'slot', ftWalletSlot: 1, colors: ['#2d0b00', '#ff7b00'], launch: 'web' },
   { code: 'BETFLIX', name: 'Betflix', category: 'slot', ftWalletSlot: 1, colors: ['#1a0000', '#e50914'], launch: 'autologin' },
-  { code: 'ASKMEBET', name: 'AskMeBet', category: 'slot', ftWalletSlot: 1, colors: ['#001f3f', '#39cccc'], launch: 'autologin' },
+  { code: 'ASKMEBET', name: 'AskMeBet', category: 'slot', ftWalletSlot: 1, colors: ['#1b1035', '#a3e635'], launch: 'autologin' },
   { code: 'AREASLOT', name: 'Area Slot', category: 'slot', ftWalletSlot: 1, colors: ['#14213d', '#fca311'], launch: 'autologin' },
   { code: 'SLOTRACHA', name: 'Slot Racha', category: 'slot', ftWalletSlot: 1, colors: ['#2b2d42', '#ef233c'], launch: 'autologin' },
   { code: 'PGSLOT', name: 'PG Slot', category: 'slot', ftWalletSlot: 1, colors: ['#03045e', '#00b4d8'], launch: 'autologin' },
@@ -45,23 +45,3 @@ export const AUTOLOGIN_CODES: Record<string, GameCode> = {
   joker2: 'JOKER2',
   huayhd: 'HUAYHD',
 };
-
-function escapeXml(text: string): string {
-  return text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-/** A generated logo: the provider's name on its colours (no binary assets to ship). */
-export function logoSvg(entry: CatalogueEntry): string {
-  const [bg, fg] = entry.colors;
-  const words = entry.name.split(' ');
-  const lines = words.length > 1 ? [words[0] ?? '', words.slice(1).join(' ')] : [entry.name];
-  const text = lines
-    .map((line, i) => `<text x="60" y="${lines.length === 1 ? 68 : 56 + i * 26}" font-size="${line.length > 8 ? 16 : 22}" text-anchor="middle" font-family="sans-serif" font-weight="800" fill="${fg}">${escapeXml(line)}</text>`)
-    .join('');
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 120 120" width="120" height="120"><rect width="120" height="120" rx="24" fill="${bg}"/><circle cx="60" cy="60" r="50" fill="none" stroke="${fg}" stroke-width="3" opacity=".5"/>${text}</svg>`;
-}
-
-export function backgroundSvg(entry: CatalogueEntry): string {
-  const [bg, fg] = entry.colors;
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 320 160" width="320" height="160" preserveAspectRatio="xMidYMid slice"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${bg}"/><stop offset="1" stop-color="${fg}" stop-opacity=".55"/></linearGradient></defs><rect width="320" height="160" fill="url(#g)"/><g fill="${fg}" opacity=".18"><circle cx="270" cy="30" r="60"/><circle cx="40" cy="150" r="50"/></g></svg>`;
-}

@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { toBaht } from '@mw/contract/money';
-import { backgroundSvg, CATALOGUE, logoSvg } from '../../../providers/games/catalogue';
+import { ART_FILES, type ArtFile, gameArt } from '../../../providers/games/art';
+import { CATALOGUE } from '../../../providers/games/catalogue';
 import type { SandboxGameHouse } from '../../../providers/games/sandbox-games';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -56,14 +57,12 @@ export function registerGamePages(app: FastifyInstance, house: SandboxGameHouse)
   const codeParams = z.object({ code: z.enum(CATALOGUE.map((g) => g.code) as [string, ...string[]]) });
   const entry = (code: string) => CATALOGUE.find((g) => g.code === code);
 
-  app.get('/media/games/:code/:file', { schema: { params: z.object({ code: z.string().max(16), file: z.enum(['logo.svg', 'background.svg']) }) } }, async (request, reply) => {
-    const { code, file } = request.params as { code: string; file: string };
+  // The hand-drawn art of each provider (providers/games/art/<CODE>.<file>), read once.
+  app.get('/media/games/:code/:file', { schema: { params: z.object({ code: z.string().max(16), file: z.enum(ART_FILES) }) } }, async (request, reply) => {
+    const { code, file } = request.params as { code: string; file: ArtFile };
     const game = entry(code);
     if (!game) return reply.status(404).send({ message: 'NOT_FOUND' });
-    return reply
-      .type('image/svg+xml')
-      .header('cache-control', 'public, max-age=86400')
-      .send(file === 'logo.svg' ? logoSvg(game) : backgroundSvg(game));
+    return reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(gameArt(game.code, file));
   });
 
   app.get('/sandbox/games/demo.js', async (_request, reply) => reply.type('text/javascript').header('cache-control', 'no-cache').send(asset('demo.js')));
