@@ -7,7 +7,14 @@
   var resultEl = root.querySelector('[data-testid="game-result"]');
   var reels = root.querySelectorAll('.reels span');
   var spinButton = root.querySelector('.spin');
-  var symbols = ['🍒', '🍋', '🔔', '⭐', '7️⃣', '💎'];
+  // Symbols every system font has (no emoji font needed: headless Chromium on Debian has none).
+  var symbols = ['♣', '♦', '♠', '♥', '★', '7'];
+  var colours = ['#1d3557', '#e63946', '#1d3557', '#e63946', '#f4a300', '#7b2cbf'];
+  function paint(reel, index) {
+    reel.textContent = symbols[index];
+    reel.style.color = colours[index];
+  }
+  reels.forEach(function (reel, i) { paint(reel, [3, 4, 5][i] || 0); });
   var bet = 10;
   function show(balance) { balanceEl.textContent = balance.toFixed(2); }
   root.querySelectorAll('[data-bet]').forEach(function (button) {
@@ -22,7 +29,7 @@
     spinButton.disabled = true;
     var spins = 0;
     var timer = setInterval(function () {
-      reels.forEach(function (reel) { reel.textContent = symbols[Math.floor(Math.random() * symbols.length)]; });
+      reels.forEach(function (reel) { paint(reel, Math.floor(Math.random() * symbols.length)); });
       if (++spins > 8) clearInterval(timer);
     }, 60);
     fetch('/sandbox/games/api/spin', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ t: token, bet: bet }) })
@@ -33,7 +40,7 @@
           spinButton.disabled = false;
           if (!res.ok) { resultEl.textContent = 'Not enough balance'; return; }
           var win = res.body.multiplier > 0;
-          if (win) reels.forEach(function (reel) { reel.textContent = symbols[Math.min(5, Math.round(res.body.multiplier))]; });
+          if (win) reels.forEach(function (reel) { paint(reel, Math.min(5, Math.round(res.body.multiplier))); });
           resultEl.textContent = win ? 'WIN ' + res.body.win.toFixed(2) + ' (x' + res.body.multiplier + ')' : 'No win';
           resultEl.className = 'result ' + (win ? 'win' : 'lose');
           show(res.body.balance);
