@@ -165,6 +165,7 @@ export const en: Messages = {
     subtitle: 'Watch a short video and get started right away.',
     play: 'Play video',
     videoUnsupported: 'Your browser cannot play this video.',
+    captions: 'Captions',
     videos: {
       wallet: 'Wallet',
       playGame: 'Play a game',

@@ -166,6 +166,7 @@ export const la: Messages = {
     subtitle: 'ເບິ່ງວິດີໂອສັ້ນໆ ເພື່ອເລີ່ມໃຊ້ງານໄດ້ທັນທີ',
     play: 'ຫຼິ້ນວິດີໂອ',
     videoUnsupported: 'ບຣາວເຊີຂອງທ່ານບໍ່ຮອງຮັບການຫຼິ້ນວິດີໂອ',
+    captions: 'ຄຳບັນຍາຍ',
     videos: {
       wallet: 'ກະເປົາເງິນ',
       playGame: 'ເຂົ້າຫຼິ້ນເກມ',
