@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: typecheck, lint, unit and server integration tests (Vitest, on the embedded database
-// and on PostgreSQL), the end-to-end tests in Debian's Chromium (Playwright), then a 20 s chaos run. Every step runs
+// and on PostgreSQL), the end-to-end tests in Debian's Chromium (Playwright), the how-to recorder on
+// one journey, then a 20 s chaos run. Every step runs
 // even when an earlier one fails; the last line counts what passed and failed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -61,6 +62,15 @@ if (wants('e2e')) {
     const failed = (report?.stats?.unexpected ?? 0) + (ok ? 0 : report?.stats?.unexpected ? 0 : 1);
     results.push({ step: 'e2e', passed, failed });
   }
+}
+
+if (wants('howto')) {
+  // The how-to recorder (npm run howto) on one journey in one language, so it cannot rot: it films
+  // the built app in Chromium, cuts and encodes the film and checks it with ffprobe.
+  const ok = run('how-to recorder (check balance, la)', 'npm', [
+    'run', '--silent', 'howto', '--', '--journey', 'checkBalance', '--locale', 'la', '--no-build', '--pace', '0.5', '--out', `${outDir}/howto`,
+  ]);
+  results.push({ step: 'howto', passed: ok ? 1 : 0, failed: ok ? 0 : 1 });
 }
 
 if (wants('chaos')) {

@@ -1,54 +1,8 @@
-/** How-to videos, contact page and the conditions modal (spec section 2). */
+/** Contact page and the conditions modal (spec section 2); the how-to videos are in howto.spec.ts. */
 import { expect, test } from '@playwright/test';
 import { MESSAGES, fill, loginInBrowser, registerViaApi, screen, skipAgreement } from './support';
 
 const th = MESSAGES.th;
-const VIDEOS = [
-  ['wallet', 'wallet.mp4'],
-  ['playGame', 'play-game.mp4'],
-  ['checkBalance', 'check-balance.mp4'],
-  ['receiveBonus', 'receive-bonus.mp4'],
-  ['endBonus', 'end-bonus.mp4'],
-] as const;
-
-test('the how-to page plays each video in a modal player', async ({ page }) => {
-  await page.goto('/howto');
-  await expect(page.getByTestId('howto-page')).toContainText(th.howto.title);
-  await expect(page.getByTestId('nav-howto')).toHaveClass(/active/);
-  await screen(page, 'th-howto');
-
-  for (const [id, file] of VIDEOS) {
-    const card = page.getByTestId(`howto-video-${id}`);
-    await expect(card).toContainText(th.howto.videos[id]);
-    await card.click();
-    const modal = page.getByTestId('howto-modal');
-    await expect(modal).toBeVisible();
-    await expect(modal.locator('.modal-title')).toHaveText(th.howto.videos[id]);
-    const player = page.getByTestId('howto-player');
-    await expect(player).toHaveAttribute('src', new RegExp(`/howto/${file.replace('.', '\\.')}$`));
-    await expect(player).toHaveAttribute('controls', '');
-    // The browser loads and decodes it: metadata with a duration, no media error.
-    await expect.poll(() => player.evaluate((v: HTMLVideoElement) => (v.error ? `error ${v.error.code}` : v.readyState))).toBeGreaterThanOrEqual(1);
-    expect(await player.evaluate((v: HTMLVideoElement) => v.duration)).toBeGreaterThan(0);
-    if (id === 'wallet') {
-      // …and it really plays (muted, so autoplay rules cannot stop it).
-      await player.evaluate((v: HTMLVideoElement) => {
-        v.muted = true;
-        return v.play();
-      });
-      await expect.poll(() => player.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeGreaterThan(0);
-      await screen(page, 'th-howto-player');
-    }
-    await page.getByTestId('modal-close').click();
-    await expect(modal).toHaveCount(0);
-  }
-
-  // Escape closes the player as well.
-  await page.getByTestId('howto-video-endBonus').click();
-  await expect(page.getByTestId('howto-modal')).toBeVisible();
-  await page.keyboard.press('Escape');
-  await expect(page.getByTestId('howto-modal')).toHaveCount(0);
-});
 
 test('the contact page shows the contact text and version 1.1.14, with a top bar only for members', async ({ page, request }) => {
   // With the chat widget off, the LINE contact block (the demo has the widget on: below).

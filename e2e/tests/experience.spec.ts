@@ -135,6 +135,13 @@ for (const locale of ['th', 'la', 'en'] as const) {
       await audited.waitForLoadState('networkidle');
       await expectClean(audited, locale, path);
     }
+    // The how-to player (a modal with the film and its caption track).
+    await audited.goto('/howto');
+    await audited.getByTestId('howto-video-wallet').click();
+    await expect(audited.getByTestId('howto-player')).toBeVisible();
+    await expectClean(audited, locale, '/howto: player open');
+    await audited.keyboard.press('Escape');
+    await expect(audited.getByTestId('howto-modal')).toHaveCount(0);
 
     const member = await registerViaApi(request);
     await seedToken(audited, await loginViaApi(request, member.phone, member.password));
