@@ -12,8 +12,10 @@ const chromiumArgs = [
   '--disable-quic',
 ];
 
-export const MAIN_URL = 'http://127.0.0.1:3190';
-export const TERMINATED_URL = 'http://127.0.0.1:3191';
+/** The two servers' ports: 3190 and 3191 unless E2E_PORT moves them (to run two suites side by side). */
+const MAIN_PORT = Number(process.env.E2E_PORT ?? 3190);
+export const MAIN_URL = `http://127.0.0.1:${MAIN_PORT}`;
+export const TERMINATED_URL = `http://127.0.0.1:${MAIN_PORT + 1}`;
 
 export default defineConfig({
   testDir: './tests',
@@ -41,7 +43,7 @@ export default defineConfig({
     { name: 'terminated', testMatch: /terminated\.spec\.ts/, use: { baseURL: TERMINATED_URL } },
   ],
   webServer: [
-    { command: 'node e2e/serve.mjs main 3190', cwd: '..', url: `${MAIN_URL}/healthz`, timeout: 120_000, reuseExistingServer: false },
-    { command: 'node e2e/serve.mjs terminated 3191', cwd: '..', url: `${TERMINATED_URL}/healthz`, timeout: 120_000, reuseExistingServer: false },
+    { command: `node e2e/serve.mjs main ${MAIN_PORT}`, cwd: '..', url: `${MAIN_URL}/healthz`, timeout: 120_000, reuseExistingServer: false },
+    { command: `node e2e/serve.mjs terminated ${MAIN_PORT + 1}`, cwd: '..', url: `${TERMINATED_URL}/healthz`, timeout: 120_000, reuseExistingServer: false },
   ],
 });

@@ -171,6 +171,87 @@ for (const locale of ['th', 'la', 'en'] as const) {
   });
 }
 
+for (const locale of ['th', 'la', 'en'] as const) {
+  test(`the other modals in ${locale}: agreement, open game account, profile, statement rows and slips, spin prize and claim, promotion, bonus and its cancel, alerts, chat`, async ({ page: audited, request }) => {
+    test.setTimeout(150_000);
+    const member = await registerViaApi(request);
+    const token = await loginViaApi(request, member.phone, member.password);
+    // 300 baht: three wheel coins, and a deposit a bonus can be received on.
+    const headers = { authorization: `Bearer ${token}`, 'x-requested-with': 'XMLHttpRequest' };
+    expect((await request.post('/api/wallet/add', { data: { amount: 300 }, headers })).ok()).toBe(true);
+    // An open game account with money in it: the active card (credit line) and the credentials.
+    expect((await request.get('/api/wallet/activate/PG', { headers })).ok()).toBe(true);
+    expect((await request.post('/api/wallet/transfer', { data: { from: 'WALLET', to: 'PG', amount: 100 }, headers })).ok()).toBe(true);
+    await startInLocale(audited, locale);
+    await seedToken(audited, token);
+    const check = async (modal: string, where: string) => {
+      await expect(audited.getByTestId(modal)).toBeVisible();
+      await audited.waitForLoadState('networkidle');
+      await expectClean(audited, locale, where);
+    };
+
+    // The agreement opens by itself on the first visit of the member home.
+    await audited.goto('/user/home');
+    await check('agreement-modal', 'agreement-modal');
+    await audited.getByTestId('agreement-confirm').click();
+    await expect(audited.getByTestId('agreement-modal')).toHaveCount(0);
+    await expect(audited.getByTestId('game-card-PG')).toHaveAttribute('data-active', 'true');
+    await expectClean(audited, locale, '/user/home with an open game account');
+    await audited.getByTestId('game-card-PG').click();
+    await expect(audited.getByTestId('slot-username')).not.toBeEmpty();
+    await check('slot-account-modal', 'slot-account-modal (open account)');
+    await audited.keyboard.press('Escape');
+
+    await audited.goto('/user/profile');
+    await audited.getByTestId('change-password-button').click();
+    await check('change-password-modal', 'change-password-modal');
+    await audited.keyboard.press('Escape');
+    await expect(audited.getByTestId('change-password-modal')).toHaveCount(0);
+
+    await audited.goto('/user/statement');
+    await expect(audited.getByTestId('statement-row').first()).toBeVisible();
+    await expectClean(audited, locale, '/user/statement with rows');
+    await audited.getByTestId('open-slips').click();
+    await check('slip-modal', 'slip-modal');
+    await audited.keyboard.press('Escape');
+
+    await audited.goto('/user/spin');
+    await expect(audited.getByTestId('spin-coins')).toHaveText('3');
+    await audited.getByTestId('spin-button').click();
+    await expect(audited.getByTestId('prize-modal')).toBeVisible({ timeout: 15_000 });
+    await check('prize-modal', 'prize-modal');
+    await audited.getByTestId('prize-close').click();
+    await audited.getByTestId('coupon-row').first().getByTestId('coupon-claim').click();
+    await check('claim-modal', 'claim-modal');
+    await audited.keyboard.press('Escape');
+    await expect(audited.getByTestId('claim-modal')).toHaveCount(0);
+
+    // A fresh deposit the wallet still holds, for the bonus below.
+    expect((await request.post('/api/wallet/add', { data: { amount: 200 }, headers })).ok()).toBe(true);
+    await audited.goto('/user/bonus');
+    const form = audited.getByTestId('promo-form');
+    await form.locator('input[name=promoCode]').fill('FREE50');
+    await form.getByTestId('promo-search').click();
+    await expect(audited.getByTestId('promo-result')).toContainText('FREE50');
+    await check('promo-modal', 'promo-modal (found)');
+    await audited.keyboard.press('Escape');
+    await expect(audited.getByTestId('promo-modal')).toHaveCount(0);
+    await audited.locator('[data-testid=bonus-card][data-code=WELCOME20]').click();
+    await check('bonus-modal', 'bonus-modal');
+    await audited.getByTestId('bonus-modal').getByTestId('bonus-receive').click();
+    await check('alert-dialog', 'alert-dialog (bonus received)');
+    await audited.getByTestId('alert-ok').click();
+    await audited.getByTestId('bonus-active').getByTestId('bonus-cancel').click();
+    await check('bonus-cancel-dialog', 'bonus-cancel-dialog');
+    await audited.keyboard.press('Escape');
+    await expect(audited.getByTestId('bonus-cancel-dialog')).toHaveCount(0);
+
+    await audited.goto('/user/contact');
+    await audited.getByTestId('contact-open-chat').click();
+    await check('chat-panel', 'chat-panel');
+  });
+}
+
 test('slow API: no ฿0.00 before the wallet is known, and no money button enabled early', async ({ page, request }) => {
   const member = await registerViaApi(request);
   await skipAgreement(page);

@@ -5,7 +5,7 @@ import { useToken } from '../../shared/auth/token';
 import { Icon } from '../../shared/ui/Icon';
 import type { ChatWho } from './chatClient';
 import { guestId } from './guestId';
-import { OPEN_CHAT_EVENT } from './ChatWidgetSlot';
+import { OPEN_CHAT_EVENT, takeOpenRequest } from './ChatWidgetSlot';
 import { useChatTexts } from './useChatTexts';
 import './chat.css';
 
@@ -55,10 +55,13 @@ export function ChatLauncher() {
   };
   useEffect(() => {
     const show = () => {
+      if (!takeOpenRequest()) return;
       setStarted(true);
       setUnread(0);
       setOpen(true);
     };
+    // Asked for before this bubble had loaded: open now.
+    show();
     window.addEventListener(OPEN_CHAT_EVENT, show);
     return () => window.removeEventListener(OPEN_CHAT_EVENT, show);
   }, []);

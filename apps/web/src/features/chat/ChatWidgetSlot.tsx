@@ -18,10 +18,23 @@ const flagParser: ResponseParser<boolean> = {
       : { success: false },
 };
 
-/** Asks the widget to open (the contact page's button): the bubble listens for this event. */
+/**
+ * Asks the widget to open (the contact page's button): the bubble listens for this event. A
+ * request made before the bubble has loaded is kept, the bubble is loaded at once, and it opens
+ * the panel when it mounts (takeOpenRequest) — a tap is never lost.
+ */
 export const OPEN_CHAT_EVENT = 'mw:open-chat';
+let openRequested = false;
 export function openChat(): void {
+  openRequested = true;
   window.dispatchEvent(new Event(OPEN_CHAT_EVENT));
+}
+
+/** True once after openChat(): the bubble takes the request when it opens (or mounts). */
+export function takeOpenRequest(): boolean {
+  const requested = openRequested;
+  openRequested = false;
+  return requested;
 }
 
 export function useChatWidgetEnabled(): boolean {
@@ -56,10 +69,22 @@ function useIdle(): boolean {
   return idle;
 }
 
+/** Becomes true when the page asks for the chat before the bubble has loaded. */
+function useOpenRequested(): boolean {
+  const [requested, setRequested] = useState(false);
+  useEffect(() => {
+    const request = () => setRequested(true);
+    window.addEventListener(OPEN_CHAT_EVENT, request);
+    return () => window.removeEventListener(OPEN_CHAT_EVENT, request);
+  }, []);
+  return requested;
+}
+
 export function ChatWidgetSlot() {
   const enabled = useChatWidgetEnabled();
   const idle = useIdle();
-  if (!enabled || !idle) return null;
+  const requested = useOpenRequested();
+  if (!enabled || !(idle || requested)) return null;
   return (
     <Suspense fallback={null}>
       <ChatLauncher />
