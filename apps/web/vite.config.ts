@@ -78,8 +78,14 @@ export default defineConfig(({ mode }) => {
     oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
     plugins: [htmlLang(laos), preloadMainFont(laos), precompress()],
     resolve: {
-      // The Laos build bundles Lao as its default locale instead of Thai (see src/i18n/defaultMessages.ts).
-      alias: laos ? [{ find: /^\.\/defaultMessages$/, replacement: `${root}src/i18n/defaultMessages.laos.ts` }] : [],
+      // The Laos build bundles Lao as its default locale instead of Thai (see src/i18n/defaultMessages.ts
+      // and defaultMemberMessages.ts).
+      alias: laos
+        ? [
+            { find: /^\.\/defaultMessages$/, replacement: `${root}src/i18n/defaultMessages.laos.ts` },
+            { find: /^\.\/defaultMemberMessages$/, replacement: `${root}src/i18n/defaultMemberMessages.laos.ts` },
+          ]
+        : [],
     },
     server: { port: 5173, proxy },
     preview: { port: 4173, proxy },

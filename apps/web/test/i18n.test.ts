@@ -3,6 +3,10 @@ import { errorCodes, slipReasonCodes } from '@mw/contract/errors';
 import { en } from '../src/i18n/en';
 import { la } from '../src/i18n/la';
 import { th } from '../src/i18n/th';
+import { thGuest } from '../src/i18n/th.guest';
+import { thMember } from '../src/i18n/th.member';
+import { laGuest } from '../src/i18n/la.guest';
+import { laMember } from '../src/i18n/la.member';
 import { ruleCodes } from '../src/shared/forms/ruleMessage';
 import { depositTexts } from '../src/features/deposit/depositTexts';
 import { spinTexts } from '../src/features/spin/spinTexts';
@@ -24,6 +28,14 @@ const keysOf = (tree: Tree) => new Set(leaves(tree).map(([key]) => key));
 const allKeys = new Set(Object.values(locales).flatMap((tree) => [...keysOf(tree)]));
 
 describe('locale files', () => {
+  it('splits th and la into the same guest and member halves, no section in both', () => {
+    const sections = (half: object) => Object.keys(half).sort();
+    expect(sections(thGuest).filter((section) => section in thMember)).toEqual([]);
+    expect(sections(laGuest)).toEqual(sections(thGuest));
+    expect(sections(laMember)).toEqual(sections(thMember));
+    expect([...sections(thGuest), ...sections(thMember)].sort()).toEqual(sections(th));
+  });
+
   it.each(Object.keys(locales))('%s has every key that any locale has', (name) => {
     const keys = keysOf(locales[name] as Tree);
     const missing = [...allKeys].filter((key) => !keys.has(key));

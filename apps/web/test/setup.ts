@@ -2,6 +2,8 @@ import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { resetSiteActiveGuard } from '../src/app/guards/SiteActiveGuard';
 import { setupI18n } from '../src/i18n/i18n';
+// Tests render member screens without the member layout: its texts are registered here as it would.
+import '../src/i18n/memberMessages';
 
 setupI18n();
 

@@ -1,1 +1,1 @@
-export { la as defaultMessages } from './la';
+export { laGuest as defaultMessages } from './la.guest';

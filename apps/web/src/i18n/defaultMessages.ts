@@ -1,3 +1,4 @@
-// The default locale's messages, bundled with the entry. The Laos build aliases this module to
-// defaultMessages.laos.ts (vite.config.ts), so each build ships exactly one locale up front.
-export { th as defaultMessages } from './th';
+// The default locale's guest half, bundled with the entry; its member half comes with the member
+// layout (defaultMemberMessages.ts, memberMessages.ts). The Laos build aliases both modules to
+// their .laos.ts twins (vite.config.ts), so each build ships exactly one locale up front.
+export { thGuest as defaultMessages } from './th.guest';

@@ -11,9 +11,9 @@ import {
 import { LAOS_BUILD } from '../shared/config';
 import { readStorage, writeStorage } from '../shared/storage';
 import { defaultMessages } from './defaultMessages';
-import type { Messages } from './messages';
+import type { MemberMessages, Messages } from './messages';
 
-/** th by default, la in the Laos build; only the default locale is in the first bundle. */
+/** th by default, la in the Laos build; only the default locale's guest texts are in the first bundle. */
 export const defaultLocale: Locale = LAOS_BUILD ? DEFAULT_LAOS_LOCALE : DEFAULT_LOCALE;
 
 const loaders: Record<Locale, () => Promise<Messages>> = {
@@ -36,14 +36,26 @@ export function currentLocale(): Locale {
   return isLocale(language) ? language : defaultLocale;
 }
 
-/** Initialises i18next synchronously with the default locale's messages. */
+/** The default locale's member half, when it arrives before i18next is set up (main.tsx loads the member layout first). */
+let pendingMemberMessages: MemberMessages | null = null;
+
+/**
+ * Adds the default locale's member texts (memberMessages.ts, imported by the member layout) to its
+ * guest texts, which the entry bundles: at once, or at set-up if it has not happened yet.
+ */
+export function registerDefaultMemberMessages(messages: MemberMessages): void {
+  if (i18next.isInitialized) i18next.addResourceBundle(defaultLocale, 'translation', messages, true, true);
+  else pendingMemberMessages = messages;
+}
+
+/** Initialises i18next synchronously with the default locale's messages (its guest half, and its member half when already loaded). */
 export function setupI18n(): typeof i18next {
   if (!i18next.isInitialized) {
     void i18next.use(initReactI18next).init({
       lng: defaultLocale,
       fallbackLng: defaultLocale,
       supportedLngs: [...LOCALES],
-      resources: { [defaultLocale]: { translation: defaultMessages } },
+      resources: { [defaultLocale]: { translation: { ...defaultMessages, ...pendingMemberMessages } } },
       interpolation: { escapeValue: false },
       initAsync: false,
       returnNull: false,

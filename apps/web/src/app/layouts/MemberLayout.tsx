@@ -9,6 +9,8 @@ import { Logo } from '../../shared/ui/Logo';
 import { PageSpinner } from '../../shared/ui/Spinner';
 import { BottomNav, NavButton, NavHome, NavTab } from './BottomNav';
 import { ChatWidgetSlot } from '../../features/chat/ChatWidgetSlot';
+// The default locale's member texts, before any member screen renders.
+import '../../i18n/memberMessages';
 
 // The conditions (and the HTML sanitiser they need) load when the member first opens them.
 const ConditionsModal = lazy(() => import('../../features/conditions/ConditionsModal').then((m) => ({ default: m.ConditionsModal })));

@@ -1,0 +1,1 @@
+export { laMember as defaultMemberMessages } from './la.member';
