@@ -172,7 +172,7 @@ for (const locale of ['th', 'la', 'en'] as const) {
 }
 
 for (const locale of ['th', 'la', 'en'] as const) {
-  test(`the other modals in ${locale}: agreement, open game account, profile, statement rows and slips, spin prize and claim, promotion, bonus and its cancel, alerts, chat`, async ({ page: audited, request }) => {
+  test(`the other modals in ${locale}: agreement, open game account, invite bonus, profile, statement rows and slips, spin prize and claim, promotion, bonus and its cancel, alerts, chat`, async ({ page: audited, request }) => {
     test.setTimeout(150_000);
     const member = await registerViaApi(request);
     const token = await loginViaApi(request, member.phone, member.password);
@@ -182,6 +182,12 @@ for (const locale of ['th', 'la', 'en'] as const) {
     // An open game account with money in it: the active card (credit line) and the credentials.
     expect((await request.get('/api/wallet/activate/PG', { headers })).ok()).toBe(true);
     expect((await request.post('/api/wallet/transfer', { data: { from: 'WALLET', to: 'PG', amount: 100 }, headers })).ok()).toBe(true);
+    // A friend who registered with this member's code deposits: an invite bonus to receive.
+    const wallet = (await (await request.get('/api/wallet', { headers })).json()) as { profile: { _id: string } };
+    const friend = await registerViaApi(request, { name: 'Bunma Friend', bankAccountName: 'BUNMA FRIEND' }, { inviteCode: `PR${wallet.profile._id}` });
+    const friendToken = await loginViaApi(request, friend.phone, friend.password);
+    const friendHeaders = { authorization: `Bearer ${friendToken}`, 'x-requested-with': 'XMLHttpRequest' };
+    expect((await request.post('/api/wallet/add', { data: { amount: 1000 }, headers: friendHeaders })).ok()).toBe(true);
     await startInLocale(audited, locale);
     await seedToken(audited, token);
     const check = async (modal: string, where: string) => {
@@ -201,6 +207,12 @@ for (const locale of ['th', 'la', 'en'] as const) {
     await expect(audited.getByTestId('slot-username')).not.toBeEmpty();
     await check('slot-account-modal', 'slot-account-modal (open account)');
     await audited.keyboard.press('Escape');
+    await expect(audited.getByTestId('slot-account-modal')).toHaveCount(0);
+    await expect(audited.getByTestId('invite-bonus-amount')).toHaveText(/10\.00/);
+    await audited.getByTestId('invite-bonus-receive').click();
+    await check('invite-bonus-dialog', 'invite-bonus-dialog');
+    await audited.keyboard.press('Escape');
+    await expect(audited.getByTestId('invite-bonus-dialog')).toHaveCount(0);
 
     await audited.goto('/user/profile');
     await audited.getByTestId('change-password-button').click();
