@@ -35,6 +35,9 @@ export default defineConfig({
     timezoneId: 'Asia/Bangkok',
     screenshot: 'only-on-failure',
     trace: 'off',
+    // A lost action or navigation fails at its own line instead of eating the whole test's time.
+    actionTimeout: 30_000,
+    navigationTimeout: 30_000,
     launchOptions: { executablePath, args: chromiumArgs },
   },
   projects: [
