@@ -12,7 +12,7 @@
 //
 // Lighthouse is fetched on demand with npx (it is not a dependency of the project).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -136,6 +136,11 @@ async function lighthouse(path, token) {
   }
   try {
     const data = JSON.parse(readFileSync(out, 'utf8'));
+    // BENCH_LIGHTHOUSE_DIR keeps each report (to read where the time goes), else it is dropped.
+    if (process.env.BENCH_LIGHTHOUSE_DIR) {
+      mkdirSync(process.env.BENCH_LIGHTHOUSE_DIR, { recursive: true });
+      copyFileSync(out, join(process.env.BENCH_LIGHTHOUSE_DIR, `${path.replace(/\W+/g, '_').replace(/^_/, '')}-${Date.now()}.json`));
+    }
     rmSync(out, { force: true });
     const landed = new URL(data.finalDisplayedUrl ?? data.finalUrl).pathname;
     if (landed !== path) throw new Error(`${path} was audited as ${landed}: the sign-in did not hold`);
