@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import helmet from 'helmet';
@@ -11,6 +11,7 @@ import type { EndpointDef } from '@mw/contract/http';
 import type { Config } from './config';
 import type { Database } from './db/database';
 import { migrate } from './db/migrations';
+import { appDocument } from './http/app-document';
 import { registerErrorHandler } from './http/error-handler';
 import { clientErrorHandlerWith, frameworkErrorAnswer, registerHygiene } from './http/hygiene';
 import { localeOf, type AuthMember, type Handler, type Handlers, type RequestContext } from './http/handlers';
@@ -176,7 +177,7 @@ export async function buildApp(config: Config, database: Database, modules: read
     return { status: 'ok', database: database.kind };
   });
 
-  await registerWebApp(app, config);
+  await registerWebApp(app, config, services);
   // Background work (reconcilers) once the server is ready; everything stops when it closes.
   const stops: Array<() => Promise<void> | void> = [];
   app.addHook('onReady', async () => {
@@ -230,9 +231,11 @@ function registerEndpoint(app: FastifyInstance, services: Services, name: string
   });
 }
 
-async function registerWebApp(app: FastifyInstance, config: Config): Promise<void> {
+async function registerWebApp(app: FastifyInstance, config: Config, services: Services): Promise<void> {
   const root = config.WEB_DIST ? resolve(config.WEB_DIST) : resolve(here, '../../web/dist');
   const hasWeb = existsSync(join(root, 'index.html'));
+  // index.html with the site's state in it (http/app-document.ts), read once at start.
+  const document = hasWeb ? appDocument(readFileSync(join(root, 'index.html'), 'utf8')) : null;
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root,
@@ -248,11 +251,13 @@ async function registerWebApp(app: FastifyInstance, config: Config): Promise<voi
   app.setNotFoundHandler(async (request, reply) => {
     const url = request.url;
     const path = normalisedPath(url);
-    if (isApiPath(path) || /^\/+assets\//i.test(path) || request.method !== 'GET' || !hasWeb) {
+    if (isApiPath(path) || /^\/+assets\//i.test(path) || request.method !== 'GET' || !document) {
       return reply.status(404).header('cache-control', 'no-store').send({ message: 'NOT_FOUND' });
     }
     // History-style routes: every other GET gets the app, which shows its own 404 page.
-    return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
+    const { body, encoding } = document.pick(await services.settings.siteActive(), request.headers['accept-encoding']);
+    if (encoding) void reply.header('content-encoding', encoding);
+    return reply.header('cache-control', 'no-cache').header('vary', 'Accept-Encoding').type('text/html; charset=utf-8').send(body);
   });
 }
 

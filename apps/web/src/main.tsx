@@ -1,7 +1,7 @@
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
-import { startSiteActiveCheck } from './app/guards/SiteActiveGuard';
+import { adoptServedSiteActive, startSiteActiveCheck } from './app/guards/SiteActiveGuard';
 import { loadScreenCode, loadScreenFonts, memberScreen, prefetchScreenData } from './app/memberBoot';
 import { createQueryClient } from './app/providers/queryClient';
 import { changeLocale, defaultLocale, setupI18n, storedLocale } from './i18n/i18n';
@@ -10,9 +10,11 @@ import './shared/ui/theme.css';
 import './shared/ui/components.css';
 import { getToken } from './shared/auth/token';
 
-// A guest opening the app lands on /login, whose guard asks GET /api/lookup/active first:
-// start that call now, in parallel with React's start-up, instead of after the first render.
+// A guest opening the app lands on /login, whose guard asks GET /api/lookup/active first. The
+// page the server sent already carries the answer (meta mw-site-active); without it (a static
+// host), start that call now, in parallel with React's start-up, instead of after the first render.
 const { pathname } = window.location;
+adoptServedSiteActive();
 if (pathname === '/login' || ((pathname === '/' || pathname.startsWith('/user')) && !getToken())) {
   void startSiteActiveCheck().catch(() => undefined);
 }

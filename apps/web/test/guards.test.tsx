@@ -1,5 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { adoptServedSiteActive } from '../src/app/guards/SiteActiveGuard';
 import { fail, mockApi, ok, renderApp } from './helpers';
 
 const location = () => screen.getByTestId('location').textContent;
@@ -59,6 +60,42 @@ describe('route guards and redirects (spec section 2)', () => {
     expect(await screen.findByTestId('terminated-page')).toBeTruthy();
     expect(location()).toBe('/terminated');
     expect(screen.queryByTestId('login-page')).toBeNull();
+  });
+
+  describe('with the state the server wrote into the page (meta mw-site-active)', () => {
+    function serve(content: string): void {
+      const meta = document.createElement('meta');
+      meta.name = 'mw-site-active';
+      meta.content = content;
+      document.head.append(meta);
+      adoptServedSiteActive();
+    }
+    afterEach(() => document.head.querySelector('meta[name="mw-site-active"]')?.remove());
+
+    it('shows /login at once, without a call, when the page says the site is active', async () => {
+      const api = mockApi({ 'GET /api/lookup/active': ok({ active: false }) });
+      serve('true');
+      renderApp('/login');
+      expect(screen.getByTestId('login-page')).toBeTruthy();
+      expect(api.callsTo('GET', '/api/lookup/active')).toHaveLength(0);
+    });
+
+    it('sends /login to /terminated, without a call, when the page says the site is shut down', async () => {
+      const api = mockApi({ 'GET /api/lookup/active': ok({ active: true }) });
+      serve('false');
+      renderApp('/login');
+      expect(await screen.findByTestId('terminated-page')).toBeTruthy();
+      expect(location()).toBe('/terminated');
+      expect(api.callsTo('GET', '/api/lookup/active')).toHaveLength(0);
+    });
+
+    it('asks the API when the meta says anything else', async () => {
+      const api = mockApi({ 'GET /api/lookup/active': ok({ active: false }) });
+      serve('maybe');
+      renderApp('/login');
+      expect(await screen.findByTestId('terminated-page')).toBeTruthy();
+      expect(api.callsTo('GET', '/api/lookup/active')).toHaveLength(1);
+    });
   });
 
   it('sends /login to /terminated when the site answers 410 gone', async () => {

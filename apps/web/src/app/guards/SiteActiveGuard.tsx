@@ -12,6 +12,23 @@ const RECHECK_BLOCKING_AFTER_MS = 5 * 60_000;
 let inFlight: { promise: Promise<boolean>; startedAt: number } | null = null;
 const REUSE_MS = 2_000;
 
+/**
+ * The server writes the site's state into the page it serves (`<meta name="mw-site-active">`,
+ * apps/server/src/http/app-document.ts): for the navigation that loaded the page, that is the
+ * answer of the check, and the guard does not wait for a round trip. Later navigations ask the API.
+ */
+function servedSiteActive(): boolean | null {
+  const content = typeof document === 'undefined' ? null : document.querySelector('meta[name="mw-site-active"]')?.getAttribute('content');
+  return content === 'true' ? true : content === 'false' ? false : null;
+}
+
+export function adoptServedSiteActive(): void {
+  const served = servedSiteActive();
+  if (served === null) return;
+  inFlight = { promise: Promise.resolve(served), startedAt: Date.now() };
+  if (served) confirmedAt = Date.now();
+}
+
 export function startSiteActiveCheck(): Promise<boolean> {
   if (inFlight && Date.now() - inFlight.startedAt < REUSE_MS) return inFlight.promise;
   const promise = fetchSiteActive();
@@ -31,7 +48,8 @@ export function resetSiteActiveGuard(): void {
 }
 
 /**
- * Every navigation to /login first asks GET /api/lookup/active; `{active:false}` or a 410 `gone`
+ * Every navigation to /login first asks GET /api/lookup/active (for the one that loaded the page,
+ * the server's answer is in the page: adoptServedSiteActive); `{active:false}` or a 410 `gone`
  * sends the visitor to /terminated. Network failures let the page through: a shut-down site
  * answers, it does not go silent.
  */

@@ -1,0 +1,108 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appDocument } from '../src/http/app-document';
+import { dbKinds, OPERATOR_TOKEN, startApp, type TestApp } from './helpers';
+
+const INDEX = `<!doctype html>
+<html lang="th-TH">
+  <head>
+    <meta charset="UTF-8" />
+    <title>Member Wallet</title>
+    <script type="module" src="/assets/index-abc.js"></script>
+  </head>
+  <body><div id="root"></div></body>
+</html>
+`;
+
+function metaOf(html: string): string | null {
+  return /<meta name="mw-site-active" content="([^"]*)" \/>/.exec(html)?.[1] ?? null;
+}
+
+describe('the app document (index.html with the site state)', () => {
+  const document = appDocument(INDEX);
+
+  it('writes the state into <head>, before the first script, and keeps the rest of the page', () => {
+    const active = document.pick(true, undefined);
+    expect(active.encoding).toBeUndefined();
+    const html = active.body.toString('utf8');
+    expect(metaOf(html)).toBe('true');
+    expect(html.indexOf('mw-site-active')).toBeLessThan(html.indexOf('<script'));
+    expect(html.replace(/\n\s*<meta name="mw-site-active"[^>]*>/, '')).toBe(INDEX);
+    expect(metaOf(document.pick(false, '').body.toString('utf8'))).toBe('false');
+  });
+
+  it('sends brotli, then gzip, then identity, as Accept-Encoding allows', () => {
+    const br = document.pick(false, 'gzip, deflate, br');
+    expect(br.encoding).toBe('br');
+    expect(metaOf(brotliDecompressSync(br.body).toString('utf8'))).toBe('false');
+    const gzip = document.pick(true, 'gzip;q=0.8, br;q=0');
+    expect(gzip.encoding).toBe('gzip');
+    expect(metaOf(gunzipSync(gzip.body).toString('utf8'))).toBe('true');
+    expect(document.pick(true, 'identity').encoding).toBeUndefined();
+    expect(document.pick(true, 'BR').encoding).toBe('br');
+    expect(document.pick(true, 'brotli, xgzip').encoding).toBeUndefined();
+  });
+
+  it('still works on a page without <head>', () => {
+    expect(metaOf(appDocument('<p>hi</p>').pick(true, undefined).body.toString('utf8'))).toBe('true');
+  });
+});
+
+describe.each(dbKinds)('the server sends the app document on %s', (kind) => {
+  let t: TestApp;
+  let dist: string;
+  beforeAll(async () => {
+    dist = mkdtempSync(join(tmpdir(), 'mw-dist-'));
+    mkdirSync(join(dist, 'assets'));
+    writeFileSync(join(dist, 'index.html'), INDEX);
+    writeFileSync(join(dist, 'assets', 'index-abc.js'), 'console.log(1)');
+    t = await startApp(kind, { WEB_DIST: dist });
+  });
+  afterAll(async () => {
+    await t?.close();
+    rmSync(dist, { recursive: true, force: true });
+  });
+
+  async function page(url: string, encoding?: string): Promise<{ status: number; html: string; headers: Record<string, unknown> }> {
+    const res = await t.app.inject({ method: 'GET', url, headers: encoding ? { 'accept-encoding': encoding } : {} });
+    const coding = res.headers['content-encoding'];
+    const html = coding === 'br' ? brotliDecompressSync(res.rawPayload) : coding === 'gzip' ? gunzipSync(res.rawPayload) : res.rawPayload;
+    return { status: res.statusCode, html: html.toString('utf8'), headers: res.headers };
+  }
+
+  it('answers every history route with the page, marked active, never cached', async () => {
+    for (const url of ['/', '/login', '/user/home', '/no/such/page?x=1']) {
+      const res = await page(url, 'br');
+      expect(res.status, url).toBe(200);
+      expect(res.headers['content-encoding'], url).toBe('br');
+      expect(res.headers['content-type'], url).toBe('text/html; charset=utf-8');
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+      expect(res.headers['vary'], url).toMatch(/accept-encoding/i);
+      expect(metaOf(res.html), url).toBe('true');
+    }
+    // Assets and API paths are not pages.
+    expect((await page('/assets/missing.js')).status).toBe(404);
+    expect((await page('/api/nothing')).status).toBe(404);
+    expect((await page('/assets/index-abc.js')).status).toBe(200);
+  });
+
+  it('marks the page shut down while the site is, and active again after', async () => {
+    const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };
+    const put = (value: boolean) => t.app.inject({ method: 'PUT', url: '/api/operator/settings/siteActive', headers: operator, payload: { value } });
+    expect((await put(false)).statusCode).toBe(200);
+    try {
+      const gone = await page('/login', 'gzip');
+      expect(gone.status).toBe(200);
+      expect(gone.headers['content-encoding']).toBe('gzip');
+      expect(metaOf(gone.html)).toBe('false');
+    } finally {
+      expect((await put(true)).statusCode).toBe(200);
+    }
+    const back = await page('/login');
+    expect(back.headers['content-encoding']).toBeUndefined();
+    expect(metaOf(back.html)).toBe('true');
+  });
+});
