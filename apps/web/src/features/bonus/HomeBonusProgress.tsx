@@ -3,7 +3,7 @@ import { formatMoney } from '../../shared/format/money';
 import { currencySign, useMoneyCurrency } from '../../shared/format/moneyCurrency';
 import { useLocale } from '../../shared/format/useLocale';
 import { Icon } from '../../shared/ui/Icon';
-import { useBonusProgress } from './bonusApi';
+import { useBonusProgress } from './bonusProgress';
 import { useBonusTexts } from './useBonusTexts';
 import './bonus.css';
 

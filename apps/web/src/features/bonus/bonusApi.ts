@@ -12,11 +12,8 @@ export function useActiveBonus() {
   return useQuery({ queryKey: ['bonus', 'active'], queryFn: ({ signal }) => callEndpoint(bonusEndpoints.bonusCheckActive, { signal }) });
 }
 
-/** The open condition's turnover progress (GET /api/bonus/progress). */
-export function useBonusProgress() {
-  // Quiet: the home page shows the card when there is a condition and nothing when the call fails.
-  return useQuery({ queryKey: ['bonus', 'progress'], queryFn: ({ signal }) => callEndpoint(bonusEndpoints.bonusProgress, { signal, background: true }), meta: { silent: true } });
-}
+/** The open condition's turnover progress: zod-free, the dashboard uses it too (bonusProgress.ts). */
+export { useBonusProgress } from './bonusProgress';
 
 export function useNotice() {
   return useQuery({ queryKey: ['lookup', 'notice'], queryFn: ({ signal }) => callEndpoint(lookupEndpoints.lookupNotice, { signal }), staleTime: 5 * 60_000 });

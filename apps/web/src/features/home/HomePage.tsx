@@ -1,8 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { GameAccount } from '@mw/contract/wallet';
 import { errorMessage } from '../../shared/api/errorMessage';
+import { HomeBonusProgress } from '../bonus/HomeBonusProgress';
 import { useIdempotencyKey } from '../../shared/api/useIdempotencyKey';
 import { reloadWallet, useWallet } from '../../shared/api/wallet';
 import { toast } from '../../shared/ui/toast';
@@ -15,8 +16,6 @@ import { WalletHeader } from './WalletHeader';
 import { GAME_CATEGORIES, gamesOf } from './walletTotals';
 import './home.css';
 
-/** The open bonus's turnover: its own chunk (with the bonus contract and zod), after the dashboard. */
-const HomeBonusProgress = lazy(() => import('../bonus/HomeBonusProgress').then((m) => ({ default: m.HomeBonusProgress })));
 
 export interface HomeActions {
   onDeposit: () => void;
@@ -81,9 +80,7 @@ export function HomePage({ onDeposit, onWithdraw, onTransfer, onOpenGame, onInvi
         onTransfer={onTransfer}
         onReceiveInvite={() => setInviteOpen(true)}
       />
-      <Suspense fallback={null}>
-        <HomeBonusProgress />
-      </Suspense>
+      <HomeBonusProgress />
       <HomeTiles
         spinActive={spinActive.data === true}
         coins={data?.profile.coin}
