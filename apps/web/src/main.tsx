@@ -46,8 +46,11 @@ async function start(): Promise<void> {
     await changeLocale(locale).catch(() => undefined);
     if (screen) prefetchScreenData(screen, queryClient);
   }
-  // The boot splash (index.html) stays until a member's screen can render at once.
-  if (screenCode) await Promise.all([screenCode, loadScreenFonts()]);
+  // The boot splash (index.html) stays until the screen can render at once: a member's code, and
+  // for everyone the UI font's faces (at most 600 ms): the first layout is then done in them, not
+  // in a fallback first (on Linux that layout, with its system-font fallback search for Thai,
+  // took twice as long) and again as each face arrives.
+  await Promise.all([screenCode, loadScreenFonts()]);
   const root = document.getElementById('root');
   if (!root) throw new Error('Missing #root element');
   // As a transition the first render yields to the browser between components instead of

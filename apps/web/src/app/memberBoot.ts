@@ -47,6 +47,7 @@ export function prefetchScreenData(screen: MemberScreen, queryClient: QueryClien
 }
 
 /**
+ * (Awaited before the first render of every page load, guest or member: main.tsx.)
  * The regular and semibold faces of the UI font for the scripts on screen (the @font-face rules
  * are split by unicode range; a browser fetches a face when laid-out text first needs it). Loaded
  * before the first render, the screen is laid out once in its fonts instead of again as each face
