@@ -1,16 +1,5 @@
 import { defineConfig } from '@playwright/test';
-
-/** Debian's Chromium, never a downloaded browser. */
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const chromiumArgs = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.mjs';
 
 /** The two servers' ports: 3190 and 3191 unless E2E_PORT moves them (to run two suites side by side). */
 const MAIN_PORT = Number(process.env.E2E_PORT ?? 3190);
@@ -38,7 +27,7 @@ export default defineConfig({
     // A lost action or navigation fails at its own line instead of eating the whole test's time.
     actionTimeout: 30_000,
     navigationTimeout: 30_000,
-    launchOptions: { executablePath, args: chromiumArgs },
+    launchOptions: { executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] },
   },
   projects: [
     { name: 'main', testIgnore: /terminated\.spec\.ts/, use: { baseURL: MAIN_URL } },

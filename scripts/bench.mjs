@@ -20,9 +20,8 @@ import { chromium } from '@playwright/test';
 import { chatBench } from './bench-chat.mjs';
 import { slipBench } from './bench-slip.mjs';
 import { transferBench } from './bench-transfer.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH as CHROMIUM } from '../e2e/chromium.mjs';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 const PORT = Number(process.env.BENCH_PORT ?? 3290);
 const BASE = `http://127.0.0.1:${PORT}`;
 const BENCH_OPERATOR_TOKEN = 'bench-operator-token-0001';

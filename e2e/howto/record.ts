@@ -27,6 +27,7 @@ import { HowtoApi } from './api';
 import { JOURNEYS, LOCALES, VIDEO_FILES, type HowtoLocale, type JourneyId } from './captions';
 import { Director, type Segment } from './director';
 import { captionText, JOURNEY_SCRIPTS, stepCount, type Scene } from './journeys';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.mjs';
 
 const VIEWPORT = { width: 390, height: 844 } as const;
 const FPS = 15;
@@ -35,15 +36,6 @@ const WORK = join(ROOT, '.howto');
 const LOCALE_TAGS: Record<HowtoLocale, string> = { th: 'th-TH', la: 'lo-LA', en: 'en-GB' };
 /** The member each language's videos show (names as a player of that language would have). */
 const MEMBER_NAMES: Record<HowtoLocale, string> = { th: 'สมชาย ใจดี', la: 'ສົມພອນ ແກ້ວມະນີ', en: 'Alex Morgan' };
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
 
 interface Options {
   journeys: JourneyId[];
@@ -312,7 +304,7 @@ async function main(): Promise<void> {
   }
   const server = options.url ? { url: options.url.replace(/\/+$/, ''), stop: () => undefined } : await startServer(options.operatorToken);
   const api = new HowtoApi(server.url, options.operatorToken);
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
   const rawDir = join(WORK, 'raw');
   let failures = 0;
   try {
