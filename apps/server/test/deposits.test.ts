@@ -80,6 +80,7 @@ describe.each(dbKinds)('deposits on %s', (kind) => {
     expect(res.body.banks.find((b) => b.bankCode === 'KBANK')?.bank.nameEN).toBe('Kasikornbank');
     expect(res.body.wallets.map((w) => w.mode).sort()).toEqual(['AUTO', 'GIFT']);
     expect(res.body.wallets.find((w) => w.mode === 'AUTO')?.walletAccountNo).toMatch(/^\d{10}$/);
+    expect(res.body).toMatchObject({ isManual: false, demoTopUp: true });
     expect((await call(t.app, 'GET', '/api/lookup/deposit')).status).toBe(401);
   });
 

@@ -402,6 +402,8 @@ describe('live payments', () => {
       const token = await login(t.app, '0812345678', 'demo1234');
       const res = await call(t.app, 'POST', '/api/wallet/add', { token, body: { amount: 100 } });
       expect(res).toMatchObject({ status: 404, body: { message: 'NOT_FOUND' } });
+      // The deposit lookup says so, and the app does not offer it.
+      expect((await call(t.app, 'GET', '/api/lookup/deposit', { token })).body).toMatchObject({ demoTopUp: false });
     } finally {
       await t.close();
     }

@@ -71,7 +71,24 @@ describe('deposit modal', () => {
     ],
     wallets: [],
     isManual: false,
+    demoTopUp: true,
   };
+
+  it('offers no demo top-up when the lookup does not say the server has one (real payments)', async () => {
+    loginMember();
+    for (const answer of [{ ...depositLookup, demoTopUp: false }, (({ demoTopUp: _demo, ...rest }) => rest)(depositLookup)]) {
+      const api = mockApi({ ...homeRoutes(), 'GET /api/lookup/deposit': ok(answer) });
+      const view = renderApp('/user/home');
+      await screen.findByTestId('total-balance');
+      fireEvent.click(screen.getByTestId('home-tile-deposit'));
+      const modal = await screen.findByTestId('deposit-modal');
+      await waitFor(() => expect(within(modal).getAllByTestId('deposit-bank')).toHaveLength(1));
+      expect(within(modal).queryByTestId('demo-topup')).toBeNull();
+      expect(within(modal).queryByTestId('demo-topup-form')).toBeNull();
+      expect(api.callsTo('POST', '/api/wallet/add')).toHaveLength(0);
+      view.unmount();
+    }
+  });
 
   it('lists the bank accounts and tops up the demo wallet; a SANDBOX_ONLY refusal hides the form', async () => {
     loginMember();

@@ -41,6 +41,7 @@ export const depositLookupSchema = z.object({
   banks: z.array(depositBankSchema),
   wallets: z.array(depositWalletSchema),
   isManual: z.boolean(),
+  demoTopUp: z.boolean().optional().describe('added: true when the demo top-up POST /api/wallet/add exists (sandbox payments); absent or false with real payments'),
 });
 
 export const infoSchema = z.object({ name: z.string(), website: z.string() });

@@ -311,7 +311,7 @@ export const depositModule = defineModule({
   async prepare(app, { deposits }) {
     await app.register(fastifyMultipart, { limits: { fileSize: deposits.slipMaxBytes, files: 1, fields: 5, parts: 6 } });
   },
-  handlers: ({ deposits, accounts }) => ({
+  handlers: ({ deposits, accounts, sandboxPayments }) => ({
     walletSlip: async (ctx) => {
       const { memberId } = requireMember(ctx);
       let image: Buffer | null = null;
@@ -332,7 +332,8 @@ export const depositModule = defineModule({
     walletTruelink: async (ctx) => deposits.ewallet.redeemLink(requireMember(ctx).memberId, ctx.body.link, ctx.idem),
     lookupDeposit: async (ctx) => {
       const member = await accounts.findById(requireMember(ctx).memberId);
-      const lookup = await deposits.channels.lookup(member?.currency ?? 'BAHT');
+      // demoTopUp (added): whether the sandbox's demo top-up exists, so the app offers it only then.
+      const lookup = { ...(await deposits.channels.lookup(member?.currency ?? 'BAHT')), demoTopUp: sandboxPayments };
       // Each e-wallet carries the key its gift links are encrypted with.
       return lookup.wallets.length === 0 ? lookup : { ...lookup, wallets: lookup.wallets.map((w) => ({ ...w, publicKey: deposits.ewallet.publicKey() })) };
     },

@@ -33,7 +33,7 @@ const TABS: readonly DepositTab[] = ['bank', 'qr', 'ewallet'];
  * Deposit (spec section 2, "Deposit modal"): the channels of GET /api/lookup/deposit by bank code
  * and mode — bank accounts (automatic or checked by staff), BCEL with its currency and guide, QR
  * deposits at the payment providers and KBANK's QR channel, e-wallet transfer and gift link —
- * above the wallet balance; on the sandbox, the demo top-up.
+ * above the wallet balance; on the sandbox (the lookup says `demoTopUp`), the demo top-up.
  */
 export function DepositModal({ onClose }: Props) {
   const { t } = useTranslation();
@@ -153,7 +153,7 @@ export function DepositModal({ onClose }: Props) {
             </div>
           </section>
         )}
-        <DemoTopUpForm onTopUp={credited} />
+        {channels.data?.demoTopUp === true && <DemoTopUpForm onTopUp={credited} />}
       </div>
     </Modal>
   );
