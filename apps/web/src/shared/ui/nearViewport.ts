@@ -6,12 +6,39 @@ const NEAR_MARGIN = '200px 0px';
 const onNear = new Map<Element, () => void>();
 let observer: IntersectionObserver | null = null;
 
+/**
+ * Elements that came near together are let through one per animation frame: a dashboard's first
+ * screen has six game cards, and their twelve images arriving at once were rasterised in one
+ * frame (a long task of 60–90 ms on a slow phone, measured at 4× CPU throttling). One card per
+ * frame spreads that over a few frames — about a tenth of a second in all.
+ */
+const waiting: Array<() => void> = [];
+let releasing = false;
+
+function releaseNext(): void {
+  const next = waiting.shift();
+  if (!next) {
+    releasing = false;
+    return;
+  }
+  next();
+  requestAnimationFrame(releaseNext);
+}
+
+function release(callback: () => void): void {
+  waiting.push(callback);
+  if (releasing) return;
+  releasing = true;
+  releaseNext();
+}
+
 function sharedObserver(): IntersectionObserver {
   observer ??= new IntersectionObserver(
     (entries, self) => {
       for (const entry of entries) {
         if (!entry.isIntersecting) continue;
-        onNear.get(entry.target)?.();
+        const callback = onNear.get(entry.target);
+        if (callback) release(callback);
         onNear.delete(entry.target);
         self.unobserve(entry.target);
       }
