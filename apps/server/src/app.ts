@@ -251,11 +251,16 @@ async function registerWebApp(app: FastifyInstance, config: Config, services: Se
   app.setNotFoundHandler(async (request, reply) => {
     const url = request.url;
     const path = normalisedPath(url);
-    if (isApiPath(path) || /^\/+assets\//i.test(path) || request.method !== 'GET' || !document) {
+    if (isApiPath(path) || /^\/+assets\//i.test(path) || (request.method !== 'GET' && request.method !== 'HEAD') || !document) {
       return reply.status(404).header('cache-control', 'no-store').send({ message: 'NOT_FOUND' });
     }
     // History-style routes: every other GET gets the app, which shows its own 404 page.
-    const { body, encoding } = document.pick(await services.settings.siteActive(), request.headers['accept-encoding']);
+    // Without an answer from the database the page still goes out, without the state in it.
+    const active = await services.settings.siteActive().catch((error: unknown) => {
+      request.log.warn({ err: error }, 'site state unknown: the page goes out without it');
+      return null;
+    });
+    const { body, encoding } = document.pick(active, request.headers['accept-encoding']);
     if (encoding) void reply.header('content-encoding', encoding);
     return reply.header('cache-control', 'no-cache').header('vary', 'Accept-Encoding').type('text/html; charset=utf-8').send(body);
   });

@@ -46,6 +46,11 @@ describe('the app document (index.html with the site state)', () => {
     expect(document.pick(true, 'brotli, xgzip').encoding).toBeUndefined();
   });
 
+  it('leaves the meta out when the state is unknown', () => {
+    expect(document.pick(null, undefined).body.toString('utf8')).toBe(INDEX);
+    expect(gunzipSync(document.pick(null, 'gzip').body).toString('utf8')).toBe(INDEX);
+  });
+
   it('still works on a page without <head>', () => {
     expect(metaOf(appDocument('<p>hi</p>').pick(true, undefined).body.toString('utf8'))).toBe('true');
   });
@@ -87,6 +92,28 @@ describe.each(dbKinds)('the server sends the app document on %s', (kind) => {
     expect((await page('/assets/missing.js')).status).toBe(404);
     expect((await page('/api/nothing')).status).toBe(404);
     expect((await page('/assets/index-abc.js')).status).toBe(200);
+  });
+
+  it('answers HEAD like GET, without a body; other methods are not pages', async () => {
+    const head = await t.app.inject({ method: 'HEAD', url: '/login' });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(head.rawPayload.length).toBe(0);
+    expect((await t.app.inject({ method: 'POST', url: '/login' })).statusCode).toBe(404);
+  });
+
+  it('sends the page without the state when the database does not answer', async () => {
+    const settings = t.services.settings;
+    const original = settings.siteActive.bind(settings);
+    settings.siteActive = () => Promise.reject(new Error('database down'));
+    try {
+      const res = await page('/login');
+      expect(res.status).toBe(200);
+      expect(metaOf(res.html)).toBeNull();
+      expect(res.html).toBe(INDEX);
+    } finally {
+      settings.siteActive = original;
+    }
   });
 
   it('marks the page shut down while the site is, and active again after', async () => {

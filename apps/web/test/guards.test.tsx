@@ -1,5 +1,5 @@
 import { screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { adoptServedSiteActive } from '../src/app/guards/SiteActiveGuard';
 import { fail, mockApi, ok, renderApp } from './helpers';
 
@@ -87,6 +87,19 @@ describe('route guards and redirects (spec section 2)', () => {
       expect(await screen.findByTestId('terminated-page')).toBeTruthy();
       expect(location()).toBe('/terminated');
       expect(api.callsTo('GET', '/api/lookup/active')).toHaveLength(0);
+    });
+
+    it('asks the API on a page taken from the cache for back/forward (its state may be old)', async () => {
+      const api = mockApi({ 'GET /api/lookup/active': ok({ active: false }) });
+      const spy = vi.spyOn(performance, 'getEntriesByType').mockReturnValue([{ type: 'back_forward' } as unknown as PerformanceEntry]);
+      try {
+        serve('true');
+      } finally {
+        spy.mockRestore();
+      }
+      renderApp('/login');
+      expect(await screen.findByTestId('terminated-page')).toBeTruthy();
+      expect(api.callsTo('GET', '/api/lookup/active')).toHaveLength(1);
     });
 
     it('asks the API when the meta says anything else', async () => {

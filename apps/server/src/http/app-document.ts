@@ -11,12 +11,18 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
  * trip (the app's SiteActiveGuard reads it; later navigations still ask the API). A `false`
  * sends the visitor to /terminated before anything else shows.
  *
- * The two variants (active, shut down) are built once, each as identity, gzip and brotli; the
- * client's Accept-Encoding picks one. `Vary: Accept-Encoding`, `Cache-Control: no-cache`.
+ * The variants (active, shut down, unknown) are built once, each as identity, gzip and brotli;
+ * the client's Accept-Encoding picks one. `Vary: Accept-Encoding`, `Cache-Control: no-cache`. The
+ * app trusts the meta only for a fresh load (not a page restored by back/forward).
+ * GET and HEAD are answered.
  */
 export interface AppDocument {
-  /** The body and its Content-Encoding (undefined: identity) for this state and Accept-Encoding. */
-  pick(active: boolean, acceptEncoding: string | undefined): { body: Buffer; encoding: 'br' | 'gzip' | undefined };
+  /**
+   * The body and its Content-Encoding (undefined: identity) for this state and Accept-Encoding.
+   * `null`: the state could not be read (the database did not answer) — the page goes without the
+   * meta tag, and the app asks GET /api/lookup/active itself.
+   */
+  pick(active: boolean | null, acceptEncoding: string | undefined): { body: Buffer; encoding: 'br' | 'gzip' | undefined };
 }
 
 export const SITE_ACTIVE_META = 'mw-site-active';
@@ -57,10 +63,10 @@ function accepts(acceptEncoding: string, coding: string): boolean {
 }
 
 export function appDocument(html: string): AppDocument {
-  const variants = { active: variant(withState(html, true)), gone: variant(withState(html, false)) };
+  const variants = { active: variant(withState(html, true)), gone: variant(withState(html, false)), unknown: variant(html) };
   return {
     pick(active, acceptEncoding) {
-      const chosen = active ? variants.active : variants.gone;
+      const chosen = active === null ? variants.unknown : active ? variants.active : variants.gone;
       const header = acceptEncoding ?? '';
       if (accepts(header, 'br')) return { body: chosen.br, encoding: 'br' };
       if (accepts(header, 'gzip')) return { body: chosen.gzip, encoding: 'gzip' };

@@ -18,6 +18,9 @@ const REUSE_MS = 2_000;
  * answer of the check, and the guard does not wait for a round trip. Later navigations ask the API.
  */
 function servedSiteActive(): boolean | null {
+  // A page the browser took from its cache for back/forward may carry an old state: ask instead.
+  const navigation = typeof performance === 'undefined' ? undefined : performance.getEntriesByType?.('navigation')[0];
+  if (navigation && (navigation as PerformanceNavigationTiming).type === 'back_forward') return null;
   const content = typeof document === 'undefined' ? null : document.querySelector('meta[name="mw-site-active"]')?.getAttribute('content');
   return content === 'true' ? true : content === 'false' ? false : null;
 }
