@@ -3,10 +3,10 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { GameAccount } from '@mw/contract/wallet';
 import { errorMessage } from '../../shared/api/errorMessage';
-import { HomeBonusProgress } from '../bonus/HomeBonusProgress';
 import { useIdempotencyKey } from '../../shared/api/useIdempotencyKey';
 import { reloadWallet, useWallet } from '../../shared/api/wallet';
 import { toast } from '../../shared/ui/toast';
+import { HomeBonusProgress } from '../bonus/HomeBonusProgress';
 import { GameAccountList } from './GameAccountList';
 import { HomeTiles } from './HomeTiles';
 import { lastSyncTime, useReceiveInviteBonus, useRefreshGames, useSpinActive } from './homeApi';
@@ -15,7 +15,6 @@ import { InviteBonusDialog } from './InviteBonusDialog';
 import { WalletHeader } from './WalletHeader';
 import { GAME_CATEGORIES, gamesOf } from './walletTotals';
 import './home.css';
-
 
 export interface HomeActions {
   onDeposit: () => void;

@@ -32,6 +32,12 @@ function release(callback: () => void): void {
   releaseNext();
 }
 
+/** An element that went away before its frame: it takes no frame. */
+function cancelRelease(callback: () => void): void {
+  const at = waiting.indexOf(callback);
+  if (at >= 0) waiting.splice(at, 1);
+}
+
 function sharedObserver(): IntersectionObserver {
   observer ??= new IntersectionObserver(
     (entries, self) => {
@@ -61,11 +67,13 @@ export function useNearViewport<T extends Element>(): [RefCallback<T>, boolean] 
     (element: T | null) => {
       if (!element || near) return undefined;
       const io = sharedObserver();
-      onNear.set(element, () => setNear(true));
+      const becameNear = () => setNear(true);
+      onNear.set(element, becameNear);
       io.observe(element);
       return () => {
         onNear.delete(element);
         io.unobserve(element);
+        cancelRelease(becameNear);
       };
     },
     [near],
