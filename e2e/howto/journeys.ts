@@ -70,6 +70,13 @@ async function visible(locator: Locator, timeout = 15_000): Promise<void> {
   await locator.waitFor({ state: 'visible', timeout });
 }
 
+/** Waits for a box, scrolls it smoothly to the middle of the screen and lets the viewer look. */
+async function showCentered(director: Director, locator: Locator, holdMs: number): Promise<void> {
+  await visible(locator);
+  await locator.evaluate((box) => box.scrollIntoView({ behavior: 'smooth', block: 'center' }));
+  await director.hold(holdMs);
+}
+
 async function acknowledge(director: Director, page: Page): Promise<void> {
   const dialog = page.getByTestId('alert-dialog');
   await visible(dialog);
@@ -192,9 +199,7 @@ export const JOURNEY_SCRIPTS: Record<JourneyId, Journey> = {
       await waitForText(page.getByTestId('games-balance'), /700\.00/);
       await director.hold(900);
       await say('updated');
-      const pg = page.getByTestId('game-card-PG');
-      await pg.evaluate((card) => card.scrollIntoView({ behavior: 'smooth', block: 'center' }));
-      await director.hold(2200);
+      await showCentered(director, page.getByTestId('game-card-PG'), 2200);
       await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'smooth' }));
       await director.hold(800);
       await say('transfer');
@@ -232,16 +237,10 @@ export const JOURNEY_SCRIPTS: Record<JourneyId, Journey> = {
       await say('receive');
       await director.tap(modal.getByTestId('bonus-receive'));
       await acknowledge(director, page);
-      const active = page.getByTestId('bonus-active');
-      await visible(active);
-      await active.evaluate((box) => box.scrollIntoView({ behavior: 'smooth', block: 'center' }));
-      await director.hold(600);
+      await showCentered(director, page.getByTestId('bonus-active'), 600);
       await say('turnover');
       await director.tap(page.getByTestId('nav-home'));
-      const progress = page.getByTestId('home-bonus-progress');
-      await visible(progress);
-      await progress.evaluate((box) => box.scrollIntoView({ behavior: 'smooth', block: 'center' }));
-      await director.hold(500);
+      await showCentered(director, page.getByTestId('home-bonus-progress'), 500);
       await say('home');
     },
   },
@@ -254,9 +253,7 @@ export const JOURNEY_SCRIPTS: Record<JourneyId, Journey> = {
     async film(director, _scene, say) {
       const page = director.page;
       const progress = page.getByTestId('home-bonus-progress');
-      await visible(progress);
-      await progress.evaluate((box) => box.scrollIntoView({ behavior: 'smooth', block: 'center' }));
-      await director.hold(600);
+      await showCentered(director, progress, 600);
       await say('active');
       await director.tap(progress);
       const active = page.getByTestId('bonus-active');

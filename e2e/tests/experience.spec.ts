@@ -195,6 +195,12 @@ for (const locale of ['th', 'la', 'en'] as const) {
       await audited.waitForLoadState('networkidle');
       await expectClean(audited, locale, where);
     };
+    /** Checks an open modal, closes it with Escape and sees it gone. */
+    const checkAndEscape = async (modal: string, where: string) => {
+      await check(modal, where);
+      await audited.keyboard.press('Escape');
+      await expect(audited.getByTestId(modal)).toHaveCount(0);
+    };
 
     // The agreement opens by itself on the first visit of the member home.
     await audited.goto('/user/home');
@@ -205,20 +211,14 @@ for (const locale of ['th', 'la', 'en'] as const) {
     await expectClean(audited, locale, '/user/home with an open game account');
     await audited.getByTestId('game-card-PG').click();
     await expect(audited.getByTestId('slot-username')).not.toBeEmpty();
-    await check('slot-account-modal', 'slot-account-modal (open account)');
-    await audited.keyboard.press('Escape');
-    await expect(audited.getByTestId('slot-account-modal')).toHaveCount(0);
+    await checkAndEscape('slot-account-modal', 'slot-account-modal (open account)');
     await expect(audited.getByTestId('invite-bonus-amount')).toHaveText(/10\.00/);
     await audited.getByTestId('invite-bonus-receive').click();
-    await check('invite-bonus-dialog', 'invite-bonus-dialog');
-    await audited.keyboard.press('Escape');
-    await expect(audited.getByTestId('invite-bonus-dialog')).toHaveCount(0);
+    await checkAndEscape('invite-bonus-dialog', 'invite-bonus-dialog');
 
     await audited.goto('/user/profile');
     await audited.getByTestId('change-password-button').click();
-    await check('change-password-modal', 'change-password-modal');
-    await audited.keyboard.press('Escape');
-    await expect(audited.getByTestId('change-password-modal')).toHaveCount(0);
+    await checkAndEscape('change-password-modal', 'change-password-modal');
 
     await audited.goto('/user/statement');
     await expect(audited.getByTestId('statement-row').first()).toBeVisible();
@@ -234,9 +234,7 @@ for (const locale of ['th', 'la', 'en'] as const) {
     await check('prize-modal', 'prize-modal');
     await audited.getByTestId('prize-close').click();
     await audited.getByTestId('coupon-row').first().getByTestId('coupon-claim').click();
-    await check('claim-modal', 'claim-modal');
-    await audited.keyboard.press('Escape');
-    await expect(audited.getByTestId('claim-modal')).toHaveCount(0);
+    await checkAndEscape('claim-modal', 'claim-modal');
 
     // A fresh deposit the wallet still holds, for the bonus below.
     expect((await request.post('/api/wallet/add', { data: { amount: 200 }, headers })).ok()).toBe(true);
@@ -245,18 +243,14 @@ for (const locale of ['th', 'la', 'en'] as const) {
     await form.locator('input[name=promoCode]').fill('FREE50');
     await form.getByTestId('promo-search').click();
     await expect(audited.getByTestId('promo-result')).toContainText('FREE50');
-    await check('promo-modal', 'promo-modal (found)');
-    await audited.keyboard.press('Escape');
-    await expect(audited.getByTestId('promo-modal')).toHaveCount(0);
+    await checkAndEscape('promo-modal', 'promo-modal (found)');
     await audited.locator('[data-testid=bonus-card][data-code=WELCOME20]').click();
     await check('bonus-modal', 'bonus-modal');
     await audited.getByTestId('bonus-modal').getByTestId('bonus-receive').click();
     await check('alert-dialog', 'alert-dialog (bonus received)');
     await audited.getByTestId('alert-ok').click();
     await audited.getByTestId('bonus-active').getByTestId('bonus-cancel').click();
-    await check('bonus-cancel-dialog', 'bonus-cancel-dialog');
-    await audited.keyboard.press('Escape');
-    await expect(audited.getByTestId('bonus-cancel-dialog')).toHaveCount(0);
+    await checkAndEscape('bonus-cancel-dialog', 'bonus-cancel-dialog');
 
     await audited.goto('/user/contact');
     await audited.getByTestId('contact-open-chat').click();
