@@ -28,6 +28,9 @@ declare module '../../db/schema' {
   }
 }
 
+/** Class of the advisory locks that make one importer per provider write at a time (the second key is the provider's hash). */
+const IMPORT_LOCK = 4242101;
+
 declare module '../../platform/services' {
   interface Services {
     activity: GameActivity;
@@ -62,6 +65,18 @@ export class GameActivity {
     return imported;
   }
 
+  /**
+   * One provider's feed, page by page. The page is read from the provider outside any
+   * transaction (the provider may be slow, and the sandbox's feed is itself in this database);
+   * it is written in a transaction that first takes this provider's advisory lock, so importers
+   * of one provider (threads of one process or several processes) write one at a time and
+   * cannot deadlock: before, the rounds' inserts and the cursor's update ran in one statement
+   * whose parts PostgreSQL may run in any order, so two importers could each hold what the other
+   * waited for (the cursor row against an uncommitted round). Under the lock the rounds go in by
+   * round id and the cursor moves after them, only forward, in the same transaction; a page that
+   * another importer wrote first changes nothing (ON CONFLICT DO NOTHING). Different providers
+   * never share a row, so their importers need no order between them.
+   */
   private async importFrom(code: string, category: string, pageSize: number): Promise<number> {
     let imported = 0;
     for (let pages = 0; pages < 20; pages++) {
@@ -69,23 +84,27 @@ export class GameActivity {
       const rounds = await this.games.provider(code).rounds(at?.cursor ?? null, pageSize);
       if (rounds.length === 0) break;
       const last = rounds[rounds.length - 1]?.cursor ?? at?.cursor ?? '0';
-      const written = await sql<{ n: string }>`
-        WITH incoming AS (
-          SELECT * FROM unnest(${rounds.map((r) => r.roundId)}::text[], ${rounds.map((r) => r.username)}::text[],
-            ${rounds.map((r) => String(r.stake))}::bigint[], ${rounds.map((r) => String(r.win))}::bigint[], ${rounds.map((r) => r.settledAt.toISOString())}::timestamptz[])
-            AS u(round_id, username, stake, win, settled_at)),
-        inserted AS (
-          INSERT INTO game_rounds (provider, round_id, member_id, category, stake, win, settled_at)
-          SELECT ${code}, i.round_id, mg.member_id, ${category}, i.stake, i.win, i.settled_at
-          FROM incoming i JOIN member_games mg ON mg.game_code = ${code} AND mg.username = i.username
-          ON CONFLICT (provider, round_id) DO NOTHING
-          RETURNING 1),
-        moved AS (
+      imported += await this.db.transaction().execute(async (trx) => {
+        await sql`SELECT pg_advisory_xact_lock(${IMPORT_LOCK}, hashtext(${code}))`.execute(trx);
+        const written = await sql<{ n: string }>`
+          WITH incoming AS (
+            SELECT * FROM unnest(${rounds.map((r) => r.roundId)}::text[], ${rounds.map((r) => r.username)}::text[],
+              ${rounds.map((r) => String(r.stake))}::bigint[], ${rounds.map((r) => String(r.win))}::bigint[], ${rounds.map((r) => r.settledAt.toISOString())}::timestamptz[])
+              AS u(round_id, username, stake, win, settled_at)),
+          inserted AS (
+            INSERT INTO game_rounds (provider, round_id, member_id, category, stake, win, settled_at)
+            SELECT ${code}, i.round_id, mg.member_id, ${category}, i.stake, i.win, i.settled_at
+            FROM incoming i JOIN member_games mg ON mg.game_code = ${code} AND mg.username = i.username
+            ORDER BY i.round_id
+            ON CONFLICT (provider, round_id) DO NOTHING
+            RETURNING 1)
+          SELECT count(*)::text AS n FROM inserted`.execute(trx);
+        await sql`
           INSERT INTO game_round_cursors (provider, cursor) VALUES (${code}, ${last})
           ON CONFLICT (provider) DO UPDATE SET cursor = EXCLUDED.cursor, updated_at = now()
-          WHERE game_round_cursors.cursor::numeric < EXCLUDED.cursor::numeric)
-        SELECT count(*)::text AS n FROM inserted`.execute(this.db);
-      imported += Number(written.rows[0]?.n ?? 0);
+          WHERE game_round_cursors.cursor::numeric < EXCLUDED.cursor::numeric`.execute(trx);
+        return Number(written.rows[0]?.n ?? 0);
+      });
       if (rounds.length < pageSize) break;
     }
     return imported;
