@@ -194,6 +194,13 @@ export async function buildApp(config: Config, database: Database, modules: read
   return { app, services };
 }
 
+/**
+ * Money calls whose own steps record the Idempotency-Key with their money (the money core's
+ * `once` / `composite`): the route layer keeps their first answer but does not claim the key
+ * before they run (see MoneyCore.call). Every other `movesMoney` call is claimed first.
+ */
+const KEYED_INSIDE: ReadonlySet<string> = new Set(['walletAdd', 'walletTransfer', 'walletTransferAll', 'walletWithdraw', 'walletWithdrawAll', 'walletTruelink']);
+
 function registerEndpoint(app: FastifyInstance, services: Services, name: string, def: EndpointDef, handler: Handler<EndpointDef> | undefined): void {
   app.route({
     method: def.method,
@@ -222,10 +229,14 @@ function registerEndpoint(app: FastifyInstance, services: Services, name: string
         locale: localeOf(request.headers['accept-language']),
         ip: request.ip,
         // Money calls: the key and a hash of this call and its body (the same key must come with the same request).
-        idem: def.movesMoney ? idempotencyOf(request.headers['idempotency-key'], name, request.body) : null,
+        idem: def.movesMoney ? idempotencyOf(request.headers['idempotency-key'], name, request.body, request.params) : null,
         request,
         reply,
       };
+      // Every money call runs once per Idempotency-Key, whatever its handler does (money/core.ts `call`).
+      if (def.movesMoney && ctx.member && ctx.idem) {
+        return services.money.call(ctx.member.memberId, ctx.idem, KEYED_INSIDE.has(name), () => handler(ctx));
+      }
       return handler(ctx);
     },
   });

@@ -4,7 +4,7 @@ import type { DB } from '../db/schema';
 import { AppError } from '../lib/errors';
 import { answerOf } from './answers';
 import { Credits } from './credits';
-import { KeyTaken, lookupKey, recordAnswer, recordPlan, settleAnswer, type Idem, type KeyRecord, type StoredAnswer } from './idempotency';
+import { callKey, claimKey, KeyTaken, lookupKey, recordAnswer, recordPlan, releaseClaim, settleAnswer, type Idem, type KeyRecord, type StoredAnswer } from './idempotency';
 import { MoneyPolicies } from './policies';
 
 /** Refusals that are answers of the call itself (stored under the key); others are not definite. */
@@ -15,6 +15,9 @@ function isDefiniteRefusal(error: unknown): error is AppError {
 function storedOf(error: AppError): StoredAnswer {
   return { status: error.status, body: { message: error.code, ...error.extra } };
 }
+
+/** A claim older than this whose call has not answered is taken over by a retry (its process died mid-call). */
+const CLAIM_STALE_MS = 60_000;
 
 /** A stored answer as the call's result: 200 is the body, anything else the error it was. */
 function replayStored(answer: StoredAnswer): MoneyResult {
@@ -73,6 +76,50 @@ export class MoneyCore {
       answer = storedOf(error);
     }
     return replayStored(await settleAnswer(this.db, memberId, idem, answer));
+  }
+
+  /**
+   * The route layer's once-per-key execution of every `movesMoney` call (app.ts wraps each such
+   * handler in it; a handler cannot leave it out). The call's answer is kept under `#key`
+   * (idempotency.ts `callKey`) and every retry with the key answers it: status and body, a
+   * refusal included; the same key with another request is `409 IDEMPOTENCY_KEY_REUSED`.
+   * - `keyedInside: false` (spins, coupons, bonuses, promotion codes, invite and refund payouts,
+   *   slips): the key is claimed before the call runs, so of concurrent requests one runs and the
+   *   others answer `409 REQUEST_IN_PROGRESS`; the answer is stored when it is definite (200, or
+   *   a refusal: 4xx except 401/403/408/409/429); otherwise the claim is given back and a retry
+   *   runs the call again. A claim left by a process that died mid-call is taken over after 60 s.
+   * - `keyedInside: true` (the wallet's calls and the gift link): the call's own steps record the
+   *   key with their money (`once`, `composite`), which already makes concurrent and crashed
+   *   requests exact; the route layer only keeps the first answer, so a retry after a crash runs
+   *   the call, whose steps answer from their records.
+   */
+  async call(memberId: string, idem: Idem | null, keyedInside: boolean, run: () => Promise<unknown>): Promise<unknown> {
+    if (!idem) return run();
+    const own = callKey(idem);
+    const first = await lookupKey(this.db, memberId, own);
+    if (first?.answer) return replayStored(first.answer);
+    if (!keyedInside && !(await claimKey(this.db, memberId, own, CLAIM_STALE_MS))) {
+      const record = await lookupKey(this.db, memberId, own);
+      if (record?.answer) return replayStored(record.answer);
+      throw new AppError(409, 'REQUEST_IN_PROGRESS');
+    }
+    let answer: StoredAnswer;
+    try {
+      // As stored (JSON): the first answer and every replay are the same text.
+      answer = { status: 200, body: JSON.parse(JSON.stringify((await run()) ?? {})) as Record<string, unknown> };
+    } catch (error) {
+      if (!isDefiniteRefusal(error)) {
+        if (!keyedInside) await releaseClaim(this.db, memberId, own);
+        throw error;
+      }
+      answer = storedOf(error);
+    }
+    if (keyedInside) {
+      await recordAnswer(this.db, memberId, own, answer);
+      const kept = await lookupKey(this.db, memberId, own);
+      return replayStored(kept?.answer ?? answer);
+    }
+    return replayStored(await settleAnswer(this.db, memberId, own, answer));
   }
 
   /** The answer a key recorded, or null when it recorded nothing yet (IDEMPOTENCY_KEY_REUSED for another body). */

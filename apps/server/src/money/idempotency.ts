@@ -21,12 +21,57 @@ export interface Idem {
 
 const KEY_PATTERN = /^[A-Za-z0-9_.:-]{8,128}$/;
 
-/** Reads the Idempotency-Key header (optional; a malformed one is KEY_INVALID). */
-export function idempotencyOf(header: string | string[] | undefined, endpoint: string, body: unknown): Idem | null {
+/**
+ * Reads the Idempotency-Key header (optional; a malformed one is KEY_INVALID). The request's hash
+ * covers the call's name, its path parameters (when it has any: `GET /api/bonus/activate/:code`
+ * with one key and another code is another request) and its body.
+ */
+export function idempotencyOf(header: string | string[] | undefined, endpoint: string, body: unknown, params?: unknown): Idem | null {
   if (header === undefined) return null;
   const key = Array.isArray(header) ? header[0] : header;
   if (!key || !KEY_PATTERN.test(key)) throw badRequest('KEY_INVALID', { fields: [{ path: 'Idempotency-Key', code: 'invalid' }] });
-  return { key, hash: createHash('sha256').update(`${endpoint}\n${JSON.stringify(body ?? null)}`).digest('hex') };
+  const hasParams = typeof params === 'object' && params !== null && Object.keys(params).length > 0;
+  const text = hasParams ? `${endpoint}\n${JSON.stringify(params)}\n${JSON.stringify(body ?? null)}` : `${endpoint}\n${JSON.stringify(body ?? null)}`;
+  return { key, hash: createHash('sha256').update(text).digest('hex') };
+}
+
+/**
+ * The key under which the route layer keeps a call's answer (money/core.ts `call`). It starts
+ * with `#`, which the header's pattern does not allow, so no client key can name it; the call's
+ * own steps record under the client's key as before.
+ */
+export function callKey(idem: Idem): Idem {
+  return { key: `#${idem.key}`, hash: idem.hash };
+}
+
+/**
+ * Claims a key for a call that runs now: true when this request holds it. A claim whose call
+ * neither answered nor gave it back within `staleMs` (its process died mid-call) is taken over.
+ */
+export async function claimKey(db: Kysely<DB>, memberId: string, idem: Idem, staleMs: number): Promise<boolean> {
+  const inserted = await db
+    .insertInto('idempotency_keys')
+    .values({ member_id: memberId, key: idem.key, request_hash: idem.hash, operation_id: null, plan: JSON.stringify({ claim: true }) })
+    .onConflict((oc) => oc.columns(['member_id', 'key']).doNothing())
+    .returning('key')
+    .executeTakeFirst();
+  if (inserted) return true;
+  const taken = await db
+    .updateTable('idempotency_keys')
+    .set({ created_at: new Date() })
+    .where('member_id', '=', memberId)
+    .where('key', '=', idem.key)
+    .where('request_hash', '=', idem.hash)
+    .where('answer_status', 'is', null)
+    .where('created_at', '<', new Date(Date.now() - staleMs))
+    .returning('key')
+    .executeTakeFirst();
+  return taken !== undefined;
+}
+
+/** Gives a claim back (the call ended without a definite answer: a retry may run it again). */
+export async function releaseClaim(db: Kysely<DB>, memberId: string, idem: Idem): Promise<void> {
+  await db.deleteFrom('idempotency_keys').where('member_id', '=', memberId).where('key', '=', idem.key).where('answer_status', 'is', null).execute();
 }
 
 /** The key of one step of a composite call (a part of transferAll or withdrawAll). */
