@@ -3,7 +3,7 @@ import type { DB } from '../db/schema';
 import type { OperationsTable, OperationStatus, OperationType } from './tables';
 import { Batcher, oneByOne, type Outcome } from '../lib/batcher';
 import type { Idem } from './idempotency';
-import { account, InsufficientFunds, LedgerError, runPosting, runPostingBatch, type PostInput, type Posting } from './ledger';
+import { account, InsufficientFunds, LedgerError, runPosting, runPostingBatch, type Currency, type PostInput, type Posting } from './ledger';
 
 /**
  * Operations are what a member sees in the statement (a deposit, a withdrawal, a transfer).
@@ -239,4 +239,43 @@ export class TransferPostings {
       }),
     );
   }
+}
+
+/**
+ * A one-step operation (a top-up, a withdrawal's hold, …) and its money in one statement, with
+ * the request's key: answers the balances after its postings. InsufficientFunds when an account
+ * would go below zero; a duplicate key error when the key was recorded first (a retry).
+ */
+export async function recordWithMoney(db: Kysely<DB>, op: NewOperation, idem: Idem | null, postings: Posting[], kind: PostInput['kind']): Promise<Map<string, number> | null> {
+  return runPosting(db, { kind, operationId: op.id, postings }, { before: recordOperation(op, idem), txIdFrom: 'op' });
+}
+
+/**
+ * Books a game's result: the difference between the provider's live balance and the ledger's
+ * copy of the game account, against the provider's account, only if the copy is still the one
+ * read (`version`) and no transfer to or from that game is pending (a transfer the read
+ * overtook at the provider is never booked as a win or a loss). Answers null when it did not book.
+ */
+export async function bookGameResult(
+  db: Kysely<DB>,
+  memberId: string,
+  code: string,
+  seen: { version: number; currency: Currency },
+  delta: number,
+): Promise<Map<string, number> | null> {
+  const id = account.game(memberId, code);
+  return runPosting(
+    db,
+    { kind: 'game_result', operationId: null, postings: [{ account: account.provider(code, seen.currency), amount: -delta }, { account: id, amount: delta }] },
+    {
+      before: [
+        sql`unchanged AS (
+          SELECT a.id FROM ledger_accounts a WHERE a.id = ${id} AND a.version = ${seen.version}::bigint
+            AND NOT EXISTS (SELECT 1 FROM operations o WHERE o.member_id = ${memberId} AND o.status = 'PENDING'
+              AND o.type = 'transfer' AND (o.source = ${code} OR o.target = ${code}))
+          FOR UPDATE)`,
+      ],
+      guard: 'unchanged',
+    },
+  );
 }

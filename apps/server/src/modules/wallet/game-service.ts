@@ -1,10 +1,11 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { GameAccount, GameLogin } from '@mw/contract/wallet';
 import { toBaht } from '@mw/contract/money';
 import type { DB } from '../../db/schema';
 import { AppError, conflict, notFound } from '../../lib/errors';
 import type { SecretBox } from '../../lib/secret-box';
-import { account, balances, openGameAccount, runPosting } from '../../money/ledger';
+import { account, balances, openGameAccount } from '../../money/ledger';
+import { bookGameResult } from '../../money/operations';
 import { CATALOGUE } from '../../providers/games/catalogue';
 import { ProviderError, type GameProvider, type LaunchTarget } from '../../providers/games/game-provider';
 
@@ -205,20 +206,7 @@ export class GameService {
     const live = await this.providers(game.code).balance(game.username);
     const delta = live - before.balance;
     if (delta === 0) return live;
-    await runPosting(
-      this.db,
-      { kind: 'game_result', operationId: null, postings: [{ account: account.provider(game.code, before.currency), amount: -delta }, { account: id, amount: delta }] },
-      {
-        before: [
-          sql`unchanged AS (
-            SELECT a.id FROM ledger_accounts a WHERE a.id = ${id} AND a.version = ${before.version}::bigint
-              AND NOT EXISTS (SELECT 1 FROM operations o WHERE o.member_id = ${memberId} AND o.status = 'PENDING'
-                AND o.type = 'transfer' AND (o.source = ${game.code} OR o.target = ${game.code}))
-            FOR UPDATE)`,
-        ],
-        guard: 'unchanged',
-      },
-    );
+    await bookGameResult(this.db, memberId, game.code, before, delta);
     return live;
   }
 

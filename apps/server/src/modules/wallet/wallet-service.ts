@@ -8,8 +8,8 @@ import { newId } from '../../lib/ids';
 import { answerFrom } from '../../money/answers';
 import type { MoneyCore } from '../../money/core';
 import { derive, isDuplicateKey, KeyTaken, type Idem } from '../../money/idempotency';
-import { account, balances, InsufficientFunds, memberCurrency, openMemberAccounts, runPosting, type PostingKind } from '../../money/ledger';
-import { recordOperation, settleOnce, type OperationRow } from '../../money/operations';
+import { account, balances, InsufficientFunds, memberCurrency, openMemberAccounts, type PostingKind } from '../../money/ledger';
+import { recordWithMoney, settleOnce, type OperationRow } from '../../money/operations';
 import type { AccountService } from '../account/account-service';
 import type { SettingsService } from '../settings/settings-service';
 import type { GameService } from './game-service';
@@ -159,10 +159,7 @@ export class WalletService {
   private async record(op: OperationRow, idem: Idem | null, postings: Array<{ account: string; amount: number }>, kind: PostingKind): Promise<MoneyResult> {
     let after;
     try {
-      after = await runPosting(this.db, { kind, operationId: op.id, postings }, {
-        before: recordOperation({ id: op.id, memberId: op.member_id, type: op.type, status: op.status, source: op.source, target: op.target, amount: op.amount }, idem),
-        txIdFrom: 'op',
-      });
+      after = await recordWithMoney(this.db, { id: op.id, memberId: op.member_id, type: op.type, status: op.status, source: op.source, target: op.target, amount: op.amount }, idem, postings, kind);
     } catch (error) {
       if (error instanceof InsufficientFunds) throw badRequest('MONEY_NOT_ENOUGH');
       if (isDuplicateKey(error)) throw new KeyTaken();
