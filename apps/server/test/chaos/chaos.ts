@@ -85,7 +85,8 @@ function serverEnv(port: number, database: { url?: string; schema?: string; data
     NODE_ENV: 'production',
     PORT: String(port),
     HOST: '127.0.0.1',
-    LOG_LEVEL: 'error',
+    // Warnings too: background work (reconcilers, the round import) logs its failures at warn.
+    LOG_LEVEL: 'warn',
     SMS_PROVIDER: 'sandbox',
     PAYMENTS: 'sandbox',
     GAME_PROVIDER: 'sandbox',
@@ -105,8 +106,25 @@ function serverEnv(port: number, database: { url?: string; schema?: string; data
   };
 }
 
+/**
+ * What the servers logged, read as it comes: database conflicts that reached a log line (a
+ * deadlock or serialisation failure nobody retried) are a breach; unhandled errors are counted.
+ */
+const serverLog = { conflicts: [] as string[], unhandled: 0 };
+
 function start(server: Server, env: NodeJS.ProcessEnv): void {
-  server.child = spawn(process.execPath, [join(ROOT, 'apps/server/dist/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [join(ROOT, 'apps/server/dist/main.js')], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  let rest = '';
+  child.stdout?.setEncoding('utf8');
+  child.stdout?.on('data', (chunk: string) => {
+    const lines = (rest + chunk).split('\n');
+    rest = lines.pop() ?? '';
+    for (const line of lines) {
+      if (/deadlock detected|could not serialize|40P01|40001/.test(line)) serverLog.conflicts.push(`${server.name}: ${line.slice(0, 300)}`);
+      if (line.includes('unhandled error')) serverLog.unhandled++;
+    }
+  });
+  server.child = child;
 }
 
 async function up(port: number, timeoutMs = 30_000): Promise<void> {
@@ -324,6 +342,8 @@ async function main(): Promise<void> {
       ['replays', replays.length, true],
       ['replays differing from the first answer', differing.length, differing.length === 0],
       ['game results booked (phantoms)', Number(phantoms.rows[0]?.n ?? 0), Number(phantoms.rows[0]?.n ?? 0) === 0],
+      ['deadlocks, serialisation failures in the logs', serverLog.conflicts.length, serverLog.conflicts.length === 0],
+      ['unhandled errors in the servers\' logs', serverLog.unhandled, true],
     ];
     for (const [name, value, ok] of figures) {
       console.log(`${name.padEnd(52)} ${String(value).padStart(8)}  ${ok ? 'ok' : 'BREACH'}`);
@@ -332,6 +352,7 @@ async function main(): Promise<void> {
     for (const line of modelBreaches.slice(0, 5)) console.log(`  model: ${line}`);
     for (const r of differing.slice(0, 5)) console.log(`  replay of ${r.call.path} ${JSON.stringify(r.call.body)}: first ${JSON.stringify(r.call.first)}, then ${JSON.stringify(r.answer)}`);
     for (const row of providerGap.rows.slice(0, 5)) console.log(`  provider: ${row.id} ledger ${row.ledger}, provider ${row.provider ?? 'none'}`);
+    for (const line of serverLog.conflicts.slice(0, 5)) console.log(`  log: ${line}`);
   } finally {
     await database?.close();
     for (const s of servers) await kill(s);
