@@ -30,6 +30,22 @@ function readJson(file) {
 }
 
 const only = process.argv.slice(2);
+const flaky = [];
+
+/** The titles of the tests Playwright's report calls flaky (failed, then passed on a retry). */
+function flakyTests(report) {
+  const names = [];
+  const walk = (suite, path) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status === 'flaky') names.push([...path, spec.title].filter(Boolean).join(' › ') + ` (${spec.file}:${spec.line})`);
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, [...path, child.title]);
+  };
+  for (const suite of report?.suites ?? []) walk(suite, []);
+  return names;
+}
 const wants = (step) => only.length === 0 || only.includes(step);
 
 if (wants('typecheck')) {
@@ -61,6 +77,8 @@ if (wants('e2e')) {
     const passed = (report?.stats?.expected ?? 0) + (report?.stats?.flaky ?? 0);
     const failed = (report?.stats?.unexpected ?? 0) + (ok ? 0 : report?.stats?.unexpected ? 0 : 1);
     results.push({ step: 'e2e', passed, failed });
+    // A test that failed and passed on its retry is not hidden: it is named at the end of the run.
+    for (const name of flakyTests(report)) flaky.push(name);
   }
 }
 
@@ -82,6 +100,10 @@ if (wants('chaos')) {
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);
 console.log('\n=== summary');
+if (flaky.length > 0) {
+  console.log(`flaky end-to-end tests (failed, then passed on their retry): ${flaky.length}`);
+  for (const name of flaky) console.log(`  flaky: ${name}`);
+}
 for (const r of results) console.log(`${r.step.padEnd(10)} ${r.passed} passed, ${r.failed} failed`);
 console.log(`Total: ${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
