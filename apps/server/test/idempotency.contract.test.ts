@@ -111,7 +111,7 @@ describe.each(dbKinds)('every movesMoney call once per Idempotency-Key on %s', (
   let t: TestApp;
   beforeAll(async () => {
     // No background round import (a recipe's rounds are imported when the refund is computed).
-    t = await startApp(kind, { ROUND_IMPORT_INTERVAL_MS: '0', SLIP_RECHECK_INTERVAL_MS: '0', DEPOSIT_RECONCILE_INTERVAL_MS: '0', RECONCILE_INTERVAL_MS: '0' });
+    t = await startApp(kind, { SLIP_MAX_BYTES: '2000000', ROUND_IMPORT_INTERVAL_MS: '0', SLIP_RECHECK_INTERVAL_MS: '0', DEPOSIT_RECONCILE_INTERVAL_MS: '0', RECONCILE_INTERVAL_MS: '0' });
     // Slip uploads open all day (the window is slips.test.ts's subject), through the operator API.
     const rules = await t.app.inject({ method: 'PUT', url: '/api/operator/slip-settings', headers: operator, payload: { uploadEnabled: true, closedFrom: '00:00', closedTo: '00:00', maxAgeMinutes: 60 } });
     expect(rules.statusCode).toBe(200);
@@ -432,6 +432,19 @@ describe.each(dbKinds)('every movesMoney call once per Idempotency-Key on %s', (
     // Every recipe's request is the call it is named after.
     const stale = Object.keys(recipes).filter((name) => !moneyCalls.some(([n]) => n === name));
     expect(stale, 'recipes of calls that are not movesMoney').toEqual([]);
+  });
+
+  it('reads a slip upload with a key as without one (the route layer reads the file for the key\'s hash)', async () => {
+    const m = await member();
+    const slip = (bytes: Buffer, key?: string) => send({ method: 'POST', url: '/api/wallet/slip', file: { field: 'file', bytes } }, m.token, key ?? newKey('slip-edge'));
+    const big = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(2_100_000)]);
+    const key = newKey('slip-big');
+    expect(await slip(big, key)).toEqual({ status: 400, body: { message: 'IMG_SIZE_UNABLE_TO_PROCESS' } });
+    expect(await slip(big, key)).toEqual({ status: 400, body: { message: 'IMG_SIZE_UNABLE_TO_PROCESS' } });
+    expect(await slip(Buffer.from('\x7fELF\x02\x01\x01\x00binary program'))).toEqual({ status: 400, body: { message: 'SLIP_INVALID_FILE' } });
+    const none = await t.app.inject({ method: 'POST', url: '/api/wallet/slip', headers: { authorization: `Bearer ${m.token}`, 'x-requested-with': 'XMLHttpRequest', 'content-type': 'application/json', 'idempotency-key': newKey('slip-none') }, payload: '{}' });
+    expect([none.statusCode, parseBody(none.body)]).toEqual([400, { message: 'SLIP_NO_FILE' }]);
+    expect((await snapshot(m)).slips).toBe(0);
   });
 
   it.each(moneyCalls.map(([name, def]) => [name, def] as const))('%s: one key, twice in sequence and ten times at once, moves value once', async (name: EndpointName, def) => {
