@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import helmet from 'helmet';
+import type { MultipartFile } from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -198,8 +200,37 @@ export async function buildApp(config: Config, database: Database, modules: read
  * Money calls whose own steps record the Idempotency-Key with their money (the money core's
  * `once` / `composite`): the route layer keeps their first answer but does not claim the key
  * before they run (see MoneyCore.call). Every other `movesMoney` call is claimed first.
+ * `walletTruelink` is claimed first too although its credit records the key: its first step
+ * claims the voucher, and a concurrent request of the same key found it claimed and answered
+ * TRUELINK_DUPLICATE (a contract-walking test, idempotency.contract.test.ts, on PostgreSQL);
+ * claimed first, it answers REQUEST_IN_PROGRESS.
  */
-const KEYED_INSIDE: ReadonlySet<string> = new Set(['walletAdd', 'walletTransfer', 'walletTransferAll', 'walletWithdraw', 'walletWithdrawAll', 'walletTruelink']);
+const KEYED_INSIDE: ReadonlySet<string> = new Set(['walletAdd', 'walletTransfer', 'walletTransferAll', 'walletWithdraw', 'walletWithdrawAll']);
+
+/**
+ * A multipart money call (the slip upload) as its Idempotency-Key's hash sees it: the file's field
+ * name and the SHA-256 of its bytes (the same file in another multipart envelope is the same
+ * request; another file under a used key is IDEMPOTENCY_KEY_REUSED). The file is read here once;
+ * the handler's `request.file()` then answers this same part (its `toBuffer()` keeps the bytes),
+ * or the error reading it raised (a file over the size limit), so the handler sees what it would
+ * have read itself.
+ */
+async function multipartRequest(request: FastifyRequest): Promise<unknown> {
+  let part: MultipartFile | undefined;
+  let failure: Error | null = null;
+  let digest: { field: string; sha256: string } | null = null;
+  try {
+    part = await request.file();
+    if (part) digest = { field: part.fieldname, sha256: createHash('sha256').update(await part.toBuffer()).digest('hex') };
+  } catch (error) {
+    failure = error instanceof Error ? error : new Error(String(error));
+  }
+  request.file = async () => {
+    if (failure) throw failure;
+    return part;
+  };
+  return { file: failure ? { unreadable: (failure as Error & { code?: unknown }).code ?? failure.name } : digest };
+}
 
 function registerEndpoint(app: FastifyInstance, services: Services, name: string, def: EndpointDef, handler: Handler<EndpointDef> | undefined): void {
   app.route({
@@ -229,7 +260,15 @@ function registerEndpoint(app: FastifyInstance, services: Services, name: string
         locale: localeOf(request.headers['accept-language']),
         ip: request.ip,
         // Money calls: the key and a hash of this call and its body (the same key must come with the same request).
-        idem: def.movesMoney ? idempotencyOf(request.headers['idempotency-key'], name, request.body, request.params) : null,
+        // A multipart call's body is its file (read once here when a key comes with it).
+        idem: def.movesMoney
+          ? idempotencyOf(
+              request.headers['idempotency-key'],
+              name,
+              def.multipart && request.headers['idempotency-key'] !== undefined && request.isMultipart() ? await multipartRequest(request) : request.body,
+              request.params,
+            )
+          : null,
         request,
         reply,
       };

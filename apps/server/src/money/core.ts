@@ -84,11 +84,11 @@ export class MoneyCore {
    * (idempotency.ts `callKey`) and every retry with the key answers it: status and body, a
    * refusal included; the same key with another request is `409 IDEMPOTENCY_KEY_REUSED`.
    * - `keyedInside: false` (spins, coupons, bonuses, promotion codes, invite and refund payouts,
-   *   slips): the key is claimed before the call runs, so of concurrent requests one runs and the
+   *   slips, the gift link): the key is claimed before the call runs, so of concurrent requests one runs and the
    *   others answer `409 REQUEST_IN_PROGRESS`; the answer is stored when it is definite (200, or
    *   a refusal: 4xx except 401/403/408/409/429); otherwise the claim is given back and a retry
    *   runs the call again. A claim left by a process that died mid-call is taken over after 60 s.
-   * - `keyedInside: true` (the wallet's calls and the gift link): the call's own steps record the
+   * - `keyedInside: true` (the wallet's calls): the call's own steps record the
    *   key with their money (`once`, `composite`), which already makes concurrent and crashed
    *   requests exact; the route layer only keeps the first answer, so a retry after a crash runs
    *   the call, whose steps answer from their records.
