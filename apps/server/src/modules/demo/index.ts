@@ -70,6 +70,29 @@ const DEMO_SETTINGS: Record<string, unknown> = {
     la: [{ image: '/banners/refund.svg', html: '<h3>ຄືນຍອດເສຍ 5% ທຸກອາທິດ</h3><p>ຮັບຄືນ 5% ຂອງຍອດເສຍອາທິດທີ່ແລ້ວ (ຈັນ–ອາທິດ) ສູງສຸດ ฿5,000</p>' }],
     en: [{ image: '/banners/refund.svg', html: '<h3>5% of your losses back, every week</h3><p>5% of last week’s net loss (Monday to Sunday) back, up to ฿5,000.</p>' }],
   },
+  // The invite and refund rules with amounts per currency (minor units): baht and kip.
+  invite: { active: true, percent: 1, minimum: { THB: 100, LAK: 100_000 }, successPercent: 100, failPercent: 0 },
+  refund: {
+    active: true,
+    period: 'week',
+    percent: 5,
+    minimum: { THB: 100, LAK: 100_000 },
+    maximum: { THB: 500_000, LAK: 100_000_000 },
+    successPercent: 100,
+    failPercent: 0,
+    info: {
+      THB: {
+        th: '<p>รับคืนยอดเสีย 5% ของสัปดาห์ที่แล้ว (จันทร์–อาทิตย์) สูงสุด ฿5,000</p>',
+        la: '<p>ຮັບຄືນຍອດເສຍ 5% ຂອງອາທິດທີ່ແລ້ວ (ຈັນ–ອາທິດ) ສູງສຸດ ฿5,000</p>',
+        en: '<p>5% of last week’s net loss (Monday to Sunday) back, up to ฿5,000.</p>',
+      },
+      LAK: {
+        th: '<p>รับคืนยอดเสีย 5% ของสัปดาห์ที่แล้ว (จันทร์–อาทิตย์) สูงสุด ₭1,000,000</p>',
+        la: '<p>ຮັບຄືນຍອດເສຍ 5% ຂອງອາທິດທີ່ແລ້ວ (ຈັນ–ອາທິດ) ສູງສຸດ ₭1,000,000</p>',
+        en: '<p>5% of last week’s net loss (Monday to Sunday) back, up to ₭1,000,000.</p>',
+      },
+    },
+  },
   contact: {
     contactText: {
       th: '<p>ติดต่อทีมงานได้ตลอด 24 ชั่วโมง ผ่าน LINE</p>',
