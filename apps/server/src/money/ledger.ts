@@ -325,6 +325,12 @@ export function ledgerCurrencySql(memberCurrencyColumn: string): RawBuilder<Curr
   return sql<Currency>`(CASE WHEN ${sql.ref(memberCurrencyColumn)} = 'LAK' THEN 'LAK' ELSE 'THB' END)`;
 }
 
+/** The same as SQL text, for migrations (the column name is the caller's own, never input). */
+export function ledgerCurrencySqlText(memberCurrencyColumn: string): string {
+  if (!/^[a-z_][a-z0-9_.]*$/.test(memberCurrencyColumn)) throw new Error(`not a column name: ${memberCurrencyColumn}`);
+  return `(CASE WHEN ${memberCurrencyColumn} = 'LAK' THEN 'LAK' ELSE 'THB' END)`;
+}
+
 /** The ledger currency of a member's accounts, read from the member (BAHT is THB). */
 function memberCurrencySql(memberId: string): RawBuilder<Currency> {
   return sql<Currency>`(SELECT CASE WHEN m.currency = 'LAK' THEN 'LAK' ELSE 'THB' END FROM members m WHERE m.id = ${memberId})`;

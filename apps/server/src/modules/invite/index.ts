@@ -6,7 +6,7 @@ import { requireMember } from '../../http/handlers';
 import { AppError, uniqueViolation } from '../../lib/errors';
 import { KeyTaken, type Idem } from '../../money/idempotency';
 import type { MoneyCore } from '../../money/core';
-import { BASE_CURRENCY, CURRENCIES, memberCurrency, type Currency } from '../../money/ledger';
+import { BASE_CURRENCY, CURRENCIES, ledgerCurrencySqlText, memberCurrency, type Currency } from '../../money/ledger';
 import { samePerson } from './same-person';
 import { recordChange } from '../../platform/audit';
 import { bannersFor, type StoredBanners } from '../../lib/banners';
@@ -276,7 +276,7 @@ CREATE INDEX invite_earnings_inviter ON invite_earnings (inviter_id, created_at 
       sql: `
 -- Earnings are in the currency of the deposit they come from (the invitee's).
 ALTER TABLE invite_earnings ADD COLUMN currency text;
-UPDATE invite_earnings e SET currency = CASE WHEN m.currency = 'LAK' THEN 'LAK' ELSE 'THB' END FROM members m WHERE m.id = e.invitee_id;
+UPDATE invite_earnings e SET currency = ${ledgerCurrencySqlText('m.currency')} FROM members m WHERE m.id = e.invitee_id;
 ALTER TABLE invite_earnings ALTER COLUMN currency SET NOT NULL;`,
     },
   ],

@@ -8,7 +8,7 @@ import { requireMember } from '../../http/handlers';
 import { AppError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { MoneyCore } from '../../money/core';
-import { BASE_CURRENCY, CURRENCIES, memberCurrency, type Currency } from '../../money/ledger';
+import { BASE_CURRENCY, CURRENCIES, ledgerCurrencySqlText, memberCurrency, type Currency } from '../../money/ledger';
 import type { Idem } from '../../money/idempotency';
 import { uniqueViolation } from '../../lib/errors';
 import { recordChange } from '../../platform/audit';
@@ -284,7 +284,7 @@ CREATE TABLE refunds (
       sql: `
 -- A refund is in the member's currency (their stakes and wins are in it).
 ALTER TABLE refunds ADD COLUMN currency text;
-UPDATE refunds r SET currency = CASE WHEN m.currency = 'LAK' THEN 'LAK' ELSE 'THB' END FROM members m WHERE m.id = r.member_id;
+UPDATE refunds r SET currency = ${ledgerCurrencySqlText('m.currency')} FROM members m WHERE m.id = r.member_id;
 ALTER TABLE refunds ALTER COLUMN currency SET NOT NULL;`,
     },
   ],

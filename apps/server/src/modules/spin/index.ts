@@ -4,7 +4,7 @@ import { requireMember } from '../../http/handlers';
 import { defineModule } from '../../platform/module';
 import { operatorGuard, operatorName } from '../../platform/operator';
 import { badRequest } from '../../lib/errors';
-import type { Currency } from '../../money/ledger';
+import { BASE_CURRENCY, type Currency } from '../../money/ledger';
 import { currencyOf, SpinService, type WheelInput } from './spin-service';
 import './tables';
 
@@ -139,8 +139,8 @@ CREATE INDEX operations_deposits_recent ON operations (created_at) WHERE type = 
       id: 'spin/002_wheels_per_currency_coins_on_ledger',
       sql: `
 -- One wheel per currency: its id is the currency; the wheel there was is the baht one.
-UPDATE spin_wheels SET id = 'THB' WHERE id = 'default';
-ALTER TABLE spin_coupons ADD COLUMN currency text NOT NULL DEFAULT 'THB';
+UPDATE spin_wheels SET id = '${BASE_CURRENCY}' WHERE id = 'default';
+ALTER TABLE spin_coupons ADD COLUMN currency text NOT NULL DEFAULT '${BASE_CURRENCY}';
 ALTER TABLE spin_coupons ALTER COLUMN currency DROP DEFAULT;
 -- A spin's Idempotency-Key (one spin per key) and its answer's coins left. Coins themselves are
 -- on the ledger now (money/004_coins moved members.coin there; nothing writes that column).
