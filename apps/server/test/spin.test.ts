@@ -229,6 +229,20 @@ describe.each(dbKinds)('prize wheel in the Laos build on %s', (kind) => {
     expect((await call<{ result: { remainingCoin: number } }>(t.app, 'POST', '/api/spinwheel/spin', { token: lak.token, headers: { 'idempotency-key': `spin-two-${lak.id}` } })).body.result.remainingCoin).toBe(1);
   });
 
+  it('claims a coupon once for 10 claims at once with one Idempotency-Key, in LAK', async () => {
+    const lak = await member('LAK');
+    await t.services.spins.grantCoins(lak.id, 1);
+    expect((await call(t.app, 'POST', '/api/spinwheel/spin', { token: lak.token })).status).toBe(200);
+    const [coupon] = (await call<Array<{ _id: string; amount: number }>>(t.app, 'GET', '/api/spinwheel/coupon', { token: lak.token })).body;
+    if (!coupon) throw new Error('a coupon expected');
+    const headers = { 'idempotency-key': `claim-${lak.id}` };
+    const claims = await Promise.all(Array.from({ length: 10 }, () => call<{ success: boolean }>(t.app, 'POST', '/api/spinwheel/coupon/claim', { token: lak.token, body: { coupon: coupon._id }, headers })));
+    expect(claims.filter((c) => c.status === 200).length).toBeGreaterThanOrEqual(1);
+    expect((await call<{ wallet: { amount: number } }>(t.app, 'GET', '/api/wallet', { token: lak.token })).body.wallet.amount).toBe(coupon.amount);
+    const credits = await t.services.database.db.selectFrom('operations').select('amount').where('member_id', '=', lak.id).where('source', '=', 'SPIN').execute();
+    expect(credits.map((c) => Number(c.amount))).toEqual([coupon.amount * 100]);
+  });
+
   it('lets an operator set each currency\'s wheel; an unknown currency is refused', async () => {
     const lakWheel = (await t.app.inject({ method: 'GET', url: '/api/operator/spinwheel?currency=LAK', headers: operator })).json() as { wheel: { depositPerCoin: number } };
     expect(lakWheel.wheel.depositPerCoin).toBe(5_000_000);

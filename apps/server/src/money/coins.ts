@@ -70,16 +70,18 @@ export class Coins {
   }
 
   /**
-   * Spends coins inside the caller's transaction (`trx`: the spin that costs them is recorded
-   * with it, or nothing is). The coin account is locked until the transaction ends, so spends
-   * at once go one after another. Answers the balance left; throws InsufficientFunds (and the
-   * transaction must be rolled back) when there are not enough.
+   * Spends coins inside the caller's transaction (`trx`: what they pay for is recorded with them,
+   * or nothing is). The member's coin account is locked and checked first, so spends at once go
+   * one after another and never below zero (InsufficientFunds, nothing written: roll back);
+   * then `work` records what the coins buy, given the balance left; the posting comes last, so
+   * the shared issuer account is held only for the end of the transaction.
    */
-  async spend(trx: Kysely<DB>, memberId: string, coins: number, ref: string): Promise<number> {
+  async spend<T>(trx: Kysely<DB>, memberId: string, coins: number, ref: string, work: (remaining: number) => Promise<T>): Promise<T> {
     const id = account.coins(memberId);
     const held = await trx.selectFrom('ledger_accounts').select('balance').where('id', '=', id).forNoKeyUpdate().executeTakeFirst();
     if (!held || Number(held.balance) < coins) throw new InsufficientFunds();
-    const after = await runPosting(trx, { kind: 'coin_spend', operationId: ref, postings: [{ account: id, amount: -coins }, { account: account.coinIssuer(), amount: coins }] });
-    return after?.get(id) ?? 0;
+    const result = await work(Number(held.balance) - coins);
+    await runPosting(trx, { kind: 'coin_spend', operationId: ref, postings: [{ account: id, amount: -coins }, { account: account.coinIssuer(), amount: coins }] });
+    return result;
   }
 }

@@ -195,8 +195,7 @@ export class SpinService {
     const total = weights.reduce((n, w) => n + w, 0);
     const spinId = newId();
     try {
-      return await this.db.transaction().execute(async (trx) => {
-        const remaining = await this.money.coins.spend(trx, memberId, 1, `spin:${spinId}`);
+      return await this.db.transaction().execute(async (trx) => this.money.coins.spend(trx, memberId, 1, `spin:${spinId}`, async (remaining) => {
         const seed = await this.currentSeed(trx, memberId, true);
         const roll = spinRoll(seed.seed, seed.client_seed, seed.nonce, total);
         const slice = wheel.slices[sliceOf(roll, weights)] as StoredSlice;
@@ -236,7 +235,7 @@ export class SpinService {
             .execute();
         }
         return { success: true, result: { code: slice.code, label: slice.label, remainingCoin: remaining } };
-      });
+      }));
     } catch (error) {
       // The same key at the same moment: the first spin is the answer (this one rolled back).
       const first = (error instanceof InsufficientFunds || uniqueViolation(error) !== null) && (await this.spinByKey(memberId, idem));
