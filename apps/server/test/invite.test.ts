@@ -79,4 +79,68 @@ describe.each(dbKinds)('invite a friend on %s', (kind) => {
     expect((await wallet(inviter.token)).invite.amount).toBe(0);
     expect(await call(t.app, 'GET', '/api/invite/bonus', { token: inviter.token })).toMatchObject({ status: 404 });
   });
+
+  it('earns nothing from the same person behind a trailing dot, extra spaces, or the same account number', async () => {
+    const inviter = await member({ bankAccountName: 'DENG SAMEPERSON', bankAccountNo: '5551234567' });
+    const dotted = await member({ bankAccountName: 'deng  sameperson.', inviteCode: `PR${inviter.id}` });
+    const sameAccount = await member({ bankAccountName: 'SOMEONE ELSE', bankCode: 'SCB', bankAccountNo: '5551234567', inviteCode: `PR${inviter.id}` });
+    await deposit(dotted.token, 5000);
+    await deposit(sameAccount.token, 5000);
+    expect((await wallet(inviter.token)).invite.amount).toBe(0);
+    // A real friend still earns.
+    const friend = await member({ bankAccountName: 'FON FRIEND', inviteCode: `PR${inviter.id}` });
+    await deposit(friend.token, 1000);
+    expect((await wallet(inviter.token)).invite.amount).toBe(10);
+  });
+});
+
+describe.each(dbKinds)('invite a friend in the Laos build on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(kind, { LAOS_MODE: 'true' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  afterEach(async () => {
+    expect(await checkInvariants(t.services.database.db)).toMatchObject({ ok: true, totals: { LAK: 0 } });
+  });
+
+  let phones = 0;
+  async function member(currency: 'LAK' | 'BAHT', overrides: Record<string, unknown> = {}) {
+    phones += 1;
+    const phone = `20${String(Date.now()).slice(-5)}${String(phones).padStart(3, '0')}`;
+    const { id, password } = await registerMember(t.app, { username: phone, bankCode: 'BCEL', currency, ...overrides });
+    return { id, token: await login(t.app, phone, password) };
+  }
+  const wallet = async (token: string) => (await call<{ wallet: { amount: number }; invite: { amount: number } }>(t.app, 'GET', '/api/wallet', { token })).body;
+  const deposit = async (token: string, amount: number) => expect((await call(t.app, 'POST', '/api/wallet/add', { token, body: { amount } })).status).toBe(200);
+
+  it('pays a LAK inviter in LAK, 1 % of a LAK friend\'s deposits in kip, at the kip minimum (10 receives at once: once)', async () => {
+    const inviter = await member('LAK', { bankAccountName: 'KHAMLA INVITER' });
+    const friend = await member('LAK', { bankAccountName: 'NOY FRIEND', inviteCode: `PR${inviter.id}` });
+    await deposit(friend.token, 50_000);
+    // 500 kip earned: under the 1,000 kip minimum.
+    expect((await wallet(inviter.token)).invite.amount).toBe(500);
+    expect(await call(t.app, 'GET', '/api/invite/bonus', { token: inviter.token })).toMatchObject({ status: 400, body: { message: 'INVITE_COLLECT', minimum: 1000 } });
+    await deposit(friend.token, 100_000);
+    expect((await wallet(inviter.token)).invite.amount).toBe(1500);
+    const receives = await Promise.all(Array.from({ length: 10 }, () => call<Record<string, unknown>>(t.app, 'GET', '/api/invite/bonus', { token: inviter.token, headers: { 'idempotency-key': `invite-${inviter.id}` } })));
+    const paid = receives.filter((r) => r.status === 200);
+    expect(paid.length).toBeGreaterThanOrEqual(1);
+    for (const r of paid) expect(r.body).toMatchObject({ message: 'INVITE_BONUS_SUCCESS', amount: 1500 });
+    const after = await wallet(inviter.token);
+    expect(after).toMatchObject({ wallet: { amount: 1500 }, invite: { amount: 0 } });
+    const rows = await t.services.database.db.selectFrom('invite_earnings').select(['currency', 'paid_operation_id']).where('inviter_id', '=', inviter.id).execute();
+    expect(rows.every((r) => r.currency === 'LAK' && r.paid_operation_id !== null)).toBe(true);
+    const credited = await t.services.database.db.selectFrom('ledger_accounts').select('balance').where('id', '=', `m:${inviter.id}:wallet`).executeTakeFirstOrThrow();
+    expect(Number(credited.balance)).toBe(150_000);
+  });
+
+  it('earns nothing across currencies (no exchange): a baht friend of a LAK inviter', async () => {
+    const inviter = await member('LAK', { bankAccountName: 'VONG INVITER' });
+    const friend = await member('BAHT', { bankAccountName: 'PIM FRIEND', inviteCode: `PR${inviter.id}` });
+    await deposit(friend.token, 1000);
+    expect((await wallet(inviter.token)).invite.amount).toBe(0);
+  });
 });

@@ -108,3 +108,58 @@ describe.each(dbKinds)('refund of losses on %s', (kind) => {
     }
   });
 });
+
+describe.each(dbKinds)('refund of losses in the Laos build on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(kind, { ROUND_IMPORT_INTERVAL_MS: '0', LAOS_MODE: 'true' });
+    await t.app.inject({ method: 'PUT', url: '/api/operator/sandbox/clock', headers: operator, payload: { offsetMs: 7 * 86_400_000 } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  afterEach(async () => {
+    expect(await checkInvariants(t.services.database.db)).toMatchObject({ ok: true, totals: { LAK: 0 } });
+  });
+
+  let phones = 0;
+  /** A LAK member who lost `rounds` × 10,000 kip at PG last week. */
+  async function lakLoser(rounds: number) {
+    phones += 1;
+    const phone = `20${String(Date.now()).slice(-5)}${String(phones).padStart(3, '0')}`;
+    const m = await registerMember(t.app, { username: phone, bankCode: 'BCEL', currency: 'LAK' });
+    const token = await login(t.app, phone, m.password);
+    expect((await call(t.app, 'POST', '/api/wallet/add', { token, body: { amount: 100_000 } })).status).toBe(200);
+    await call(t.app, 'GET', '/api/wallet/activate/PG', { token });
+    expect((await call(t.app, 'POST', '/api/wallet/transfer', { token, body: { from: 'WALLET', to: 'PG', amount: 100_000 } })).status).toBe(200);
+    const account = await t.services.database.db.selectFrom('member_games').select('username').where('member_id', '=', m.id).where('game_code', '=', 'PG').executeTakeFirstOrThrow();
+    for (let i = 0; i < rounds; i++) await t.services.sandboxGames?.spin('PG', account.username, 1_000_000, 0);
+    expect((await call(t.app, 'POST', '/api/wallet/transferAll', { token, body: { to: 'WALLET' } })).status).toBe(200);
+    return { ...m, token };
+  }
+  const wallet = async (token: string) => (await call<{ wallet: { amount: number } }>(t.app, 'GET', '/api/wallet', { token })).body.wallet.amount;
+
+  it('refunds a LAK member in LAK: 5 % of 60,000 kip lost, received once and added once (10 at once with one key)', async () => {
+    const m = await lakLoser(6);
+    const check = await call<Record<string, unknown>>(t.app, 'GET', '/api/refund/check', { token: m.token, headers: { 'accept-language': 'en' } });
+    expect(check.body).toMatchObject({ result: true, refundAmount: 3000 });
+    expect(String(check.body.info)).toContain('₭');
+    const receives = await Promise.all(Array.from({ length: 10 }, () => call(t.app, 'GET', '/api/refund/receive', { token: m.token })));
+    expect(receives.filter((r) => r.status === 200)).toHaveLength(1);
+    const before = await wallet(m.token);
+    const headers = { 'idempotency-key': `refund-${m.id}` };
+    const adds = await Promise.all(Array.from({ length: 10 }, () => call<Record<string, unknown>>(t.app, 'GET', '/api/refund/addWallet', { token: m.token, headers })));
+    const ok = adds.filter((a) => a.status === 200);
+    expect(ok.length).toBeGreaterThanOrEqual(1);
+    for (const a of ok) expect(a.body).toMatchObject({ ok: true, amount: 3000 });
+    expect(await wallet(m.token)).toBe(before + 3000);
+    const rows = await t.services.database.db.selectFrom('refunds').select(['currency', 'status', 'amount']).where('member_id', '=', m.id).execute();
+    expect(rows).toEqual([{ currency: 'LAK', status: 'CREDITED', amount: 300_000 }]);
+  });
+
+  it('holds a LAK refund under the kip minimum (1,000 kip): 5 % of 10,000 kip is nothing', async () => {
+    const m = await lakLoser(1);
+    expect((await call(t.app, 'GET', '/api/refund/check', { token: m.token })).body).toMatchObject({ result: false, refundAmount: 0 });
+    expect((await call(t.app, 'GET', '/api/refund/receive', { token: m.token })).body).toMatchObject({ message: 'REFUND_MINIMUM' });
+  });
+});

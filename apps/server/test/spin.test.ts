@@ -154,3 +154,131 @@ describe.each(dbKinds)('prize wheel on %s', (kind) => {
     }
   });
 });
+
+describe.each(dbKinds)('prize wheel in the Laos build on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(kind, { LAOS_MODE: 'true' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  afterEach(async () => {
+    const report = await checkInvariants(t.services.database.db);
+    expect(report).toMatchObject({ ok: true });
+    // Coins are summed apart from money, each unit to zero.
+    for (const total of Object.values(report.totals)) expect(total).toBe(0);
+  });
+
+  let phones = 0;
+  async function member(currency: 'LAK' | 'BAHT') {
+    phones += 1;
+    const phone = `20${String(Date.now()).slice(-5)}${String(phones).padStart(3, '0')}`;
+    const { id, password } = await registerMember(t.app, { username: phone, bankCode: 'BCEL', currency });
+    return { id, token: await login(t.app, phone, password) };
+  }
+  const setup = async (token: string) => (await call<{ result: { activeSpinwheel: { slices: Array<{ label: string }> } | null; userCoin: number } }>(t.app, 'GET', '/api/spinwheel/setup', { token })).body.result;
+
+  it('gives a LAK member the kip wheel: coins at its rate from LAK deposits, prizes credited in LAK', async () => {
+    const lak = await member('LAK');
+    // 100,000 kip deposited at 50,000 kip per coin: 2 coins.
+    expect((await call(t.app, 'POST', '/api/wallet/add', { token: lak.token, body: { amount: 100_000 } })).status).toBe(200);
+    const wheel = await setup(lak.token);
+    expect(wheel.activeSpinwheel?.slices[0]?.label).toBe('₭2,000');
+    expect(wheel.userCoin).toBe(2);
+    expect((await call<{ profile: { coin: number; currency: string } }>(t.app, 'GET', '/api/wallet', { token: lak.token })).body.profile).toMatchObject({ coin: 2, currency: 'LAK' });
+    for (let i = 0; i < 2; i++) expect((await call(t.app, 'POST', '/api/spinwheel/spin', { token: lak.token })).status).toBe(200);
+    const coupons = (await call<Array<{ _id: string; amount: number }>>(t.app, 'GET', '/api/spinwheel/coupon', { token: lak.token })).body;
+    expect(coupons).toHaveLength(2);
+    for (const c of coupons) expect(c.amount).toBeGreaterThanOrEqual(2_000);
+    const before = (await call<{ wallet: { amount: number } }>(t.app, 'GET', '/api/wallet', { token: lak.token })).body.wallet.amount;
+    const first = coupons[0] as { _id: string; amount: number };
+    expect((await call(t.app, 'POST', '/api/spinwheel/coupon/claim', { token: lak.token, body: { coupon: first._id } })).status).toBe(200);
+    expect((await call<{ wallet: { amount: number } }>(t.app, 'GET', '/api/wallet', { token: lak.token })).body.wallet.amount).toBe(before + first.amount);
+    const db = t.services.database.db;
+    const prize = await db.selectFrom('ledger_accounts').select('balance').where('id', '=', 'sys:bonus:LAK').executeTakeFirstOrThrow();
+    expect(Number(prize.balance)).toBeLessThanOrEqual(-first.amount * 100);
+    const coin = await db.selectFrom('ledger_accounts').select(['balance', 'currency', 'kind']).where('id', '=', `m:${lak.id}:coin`).executeTakeFirstOrThrow();
+    expect(coin).toMatchObject({ currency: 'COIN', kind: 'coin' });
+    expect(Number(coin.balance)).toBe(0);
+  });
+
+  it('keeps a baht member on the baht wheel in the same build', async () => {
+    const baht = await member('BAHT');
+    expect((await call(t.app, 'POST', '/api/wallet/add', { token: baht.token, body: { amount: 300 } })).status).toBe(200);
+    const wheel = await setup(baht.token);
+    expect(wheel.activeSpinwheel?.slices[0]?.label).toBe('฿1');
+    expect(wheel.userCoin).toBe(3);
+  });
+
+  it('spins once for 10 requests at once with one Idempotency-Key, and answers each the same', async () => {
+    const lak = await member('LAK');
+    await t.services.spins.grantCoins(lak.id, 3);
+    const headers = { 'idempotency-key': `spin-once-${lak.id}` };
+    const answers = await Promise.all(Array.from({ length: 10 }, () => call<{ success: boolean; result?: { code: string; remainingCoin: number } }>(t.app, 'POST', '/api/spinwheel/spin', { token: lak.token, headers })));
+    const ok = answers.filter((a) => a.status === 200);
+    expect(ok.length).toBeGreaterThanOrEqual(1);
+    for (const a of answers) expect([200, 409]).toContain(a.status);
+    expect(new Set(ok.map((a) => JSON.stringify(a.body))).size).toBe(1);
+    expect(ok[0]?.body.result?.remainingCoin).toBe(2);
+    expect((await setup(lak.token)).userCoin).toBe(2);
+    const again = await call<{ result?: { remainingCoin: number } }>(t.app, 'POST', '/api/spinwheel/spin', { token: lak.token, headers });
+    expect(again.body).toEqual(ok[0]?.body);
+    expect((await call<unknown[]>(t.app, 'GET', '/api/spinwheel/coupon', { token: lak.token })).body).toHaveLength(1);
+    // Another key is another spin.
+    expect((await call<{ result: { remainingCoin: number } }>(t.app, 'POST', '/api/spinwheel/spin', { token: lak.token, headers: { 'idempotency-key': `spin-two-${lak.id}` } })).body.result.remainingCoin).toBe(1);
+  });
+
+  it('claims a coupon once for 10 claims at once with one Idempotency-Key, in LAK', async () => {
+    const lak = await member('LAK');
+    await t.services.spins.grantCoins(lak.id, 1);
+    expect((await call(t.app, 'POST', '/api/spinwheel/spin', { token: lak.token })).status).toBe(200);
+    const [coupon] = (await call<Array<{ _id: string; amount: number }>>(t.app, 'GET', '/api/spinwheel/coupon', { token: lak.token })).body;
+    if (!coupon) throw new Error('a coupon expected');
+    const headers = { 'idempotency-key': `claim-${lak.id}` };
+    const claims = await Promise.all(Array.from({ length: 10 }, () => call<{ success: boolean }>(t.app, 'POST', '/api/spinwheel/coupon/claim', { token: lak.token, body: { coupon: coupon._id }, headers })));
+    expect(claims.filter((c) => c.status === 200).length).toBeGreaterThanOrEqual(1);
+    expect((await call<{ wallet: { amount: number } }>(t.app, 'GET', '/api/wallet', { token: lak.token })).body.wallet.amount).toBe(coupon.amount);
+    const credits = await t.services.database.db.selectFrom('operations').select('amount').where('member_id', '=', lak.id).where('source', '=', 'SPIN').execute();
+    expect(credits.map((c) => Number(c.amount))).toEqual([coupon.amount * 100]);
+  });
+
+  it('lets an operator set each currency\'s wheel; an unknown currency is refused', async () => {
+    const lakWheel = (await t.app.inject({ method: 'GET', url: '/api/operator/spinwheel?currency=LAK', headers: operator })).json() as { wheel: { depositPerCoin: number } };
+    expect(lakWheel.wheel.depositPerCoin).toBe(5_000_000);
+    expect((await t.app.inject({ method: 'GET', url: '/api/operator/spinwheel?currency=USD', headers: operator })).statusCode).toBe(400);
+  });
+});
+
+describe('coins before the ledger (migration money/004_coins)', () => {
+  it('moves members.coin onto the ledger as opening postings, and the check stays clean', async () => {
+    const { loadConfig } = await import('../src/config');
+    const { openDatabase } = await import('../src/db/database');
+    const { migrate } = await import('../src/db/migrations');
+    const { modules } = await import('../src/modules');
+    const { migrationsOf } = await import('../src/platform/module');
+    const { sql } = await import('kysely');
+    const database = await openDatabase(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: 'memory', OPERATOR_TOKEN }));
+    try {
+      const all = migrationsOf(modules);
+      const cut = all.findIndex((m) => m.id === 'money/004_coins');
+      expect(cut).toBeGreaterThan(0);
+      await migrate(database, all.slice(0, cut));
+      await sql`INSERT INTO banks (code, name_th, name_en) VALUES ('ZZB', 'x', 'x') ON CONFLICT DO NOTHING`.execute(database.db);
+      for (const [id, coin] of [['old-1', 4], ['old-2', 0], ['old-3', 11]] as const) {
+        await sql`INSERT INTO members (id, username, name, password_hash, bank_code, bank_account_name, bank_account_no, coin)
+          VALUES (${id}, ${id}, ${id}, 'x', 'ZZB', ${id}, ${id}, ${coin})`.execute(database.db);
+      }
+      await migrate(database, all);
+      const { coinBalance } = await import('../src/money/coins');
+      expect(await coinBalance(database.db, 'old-1')).toBe(4);
+      expect(await coinBalance(database.db, 'old-2')).toBe(0);
+      expect(await coinBalance(database.db, 'old-3')).toBe(11);
+      const report = await checkInvariants(database.db);
+      expect(report).toMatchObject({ ok: true, total: 0 });
+      expect(report.totals).toMatchObject({ COIN: 0 });
+    } finally {
+      await database.close();
+    }
+  });
+});

@@ -3,6 +3,7 @@ import type { MoneyResult } from '@mw/contract/wallet';
 import type { DB } from '../db/schema';
 import { AppError } from '../lib/errors';
 import { answerOf } from './answers';
+import { Coins } from './coins';
 import { Credits } from './credits';
 import { callKey, claimKey, KeyTaken, lookupKey, recordAnswer, recordPlan, releaseClaim, settleAnswer, type Idem, type KeyRecord, type StoredAnswer } from './idempotency';
 import { MoneyPolicies } from './policies';
@@ -41,9 +42,12 @@ export class MoneyCore {
   readonly policies = new MoneyPolicies();
   /** Credits from outside systems, once per message (credits.ts). */
   readonly credits: Credits;
+  /** The prize wheel's coins, a unit of their own on the ledger (coins.ts). */
+  readonly coins: Coins;
 
   constructor(private readonly db: Kysely<DB>) {
     this.credits = new Credits(db);
+    this.coins = new Coins(db);
   }
 
   async once(memberId: string, idem: Idem | null, run: () => Promise<MoneyResult>): Promise<MoneyResult> {

@@ -1,15 +1,16 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../db/schema';
-import type { Currency } from './tables';
+import type { Currency, Unit } from './tables';
 import './tables';
 
-export type { Currency } from './tables';
+export type { Currency, Unit } from './tables';
 
 /**
  * The only code that moves money. Accounts are named by text ids:
  *   m:<member>:wallet, m:<member>:game:<CODE>, m:<member>:inflight, m:<member>:withdrawal
  *   sys:deposits, sys:withdrawals, sys:bonus, sys:game:<CODE>            (THB)
  *   sys:deposits:LAK, sys:withdrawals:LAK, sys:bonus:LAK, sys:game:<CODE>:LAK
+ *   m:<member>:coin, sys:coins:COIN                                       (COIN: wheel coins, see coins.ts)
  * Every account holds one currency: a member's accounts are in the member's currency, system
  * accounts exist once per currency, and a ledger transaction never mixes currencies (a trigger
  * refuses the statement; see money/migrations.ts). Member accounts can never go below zero (a
@@ -17,7 +18,7 @@ export type { Currency } from './tables';
  */
 export type AccountId = string;
 
-const system = (name: string, currency: Currency): AccountId => (currency === 'THB' ? `sys:${name}` : `sys:${name}:${currency}`);
+const system = (name: string, currency: Unit): AccountId => (currency === 'THB' ? `sys:${name}` : `sys:${name}:${currency}`);
 
 export const account = {
   wallet: (memberId: string): AccountId => `m:${memberId}:wallet`,
@@ -28,7 +29,20 @@ export const account = {
   withdrawals: (currency: Currency): AccountId => system('withdrawals', currency),
   bonus: (currency: Currency): AccountId => system('bonus', currency),
   provider: (code: string, currency: Currency): AccountId => system(`game:${code}`, currency),
+  /** A member's wheel coins (unit COIN). */
+  coins: (memberId: string): AccountId => `m:${memberId}:coin`,
+  /** Where coins come from and go back to (unit COIN). */
+  coinIssuer: (): AccountId => system('coins', COIN),
 };
+
+/** The unit of wheel coins on the ledger. */
+export const COIN: Unit = 'COIN';
+
+/** The currency amounts were in before rules held one amount per currency (legacy settings). */
+export const BASE_CURRENCY: Currency = 'THB';
+
+/** Every currency a member can hold, for per-currency rules. */
+export const CURRENCIES: readonly Currency[] = ['THB', 'LAK'];
 
 /** A member's currency as the ledger names it: BAHT is THB. */
 export function ledgerCurrency(memberCurrency: string): Currency {
@@ -55,7 +69,11 @@ export type PostingKind =
   | 'refund'
   | 'invite'
   | 'spin_prize'
-  | 'adjustment';
+  | 'adjustment'
+  | 'coin_earn'
+  | 'coin_grant'
+  | 'coin_spend'
+  | 'coin_opening';
 
 export interface PostInput {
   kind: PostingKind;
@@ -302,6 +320,17 @@ export async function post(db: Kysely<DB>, input: PostInput): Promise<Map<Accoun
   return balances;
 }
 
+/** SQL: the ledger currency of a `members.currency` column (BAHT is THB), for domain queries. */
+export function ledgerCurrencySql(memberCurrencyColumn: string): RawBuilder<Currency> {
+  return sql<Currency>`(CASE WHEN ${sql.ref(memberCurrencyColumn)} = 'LAK' THEN 'LAK' ELSE 'THB' END)`;
+}
+
+/** The same as SQL text, for migrations (the column name is the caller's own, never input). */
+export function ledgerCurrencySqlText(memberCurrencyColumn: string): string {
+  if (!/^[a-z_][a-z0-9_.]*$/.test(memberCurrencyColumn)) throw new Error(`not a column name: ${memberCurrencyColumn}`);
+  return `(CASE WHEN ${memberCurrencyColumn} = 'LAK' THEN 'LAK' ELSE 'THB' END)`;
+}
+
 /** The ledger currency of a member's accounts, read from the member (BAHT is THB). */
 function memberCurrencySql(memberId: string): RawBuilder<Currency> {
   return sql<Currency>`(SELECT CASE WHEN m.currency = 'LAK' THEN 'LAK' ELSE 'THB' END FROM members m WHERE m.id = ${memberId})`;
@@ -353,10 +382,12 @@ export async function memberCurrency(db: Kysely<DB>, memberId: string): Promise<
   return currency;
 }
 
+/** Balances of money accounts (coin accounts are read with coinBalance, coins.ts). */
 export async function balances(db: Kysely<DB>, ids: AccountId[]): Promise<Map<AccountId, { balance: number; version: number; currency: Currency }>> {
   if (ids.length === 0) return new Map();
   const rows = await db.selectFrom('ledger_accounts').select(['id', 'balance', 'version', 'currency']).where('id', 'in', ids).execute();
-  return new Map(rows.map((r) => [r.id, { balance: Number(r.balance), version: Number(r.version), currency: r.currency }]));
+  const money = rows.flatMap((r) => (r.currency === COIN ? [] : [{ ...r, currency: r.currency as Currency }]));
+  return new Map(money.map((r) => [r.id, { balance: Number(r.balance), version: Number(r.version), currency: r.currency }]));
 }
 
 export interface InvariantReport {
@@ -369,10 +400,10 @@ export interface InvariantReport {
   negativeAccounts: string[];
   /** Transactions whose entries are in more than one currency. */
   mixedCurrencyTransactions: string[];
-  /** Sum over all accounts (must be 0). */
+  /** Sum over all money accounts, coins left out (must be 0). */
   total: number;
-  /** Sum over the accounts of each currency (each must be 0). */
-  totals: Partial<Record<Currency, number>>;
+  /** Sum over the accounts of each currency, and of coins apart (each must be 0). */
+  totals: Partial<Record<Unit, number>>;
   accounts: number;
   transactions: number;
 }
@@ -390,10 +421,10 @@ export async function checkInvariants(db: Kysely<DB>): Promise<InvariantReport> 
   const mixed = await sql<{ transaction_id: string }>`
     SELECT e.transaction_id FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id
     GROUP BY e.transaction_id HAVING count(DISTINCT a.currency) > 1`.execute(db);
-  const perCurrency = await sql<{ currency: Currency; total: string | number }>`
+  const perCurrency = await sql<{ currency: Unit; total: string | number }>`
     SELECT currency, sum(balance) AS total FROM ledger_accounts GROUP BY currency`.execute(db);
   const totals = await sql<{ total: string | number | null; accounts: string | number; transactions: string | number }>`
-    SELECT (SELECT sum(balance) FROM ledger_accounts) AS total, (SELECT count(*) FROM ledger_accounts) AS accounts,
+    SELECT (SELECT sum(balance) FROM ledger_accounts WHERE currency <> ${COIN}) AS total, (SELECT count(*) FROM ledger_accounts) AS accounts,
            (SELECT count(*) FROM ledger_transactions) AS transactions`.execute(db);
   const row = totals.rows[0];
   const total = Number(row?.total ?? 0);

@@ -117,4 +117,33 @@ CREATE TABLE external_credits (
   PRIMARY KEY (source, ref)
 );`,
   },
+  {
+    id: 'money/004_coins',
+    sql: `
+-- Wheel coins are value: each member's coins are a ledger account of their own unit (COIN, kind
+-- coin), issued from and spent back to the system account sys:coins:COIN. The one-currency
+-- trigger keeps them out of every money transaction, and the ledger check sums them apart.
+ALTER TABLE ledger_accounts DROP CONSTRAINT ledger_accounts_kind_check;
+ALTER TABLE ledger_accounts ADD CONSTRAINT ledger_accounts_kind_check CHECK (kind IN ('wallet', 'game', 'inflight', 'withdrawal', 'coin', 'system'));
+ALTER TABLE ledger_accounts DROP CONSTRAINT ledger_accounts_currency_check;
+ALTER TABLE ledger_accounts ADD CONSTRAINT ledger_accounts_currency_check CHECK (currency IN ('THB', 'LAK', 'COIN'));
+ALTER TABLE ledger_accounts ADD CONSTRAINT ledger_accounts_coin_unit CHECK ((kind = 'coin') = (currency = 'COIN') OR kind = 'system');
+INSERT INTO ledger_accounts (id, kind, currency) VALUES ('sys:coins:COIN', 'system', 'COIN');
+-- Opening postings: the coins members held in members.coin (no longer written) move onto the
+-- ledger, one transaction per member, from the coin issuer.
+INSERT INTO ledger_accounts (id, member_id, kind, currency)
+  SELECT 'm:' || id || ':coin', id, 'coin', 'COIN' FROM members WHERE coin > 0;
+INSERT INTO ledger_transactions (operation_id, kind)
+  SELECT 'coin-opening:' || id, 'coin_opening' FROM members WHERE coin > 0;
+INSERT INTO ledger_entries (transaction_id, account_id, amount, balance_after)
+  SELECT t.id, 'm:' || m.id || ':coin', m.coin, m.coin
+  FROM members m JOIN ledger_transactions t ON t.operation_id = 'coin-opening:' || m.id AND t.kind = 'coin_opening'
+  WHERE m.coin > 0
+  UNION ALL
+  SELECT t.id, 'sys:coins:COIN', -m.coin, NULL
+  FROM members m JOIN ledger_transactions t ON t.operation_id = 'coin-opening:' || m.id AND t.kind = 'coin_opening'
+  WHERE m.coin > 0;
+UPDATE ledger_accounts a SET balance = m.coin, version = a.version + 1 FROM members m WHERE a.id = 'm:' || m.id || ':coin' AND m.coin > 0;
+UPDATE ledger_accounts SET balance = -(SELECT coalesce(sum(coin), 0) FROM members), version = version + 1 WHERE id = 'sys:coins:COIN';`,
+  },
 ];

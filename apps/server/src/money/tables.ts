@@ -3,14 +3,16 @@ import type { DefaultTimestamp } from '../db/schema';
 
 /** Currencies of ledger accounts (ISO 4217). A member's BAHT is THB. */
 export type Currency = 'THB' | 'LAK';
+/** What a ledger account counts: a currency, or the prize wheel's coins (their own unit, never summed with money). */
+export type Unit = Currency | 'COIN';
 
 export interface LedgerAccountsTable {
   id: string;
   member_id: string | null;
-  kind: 'wallet' | 'game' | 'inflight' | 'withdrawal' | 'system';
+  kind: 'wallet' | 'game' | 'inflight' | 'withdrawal' | 'coin' | 'system';
   game_code: string | null;
-  /** Every account holds one currency; a ledger transaction never mixes two. */
-  currency: ColumnType<Currency, Currency | undefined, never>;
+  /** Every account holds one currency (or coins); a ledger transaction never mixes two. */
+  currency: ColumnType<Unit, Unit | undefined, never>;
   balance: Generated<number>;
   version: Generated<number>;
   created_at: DefaultTimestamp;

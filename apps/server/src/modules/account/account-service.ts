@@ -12,6 +12,7 @@ import {
 } from '@mw/contract/rules';
 import type { DB } from '../../db/schema';
 import { openMemberAccounts } from '../../money/ledger';
+import { coinBalance } from '../../money/coins';
 import { AppError, badRequest, conflict, forbidden, tooMany, uniqueViolation } from '../../lib/errors';
 import { ruleError } from '../../lib/rule-error';
 import { newId } from '../../lib/ids';
@@ -301,7 +302,6 @@ export class AccountService {
         'members.username',
         'members.name',
         'members.created_at',
-        'members.coin',
         'members.bank_code',
         'members.bank_account_name',
         'members.bank_account_no',
@@ -318,7 +318,8 @@ export class AccountService {
       username: row.username,
       name: row.name,
       createdAt: row.created_at.toISOString(),
-      coin: row.coin,
+      // Coins are on the ledger (money/coins.ts), no longer in members.coin.
+      coin: await coinBalance(this.db, row.id),
       bankCode: row.bank_code,
       bankAccountName: row.bank_account_name,
       bankAccountNo: row.bank_account_no,

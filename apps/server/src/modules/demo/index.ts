@@ -1,6 +1,8 @@
 import { defineModule } from '../../platform/module';
 import { CATALOGUE } from '../../providers/games/catalogue';
 import type { NewChannel } from '../deposit/channel-service';
+import { CURRENCIES, type Currency } from '../../money/ledger';
+import type { WheelInput } from '../spin/spin-service';
 
 /** The demo member the README names. */
 export const DEMO_MEMBER = { username: '0812345678', password: 'demo1234', id: 'de300000000000000000de30' } as const;
@@ -68,6 +70,29 @@ const DEMO_SETTINGS: Record<string, unknown> = {
     la: [{ image: '/banners/refund.svg', html: '<h3>ຄືນຍອດເສຍ 5% ທຸກອາທິດ</h3><p>ຮັບຄືນ 5% ຂອງຍອດເສຍອາທິດທີ່ແລ້ວ (ຈັນ–ອາທິດ) ສູງສຸດ ฿5,000</p>' }],
     en: [{ image: '/banners/refund.svg', html: '<h3>5% of your losses back, every week</h3><p>5% of last week’s net loss (Monday to Sunday) back, up to ฿5,000.</p>' }],
   },
+  // The invite and refund rules with amounts per currency (minor units): baht and kip.
+  invite: { active: true, percent: 1, minimum: { THB: 100, LAK: 100_000 }, successPercent: 100, failPercent: 0 },
+  refund: {
+    active: true,
+    period: 'week',
+    percent: 5,
+    minimum: { THB: 100, LAK: 100_000 },
+    maximum: { THB: 500_000, LAK: 100_000_000 },
+    successPercent: 100,
+    failPercent: 0,
+    info: {
+      THB: {
+        th: '<p>รับคืนยอดเสีย 5% ของสัปดาห์ที่แล้ว (จันทร์–อาทิตย์) สูงสุด ฿5,000</p>',
+        la: '<p>ຮັບຄືນຍອດເສຍ 5% ຂອງອາທິດທີ່ແລ້ວ (ຈັນ–ອາທິດ) ສູງສຸດ ฿5,000</p>',
+        en: '<p>5% of last week’s net loss (Monday to Sunday) back, up to ฿5,000.</p>',
+      },
+      LAK: {
+        th: '<p>รับคืนยอดเสีย 5% ของสัปดาห์ที่แล้ว (จันทร์–อาทิตย์) สูงสุด ₭1,000,000</p>',
+        la: '<p>ຮັບຄືນຍອດເສຍ 5% ຂອງອາທິດທີ່ແລ້ວ (ຈັນ–ອາທິດ) ສູງສຸດ ₭1,000,000</p>',
+        en: '<p>5% of last week’s net loss (Monday to Sunday) back, up to ₭1,000,000.</p>',
+      },
+    },
+  },
   contact: {
     contactText: {
       th: '<p>ติดต่อทีมงานได้ตลอด 24 ชั่วโมง ผ่าน LINE</p>',
@@ -81,31 +106,35 @@ const DEMO_SETTINGS: Record<string, unknown> = {
 };
 
 const company = 'GOLDEN WALLET CO LTD';
-/** Prize labels are amounts (one text for every language); every slice pays. 100 baht deposited = 1 coin. */
-const wheelSlice = (baht: number, weight: number, i: number) => ({
-  code: `B${baht}`,
-  label: `฿${baht}`,
+/** Prize labels are amounts (one text for every language); every slice pays. */
+const wheelSlice = (prefix: string, symbol: string, major: number, weight: number, i: number) => ({
+  code: `${prefix}${major}`,
+  label: `${symbol}${major.toLocaleString('en-US')}`,
   bgColor: i % 2 === 0 ? '#f5c451' : '#2b2f6b',
   textColor: i % 2 === 0 ? '#1d1b3a' : '#ffffff',
   htmlDescription: '',
   weight,
-  prize: { name: `฿${baht}`, amount: baht * 100 },
+  prize: { name: `${symbol}${major.toLocaleString('en-US')}`, amount: major * 100 },
 });
-const DEMO_WHEEL = {
-  name: 'Golden Wheel',
-  active: true,
-  slices: [
-    [1, 300],
-    [2, 250],
-    [5, 200],
-    [10, 120],
-    [20, 70],
-    [50, 40],
-    [100, 15],
-    [500, 5],
-  ].map(([baht = 0, weight = 0], i) => wheelSlice(baht, weight, i)),
-  depositPerCoin: 10_000,
-  couponTtlDays: 7,
+const WEIGHTS = [300, 250, 200, 120, 70, 40, 15, 5];
+/** The wheel of each currency: its prizes and coin rate in that currency (amounts in minor units). */
+const DEMO_WHEELS: Record<Currency, WheelInput> = {
+  // 100 baht deposited = 1 coin; prizes 1 to 500 baht.
+  THB: {
+    name: 'Golden Wheel',
+    active: true,
+    slices: [1, 2, 5, 10, 20, 50, 100, 500].map((baht, i) => wheelSlice('B', '฿', baht, WEIGHTS[i] ?? 1, i)),
+    depositPerCoin: 10_000,
+    couponTtlDays: 7,
+  },
+  // 50,000 kip deposited = 1 coin; prizes 2,000 to 1,000,000 kip.
+  LAK: {
+    name: 'Golden Wheel',
+    active: true,
+    slices: [2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000, 1_000_000].map((kip, i) => wheelSlice('K', '₭', kip, WEIGHTS[i] ?? 1, i)),
+    depositPerCoin: 5_000_000,
+    couponTtlDays: 7,
+  },
 };
 
 /** Demo bonuses (amounts in satang): a welcome bonus, a daily and a weekly one. */
@@ -195,7 +224,7 @@ export const demoModule = defineModule({
       })),
     );
     await deposits.channels.seed(DEMO_CHANNELS);
-    await spins.seedWheel(DEMO_WHEEL);
+    for (const currency of CURRENCIES) await spins.seedWheel(currency, DEMO_WHEELS[currency]);
     await bonuses.seedCatalogue(DEMO_BONUSES);
     await promotions.seed(DEMO_PROMOTIONS);
     await accounts.ensureMember(

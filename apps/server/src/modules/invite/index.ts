@@ -3,9 +3,11 @@ import { z } from 'zod';
 import { toBaht } from '@mw/contract/money';
 import type { DB, DefaultTimestamp } from '../../db/schema';
 import { requireMember } from '../../http/handlers';
-import { AppError } from '../../lib/errors';
-import { KeyTaken } from '../../money/idempotency';
+import { AppError, uniqueViolation } from '../../lib/errors';
+import { KeyTaken, type Idem } from '../../money/idempotency';
 import type { MoneyCore } from '../../money/core';
+import { BASE_CURRENCY, CURRENCIES, ledgerCurrencySqlText, memberCurrency, type Currency } from '../../money/ledger';
+import { samePerson } from './same-person';
 import { recordChange } from '../../platform/audit';
 import { bannersFor, type StoredBanners } from '../../lib/banners';
 import { defineModule } from '../../platform/module';
@@ -18,7 +20,9 @@ export interface InviteEarningsTable {
   operation_id: string;
   inviter_id: string;
   invitee_id: string;
+  /** Minor units of `currency`: the deposit's (the invitee's), which is the inviter's too. */
   amount: number;
+  currency: string;
   created_at: DefaultTimestamp;
   /** The credit that paid it to the inviter's wallet, once received. */
   paid_operation_id: string | null;
@@ -37,13 +41,16 @@ declare module '../../platform/services' {
   }
 }
 
-/** The invite rule (setting `invite`): percents as numbers, the minimum in satang. */
+/** The invite rule (setting `invite`): percents as numbers, the minimum per currency in its minor units. */
 export interface InviteRules {
   active: boolean;
   /** Percent of each invitee deposit the inviter earns. */
   percent: number;
-  /** Smallest amount received at once. */
-  minimum: number;
+  /**
+   * Smallest amount received at once, per currency (minor units). A currency with none has no
+   * invite payouts (INVITE_INACTIVE for its members).
+   */
+  minimum: Partial<Record<Currency, number>>;
   /**
    * Shown in the receive confirmation (spec: invite success and fail percentages), and the
    * condition the payout opens: turnover of successPercent % of it, bust at failPercent % (see
@@ -53,14 +60,23 @@ export interface InviteRules {
   failPercent: number;
 }
 
-export const DEFAULT_INVITE_RULES: InviteRules = { active: true, percent: 1, minimum: 100, successPercent: 100, failPercent: 0 };
+export const DEFAULT_INVITE_RULES: InviteRules = { active: true, percent: 1, minimum: { [BASE_CURRENCY]: 100 }, successPercent: 100, failPercent: 0 };
+
+/** Stored rules as they are now: a bare `minimum` (before currencies) was the base currency's. */
+function normaliseRules(stored: Partial<Omit<InviteRules, 'minimum'>> & { minimum?: number | Partial<Record<Currency, number>> }): InviteRules {
+  const { minimum, ...rest } = stored;
+  return { ...DEFAULT_INVITE_RULES, ...rest, minimum: typeof minimum === 'number' ? { [BASE_CURRENCY]: minimum } : (minimum ?? DEFAULT_INVITE_RULES.minimum) };
+}
 
 /**
  * Invite a friend: invitees are members who registered with the inviter's code (`PR` + `_id`).
  * The inviter earns `percent` of each successful deposit of each invitee (the qualifying activity
- * is deposits), accrued once per deposit operation when the inviter's wallet or invite list is
- * read. Nothing is earned when the invitee is the inviter's own inviter (a loop A ⇄ B) or holds
- * a bank account under the same name as the inviter (the same person twice). `GET
+ * is deposits), in the deposit's currency, accrued once per deposit operation when the inviter's
+ * wallet or invite list is read. There is no exchange: only invitees of the inviter's currency
+ * earn (a THB inviter gains nothing from a LAK friend's deposits). Nothing is earned when the
+ * invitee is the inviter's own inviter (a loop A ⇄ B) or is the same person (same-person.ts: the
+ * same holder name or account number, compared normalised). It is paid in the inviter's
+ * currency, at that currency's minimum. `GET
  * /api/invite/bonus` pays what was accrued and not received yet into the wallet, once (a `bonus`
  * row "from" INVITE), under a turnover condition opened in the same statement (BONUS_REMAINING
  * while another condition is open): NO_INVITE_BONUS when there is nothing, INVITE_INACTIVE when invites are off,
@@ -84,33 +100,47 @@ export class InviteService {
   }
 
   async rules(): Promise<InviteRules> {
-    return { ...DEFAULT_INVITE_RULES, ...(await this.settings.get<Partial<InviteRules>>('invite', {})) };
+    return normaliseRules(await this.settings.get<Parameters<typeof normaliseRules>[0]>('invite', {}));
   }
 
-  /** Writes the inviter's earnings from invitees' deposits not counted yet (idempotent, safe at once). */
+  /** Invitees who may earn for this inviter: not the inviter's own inviter, not the same person, of the inviter's currency. */
+  private async earningInvitees(inviterId: string): Promise<string[]> {
+    const columns = ['id', 'inviter_id', 'currency', 'bank_account_name', 'bank_account_no'] as const;
+    const [inviter, invitees] = await Promise.all([
+      this.db.selectFrom('members').select(columns).where('id', '=', inviterId).executeTakeFirst(),
+      this.db.selectFrom('members').select(columns).where('inviter_id', '=', inviterId).execute(),
+    ]);
+    if (!inviter) return [];
+    const holder = (m: typeof inviter) => ({ bankAccountName: m.bank_account_name, bankAccountNo: m.bank_account_no });
+    return invitees.filter((i) => i.id !== inviter.id && i.id !== inviter.inviter_id && i.currency === inviter.currency && !samePerson(holder(inviter), holder(i))).map((i) => i.id);
+  }
+
+  /** Writes the inviter's earnings from invitees' deposits not counted yet, in the deposits' currency (idempotent, safe at once). */
   async accrue(inviterId: string, rules: InviteRules): Promise<void> {
     if (!rules.active || rules.percent <= 0) return;
+    const invitees = await this.earningInvitees(inviterId);
+    if (invitees.length === 0) return;
+    // An invitee's deposits are in the invitee's currency, which is the inviter's (see earningInvitees).
+    const currency = await memberCurrency(this.db, inviterId);
     await sql`
-      INSERT INTO invite_earnings (operation_id, inviter_id, invitee_id, amount)
-      SELECT o.id, inviter.id, invitee.id, floor(o.amount * ${rules.percent}::numeric / 100)::bigint
+      INSERT INTO invite_earnings (operation_id, inviter_id, invitee_id, amount, currency)
+      SELECT o.id, ${inviterId}, invitee.id, floor(o.amount * ${rules.percent}::numeric / 100)::bigint, ${currency}
       FROM members invitee
-      JOIN members inviter ON inviter.id = invitee.inviter_id
       JOIN operations o ON o.member_id = invitee.id AND o.type = 'deposit' AND o.status = 'SUCCESS'
-      WHERE inviter.id = ${inviterId}
-        AND invitee.id <> inviter.id
-        AND (inviter.inviter_id IS NULL OR inviter.inviter_id <> invitee.id)
-        AND upper(invitee.bank_account_name) <> upper(inviter.bank_account_name)
+      WHERE invitee.id = ANY(${invitees}::text[])
+        AND invitee.inviter_id = ${inviterId}
         AND o.created_at >= invitee.created_at
         AND floor(o.amount * ${rules.percent}::numeric / 100) > 0
         AND NOT EXISTS (SELECT 1 FROM invite_earnings e WHERE e.operation_id = o.id)
       ON CONFLICT (operation_id) DO NOTHING`.execute(this.db);
   }
 
-  private async unpaid(inviterId: string): Promise<number> {
+  private async unpaid(inviterId: string, currency: Currency): Promise<number> {
     const row = await this.db
       .selectFrom('invite_earnings')
       .select((eb) => eb.fn.coalesce(eb.fn.sum<string>('amount'), sql<string>`0`).as('n'))
       .where('inviter_id', '=', inviterId)
+      .where('currency', '=', currency)
       .where('payout_id', 'is', null)
       .executeTakeFirstOrThrow();
     return Number(row.n);
@@ -120,7 +150,9 @@ export class InviteService {
   async summary(memberId: string): Promise<{ amount: number; success: number; fail: number }> {
     const rules = await this.rules();
     await this.accrue(memberId, rules);
-    return { amount: rules.active ? toBaht(await this.unpaid(memberId)) : 0, success: rules.successPercent, fail: rules.failPercent };
+    const currency = await memberCurrency(this.db, memberId);
+    const open = rules.active && rules.minimum[currency] !== undefined;
+    return { amount: open ? toBaht(await this.unpaid(memberId, currency)) : 0, success: rules.successPercent, fail: rules.failPercent };
   }
 
   async list(memberId: string, page: number, limit: number): Promise<{ total: number; invites: Array<{ from: { name: string }; amount: number; createdAt: string }> }> {
@@ -141,12 +173,15 @@ export class InviteService {
   }
 
   /** Pays the accrued earnings into the wallet, once: the earnings are claimed by a payout id, then credited with it as the key. */
-  async receive(memberId: string): Promise<{ message: 'INVITE_BONUS_SUCCESS'; amount: number; wallet: { amount: number } }> {
+  async receive(memberId: string, idem: Idem | null = null): Promise<{ message: 'INVITE_BONUS_SUCCESS'; amount: number; wallet: { amount: number } }> {
     const rules = await this.rules();
-    if (!rules.active) throw new AppError(403, 'INVITE_INACTIVE');
+    // Paid in the member's currency, at its minimum; a currency the rules leave out has no payouts.
+    const currency = await memberCurrency(this.db, memberId);
+    const minimum = rules.minimum[currency];
+    if (!rules.active || minimum === undefined) throw new AppError(403, 'INVITE_INACTIVE');
     await this.accrue(memberId, rules);
     const payoutId = `${memberId}:${Date.now()}:${Math.random().toString(36).slice(2, 10)}`;
-    const due = await this.unpaid(memberId);
+    const due = await this.unpaid(memberId, currency);
     if (due === 0) {
       // Friends who have not deposited yet, or nothing left to receive.
       const [invitee, earned] = await Promise.all([
@@ -155,22 +190,23 @@ export class InviteService {
       ]);
       throw new AppError(404, invitee && !earned ? 'NO_INVITEE_PLAY_INFO' : 'NO_INVITE_BONUS');
     }
-    if (due < rules.minimum) throw new AppError(400, 'INVITE_COLLECT', { minimum: toBaht(rules.minimum) });
+    if (due < minimum) throw new AppError(400, 'INVITE_COLLECT', { minimum: toBaht(minimum) });
     await this.bonuses.settle(memberId);
     if (await this.bonuses.active(memberId)) throw new AppError(409, 'BONUS_REMAINING');
     const claimed = await sql<{ amount: string }>`
       WITH taken AS (
-        UPDATE invite_earnings SET payout_id = ${payoutId} WHERE inviter_id = ${memberId} AND payout_id IS NULL RETURNING amount)
+        UPDATE invite_earnings SET payout_id = ${payoutId} WHERE inviter_id = ${memberId} AND currency = ${currency} AND payout_id IS NULL RETURNING amount)
       SELECT coalesce(sum(amount), 0)::text AS amount FROM taken`.execute(this.db);
     const amount = Number(claimed.rows[0]?.amount ?? 0);
     if (amount === 0) throw new AppError(409, 'NO_INVITE_BONUS');
     let credit;
     try {
-      credit = await this.money.credits.credit({ source: 'invite', ref: payoutId, memberId, amount, currency: 'THB', kind: 'invite', from: 'INVITE', note: null, tag: { hook: 'invite_paid', id: payoutId, data: payoutConditionData(memberId, amount, rules) } });
+      credit = await this.money.credits.credit({ source: 'invite', ref: payoutId, memberId, amount, currency, kind: 'invite', from: 'INVITE', note: null, idem, tag: { hook: 'invite_paid', id: payoutId, data: payoutConditionData(memberId, amount, rules) } });
     } catch (error) {
-      // Another condition opened meanwhile (one per member): nothing was credited; give the earnings back.
+      // Nothing was credited; give the earnings back. Another condition opened meanwhile (one per
+      // member: its unique index) is BONUS_REMAINING; a key recorded first answers from its record.
       await this.db.updateTable('invite_earnings').set({ payout_id: null }).where('payout_id', '=', payoutId).where('paid_operation_id', 'is', null).execute();
-      if (error instanceof KeyTaken) throw new AppError(409, 'BONUS_REMAINING');
+      if (!(error instanceof KeyTaken) && uniqueViolation(error) !== null) throw new AppError(409, 'BONUS_REMAINING');
       throw error;
     }
     if (!credit.created) throw new AppError(409, 'INVITE_BONUS_FAIL');
@@ -181,32 +217,38 @@ export class InviteService {
   async settleClaimed(): Promise<void> {
     const open = await this.db
       .selectFrom('invite_earnings')
-      .select(['payout_id', 'inviter_id', (eb) => eb.fn.sum<string>('amount').as('amount')])
+      .select(['payout_id', 'inviter_id', 'currency', (eb) => eb.fn.sum<string>('amount').as('amount')])
       .where('payout_id', 'is not', null)
       .where('paid_operation_id', 'is', null)
       .where('created_at', '<', new Date(Date.now() - 60_000))
-      .groupBy(['payout_id', 'inviter_id'])
+      .groupBy(['payout_id', 'inviter_id', 'currency'])
       .limit(100)
       .execute();
     const rules = await this.rules();
     for (const p of open) {
-      if (!p.payout_id) continue;
+      const currency = CURRENCIES.find((c) => c === p.currency);
+      if (!p.payout_id || !currency) continue;
       const amount = Number(p.amount);
       try {
-        await this.money.credits.credit({ source: 'invite', ref: p.payout_id, memberId: p.inviter_id, amount, currency: 'THB', kind: 'invite', from: 'INVITE', note: null, tag: { hook: 'invite_paid', id: p.payout_id, data: payoutConditionData(p.inviter_id, amount, rules) } });
+        await this.money.credits.credit({ source: 'invite', ref: p.payout_id, memberId: p.inviter_id, amount, currency, kind: 'invite', from: 'INVITE', note: null, tag: { hook: 'invite_paid', id: p.payout_id, data: payoutConditionData(p.inviter_id, amount, rules) } });
       } catch (error) {
-        // A condition is open now: the claim is given back, to be received again later.
-        if (!(error instanceof KeyTaken)) throw error;
+        // A condition is open now (its unique index): the claim is given back, to be received again later.
+        if (uniqueViolation(error) === null) throw error;
         await this.db.updateTable('invite_earnings').set({ payout_id: null }).where('payout_id', '=', p.payout_id).where('paid_operation_id', 'is', null).execute();
       }
     }
   }
 }
 
+const minorUnits = z.number().int().min(1).max(100_000_000_000);
 const rulesBody = z.strictObject({
   active: z.boolean(),
   percent: z.number().min(0).max(100),
-  minimum: z.number().int().min(1).max(100_000_000),
+  // Per currency (minor units); a bare number is the base currency's (the older form).
+  minimum: z.union([
+    minorUnits.transform((n) => ({ [BASE_CURRENCY]: n })),
+    z.record(z.string(), minorUnits).refine((m) => Object.keys(m).every((c) => CURRENCIES.some((k) => k === c)), 'currency codes: THB, LAK'),
+  ]),
   successPercent: z.number().min(0).max(10_000),
   failPercent: z.number().min(0).max(100),
 });
@@ -229,6 +271,14 @@ CREATE TABLE invite_earnings (
 );
 CREATE INDEX invite_earnings_inviter ON invite_earnings (inviter_id, created_at DESC);`,
     },
+    {
+      id: 'invite/002_earnings_currency',
+      sql: `
+-- Earnings are in the currency of the deposit they come from (the invitee's).
+ALTER TABLE invite_earnings ADD COLUMN currency text;
+UPDATE invite_earnings e SET currency = ${ledgerCurrencySqlText('m.currency')} FROM members m WHERE m.id = e.invitee_id;
+ALTER TABLE invite_earnings ALTER COLUMN currency SET NOT NULL;`,
+    },
   ],
   setup(services) {
     services.invites = new InviteService(services.database.db, services.money, services.settings, services.bonuses);
@@ -237,7 +287,7 @@ CREATE INDEX invite_earnings_inviter ON invite_earnings (inviter_id, created_at 
   },
   handlers: ({ invites, settings }) => ({
     inviteList: async (ctx) => invites.list(requireMember(ctx).memberId, ctx.body.page, ctx.body.limit),
-    inviteBonus: async (ctx) => invites.receive(requireMember(ctx).memberId),
+    inviteBonus: async (ctx) => invites.receive(requireMember(ctx).memberId, ctx.idem),
     inviteBanners: async (ctx) => bannersFor(await settings.get<StoredBanners>('inviteBanners', []), ctx.locale),
   }),
   routes(app, services) {

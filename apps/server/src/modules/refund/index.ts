@@ -8,6 +8,9 @@ import { requireMember } from '../../http/handlers';
 import { AppError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { MoneyCore } from '../../money/core';
+import { BASE_CURRENCY, CURRENCIES, ledgerCurrencySqlText, memberCurrency, type Currency } from '../../money/ledger';
+import type { Idem } from '../../money/idempotency';
+import { uniqueViolation } from '../../lib/errors';
 import { recordChange } from '../../platform/audit';
 import { bannersFor, type StoredBanners } from '../../lib/banners';
 import { defineModule } from '../../platform/module';
@@ -25,7 +28,9 @@ export interface RefundsTable {
   period_end: Timestamp;
   stakes: number;
   wins: number;
+  /** Minor units of `currency` (the member's: their games' stakes and wins are in it). */
   amount: number;
+  currency: string;
   /** AVAILABLE (to receive), RECEIVED (to add to the wallet), CREDITED, or NONE (under the minimum). */
   status: 'AVAILABLE' | 'RECEIVED' | 'CREDITED' | 'NONE';
   created_at: DefaultTimestamp;
@@ -44,14 +49,15 @@ declare module '../../platform/services' {
   }
 }
 
-/** The refund rule (setting `refund`; amounts in satang, percents as numbers). */
+/** The refund rule (setting `refund`; amounts per currency in its minor units, percents as numbers). */
 export interface RefundRules {
   active: boolean;
   period: 'day' | 'week';
   /** Percent of the period's net loss. */
   percent: number;
-  minimum: number;
-  maximum: number;
+  /** Per currency: a currency with no minimum and maximum has no refunds (REFUND_INACTIVE for its members). */
+  minimum: Partial<Record<Currency, number>>;
+  maximum: Partial<Record<Currency, number>>;
   /**
    * Shown in the add-to-wallet confirmation (spec: refundSuccess, refundFail), and the condition
    * the refund is added under: turnover of successPercent % of it, bust at failPercent % (see
@@ -59,28 +65,60 @@ export interface RefundRules {
    */
   successPercent: number;
   failPercent: number;
-  info: Record<Locale, string>;
+  /** The refund modal's text per currency (it names the maximum in that currency), per locale. */
+  info: Partial<Record<Currency, Record<Locale, string>>>;
 }
 
 export const DEFAULT_REFUND_RULES: RefundRules = {
   active: true,
   period: 'week',
   percent: 5,
-  minimum: 100,
-  maximum: 500_000,
+  minimum: { [BASE_CURRENCY]: 100 },
+  maximum: { [BASE_CURRENCY]: 500_000 },
   successPercent: 100,
   failPercent: 0,
   info: {
-    th: '<p>รับคืนยอดเสีย 5% ของสัปดาห์ที่แล้ว (จันทร์–อาทิตย์) สูงสุด ฿5,000</p>',
-    la: '<p>ຮັບຄືນຍອດເສຍ 5% ຂອງອາທິດທີ່ແລ້ວ (ຈັນ–ອາທິດ) ສູງສຸດ ฿5,000</p>',
-    en: '<p>5% of last week’s net loss (Monday to Sunday) back, up to ฿5,000.</p>',
+    [BASE_CURRENCY]: {
+      th: '<p>รับคืนยอดเสีย 5% ของสัปดาห์ที่แล้ว (จันทร์–อาทิตย์) สูงสุด ฿5,000</p>',
+      la: '<p>ຮັບຄືນຍອດເສຍ 5% ຂອງອາທິດທີ່ແລ້ວ (ຈັນ–ອາທິດ) ສູງສຸດ ฿5,000</p>',
+      en: '<p>5% of last week’s net loss (Monday to Sunday) back, up to ฿5,000.</p>',
+    },
   },
 };
+
+type StoredRefundRules = Partial<Omit<RefundRules, 'minimum' | 'maximum' | 'info'>> & {
+  minimum?: number | Partial<Record<Currency, number>>;
+  maximum?: number | Partial<Record<Currency, number>>;
+  info?: Record<Locale, string> | Partial<Record<Currency, Record<Locale, string>>>;
+};
+
+const isLocaleTexts = (info: NonNullable<StoredRefundRules['info']>): info is Record<Locale, string> => typeof (info as { en?: unknown }).en === 'string';
+
+/** Stored rules as they are now: bare amounts and texts (before currencies) were the base currency's. */
+function normaliseRules(stored: StoredRefundRules): RefundRules {
+  const { minimum, maximum, info, ...rest } = stored;
+  const perCurrency = (value: number | Partial<Record<Currency, number>> | undefined, fallback: Partial<Record<Currency, number>>) => (typeof value === 'number' ? { [BASE_CURRENCY]: value } : (value ?? fallback));
+  return {
+    ...DEFAULT_REFUND_RULES,
+    ...rest,
+    minimum: perCurrency(minimum, DEFAULT_REFUND_RULES.minimum),
+    maximum: perCurrency(maximum, DEFAULT_REFUND_RULES.maximum),
+    info: info === undefined ? DEFAULT_REFUND_RULES.info : isLocaleTexts(info) ? { [BASE_CURRENCY]: info } : info,
+  };
+}
+
+/** A currency's amounts, when the rules give refunds in it. */
+function amountsOf(rules: RefundRules, currency: Currency): { minimum: number; maximum: number } | null {
+  const minimum = rules.minimum[currency];
+  const maximum = rules.maximum[currency];
+  return minimum === undefined || maximum === undefined ? null : { minimum, maximum };
+}
 
 /**
  * Refund of losses: for each closed period (the last full day or week, Asia/Bangkok by the bonus
  * clock), the member's net loss = stakes − wins of the rounds settled in it (all games), times
- * `percent`, at most `maximum`; under `minimum` it is nothing. It is computed once per (member,
+ * `percent`, at most `maximum`; under `minimum` it is nothing — all in the member's currency
+ * (their stakes and wins are in it; minimum and maximum are that currency's), and credited in it. It is computed once per (member,
  * period) — the first look after the period closed writes it (rounds are imported first) and it
  * never changes. `receive` takes the available refunds (REFUND_SUCCESS; refused while a bonus is
  * open: REFUND_CONDITION); `addWallet` credits the received ones to the wallet, once per refund
@@ -107,11 +145,13 @@ export class RefundService {
   }
 
   async rules(): Promise<RefundRules> {
-    return { ...DEFAULT_REFUND_RULES, ...(await this.settings.get<Partial<RefundRules>>('refund', {})) };
+    return normaliseRules(await this.settings.get<StoredRefundRules>('refund', {}));
   }
 
-  /** Writes the refund of the last closed period, once (answers nothing). */
-  private async compute(memberId: string, rules: RefundRules): Promise<void> {
+  /** Writes the refund of the last closed period, once, in the member's currency (answers nothing). */
+  private async compute(memberId: string, rules: RefundRules, currency: Currency): Promise<void> {
+    const limits = amountsOf(rules, currency);
+    if (!limits) return;
     const now = new Date(this.now());
     const current = periodStart(rules.period, now) ?? now;
     const previous = periodStart(rules.period, new Date(current.getTime() - 1)) ?? current;
@@ -120,43 +160,57 @@ export class RefundService {
     await this.activity.importAll();
     const totals = await this.activity.totals(memberId, previous, current, null);
     const loss = Math.max(0, totals.stakes - totals.wins);
-    const amount = Math.min(rules.maximum, Math.floor((loss * rules.percent) / 100));
+    const amount = Math.min(limits.maximum, Math.floor((loss * rules.percent) / 100));
     await this.db
       .insertInto('refunds')
-      .values({ id: newId(), member_id: memberId, period_start: previous, period_end: current, stakes: totals.stakes, wins: totals.wins, amount, status: amount >= rules.minimum && amount > 0 ? 'AVAILABLE' : 'NONE', operation_id: null })
+      .values({ id: newId(), member_id: memberId, period_start: previous, period_end: current, stakes: totals.stakes, wins: totals.wins, amount, currency, status: amount >= limits.minimum && amount > 0 ? 'AVAILABLE' : 'NONE', operation_id: null })
       .onConflict((oc) => oc.columns(['member_id', 'period_start']).doNothing())
       .execute();
   }
 
   async check(memberId: string, locale: Locale): Promise<RefundCheck> {
     const rules = await this.rules();
-    if (rules.active) await this.compute(memberId, rules);
-    const [available, received] = await Promise.all([this.sum(memberId, 'AVAILABLE'), this.sum(memberId, 'RECEIVED')]);
+    const currency = await memberCurrency(this.db, memberId);
+    const active = rules.active && amountsOf(rules, currency) !== null;
+    if (active) await this.compute(memberId, rules, currency);
+    const [available, received] = await Promise.all([this.sum(memberId, 'AVAILABLE', currency), this.sum(memberId, 'RECEIVED', currency)]);
     await this.bonuses.settle(memberId);
     const bonus = (await this.bonuses.active(memberId)) !== null;
-    return { result: rules.active && available > 0, bonus, info: rules.info[locale] || rules.info.en, refundAmount: toBaht(available), received: toBaht(received), refundSuccess: rules.successPercent, refundFail: rules.failPercent };
+    const info = rules.info[currency];
+    return { result: active && available > 0, bonus, info: info ? info[locale] || info.en : '', refundAmount: toBaht(available), received: toBaht(received), refundSuccess: rules.successPercent, refundFail: rules.failPercent };
   }
 
-  private async sum(memberId: string, status: RefundsTable['status']): Promise<number> {
-    const row = await this.db.selectFrom('refunds').select((eb) => eb.fn.coalesce(eb.fn.sum<string>('amount'), sql<string>`0`).as('n')).where('member_id', '=', memberId).where('status', '=', status).executeTakeFirstOrThrow();
+  private async sum(memberId: string, status: RefundsTable['status'], currency: Currency): Promise<number> {
+    const row = await this.db
+      .selectFrom('refunds')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<string>('amount'), sql<string>`0`).as('n'))
+      .where('member_id', '=', memberId)
+      .where('status', '=', status)
+      .where('currency', '=', currency)
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
   async receive(memberId: string): Promise<{ message: 'REFUND_SUCCESS' }> {
     const rules = await this.rules();
-    if (!rules.active) throw new AppError(403, 'REFUND_INACTIVE');
-    await this.compute(memberId, rules);
+    const currency = await memberCurrency(this.db, memberId);
+    if (!rules.active || !amountsOf(rules, currency)) throw new AppError(403, 'REFUND_INACTIVE');
+    await this.compute(memberId, rules, currency);
     await this.bonuses.settle(memberId);
     if (await this.bonuses.active(memberId)) throw new AppError(409, 'REFUND_CONDITION');
     const any = await this.db.selectFrom('refunds').select(['id', 'status']).where('member_id', '=', memberId).where('status', 'in', ['AVAILABLE', 'NONE']).orderBy('period_start', 'desc').executeTakeFirst();
     if (!any) throw notFound('NO_REFUND');
-    const taken = await this.db.updateTable('refunds').set({ status: 'RECEIVED' }).where('member_id', '=', memberId).where('status', '=', 'AVAILABLE').executeTakeFirst();
-    if (Number(taken.numUpdatedRows) === 0) throw new AppError(400, 'REFUND_MINIMUM');
+    // One conditional update: receives at once take each refund once.
+    const taken = await this.db.updateTable('refunds').set({ status: 'RECEIVED' }).where('member_id', '=', memberId).where('currency', '=', currency).where('status', '=', 'AVAILABLE').executeTakeFirst();
+    // Taken by a receive at the same moment: nothing left to receive.
+    if (Number(taken.numUpdatedRows) === 0) throw any.status === 'AVAILABLE' ? notFound('NO_REFUND') : new AppError(400, 'REFUND_MINIMUM');
     return { message: 'REFUND_SUCCESS' };
   }
 
-  async addWallet(memberId: string): Promise<{ ok: true; amount: number; wallet: { amount: number } }> {
-    const received = await this.db.selectFrom('refunds').select(['id', 'amount']).where('member_id', '=', memberId).where('status', '=', 'RECEIVED').orderBy('period_start').execute();
+  async addWallet(memberId: string, idem: Idem | null = null): Promise<{ ok: true; amount: number; wallet: { amount: number } }> {
+    // Credited in the member's currency, the refunds' own.
+    const currency = await memberCurrency(this.db, memberId);
+    const received = await this.db.selectFrom('refunds').select(['id', 'amount']).where('member_id', '=', memberId).where('currency', '=', currency).where('status', '=', 'RECEIVED').orderBy('period_start').execute();
     if (received.length === 0) throw notFound('NO_REFUND');
     const rules = await this.rules();
     // All the received refunds are added in one credit (one condition): its key is the oldest
@@ -167,10 +221,11 @@ export class RefundService {
     if (await this.bonuses.active(memberId)) throw new AppError(409, 'REFUND_CONDITION');
     let credit;
     try {
-      credit = await this.money.credits.credit({ source: 'refund', ref: first.id, memberId, amount, currency: 'THB', kind: 'refund', from: 'REFUND', note: null, tag: { hook: 'refund_credited', id: received.map((r) => r.id).join(','), data: payoutConditionData(memberId, amount, rules) } });
+      credit = await this.money.credits.credit({ source: 'refund', ref: first.id, memberId, amount, currency, kind: 'refund', from: 'REFUND', note: null, idem, tag: { hook: 'refund_credited', id: received.map((r) => r.id).join(','), data: payoutConditionData(memberId, amount, rules) } });
     } catch (error) {
-      // Another condition opened meanwhile (one per member): nothing was credited.
-      if (error instanceof KeyTaken) throw new AppError(409, 'REFUND_CONDITION');
+      // Another condition opened meanwhile (one per member: its unique index): nothing was
+      // credited. A key recorded first answers from its record (KeyTaken goes up).
+      if (!(error instanceof KeyTaken) && uniqueViolation(error) !== null) throw new AppError(409, 'REFUND_CONDITION');
       throw error;
     }
     if (!credit.created) throw notFound('NO_REFUND');
@@ -187,15 +242,20 @@ export class RefundService {
   }
 }
 
+const isCurrency = (code: string) => CURRENCIES.some((c) => c === code);
+const minorUnits = z.number().int().min(1).max(100_000_000_000);
+/** Per currency (minor units); a bare number is the base currency's (the older form). */
+const perCurrency = z.union([minorUnits.transform((n) => ({ [BASE_CURRENCY]: n })), z.record(z.string(), minorUnits).refine((m) => Object.keys(m).every(isCurrency), 'currency codes: THB, LAK')]);
+const texts = z.strictObject({ th: z.string().max(5000), la: z.string().max(5000), en: z.string().max(5000) });
 const rulesBody = z.strictObject({
   active: z.boolean(),
   period: z.enum(['day', 'week']),
   percent: z.number().min(0).max(100),
-  minimum: z.number().int().min(1).max(100_000_000),
-  maximum: z.number().int().min(1).max(100_000_000),
+  minimum: perCurrency,
+  maximum: perCurrency,
   successPercent: z.number().min(0).max(10_000),
   failPercent: z.number().min(0).max(100),
-  info: z.strictObject({ th: z.string().max(5000), la: z.string().max(5000), en: z.string().max(5000) }),
+  info: z.union([texts.transform((t) => ({ [BASE_CURRENCY]: t })), z.record(z.string(), texts).refine((m) => Object.keys(m).every(isCurrency), 'currency codes: THB, LAK')]),
 });
 
 /** Refund of losses (spec sections 2, 3, 7, 8). Operator: GET/PUT /api/operator/refund-settings. */
@@ -219,6 +279,14 @@ CREATE TABLE refunds (
   UNIQUE (member_id, period_start)
 );`,
     },
+    {
+      id: 'refund/002_refunds_currency',
+      sql: `
+-- A refund is in the member's currency (their stakes and wins are in it).
+ALTER TABLE refunds ADD COLUMN currency text;
+UPDATE refunds r SET currency = ${ledgerCurrencySqlText('m.currency')} FROM members m WHERE m.id = r.member_id;
+ALTER TABLE refunds ALTER COLUMN currency SET NOT NULL;`,
+    },
   ],
   setup(services) {
     services.refunds = new RefundService(services.database.db, services.money, services.settings, services.activity, services.bonuses, () => services.bonusClock.now());
@@ -226,7 +294,7 @@ CREATE TABLE refunds (
   handlers: ({ refunds, settings }) => ({
     refundCheck: async (ctx) => refunds.check(requireMember(ctx).memberId, ctx.locale),
     refundReceive: async (ctx) => refunds.receive(requireMember(ctx).memberId),
-    refundAddWallet: async (ctx) => refunds.addWallet(requireMember(ctx).memberId),
+    refundAddWallet: async (ctx) => refunds.addWallet(requireMember(ctx).memberId, ctx.idem),
     refundList: async (ctx) => refunds.list(requireMember(ctx).memberId, ctx.body.page, ctx.body.limit),
     refundBanners: async (ctx) => bannersFor(await settings.get<StoredBanners>('refundBanners', []), ctx.locale),
   }),

@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { requireMember } from '../../http/handlers';
 import { defineModule } from '../../platform/module';
 import { operatorGuard, operatorName } from '../../platform/operator';
-import { SpinService, type WheelInput } from './spin-service';
+import { badRequest } from '../../lib/errors';
+import { BASE_CURRENCY, type Currency } from '../../money/ledger';
+import { currencyOf, SpinService, type WheelInput } from './spin-service';
 import './tables';
 
 declare module '../../platform/services' {
@@ -20,7 +22,8 @@ const sliceBody = z.strictObject({
   textColor: colour,
   htmlDescription: z.string().max(2000).default(''),
   weight: z.number().int().min(1).max(1_000_000),
-  prize: z.strictObject({ name: z.string().trim().min(1).max(80), amount: z.number().int().min(0).max(10_000_000) }),
+  // Minor units of the wheel's currency (LAK prizes run to millions of kip).
+  prize: z.strictObject({ name: z.string().trim().min(1).max(80), amount: z.number().int().min(0).max(100_000_000_000) }),
 });
 const wheelBody = z.strictObject({
   name: z.string().trim().min(1).max(80),
@@ -30,19 +33,29 @@ const wheelBody = z.strictObject({
     .min(2)
     .max(16)
     .refine((slices) => new Set(slices.map((s) => s.code)).size === slices.length, 'slice codes must be unique'),
-  depositPerCoin: z.number().int().min(0).max(100_000_000),
+  depositPerCoin: z.number().int().min(0).max(100_000_000_000),
   couponTtlDays: z.number().int().min(1).max(365),
 });
 
-/** The operator's view of the wheel and its calls (until the back office exists). */
+const wheelQuery = z.object({ currency: z.string().max(8).optional() });
+
+/** The wheel a call names: `?currency=` (THB when left out); another code is KEY_INVALID. */
+function wheelCurrency(query: unknown): Currency {
+  const currency = currencyOf((query as { currency?: string }).currency);
+  if (!currency) throw badRequest('KEY_INVALID', { fields: [{ path: 'currency', code: 'invalid' }] });
+  return currency;
+}
+
+/** The operator's view of the wheels (one per currency: `?currency=LAK`) and its calls (until the back office exists). */
 function operatorRoutes(app: FastifyInstance, guard: ReturnType<typeof operatorGuard>, spins: SpinService): void {
-  app.get('/api/operator/spinwheel', { preHandler: guard }, async () => spins.operatorWheel());
-  app.put('/api/operator/spinwheel', { preHandler: guard, schema: { body: wheelBody } }, async (request) => {
+  app.get('/api/operator/spinwheel', { preHandler: guard, schema: { querystring: wheelQuery } }, async (request) => spins.operatorWheel(wheelCurrency(request.query)));
+  app.put('/api/operator/spinwheel', { preHandler: guard, schema: { querystring: wheelQuery, body: wheelBody } }, async (request) => {
+    const currency = wheelCurrency(request.query);
     const input = request.body as WheelInput;
-    const before = await spins.operatorWheel();
-    await spins.setWheel(input);
-    const after = await spins.operatorWheel();
-    await spins.audit(operatorName(request), before.wheel, after.wheel);
+    const before = await spins.operatorWheel(currency);
+    await spins.setWheel(currency, input);
+    const after = await spins.operatorWheel(currency);
+    await spins.audit(operatorName(request), currency, before.wheel, after.wheel);
     return after;
   });
   const grantBody = z.strictObject({ coins: z.number().int().min(1).max(1000) });
@@ -53,9 +66,9 @@ function operatorRoutes(app: FastifyInstance, guard: ReturnType<typeof operatorG
 
 /**
  * The prize wheel (spec sections 2, 3, 4, 7, 9): setup, spin, coupons, claim, active, and the
- * provable-fairness calls added to the spec. Operator: GET/PUT /api/operator/spinwheel (name,
- * active, slices with weights and prizes, the coin rule, coupon lifetime), POST
- * /api/operator/members/:id/coins {coins}.
+ * provable-fairness calls added to the spec. Operator: GET/PUT /api/operator/spinwheel?currency=
+ * (one wheel per currency: name, active, slices with weights and prizes, the coin rule, coupon
+ * lifetime, amounts in that currency), POST /api/operator/members/:id/coins {coins}.
  */
 export const spinModule = defineModule({
   name: 'spin',
@@ -122,15 +135,28 @@ CREATE TABLE coin_awards (
 );
 CREATE INDEX operations_deposits_recent ON operations (created_at) WHERE type = 'deposit' AND status = 'SUCCESS';`,
     },
+    {
+      id: 'spin/002_wheels_per_currency_coins_on_ledger',
+      sql: `
+-- One wheel per currency: its id is the currency; the wheel there was is the baht one.
+UPDATE spin_wheels SET id = '${BASE_CURRENCY}' WHERE id = 'default';
+ALTER TABLE spin_coupons ADD COLUMN currency text NOT NULL DEFAULT '${BASE_CURRENCY}';
+ALTER TABLE spin_coupons ALTER COLUMN currency DROP DEFAULT;
+-- A spin's Idempotency-Key (one spin per key) and its answer's coins left. Coins themselves are
+-- on the ledger now (money/004_coins moved members.coin there; nothing writes that column).
+ALTER TABLE spins ADD COLUMN request_key text;
+ALTER TABLE spins ADD COLUMN remaining_coin integer;
+CREATE UNIQUE INDEX spins_request_key ON spins (member_id, request_key) WHERE request_key IS NOT NULL;`,
+    },
   ],
   setup(services) {
     services.spins = new SpinService(services.database.db, services.money);
   },
   handlers: ({ spins }) => ({
     spinSetup: async (ctx) => spins.setup(requireMember(ctx).memberId),
-    spin: async (ctx) => spins.spin(requireMember(ctx).memberId),
+    spin: async (ctx) => spins.spin(requireMember(ctx).memberId, ctx.idem),
     spinCoupons: async (ctx) => spins.coupons(requireMember(ctx).memberId),
-    spinCouponClaim: async (ctx) => spins.claim(requireMember(ctx).memberId, ctx.body.coupon),
+    spinCouponClaim: async (ctx) => spins.claim(requireMember(ctx).memberId, ctx.body.coupon, ctx.idem),
     spinActive: async (ctx) => spins.active(requireMember(ctx).memberId),
     spinFairness: async (ctx) => spins.fairness(requireMember(ctx).memberId),
     spinRotateSeed: async (ctx) => spins.rotate(requireMember(ctx).memberId, ctx.body.clientSeed),

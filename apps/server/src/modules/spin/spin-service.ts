@@ -6,12 +6,13 @@ import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { recordChange } from '../../platform/audit';
 import { newId } from '../../lib/ids';
+import { uniqueViolation } from '../../lib/errors';
 import type { MoneyCore } from '../../money/core';
-import { ledgerCurrency } from '../../money/ledger';
+import type { Idem } from '../../money/idempotency';
+import { BASE_CURRENCY, CURRENCIES, InsufficientFunds, LedgerError, ledgerCurrencySql, memberCurrency, type Currency } from '../../money/ledger';
 import { newServerSeed, seedHash, sliceOf, spinRoll } from './fairness';
 import type { SpinSeedsTable, SpinWheelsTable, StoredSlice } from './tables';
 
-export const WHEEL_ID = 'default';
 /** The statement's "from" of a prize. */
 export const SPIN_SOURCE = 'SPIN';
 
@@ -28,18 +29,27 @@ export interface WheelInput {
 
 const newClientSeed = () => randomBytes(8).toString('hex');
 
+/** A currency code of an operator's call or a stored row, checked against the ledger's list. */
+export function currencyOf(value: string | undefined): Currency | null {
+  if (value === undefined) return BASE_CURRENCY;
+  return CURRENCIES.find((c) => c === value) ?? null;
+}
+
 /**
- * The prize wheel. Coins: every successful deposit of a baht member (bank, slip, QR, e-wallet,
- * manual, demo top-up) made while the wheel is active earns floor(amount / deposit_per_coin)
- * coins, once per deposit operation (coin_awards is keyed by it); they are added when the member's
- * coins are next read (setup, spin, active) and by a sweep every few seconds. A spin costs
- * one coin and is decided here — never in the browser — from the member's secret server seed,
- * client seed and nonce (fairness.ts), in one transaction with the coin it spends, the spin
- * record and the coupon it wins: 20 spins at once with 3 coins are exactly 3 spins, each stored
- * before it is answered. A coupon is claimed once (a credit keyed by the coupon: the prize comes
- * from the bonus account as a `bonus` operation, "from" SPIN) until it expires.
- *
- * The wheel is for baht members: a LAK member sees none (its prizes are in baht).
+ * The prize wheel, one per currency (spin_wheels.id is the currency: THB, LAK): a member plays the
+ * wheel of their own currency, whose coin rate and prizes are in that currency. Coins are value on
+ * the ledger (their own unit COIN, money/coins.ts): every successful deposit (bank, slip, QR,
+ * e-wallet, manual, demo top-up) made while the member's wheel is active earns
+ * floor(amount / deposit_per_coin) coins, both in the deposit's currency, once per deposit
+ * operation (the coin_awards row is written in the statement that posts them); they are added
+ * when the member's coins are next read (setup, spin, active) and by a sweep every few seconds.
+ * A spin costs one coin and is decided here — never in the browser — from the member's secret
+ * server seed, client seed and nonce (fairness.ts), in one transaction with the coin it spends
+ * (a posting that locks the member's coin account), the spin record and the coupon it wins:
+ * 20 spins at once with 3 coins are exactly 3 spins, each stored before it is answered; spins
+ * with one Idempotency-Key are one spin (a unique key on spins). A coupon is claimed once (a
+ * credit keyed by the coupon, in the coupon's currency: the prize comes from the bonus account as
+ * a `bonus` operation, "from" SPIN) until it expires.
  */
 export class SpinService {
   constructor(
@@ -59,41 +69,54 @@ export class SpinService {
 
   /**
    * Adds the coins of deposits not yet counted — of one member, or (the sweep) of every member's
-   * deposits of the last day. Idempotent and safe at the same moment: a deposit's award row is
-   * written once, and only rows written now add coins.
+   * deposits of the last day — at the coin rate of the wheel in the deposit's currency (a
+   * member's deposits are in the member's currency). Idempotent and safe at the same moment: a
+   * deposit's award row is written once, in the statement that posts its coins, and only rows
+   * written now post. Answers how many deposits earned coins now.
    */
   async accrue(memberId?: string): Promise<number> {
-    const result = await sql<{ n: string }>`
-      WITH award AS (
+    const due = await sql<{ id: string; member_id: string; coins: number | string }>`
+      SELECT o.id, o.member_id, (o.amount / w.deposit_per_coin)::int AS coins
+      FROM operations o
+      JOIN members m ON m.id = o.member_id
+      JOIN spin_wheels w ON w.id = ${ledgerCurrencySql('m.currency')} AND w.active AND w.deposit_per_coin > 0
+      WHERE o.type = 'deposit' AND o.status = 'SUCCESS' AND o.created_at >= w.coins_since AND o.amount >= w.deposit_per_coin
+        ${memberId ? sql`AND o.member_id = ${memberId}` : sql`AND o.created_at > now() - interval '1 day'`}
+        AND NOT EXISTS (SELECT 1 FROM coin_awards c WHERE c.operation_id = o.id)
+      ORDER BY o.id
+      LIMIT 500`.execute(this.db);
+    if (due.rows.length === 0) return 0;
+    const rows = due.rows.map((r) => ({ id: r.id, memberId: r.member_id, coins: Number(r.coins) }));
+    const posted = await this.money.coins.earn(
+      rows.map((r) => ({ ref: `coin-award:${r.id}`, memberId: r.memberId, coins: r.coins })),
+      (name) => sql`${sql.ref(name)} AS (
         INSERT INTO coin_awards (operation_id, member_id, coins)
-        SELECT o.id, o.member_id, (o.amount / w.deposit_per_coin)::int
-        FROM operations o
-        JOIN members m ON m.id = o.member_id AND m.currency <> 'LAK'
-        JOIN spin_wheels w ON w.id = ${WHEEL_ID} AND w.active AND w.deposit_per_coin > 0
-        WHERE o.type = 'deposit' AND o.status = 'SUCCESS' AND o.created_at >= w.coins_since AND o.amount >= w.deposit_per_coin
-          ${memberId ? sql`AND o.member_id = ${memberId}` : sql`AND o.created_at > now() - interval '1 day'`}
-          AND NOT EXISTS (SELECT 1 FROM coin_awards c WHERE c.operation_id = o.id)
+        SELECT * FROM unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.memberId)}::text[], ${rows.map((r) => r.coins)}::int[])
         ON CONFLICT (operation_id) DO NOTHING
-        RETURNING member_id, coins),
-      added AS (
-        UPDATE members m SET coin = m.coin + a.coins
-        FROM (SELECT member_id, sum(coins)::bigint AS coins FROM award GROUP BY member_id) a
-        WHERE m.id = a.member_id
-        RETURNING m.id)
-      SELECT count(*)::text AS n FROM added`.execute(this.db);
-    return Number(result.rows[0]?.n ?? 0);
+        RETURNING 'coin-award:' || operation_id AS ref)`,
+    );
+    return posted.size;
   }
 
-  private async wheel(): Promise<Wheel | null> {
-    const row = await this.db.selectFrom('spin_wheels').selectAll().where('id', '=', WHEEL_ID).executeTakeFirst();
+  private async wheel(currency: Currency): Promise<Wheel | null> {
+    const row = await this.db.selectFrom('spin_wheels').selectAll().where('id', '=', currency).executeTakeFirst();
     return row ?? null;
   }
 
-  /** The active wheel for this member (baht members only), or null. */
+  /** The active wheel of the member's currency, or null. */
   private async wheelFor(memberId: string): Promise<Wheel | null> {
-    const [wheel, member] = await Promise.all([this.wheel(), this.db.selectFrom('members').select(['currency', 'coin']).where('id', '=', memberId).executeTakeFirst()]);
-    if (!wheel?.active || !member || ledgerCurrency(member.currency) !== 'THB' || wheel.slices.length === 0) return null;
+    const wheel = await this.wheel(await this.currencyOfMember(memberId));
+    if (!wheel?.active || wheel.slices.length === 0) return null;
     return wheel;
+  }
+
+  private async currencyOfMember(memberId: string): Promise<Currency> {
+    try {
+      return await memberCurrency(this.db, memberId);
+    } catch (error) {
+      if (error instanceof LedgerError) throw new AppError(404, 'NO_USER');
+      throw error;
+    }
   }
 
   async active(memberId: string): Promise<{ active: boolean }> {
@@ -103,11 +126,11 @@ export class SpinService {
 
   async setup(memberId: string): Promise<SpinSetup> {
     await this.accrue(memberId);
-    const [wheel, member] = await Promise.all([this.wheelFor(memberId), this.db.selectFrom('members').select('coin').where('id', '=', memberId).executeTakeFirst()]);
+    const [wheel, coins] = await Promise.all([this.wheelFor(memberId), this.money.coins.balance(memberId)]);
     return {
       result: {
         activeSpinwheel: wheel ? { name: wheel.name, slices: wheel.slices.map(({ code, label, bgColor, textColor, htmlDescription }) => ({ code, label, bgColor, textColor, htmlDescription })) } : null,
-        userCoin: Number(member?.coin ?? 0),
+        userCoin: coins,
       },
     };
   }
@@ -130,7 +153,7 @@ export class SpinService {
   }
 
   async fairness(memberId: string): Promise<SpinFairness> {
-    const wheel = await this.wheel();
+    const wheel = await this.wheel(await this.currencyOfMember(memberId));
     const seed = await this.currentSeed(this.db, memberId, false);
     const slices = (wheel?.slices ?? []).map(({ code, label, weight }) => ({ code, label, weight }));
     return { seedHash: seed.seed_hash, clientSeed: seed.client_seed, nonce: seed.nonce, slices, totalWeight: slices.reduce((n, s) => n + s.weight, 0) };
@@ -139,8 +162,7 @@ export class SpinService {
   /** Reveals the member's seed and starts a new one (with the client seed given, or a random one). */
   async rotate(memberId: string, clientSeed: string | undefined): Promise<{ revealed: { seed: string; seedHash: string; clientSeed: string; spins: number }; next: SpinFairness }> {
     const revealed = await this.db.transaction().execute(async (trx) => {
-      // The member's row orders this against their spins.
-      await trx.selectFrom('members').select('id').where('id', '=', memberId).forUpdate().executeTakeFirstOrThrow();
+      // The current seed's row lock orders this against the member's spins (they lock it too).
       const old = await this.currentSeed(trx, memberId, true);
       await trx.updateTable('spin_seeds').set({ revealed_at: new Date() }).where('id', '=', old.id).execute();
       const seed = newServerSeed();
@@ -150,44 +172,77 @@ export class SpinService {
     return { revealed, next: await this.fairness(memberId) };
   }
 
-  /** One spin: a coin spent, the outcome decided and stored with its coupon, in one transaction. */
-  async spin(memberId: string): Promise<SpinResult> {
+  /** A spin made under this Idempotency-Key, answered as it was. */
+  private async spinByKey(memberId: string, idem: Idem | null): Promise<SpinResult | null> {
+    if (!idem) return null;
+    const row = await this.db.selectFrom('spins').select(['slice_code', 'slice_label', 'remaining_coin']).where('member_id', '=', memberId).where('request_key', '=', idem.key).executeTakeFirst();
+    return row ? { success: true, result: { code: row.slice_code, label: row.slice_label, remainingCoin: Number(row.remaining_coin ?? 0) } } : null;
+  }
+
+  /**
+   * One spin: a coin spent (a ledger posting), the outcome decided and stored with its coupon, in
+   * one transaction. With an Idempotency-Key it is one spin per key, also when the requests
+   * arrive at once (the key is unique on spins: a second transaction with it rolls back, coin and
+   * all, and answers the first spin).
+   */
+  async spin(memberId: string, idem: Idem | null = null): Promise<SpinResult> {
     const wheel = await this.wheelFor(memberId);
     if (!wheel) throw new AppError(404, 'NO_SPINWHEEL', { success: false, error: 'NO_SPINWHEEL' });
+    const earlier = await this.spinByKey(memberId, idem);
+    if (earlier) return earlier;
     await this.accrue(memberId);
     const weights = wheel.slices.map((s) => s.weight);
     const total = weights.reduce((n, w) => n + w, 0);
-    return this.db.transaction().execute(async (trx) => {
-      const spent = await trx.updateTable('members').set({ coin: sql`coin - 1` }).where('id', '=', memberId).where('coin', '>', 0).returning('coin').executeTakeFirst();
-      if (!spent) throw new AppError(409, 'NO_COIN', { success: false, error: 'NO_COIN' });
-      const seed = await this.currentSeed(trx, memberId, true);
-      const roll = spinRoll(seed.seed, seed.client_seed, seed.nonce, total);
-      const slice = wheel.slices[sliceOf(roll, weights)] as StoredSlice;
-      const spinId = newId();
-      await trx.updateTable('spin_seeds').set({ nonce: seed.nonce + 1 }).where('id', '=', seed.id).execute();
-      await trx
-        .insertInto('spins')
-        .values({ id: spinId, member_id: memberId, seed_id: seed.id, nonce: seed.nonce, roll, total_weight: total, slice_code: slice.code, slice_label: slice.label, weights: JSON.stringify(weights) })
-        .execute();
-      if (slice.prize.amount > 0) {
+    const spinId = newId();
+    try {
+      return await this.db.transaction().execute(async (trx) => this.money.coins.spend(trx, memberId, 1, `spin:${spinId}`, async (remaining) => {
+        const seed = await this.currentSeed(trx, memberId, true);
+        const roll = spinRoll(seed.seed, seed.client_seed, seed.nonce, total);
+        const slice = wheel.slices[sliceOf(roll, weights)] as StoredSlice;
+        await trx.updateTable('spin_seeds').set({ nonce: seed.nonce + 1 }).where('id', '=', seed.id).execute();
         await trx
-          .insertInto('spin_coupons')
+          .insertInto('spins')
           .values({
-            id: newId(),
+            id: spinId,
             member_id: memberId,
-            spin_id: spinId,
+            seed_id: seed.id,
+            nonce: seed.nonce,
+            roll,
+            total_weight: total,
+            slice_code: slice.code,
             slice_label: slice.label,
-            name: slice.prize.name,
-            amount: slice.prize.amount,
-            status: 'OPEN',
-            expires_at: new Date(Date.now() + Number(wheel.coupon_ttl_days) * 86_400_000),
-            claimed_at: null,
-            operation_id: null,
+            weights: JSON.stringify(weights),
+            request_key: idem?.key ?? null,
+            remaining_coin: remaining,
           })
           .execute();
-      }
-      return { success: true, result: { code: slice.code, label: slice.label, remainingCoin: Number(spent.coin) } };
-    });
+        if (slice.prize.amount > 0) {
+          await trx
+            .insertInto('spin_coupons')
+            .values({
+              id: newId(),
+              member_id: memberId,
+              spin_id: spinId,
+              slice_label: slice.label,
+              name: slice.prize.name,
+              amount: slice.prize.amount,
+              currency: wheel.id,
+              status: 'OPEN',
+              expires_at: new Date(Date.now() + Number(wheel.coupon_ttl_days) * 86_400_000),
+              claimed_at: null,
+              operation_id: null,
+            })
+            .execute();
+        }
+        return { success: true, result: { code: slice.code, label: slice.label, remainingCoin: remaining } };
+      }));
+    } catch (error) {
+      // The same key at the same moment: the first spin is the answer (this one rolled back).
+      const first = (error instanceof InsufficientFunds || uniqueViolation(error) !== null) && (await this.spinByKey(memberId, idem));
+      if (first) return first;
+      if (error instanceof InsufficientFunds) throw new AppError(409, 'NO_COIN', { success: false, error: 'NO_COIN' });
+      throw error;
+    }
   }
 
   /** Coupons the member can claim, newest first (expired ones are not listed). */
@@ -212,29 +267,33 @@ export class SpinService {
   }
 
   /** Credits a coupon's prize once (the credit's key is the coupon). */
-  async claim(memberId: string, couponId: string): Promise<{ success: true; coupon: Coupon }> {
+  async claim(memberId: string, couponId: string, idem: Idem | null = null): Promise<{ success: true; coupon: Coupon }> {
     for (const gate of this.claimGates) await gate(memberId);
     const row = await this.db.selectFrom('spin_coupons').selectAll().where('id', '=', couponId).where('member_id', '=', memberId).executeTakeFirst();
     if (!row || row.status !== 'OPEN') throw new AppError(404, 'NO_CLAIMABLE_COUPON', { success: false, error: 'NO_CLAIMABLE_COUPON' });
     if (row.expires_at.getTime() <= Date.now()) throw new AppError(410, 'COUPON_EXPIRED', { success: false, error: 'COUPON_EXPIRED' });
+    // The prize is in the currency of the wheel that gave it (the member's).
+    const currency = currencyOf(row.currency);
+    if (!currency) throw new AppError(409, 'INVALID_COUPON_TYPE', { success: false, error: 'INVALID_COUPON_TYPE' });
     const credit = await this.money.credits.credit({
       source: 'spin',
       ref: row.id,
       memberId,
       amount: Number(row.amount),
-      currency: 'THB',
+      currency,
       kind: 'spin_prize',
       from: SPIN_SOURCE,
       note: row.name,
       tag: { hook: 'coupon_claimed', id: row.id },
+      idem,
     });
     if (!credit.created) throw new AppError(409, 'NO_CLAIMABLE_COUPON', { success: false, error: 'NO_CLAIMABLE_COUPON' });
     return { success: true, coupon: { _id: row.id, prize: { slice: row.slice_label, name: row.name }, amount: toBaht(Number(row.amount)) } };
   }
 
   /** The wheel with its weights and prizes (operators only). */
-  async operatorWheel(): Promise<{ wheel: { name: string; active: boolean; slices: StoredSlice[]; depositPerCoin: number; couponTtlDays: number; updatedAt: string } | null }> {
-    const wheel = await this.wheel();
+  async operatorWheel(currency: Currency): Promise<{ wheel: { name: string; active: boolean; slices: StoredSlice[]; depositPerCoin: number; couponTtlDays: number; updatedAt: string } | null }> {
+    const wheel = await this.wheel(currency);
     if (!wheel) return { wheel: null };
     return {
       wheel: {
@@ -248,9 +307,9 @@ export class SpinService {
     };
   }
 
-  async setWheel(input: WheelInput): Promise<Wheel> {
+  async setWheel(currency: Currency, input: WheelInput): Promise<Wheel> {
     const values = {
-      id: WHEEL_ID,
+      id: currency,
       name: input.name,
       active: input.active,
       slices: JSON.stringify(input.slices),
@@ -266,23 +325,23 @@ export class SpinService {
       .executeTakeFirstOrThrow();
   }
 
-  async seedWheel(input: WheelInput): Promise<void> {
+  /** The wheel of one currency, when it has none yet (the demo seed). */
+  async seedWheel(currency: Currency, input: WheelInput): Promise<void> {
     await this.db
       .insertInto('spin_wheels')
-      .values({ id: WHEEL_ID, name: input.name, active: input.active, slices: JSON.stringify(input.slices), deposit_per_coin: input.depositPerCoin, coupon_ttl_days: input.couponTtlDays })
+      .values({ id: currency, name: input.name, active: input.active, slices: JSON.stringify(input.slices), deposit_per_coin: input.depositPerCoin, coupon_ttl_days: input.couponTtlDays })
       .onConflict((oc) => oc.column('id').doNothing())
       .execute();
   }
 
   /** Records an operator's change of the wheel (platform/audit). */
-  async audit(who: string, before: unknown, after: unknown): Promise<void> {
-    await recordChange(this.db, { who, entity: 'spinwheel', key: WHEEL_ID, before, after });
+  async audit(who: string, currency: Currency, before: unknown, after: unknown): Promise<void> {
+    await recordChange(this.db, { who, entity: 'spinwheel', key: currency, before, after });
   }
 
-  /** Adds coins to a member (operator grants and tests). */
+  /** Adds coins to a member (operator grants and tests): a posting from the coin issuer. */
   async grantCoins(memberId: string, coins: number): Promise<number> {
-    const row = await this.db.updateTable('members').set({ coin: sql`coin + ${coins}` }).where('id', '=', memberId).returning('coin').executeTakeFirst();
-    if (!row) throw new AppError(404, 'NO_USER');
-    return Number(row.coin);
+    await this.currencyOfMember(memberId);
+    return this.money.coins.grant(memberId, coins);
   }
 }

@@ -10,16 +10,17 @@ export interface StoredSlice {
   htmlDescription: string;
   /** Relative chance, a positive integer. */
   weight: number;
-  /** The prize's name and amount in satang; 0: no prize ("try again"), no coupon. */
+  /** The prize's name and amount in minor units of the wheel's currency; 0: no prize ("try again"), no coupon. */
   prize: { name: string; amount: number };
 }
 
 export interface SpinWheelsTable {
+  /** The currency of the wheel (THB, LAK): its coin rate and prizes are in it, its members play it. */
   id: string;
   name: string;
   active: Generated<boolean>;
   slices: ColumnType<StoredSlice[], string, string>;
-  /** Satang of deposit per coin earned (0: deposits earn none). */
+  /** Minor units of deposit (in the wheel's currency) per coin earned (0: deposits earn none). */
   deposit_per_coin: Generated<number>;
   coupon_ttl_days: Generated<number>;
   /** Deposits made from this time on earn coins. */
@@ -48,6 +49,10 @@ export interface SpinsTable {
   slice_code: string;
   slice_label: string;
   weights: ColumnType<number[], string, string>;
+  /** The Idempotency-Key of the spin call (one spin per key and member). */
+  request_key: ColumnType<string | null, string | null | undefined, never>;
+  /** Coins left right after this spin (its answer). */
+  remaining_coin: ColumnType<number | null, number | null | undefined, never>;
   created_at: DefaultTimestamp;
 }
 
@@ -58,6 +63,8 @@ export interface SpinCouponsTable {
   slice_label: string;
   name: string;
   amount: number;
+  /** The prize's currency (the wheel's). */
+  currency: string;
   status: 'OPEN' | 'CLAIMED';
   expires_at: Timestamp;
   claimed_at: Timestamp | null;
