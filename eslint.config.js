@@ -17,6 +17,25 @@ export default tseslint.config(
     },
   },
   {
+    // One door to the ledger: domain modules and adapters move money through the money core's
+    // services (core.ts, operations.ts, credits.ts), never the raw posting functions.
+    files: ['apps/server/src/modules/**/*.ts', 'apps/server/src/providers/**/*.ts', 'apps/server/src/platform/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/money/ledger'],
+              importNames: ['runPosting', 'runPostingBatch', 'postingSql', 'post'],
+              message: 'Money moves through the money core (operations.ts, credits.ts, core.ts), not the raw ledger postings.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/server/src/modules/wallet/sandbox-pages/assets/**/*.js'],
     languageOptions: { globals: { ...globals.browser }, sourceType: 'script' },
   },

@@ -112,6 +112,11 @@ export class MoneyCore {
       // As stored (JSON): the first answer and every replay are the same text.
       answer = { status: 200, body: JSON.parse(JSON.stringify((await run()) ?? {})) as Record<string, unknown> };
     } catch (error) {
+      // A step found the client's key recorded with its money, but the call's answer was never
+      // kept (its process died in between, and this request took the stale claim over): the
+      // money moved once and its answer is lost. The key keeps answering "in progress"; the
+      // statement shows what happened. Nothing moves again.
+      if (error instanceof KeyTaken && !keyedInside) throw new AppError(409, 'REQUEST_IN_PROGRESS');
       if (!isDefiniteRefusal(error)) {
         if (!keyedInside) await releaseClaim(this.db, memberId, own);
         throw error;
