@@ -43,6 +43,10 @@ export interface EWallet {
   verify(hash: string, mobile: string, signal?: AbortSignal): Promise<Voucher>;
   /** Redeems the whole voucher into `mobile`'s wallet; answers the amount (minor units). Throws VoucherRefused or EWalletUnavailable. */
   redeem(hash: string, mobile: string, signal?: AbortSignal): Promise<{ amount: number }>;
+  /** Vouchers redeemed in [from, to), with the wallet that redeemed each (reconciliation; optional). */
+  redeemedVouchers?(from: Date, to: Date): Promise<Array<{ hash: string; amount: number; redeemedBy: string; redeemedAt: Date }>>;
+  /** Transfers between wallets made in [from, to) (reconciliation; optional). */
+  transfers?(from: Date, to: Date): Promise<Array<{ transferId: string; fromPhone: string; toPhone: string; amount: number; at: Date }>>;
 }
 
 /**

@@ -34,6 +34,23 @@ export interface PaymentGateway {
    * reconciler for webhooks that never came (our crash, a gateway that stopped retrying).
    */
   lookupOrder(provider: QrProvider, gatewayRef: string): Promise<OrderState>;
+  /**
+   * The payments the gateway took with a payment time in [from, to) (reconciliation). A gateway
+   * that cannot list (none configured) leaves it out: its credits are reported as not verifiable.
+   */
+  payments?(from: Date, to: Date): Promise<GatewayPaymentRecord[]>;
+}
+
+/** A payment as the gateway's own books hold it. */
+export interface GatewayPaymentRecord {
+  provider: QrProvider;
+  paymentId: string;
+  /** Our reference (the QR's ref1). */
+  reference: string;
+  /** Minor units. */
+  amount: number;
+  currency: Currency;
+  paidAt: Date;
 }
 
 export type OrderState =
