@@ -2,7 +2,7 @@ import { constants, publicEncrypt, webcrypto } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkInvariants } from '../src/money/ledger';
 import { signWebhook } from '../src/providers/payments/signing';
-import { call, dbKinds, login, OPERATOR_TOKEN, registerMember, startApp } from './helpers';
+import { call, dbKinds, login, OPERATOR_TOKEN, reconcileAll, recordOutside, registerMember, startApp } from './helpers';
 
 const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };
 /** Our e-wallet account in the demo channels (gift and AUTO). */
@@ -168,6 +168,7 @@ describe.each(dbKinds)('e-wallet deposits on %s', (kind) => {
     const ts = Math.floor(Date.now() / 1000);
     const forged = await k.t.app.inject({ method: 'POST', url: '/api/webhooks/ewallet/TRUEWALLET', headers: { 'content-type': 'application/json', 'x-timestamp': String(ts), 'x-signature': signWebhook('not-the-secret-0000', ts, body) }, payload: body });
     expect(forged.statusCode).toBe(401);
+    await recordOutside(k.t, '/api/webhooks/ewallet/TRUEWALLET', JSON.parse(body));
     const genuine = await k.t.app.inject({ method: 'POST', url: '/api/webhooks/ewallet/TRUEWALLET', headers: { 'content-type': 'application/json', 'x-timestamp': String(ts), 'x-signature': signWebhook(k.t.services.deposits.webhookSecrets.ewallet, ts, body) }, payload: body });
     expect(genuine.json()).toMatchObject({ ok: true, result: 'credited' });
     expect(await k.wallet(m.token)).toBe(1075);
@@ -206,6 +207,14 @@ describe.each(dbKinds)('e-wallet deposits on %s', (kind) => {
     // The released voucher can be sent by anyone now.
     expect((await k.send(other.token, sealed(key, untouched.link))).body).toMatchObject({ ok: true, amount: 13 });
   });
+
+  it('ends reconciled: every credited voucher and transfer matches the e-wallet\'s record once', async () => {
+    const report = await reconcileAll(k.t);
+    expect(report.breaches).toEqual([]);
+    expect(report.ok).toBe(true);
+    expect(report.checked.systems.voucher.credits).toBeGreaterThan(0);
+    expect(report.checked.systems.ewallet.credits).toBeGreaterThan(0);
+  });
 });
 
 describe('e-wallet breaker', () => {
@@ -242,5 +251,6 @@ describe('e-wallet breaker', () => {
     await k.fault('none');
     expect(await k.wallet(m.token)).toBe(50);
     expect(await checkInvariants(k.t.services.database.db)).toMatchObject({ ok: true });
+    expect(await reconcileAll(k.t)).toMatchObject({ ok: true, breaches: [] });
   });
 });
