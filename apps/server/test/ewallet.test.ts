@@ -126,6 +126,11 @@ describe.each(dbKinds)('e-wallet deposits on %s', (kind) => {
     expect(await k.send(m.token, `${link}::${OUR_WALLET.name}`)).toMatchObject(invalid);
     expect(await k.send(m.token, `!!!notbase64::${OUR_WALLET.name}`)).toMatchObject(invalid);
     expect(await k.send(m.token, sealed(key, link).split('::')[0] ?? '')).toMatchObject(invalid);
+    // Control characters in the decoded link or the account name: refused with the link's code, never a 500.
+    expect(await k.send(m.token, sealed(key, `${link}\u0000`))).toMatchObject(invalid);
+    expect(await k.send(m.token, sealed(key, link.replace('?v=', '?v=\u0000')))).toMatchObject(invalid);
+    // (the contract's check of the body's text answers first here)
+    expect(await k.send(m.token, sealed(key, link, `${OUR_WALLET.name}\u0000`))).toMatchObject({ status: 400, body: { message: 'KEY_INVALID' } });
     const { generateKeyPairSync } = await import('node:crypto');
     const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
     expect(await k.send(m.token, sealed(stranger, link))).toMatchObject(invalid);

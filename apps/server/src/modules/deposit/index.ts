@@ -108,9 +108,10 @@ const depositEnv = z.object({
 
 /** A gateway's webhook body (extra fields are allowed: gateways add their own). */
 const paymentWebhookSchema = z.object({
-  event: z.string().max(64),
-  paymentId: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/),
-  provider: z.string().max(16),
+  event: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/),
+  // A payment id as gateways issue them (letters, digits, - and _): it is the credit's key as is.
+  paymentId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+  provider: z.string().regex(/^[A-Z]{2,16}$/),
   reference: z.string().regex(/^[A-Z0-9]{1,20}$/),
   amount: z.union([z.string().max(32), z.number()]),
   currency: z.enum(['THB', 'LAK']),
