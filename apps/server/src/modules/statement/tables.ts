@@ -12,7 +12,7 @@ export interface SlipsTable {
   note: string | null;
   image_path: string | null;
   /**
-   * The slip's transfer (deposit/009): the sending bank and its reference, each in its own column,
+   * The slip's transfer (statement/004): the sending bank and its reference, each in its own column,
    * checked against the bank's format before they are written. One SUCCESS slip per transfer; one
    * slip in progress per member and transfer (another member's does not block the sender).
    */
