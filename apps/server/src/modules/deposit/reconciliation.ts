@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema';
 import { creditedKeys, depositCredits, type RecordedCredit } from '../../money/credits';
 import type { Currency } from '../../money/ledger';
-import { transferKey, type Bank } from '../../providers/bank/bank';
+import { BANK_CODE, isTransRef, transferKey, type Bank } from '../../providers/bank/bank';
 import type { EWallet } from '../../providers/ewallet/ewallet';
 import type { PaymentGateway } from '../../providers/payments/gateway';
 import { BANK_TRANSFER_SOURCE } from './bank-deposit-service';
@@ -98,6 +98,8 @@ function systemOf(source: string): OutsideSystem | 'manual' | null {
 /** Letters and digits only, upper case: how a forged key variant (`KBANK:REF:X0`, `ref `, …) is traced to the record it copies. */
 const skeleton = (value: string) => value.toUpperCase().replace(/[^A-Z0-9]/g, '');
 const keyOf = (source: string, ref: string) => `${source}\n${ref}`;
+/** A bank transfer's credit key; a record whose reference no bank issues still gets one (it then matches no credit). */
+const bankKey = (bank: string, ref: string) => (BANK_CODE.test(bank.toUpperCase()) && isTransRef(ref) ? transferKey(bank, ref) : `${bank.toUpperCase()}:${ref.toUpperCase()}`);
 
 function summary(c: RecordedCredit): CreditSummary {
   return { source: c.source, ref: c.ref, operationId: c.operationId, memberId: c.memberId, amount: c.amount, currency: c.currency, createdAt: c.createdAt.toISOString() };
@@ -135,7 +137,7 @@ export class DepositReconciliation {
       bank:
         transfers
           ?.filter((t) => ourBankAccounts.has(`${t.toBankCode}\n${t.toAccountNo}`))
-          .map((t) => ({ system: 'bank' as const, source: BANK_TRANSFER_SOURCE, ref: transferKey(t.fromBankCode, t.transRef), reference: `${t.fromBankCode}/${t.transRef}`, amount: t.amount, currency: t.currency, at: t.at })) ?? null,
+          .map((t) => ({ system: 'bank' as const, source: BANK_TRANSFER_SOURCE, ref: bankKey(t.fromBankCode, t.transRef), reference: `${t.fromBankCode}/${t.transRef}`, amount: t.amount, currency: t.currency, at: t.at })) ?? null,
       gateway: payments?.map((p) => ({ system: 'gateway' as const, source: `gateway:${p.provider}`, ref: p.paymentId, reference: `${p.provider}/${p.paymentId}`, amount: p.amount, currency: p.currency, at: p.paidAt })) ?? null,
       voucher:
         vouchers
@@ -230,7 +232,7 @@ export class DepositReconciliation {
       this.db.selectFrom('ewallet_redemptions').select('hash').where('status', '=', 'REDEEMING').execute(),
     ]);
     const heldKeys = new Set(held.map((h) => keyOf(h.source, h.ref)));
-    const pendingSlips = new Set(slips.map((s) => keyOf(BANK_TRANSFER_SOURCE, transferKey(s.transfer_bank ?? '', s.transfer_ref ?? ''))));
+    const pendingSlips = new Set(slips.map((s) => keyOf(BANK_TRANSFER_SOURCE, bankKey(s.transfer_bank ?? '', s.transfer_ref ?? ''))));
     const claimed = new Set(claims.map((c) => keyOf(VOUCHER_SOURCE, c.hash)));
     return records.map((r) => {
       const key = keyOf(r.source, r.ref);
