@@ -8,7 +8,7 @@ import { AppError, badRequest, uniqueViolation } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { MoneyCore } from '../../money/core';
 import { ledgerCurrency } from '../../money/ledger';
-import { isTransRef, transferKey, type BankTransfer } from '../../providers/bank/bank';
+import { BANK_CODE, isTransRef, transferKey, type BankTransfer } from '../../providers/bank/bank';
 import { ImageError, sniffImage } from '../../providers/slips/image';
 import type { SlipVerifier } from '../../providers/slips/verifier';
 import type { AccountService } from '../account/account-service';
@@ -182,7 +182,7 @@ export class SlipService {
 
   private async record(memberId: string, status: 'PENDING' | 'FAILED', note: SlipReasonCode | null, amount: number, transfer: SlipTransfer | null, image: Buffer): Promise<SlipRow> {
     // Only what a bank issues is written (the table's CHECK says so too).
-    if (transfer && (!/^[A-Z0-9]{2,16}$/.test(transfer.bank) || !isTransRef(transfer.ref))) throw new AppError(400, 'INVALID_SLIP');
+    if (transfer && (!BANK_CODE.test(transfer.bank) || !isTransRef(transfer.ref))) throw new AppError(400, 'INVALID_SLIP');
     return this.db
       .insertInto('slips')
       .values({ id: newId(), member_id: memberId, reference: slipReference(), amount, status, note, image_path: null, transfer_bank: transfer?.bank ?? null, transfer_ref: transfer?.ref ?? null, image, image_type: imageType(image) })
