@@ -1,9 +1,14 @@
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config';
+import { openDatabase } from '../src/db/database';
+import { migrate } from '../src/db/migrations';
 import type { DB } from '../src/db/schema';
 import { newId } from '../src/lib/ids';
 import { account, checkInvariants } from '../src/money/ledger';
+import { modules } from '../src/modules';
 import type { ReconciliationReport } from '../src/modules/deposit/reconciliation';
+import { migrationsOf } from '../src/platform/module';
 import { signWebhook } from '../src/providers/payments/signing';
 import { call, dbKinds, login, OPERATOR_TOKEN, reconcileAll, registerMember, startApp, type TestApp } from './helpers';
 
@@ -127,5 +132,32 @@ describe.each(dbKinds)('deposit reconciliation on %s', (kind) => {
     await forceCredit(db, other.id, 'banktx', `${other.bankCode}:${small.body.transRef.toUpperCase()}`, 99_900);
     const again = await reconcileAll(t);
     expect(again.breaches).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'AMOUNT_MISMATCH', reference: `${other.bankCode}/${small.body.transRef}`, outside: { amount: 1000, currency: 'THB' } })]));
+  });
+});
+
+describe('slip transfer columns (statement/004) on a database that held joined keys', () => {
+  it('splits well-formed keys into their columns once, and fails a slip in progress whose key no bank issued', async () => {
+    const database = await openDatabase(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: 'memory', ARGON2_MEMORY_KIB: '8192' }));
+    try {
+      const all = migrationsOf(modules);
+      await migrate(database, all.filter((m) => m.id !== 'statement/004_slip_transfer_columns'));
+      const db = database.db;
+      await sql`INSERT INTO banks (code, name_th, name_en) VALUES ('KBANK', 'กสิกรไทย', 'Kasikorn')`.execute(db);
+      await sql`INSERT INTO members (id, username, name, password_hash, bank_code, bank_account_name, bank_account_no, currency) VALUES ('m1', '0812345678', 'Old', 'x', 'KBANK', 'OLD', '1234567890', 'BAHT')`.execute(db);
+      const slip = (id: string, status: string, key: string) =>
+        sql`INSERT INTO slips (id, member_id, reference, amount, status, transfer_key) VALUES (${id}, 'm1', ${`SL${id}`}, 0, ${status}, ${key})`.execute(db);
+      await slip('ok', 'SUCCESS', 'KBANK:2611ABC123');
+      await slip('wait', 'PENDING', 'SCB:2611DEF456');
+      await slip('forged', 'PENDING', 'KBANK:2611ABC123:X0');
+      expect(await migrate(database, all)).toEqual(['statement/004_slip_transfer_columns']);
+      const rows = await sql<{ id: string; status: string; note: string | null; transfer_bank: string | null; transfer_ref: string | null }>`SELECT id, status, note, transfer_bank, transfer_ref FROM slips ORDER BY id`.execute(db);
+      expect(rows.rows).toEqual([
+        { id: 'forged', status: 'FAILED', note: 'INVALID_SLIP', transfer_bank: null, transfer_ref: null },
+        { id: 'ok', status: 'SUCCESS', note: null, transfer_bank: 'KBANK', transfer_ref: '2611ABC123' },
+        { id: 'wait', status: 'PENDING', note: null, transfer_bank: 'SCB', transfer_ref: '2611DEF456' },
+      ]);
+    } finally {
+      await database.close();
+    }
   });
 });
