@@ -13,7 +13,7 @@ import { operatorGuard } from '../../platform/operator';
 import { rsaKeyPairOf, secretOf } from '../../platform/secrets';
 import type { Bank, BankTransfer } from '../../providers/bank/bank';
 import { SandboxBank } from '../../providers/bank/sandbox-bank';
-import { isQrProvider, unconfiguredGateway, type PaymentGateway } from '../../providers/payments/gateway';
+import { isQrProvider, PAYMENT_ID, unconfiguredGateway, type PaymentGateway } from '../../providers/payments/gateway';
 import { SandboxGateway } from '../../providers/payments/sandbox-gateway';
 import { verifyWebhook, type WebhookDelivery } from '../../providers/payments/signing';
 import { SlipVerifier } from '../../providers/slips/verifier';
@@ -109,8 +109,7 @@ const depositEnv = z.object({
 /** A gateway's webhook body (extra fields are allowed: gateways add their own). */
 const paymentWebhookSchema = z.object({
   event: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/),
-  // A payment id as gateways issue them (letters, digits, - and _): it is the credit's key as is.
-  paymentId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+  paymentId: z.string().regex(PAYMENT_ID),
   provider: z.string().regex(/^[A-Z]{2,16}$/),
   reference: z.string().regex(/^[A-Z0-9]{1,20}$/),
   amount: z.union([z.string().max(32), z.number()]),

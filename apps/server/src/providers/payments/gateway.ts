@@ -4,6 +4,9 @@ import type { Currency } from '../../money/ledger';
 export const QR_PROVIDERS = ['WW', 'PAYTIMZ', 'PAYONEX', 'ZPAY', 'KBANK'] as const;
 export type QrProvider = (typeof QR_PROVIDERS)[number];
 
+/** A payment id as gateways issue them: letters, digits, `-` and `_` (it is a credit's key as is). */
+export const PAYMENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
 export function isQrProvider(code: string): code is QrProvider {
   return (QR_PROVIDERS as readonly string[]).includes(code);
 }
