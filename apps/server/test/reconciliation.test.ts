@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../src/config';
 import { openDatabase } from '../src/db/database';
 import { migrate } from '../src/db/migrations';
@@ -158,6 +158,23 @@ describe('slip transfer columns (statement/004) on a database that held joined k
       ]);
     } finally {
       await database.close();
+    }
+  });
+});
+
+describe('scheduled deposit reconciliation', () => {
+  it('reconciles the last 24 hours every DEPOSIT_AUDIT_INTERVAL_MS and logs a breach at error level', async () => {
+    const t = await startApp('embedded', { DEPOSIT_AUDIT_INTERVAL_MS: '150', DEPOSIT_RECONCILE_INTERVAL_MS: '0', SLIP_RECHECK_INTERVAL_MS: '0' });
+    try {
+      const run = vi.spyOn(t.services.deposits.reconciliation, 'run');
+      const error = vi.spyOn(t.app.log, 'error');
+      const m = await registerMember(t.app);
+      await forceCredit(t.services.database.db, m.id, 'banktx', 'KBANK:NOTATRANSFER99', 700);
+      await vi.waitFor(() => expect(error).toHaveBeenCalledWith(expect.objectContaining({ breaches: [expect.objectContaining({ kind: 'NO_OUTSIDE_RECORD', reference: 'KBANK:NOTATRANSFER99' })] }), 'deposit reconciliation: BREACH'), { timeout: 5000, interval: 100 });
+      const period = run.mock.calls[0]?.[0];
+      expect(period ? period.to.getTime() - period.from.getTime() : 0).toBe(86_400_000);
+    } finally {
+      await t.close();
     }
   });
 });
