@@ -109,10 +109,18 @@ const slipReference = () => `SL${Array.from({ length: 14 }, () => REF_ALPHABET[r
  * our active bank accounts (DEST_ACC_INVALID), from the member's registered account (NOT_MATCH),
  * made at most maxAgeMinutes before the upload (EXPIRED_SLIP), never credited before by anyone —
  * slip or bank feed, the credit key is the sending bank + reference in both
- * (SLIP_REFNO_DUPLICATED; a unique key on the slips in progress or credited refuses two uploads
- * at the same moment). SUCCESS credits the bank's amount once through the money core. Every
+ * (SLIP_REFNO_DUPLICATED; the member's own slip of the transfer in progress refuses a second
+ * upload at the same moment). SUCCESS credits the bank's amount once through the money core. Every
  * verified upload is a slip record; a file that is not a readable image is refused before
  * anything is written.
+ *
+ * The reference is checked at the edge (the QR parser and the verifier: 6-40 letters and digits,
+ * as banks issue them; anything else is INVALID_SLIP) and stored in its own columns with the
+ * sending bank; the credit key is made from the transfer the bank returned, never from a stored
+ * string split again. A slip of a transfer the bank knows is checked before it is recorded, so a
+ * slip of someone else's transfer holds nothing; a slip in progress (the bank does not know the
+ * reference yet) holds it only for its own member, never against the sender (their own slip, the
+ * bank feed or an operator credits them; the squatter's slip then fails NOT_MATCH).
  *
  * In progress (PENDING) is a slip whose reference the bank did not know yet, or one whose upload
  * was cut off between its record and its credit (a crash). `recheck` (run periodically by the
