@@ -6,7 +6,7 @@ import { AppError } from '../src/lib/errors';
 import { newId } from '../src/lib/ids';
 import type { QrProvider } from '../src/providers/payments/gateway';
 import { signWebhook } from '../src/providers/payments/signing';
-import { dbKinds, startApp, type TestApp } from './helpers';
+import { dbKinds, reconcileAll, startApp, type TestApp } from './helpers';
 
 const PROVIDERS: QrProvider[] = ['WW', 'PAYTIMZ', 'KBANK'];
 
@@ -146,5 +146,9 @@ describe.each(dbKinds)('deposit webhook properties on %s', (kind) => {
       { numRuns: kind === 'embedded' ? 25 : 15 },
     );
     expect(await checkInvariants(t.services.database.db)).toMatchObject({ ok: true, total: 0 });
+    // Every credited payment matches the gateway's books once.
+    const report = await reconcileAll(t);
+    expect(report.breaches).toEqual([]);
+    expect(report.checked.systems.gateway.credits).toBe(report.checked.matched);
   }, 240_000);
 });

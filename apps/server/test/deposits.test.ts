@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkInvariants } from '../src/money/ledger';
 import { parseThaiQr } from '../src/providers/payments/emvco';
 import { signWebhook } from '../src/providers/payments/signing';
-import { call, dbKinds, login, OPERATOR_TOKEN, registerMember, startApp, type TestApp } from './helpers';
+import { call, dbKinds, reconcileAll, recordOutside, login, OPERATOR_TOKEN, registerMember, startApp, type TestApp } from './helpers';
 
 const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };
 let keySeq = 0;
@@ -34,7 +34,9 @@ function kit(app: () => TestApp) {
     pay: (qrcodeId: string) => call(a(), 'POST', `/api/sandbox/payments/${qrcodeId}/pay`),
     redeliver: (qrcodeId: string, times: number) => call<{ deliveries: Array<{ status: number }> }>(a(), 'POST', `/api/sandbox/payments/${qrcodeId}/redeliver`, { body: { times } }),
     /** A webhook as a gateway would send it, signed with `secret` at `timestamp`. */
-    webhook(path: string, body: unknown, secret: string, timestamp = Math.floor(Date.now() / 1000)) {
+    async webhook(path: string, body: unknown, secret: string, timestamp = Math.floor(Date.now() / 1000)) {
+      // What the message claims is in the outside system's books (the reconciliation reads them).
+      await recordOutside(app(), path, body);
       const raw = JSON.stringify(body);
       return call(a(), 'POST', path, { rawBody: raw, headers: { 'x-timestamp': String(timestamp), 'x-signature': signWebhook(secret, timestamp, raw) } });
     },
@@ -274,6 +276,12 @@ describe.each(dbKinds)('deposits on %s', (kind) => {
     expect(await k.wallet(m.token)).toBe(80);
     expect(await k.deposits(m.token)).toEqual([expect.objectContaining({ from: 'MANUAL', amount: 80 })]);
   });
+  it('ends reconciled: every credited deposit matches its outside record once', async () => {
+    expect(await checkInvariants(t.services.database.db)).toMatchObject({ ok: true });
+    const report = await reconcileAll(t);
+    expect(report.breaches).toEqual([]);
+    expect(report.ok).toBe(true);
+  });
 });
 
 describe.each(dbKinds)('deposit edge cases on %s', (kind) => {
@@ -397,6 +405,12 @@ describe.each(dbKinds)('deposit edge cases on %s', (kind) => {
     expect((await k.webhook('/api/webhooks/bank/KBANK', f({}), k.secrets().bank, now - 302)).status).toBe(401);
     expect(await k.wallet(m.token)).toBe(0);
   });
+  it('ends reconciled: every credited deposit matches its outside record once', async () => {
+    expect(await checkInvariants(t.services.database.db)).toMatchObject({ ok: true });
+    const report = await reconcileAll(t);
+    expect(report.breaches).toEqual([]);
+    expect(report.ok).toBe(true);
+  });
 });
 
 describe.each(dbKinds)('LAK deposits on %s', (kind) => {
@@ -433,5 +447,11 @@ describe.each(dbKinds)('LAK deposits on %s', (kind) => {
     const report = await checkInvariants(t.services.database.db);
     expect(report).toMatchObject({ ok: true, mixedCurrencyTransactions: [] });
     expect(report.totals).toMatchObject({ THB: 0, LAK: 0 });
+  });
+  it('ends reconciled: every credited deposit matches its outside record once', async () => {
+    expect(await checkInvariants(t.services.database.db)).toMatchObject({ ok: true });
+    const report = await reconcileAll(t);
+    expect(report.breaches).toEqual([]);
+    expect(report.ok).toBe(true);
   });
 });

@@ -2,7 +2,7 @@ import { constants, publicEncrypt, webcrypto } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkInvariants } from '../src/money/ledger';
 import { signWebhook } from '../src/providers/payments/signing';
-import { call, dbKinds, login, OPERATOR_TOKEN, registerMember, startApp } from './helpers';
+import { call, dbKinds, login, OPERATOR_TOKEN, reconcileAll, recordOutside, registerMember, startApp } from './helpers';
 
 const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };
 /** Our e-wallet account in the demo channels (gift and AUTO). */
@@ -126,6 +126,11 @@ describe.each(dbKinds)('e-wallet deposits on %s', (kind) => {
     expect(await k.send(m.token, `${link}::${OUR_WALLET.name}`)).toMatchObject(invalid);
     expect(await k.send(m.token, `!!!notbase64::${OUR_WALLET.name}`)).toMatchObject(invalid);
     expect(await k.send(m.token, sealed(key, link).split('::')[0] ?? '')).toMatchObject(invalid);
+    // Control characters in the decoded link or the account name: refused with the link's code, never a 500.
+    expect(await k.send(m.token, sealed(key, `${link}\u0000`))).toMatchObject(invalid);
+    expect(await k.send(m.token, sealed(key, link.replace('?v=', '?v=\u0000')))).toMatchObject(invalid);
+    // (the contract's check of the body's text answers first here)
+    expect(await k.send(m.token, sealed(key, link, `${OUR_WALLET.name}\u0000`))).toMatchObject({ status: 400, body: { message: 'KEY_INVALID' } });
     const { generateKeyPairSync } = await import('node:crypto');
     const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
     expect(await k.send(m.token, sealed(stranger, link))).toMatchObject(invalid);
@@ -168,6 +173,7 @@ describe.each(dbKinds)('e-wallet deposits on %s', (kind) => {
     const ts = Math.floor(Date.now() / 1000);
     const forged = await k.t.app.inject({ method: 'POST', url: '/api/webhooks/ewallet/TRUEWALLET', headers: { 'content-type': 'application/json', 'x-timestamp': String(ts), 'x-signature': signWebhook('not-the-secret-0000', ts, body) }, payload: body });
     expect(forged.statusCode).toBe(401);
+    await recordOutside(k.t, '/api/webhooks/ewallet/TRUEWALLET', JSON.parse(body));
     const genuine = await k.t.app.inject({ method: 'POST', url: '/api/webhooks/ewallet/TRUEWALLET', headers: { 'content-type': 'application/json', 'x-timestamp': String(ts), 'x-signature': signWebhook(k.t.services.deposits.webhookSecrets.ewallet, ts, body) }, payload: body });
     expect(genuine.json()).toMatchObject({ ok: true, result: 'credited' });
     expect(await k.wallet(m.token)).toBe(1075);
@@ -206,6 +212,14 @@ describe.each(dbKinds)('e-wallet deposits on %s', (kind) => {
     // The released voucher can be sent by anyone now.
     expect((await k.send(other.token, sealed(key, untouched.link))).body).toMatchObject({ ok: true, amount: 13 });
   });
+
+  it('ends reconciled: every credited voucher and transfer matches the e-wallet\'s record once', async () => {
+    const report = await reconcileAll(k.t);
+    expect(report.breaches).toEqual([]);
+    expect(report.ok).toBe(true);
+    expect(report.checked.systems.voucher.credits).toBeGreaterThan(0);
+    expect(report.checked.systems.ewallet.credits).toBeGreaterThan(0);
+  });
 });
 
 describe('e-wallet breaker', () => {
@@ -242,5 +256,6 @@ describe('e-wallet breaker', () => {
     await k.fault('none');
     expect(await k.wallet(m.token)).toBe(50);
     expect(await checkInvariants(k.t.services.database.db)).toMatchObject({ ok: true });
+    expect(await reconcileAll(k.t)).toMatchObject({ ok: true, breaches: [] });
   });
 });

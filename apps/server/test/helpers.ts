@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { openDatabase } from '../src/db/database';
+import type { ReconciliationReport } from '../src/modules/deposit/reconciliation';
 import type { Services } from '../src/platform/services';
 
 export const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -167,4 +169,52 @@ export async function login(app: FastifyInstance, phone: string, password: strin
   const res = await call<{ token: string }>(app, 'POST', '/api/login', { body: { username: phone, password } });
   if (res.status !== 200) throw new Error(`login ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.token;
+}
+
+/**
+ * The deposit reconciliation over everything the suite did (all time up to now): every credited
+ * deposit matched 1:1 with its outside record. Suites end with it, beside the ledger check.
+ */
+export async function reconcileAll(t: TestApp): Promise<ReconciliationReport> {
+  return t.services.deposits.reconciliation.run({ from: new Date(0), to: new Date(Date.now() + 1000) });
+}
+
+/**
+ * A test that signs an outside system's webhook itself (a payment, a bank or e-wallet transfer)
+ * also writes what it claims into that sandbox's books, as the real system would have it — the
+ * reconciliation reads the books. Only a well-formed message is recorded; anything else is left out.
+ */
+export async function recordOutside(t: TestApp, path: string, body: unknown): Promise<void> {
+  if (typeof body !== 'object' || body === null) return;
+  const m = body as Record<string, unknown>;
+  const text = (key: string) => (typeof m[key] === 'string' ? (m[key] as string) : '');
+  const minor = Math.round(Number(m.amount) * 100);
+  if (!Number.isSafeInteger(minor) || minor <= 0) return;
+  const db = t.services.database.db;
+  const at = text('at') || text('paidAt') || new Date().toISOString();
+  try {
+    if (path.startsWith('/api/webhooks/payments/') && text('event') === 'payment.succeeded' && /^[A-Za-z0-9_-]{1,64}$/.test(text('paymentId'))) {
+      const known = await db.selectFrom('sandbox_gateway_orders').select('gateway_ref').where('payment_id', '=', text('paymentId')).executeTakeFirst();
+      if (known) return;
+      await db
+        .insertInto('sandbox_gateway_orders')
+        .values({ gateway_ref: `TEST-${text('paymentId')}`, provider: text('provider'), reference: text('reference'), amount: minor, currency: text('currency') || 'THB', payload: '', status: 'PAID', expires_at: new Date(at), payment_id: text('paymentId'), paid_at: new Date(at) })
+        .execute();
+    } else if (path.startsWith('/api/webhooks/bank/') && /^[A-Za-z0-9]{6,40}$/.test(text('transRef'))) {
+      const known = await sql<{ n: number }>`SELECT 1 AS n FROM sandbox_bank_transfers WHERE from_bank_code = ${text('fromBankCode')} AND upper(trans_ref) = upper(${text('transRef')})`.execute(db);
+      if (known.rows.length > 0) return;
+      await db
+        .insertInto('sandbox_bank_transfers')
+        .values({ trans_ref: text('transRef'), from_bank_code: text('fromBankCode'), from_account_no: text('fromAccountNo'), from_name: '', to_bank_code: text('toBankCode'), to_account_no: text('toAccountNo'), to_name: '', amount: minor, currency: text('currency') || 'THB', at: new Date(at) })
+        .execute();
+    } else if (path.startsWith('/api/webhooks/ewallet/') && /^[A-Za-z0-9_-]{6,64}$/.test(text('transferId'))) {
+      await db
+        .insertInto('sandbox_ewallet_transfers')
+        .values({ id: text('transferId'), from_phone: text('fromPhone'), to_phone: text('toPhone'), amount: minor, at: new Date(at) })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .execute();
+    }
+  } catch {
+    // Not something the outside system could have recorded (a bad date, a missing field): left out.
+  }
 }

@@ -3,8 +3,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkInvariants } from '../src/money/ledger';
 import { buildThaiQr } from '../src/providers/payments/emvco';
 import { qrPng } from './images';
-import { buildSlipPayload } from '../src/providers/payments/emvco';
-import { call, dbKinds, login, OPERATOR_TOKEN, registerMember, startApp, type TestApp } from './helpers';
+import { buildSlipPayload, crc16ccitt, tlv } from '../src/providers/payments/emvco';
+import { call, dbKinds, login, OPERATOR_TOKEN, reconcileAll, registerMember, startApp, type TestApp } from './helpers';
+
+/** A slip QR payload with any reference at all (a forger's: the bank apps print letters and digits only), with a good CRC. */
+function forgedSlipPayload(sendingBank: string, transRef: string): string {
+  const covered = `${tlv('00', tlv('00', '000001') + tlv('01', sendingBank) + tlv('02', transRef)) + tlv('51', 'TH')}9104`;
+  return covered + crc16ccitt(covered);
+}
 
 const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };
 
@@ -302,6 +308,80 @@ describe.each(dbKinds)('slip deposits on %s', (kind) => {
     }
   });
 
+  it('refuses a forged reference (a real one plus `:X0`, `%`, a space, unicode, NUL, too long) with INVALID_SLIP: nothing is credited again, never a 500', async () => {
+    const m = await member();
+    const { transRef, png } = await transfer({ bankCode: 'KBANK', accountNo: m.accountNo }, GSB, 1000);
+    expect((await upload(m.token, png)).body).toMatchObject({ status: 'SUCCESS', amount: 1000 });
+    const credited = await wallet(m.token);
+    const variants = [`${transRef}:X0`, `${transRef}:X1`, `${transRef}%`, `${transRef}%00`, `${transRef} `, ` ${transRef}`, `${transRef}\u00e9`, `${transRef}\u0e01`, `${transRef}\u0000`, `${transRef}\n`, `${transRef}/..`, 'A'.repeat(41), 'AB12', `KBANK:${transRef}`];
+    for (const ref of variants) {
+      const answer = await upload(m.token, await qrPng(forgedSlipPayload('004', ref)));
+      // The QR is read back as written (NUL, new line and unicode included) and refused as no bank's reference.
+      expect({ ref, status: answer.status, message: answer.body.message }).toEqual({ ref, status: 400, message: 'INVALID_SLIP' });
+    }
+    // Nothing of them is in progress to be re-checked or approved later, and nothing moved.
+    const pending = await t.services.database.db.selectFrom('slips').select('id').where('member_id', '=', m.id).where('status', '=', 'PENDING').execute();
+    expect(pending).toEqual([]);
+    await t.services.deposits.slips.recheck({ at: Date.now() + 3600_000 });
+    expect(await wallet(m.token)).toBe(credited);
+    // The slip table itself refuses a transfer that is not a bank's reference.
+    await expect(
+      t.services.database.db.insertInto('slips').values({ id: `forged${Date.now()}`, member_id: m.id, reference: 'SLFORGED', amount: 0, status: 'PENDING', note: null, image_path: null, transfer_bank: 'KBANK', transfer_ref: `${transRef}:X0` }).execute(),
+    ).rejects.toThrow();
+  });
+
+  it('replays of a real slip\'s reference in another case or with the same letters credit nothing twice', async () => {
+    const m = await member();
+    expect(m.bankCode).toBe('KBANK');
+    const { transRef, png } = await transfer(m, GSB, 500);
+    expect((await upload(m.token, png)).body).toMatchObject({ status: 'SUCCESS', amount: 500 });
+    // The same reference in lower case (a well-formed reference the bank does not know): in progress, never credited.
+    const lower = await upload(m.token, await qrPng(buildSlipPayload({ sendingBank: '004', transRef: transRef.toLowerCase() })));
+    expect([200, 409]).toContain(lower.status);
+    expect(await upload(m.token, png)).toMatchObject({ status: 409, body: { message: 'SLIP_REFNO_DUPLICATED' } });
+    await t.services.deposits.slips.recheck({ at: Date.now() + 3600_000 });
+    for (const s of await t.services.database.db.selectFrom('slips').select('id').where('member_id', '=', m.id).where('status', '=', 'PENDING').execute()) {
+      const approved = await t.app.inject({ method: 'POST', url: `/api/operator/slips/${s.id}/approve`, headers: operator, payload: { amount: 500 } });
+      expect(approved.statusCode).toBe(409);
+    }
+    expect(await wallet(m.token)).toBe(500);
+  });
+
+  it('never lets a slip in progress squat a transfer: its sender is credited by their own slip or the bank feed; the squatter\'s slip fails', async () => {
+    const owner = await member();
+    const squatter = await member();
+    expect(owner.bankCode).toBe('KBANK');
+    // The squatter learns a reference before the transfer reaches the bank, and uploads its slip first.
+    const early = await unknownSlip();
+    const squat = await upload(squatter.token, early.png);
+    expect(squat.body).toMatchObject({ status: 'PENDING', note: 'UNSTABLE_REFNO_ON_SLIP' });
+    // The owner's transfer arrives; their own slip is credited at once.
+    await transfer(owner, GSB, 321, undefined, early.transRef);
+    expect((await upload(owner.token, early.png)).body).toMatchObject({ status: 'SUCCESS', amount: 321 });
+    expect(await wallet(owner.token)).toBe(321);
+    // The squatter's slip, asked again, fails: not from their account; and it cannot be approved.
+    expect((await t.app.inject({ method: 'POST', url: `/api/operator/slips/${squat.body._id as string}/approve`, headers: operator, payload: {} })).json()).toMatchObject({ message: 'NOT_MATCH' });
+    await t.services.deposits.slips.recheck({ at: Date.now() + 3600_000 });
+    expect((await slipsOf(squatter.token)).find((x) => x._id === squat.body._id)).toMatchObject({ status: 'FAILED', note: 'NOT_MATCH' });
+    expect(await wallet(squatter.token)).toBe(0);
+
+    // The same with the bank feed (an AUTO account): a slip in progress does not stop it crediting the sender.
+    const early2 = await unknownSlip();
+    const squat2 = await upload(squatter.token, early2.png);
+    expect(squat2.body).toMatchObject({ status: 'PENDING' });
+    const fed = await call<{ feed: { status: number } | null }>(t.app, 'POST', '/api/sandbox/bank/transfers', { body: { fromBankCode: 'KBANK', fromAccountNo: owner.accountNo, toBankCode: 'KBANK', toAccountNo: '0451234567', amount: 12, transRef: early2.transRef } });
+    expect(fed.body.feed).toEqual({ status: 200 });
+    expect(await wallet(owner.token)).toBe(333);
+    await t.services.deposits.slips.recheck({ at: Date.now() + 3600_000 });
+    expect((await slipsOf(squatter.token)).find((x) => x._id === squat2.body._id)).toMatchObject({ status: 'FAILED' });
+    expect(await wallet(squatter.token)).toBe(0);
+
+    // A slip of someone else's transfer the bank knows holds nothing: the sender's own slip still credits.
+    const known = await transfer(owner, GSB, 7);
+    expect((await upload(squatter.token, known.png)).body).toMatchObject({ message: 'NOT_MATCH', amount: 0 });
+    expect((await upload(owner.token, known.png)).body).toMatchObject({ status: 'SUCCESS', amount: 7 });
+  });
+
   it('does not tell the amount of someone else\'s transfer, and refuses a transfer dated in the future', async () => {
     const m = await member();
     const stranger = { bankCode: 'KTB', accountNo: '5556667778' };
@@ -310,6 +390,13 @@ describe.each(dbKinds)('slip deposits on %s', (kind) => {
     const ahead = await upload(m.token, (await transfer(m, GSB, 10, new Date(Date.now() + 3 * 86_400_000))).png);
     expect(ahead.body).toMatchObject({ message: 'INVALID_SLIP' });
     expect(await wallet(m.token)).toBe(0);
+  });
+
+  it('ends reconciled: every credited slip matches its bank transfer once', async () => {
+    const report = await reconcileAll(t);
+    expect(report.breaches).toEqual([]);
+    expect(report.ok).toBe(true);
+    expect(report.checked.systems.bank.credits).toBeGreaterThan(0);
   });
 });
 

@@ -204,3 +204,56 @@ export async function creditedBy(db: Kysely<DB>, source: string, ref: string): P
   const row = await db.selectFrom('external_credits').select('operation_id').where('source', '=', source).where('ref', '=', ref).executeTakeFirst();
   return row?.operation_id ?? null;
 }
+
+/** A deposit credit as reconciliation reads it: its key, member, and what moved on the ledger. */
+export interface RecordedCredit {
+  source: string;
+  ref: string;
+  operationId: string;
+  memberId: string;
+  /** What the wallet received on the ledger (minor units); the operation's amount when no posting is found. */
+  amount: number;
+  /** The wallet's currency; null when the credit has no posting to the member's wallet. */
+  currency: Currency | null;
+  createdAt: Date;
+}
+
+/**
+ * Credits of money from outside (`deposit` operations keyed in external_credits) made in
+ * [from, to), with the amount and currency that actually reached the member's wallet. Read-only
+ * (reconciliation).
+ */
+export async function depositCredits(db: Kysely<DB>, from: Date, to: Date): Promise<RecordedCredit[]> {
+  const rows = await sql<{ source: string; ref: string; operation_id: string; member_id: string; op_amount: string | number; posted: string | number | null; currency: Currency | null; created_at: Date }>`
+    SELECT ec.source, ec.ref, ec.operation_id, o.member_id, o.amount AS op_amount, p.amount AS posted, p.currency, ec.created_at
+    FROM external_credits ec
+    JOIN operations o ON o.id = ec.operation_id
+    LEFT JOIN LATERAL (
+      SELECT sum(e.amount) AS amount, min(a.currency) AS currency FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id
+      WHERE e.transaction_id = o.start_tx AND a.member_id = o.member_id AND a.kind = 'wallet'
+    ) p ON true
+    WHERE o.type = 'deposit' AND ec.created_at >= ${from} AND ec.created_at < ${to}
+    ORDER BY ec.created_at, ec.source, ec.ref`.execute(db);
+  return rows.rows.map((r) => ({
+    source: r.source,
+    ref: r.ref,
+    operationId: r.operation_id,
+    memberId: r.member_id,
+    amount: Number(r.posted ?? r.op_amount),
+    currency: r.posted === null ? null : r.currency,
+    createdAt: new Date(r.created_at),
+  }));
+}
+
+/** Which of these (source, ref) keys were credited, ever (reconciliation: outside records never credited). */
+export async function creditedKeys(db: Kysely<DB>, keys: ReadonlyArray<{ source: string; ref: string }>): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (let i = 0; i < keys.length; i += 500) {
+    const chunk = keys.slice(i, i + 500);
+    const rows = await sql<{ source: string; ref: string }>`
+      SELECT ec.source, ec.ref FROM external_credits ec
+      JOIN unnest(${chunk.map((k) => k.source)}::text[], ${chunk.map((k) => k.ref)}::text[]) AS k(source, ref) ON k.source = ec.source AND k.ref = ec.ref`.execute(db);
+    for (const r of rows.rows) found.add(`${r.source}\n${r.ref}`);
+  }
+  return found;
+}

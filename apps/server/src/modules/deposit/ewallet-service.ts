@@ -91,6 +91,8 @@ export class EwalletDepositService {
     const cipher = sep > 0 ? link.slice(0, sep) : '';
     const accountName = sep > 0 ? link.slice(sep + 2).trim() : '';
     if (!/^[A-Za-z0-9+/]+={0,2}$/.test(cipher) || cipher.length > 1024) throw new AppError(400, 'TRUELINK_INVALID');
+    // eslint-disable-next-line no-control-regex -- control characters are what is refused
+    if (accountName.length > 120 || /[\u0000-\u001F\u007F-\u009F]/.test(accountName)) throw new AppError(400, 'TRUELINK_INVALID');
     let plain: string;
     try {
       plain = privateDecrypt({ key: this.keys().privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(cipher, 'base64')).toString('utf8');

@@ -1,5 +1,6 @@
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { slipReasonCodes } from '@mw/contract/errors';
 import { amountSchema, parseBaht } from '@mw/contract/money';
@@ -12,7 +13,7 @@ import { operatorGuard } from '../../platform/operator';
 import { rsaKeyPairOf, secretOf } from '../../platform/secrets';
 import type { Bank, BankTransfer } from '../../providers/bank/bank';
 import { SandboxBank } from '../../providers/bank/sandbox-bank';
-import { isQrProvider, unconfiguredGateway, type PaymentGateway } from '../../providers/payments/gateway';
+import { isQrProvider, PAYMENT_ID, unconfiguredGateway, type PaymentGateway } from '../../providers/payments/gateway';
 import { SandboxGateway } from '../../providers/payments/sandbox-gateway';
 import { verifyWebhook, type WebhookDelivery } from '../../providers/payments/signing';
 import { SlipVerifier } from '../../providers/slips/verifier';
@@ -23,10 +24,13 @@ import { EwalletDepositService } from './ewallet-service';
 import { BankDepositService } from './bank-deposit-service';
 import { slipLinksFor } from '../statement/slip-links';
 import { SlipService } from './slip-service';
+import { DepositReconciliation, type ReconciliationReport } from './reconciliation';
 import { ChannelService } from './channel-service';
 import { depositMigrations } from './migrations';
 import { defaultMinimums, QrService } from './qr-service';
 import type { SettingsService } from '../settings/settings-service';
+import type { Config } from '../../config';
+import type { DB } from '../../db/schema';
 import './tables';
 
 export interface DepositServices {
@@ -45,6 +49,10 @@ export interface DepositServices {
   reconcile: { intervalMs: number; graceMs: number };
   slips: SlipService;
   slipRecheckMs: number;
+  /** Deposits matched 1:1 with the outside systems' records (GET /api/operator/reconciliation, npm run reconcile). */
+  reconciliation: DepositReconciliation;
+  /** How often the reconciliation of the last 24 hours runs (DEPOSIT_AUDIT_INTERVAL_MS; 0: never). */
+  auditIntervalMs: number;
   slipMaxBytes: number;
 }
 
@@ -76,6 +84,8 @@ const depositEnv = z.object({
   /** How often slips in progress are asked of the bank again (0: never), and after how long one still unknown fails. */
   SLIP_RECHECK_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(20_000),
   SLIP_PENDING_MAX_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(30),
+  /** How often deposits of the last 24 hours are reconciled with the outside systems (0: never); a breach is logged at error level. */
+  DEPOSIT_AUDIT_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(300_000),
   /** The daily window (Asia/Bangkok, HH:MM) in which slip upload is closed (equal times: never), and the oldest transfer a slip may show. */
   SLIP_CLOSED_FROM: hhmm.default('23:50'),
   SLIP_CLOSED_TO: hhmm.default('00:10'),
@@ -98,9 +108,9 @@ const depositEnv = z.object({
 
 /** A gateway's webhook body (extra fields are allowed: gateways add their own). */
 const paymentWebhookSchema = z.object({
-  event: z.string().max(64),
-  paymentId: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/),
-  provider: z.string().max(16),
+  event: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/),
+  paymentId: z.string().regex(PAYMENT_ID),
+  provider: z.string().regex(/^[A-Z]{2,16}$/),
   reference: z.string().regex(/^[A-Z0-9]{1,20}$/),
   amount: z.union([z.string().max(32), z.number()]),
   currency: z.enum(['THB', 'LAK']),
@@ -138,6 +148,9 @@ const ewalletFeedSchema = z.object({
   at: z.string().datetime({ offset: true }),
 });
 
+/** The period the reconciliation call and the scheduled run cover when not told: the last 24 hours. */
+export const RECONCILIATION_DEFAULT_MS = 86_400_000;
+
 /** No bank connected (BANK_PROVIDER=none): every slip's reference is unknown to us. */
 const unconfiguredBank: Bank = { lookup: () => Promise.resolve(null) };
 
@@ -145,6 +158,26 @@ function amountOf(value: string | number): number {
   const satang = parseBaht(value);
   if (satang === null || satang <= 0) throw badRequest('KEY_INVALID', { fields: [{ path: 'amount', code: 'invalid' }] });
   return satang;
+}
+
+/**
+ * The reconciliation over a database without a running server (npm run reconcile): the same
+ * outside systems the server would pick from the configuration (sandboxes keep their state in
+ * the database; listing signs nothing, so no webhook secret is needed).
+ */
+export function reconciliationFor(db: Kysely<DB>, config: Config): DepositReconciliation {
+  const env = moduleConfig(config, depositEnv);
+  const production = config.NODE_ENV === 'production';
+  const sandbox = (chosen: 'sandbox' | 'none' | undefined) => (chosen ?? (production ? 'none' : 'sandbox')) === 'sandbox';
+  return new DepositReconciliation(
+    db,
+    {
+      bank: sandbox(env.BANK_PROVIDER) ? new SandboxBank(db, '') : unconfiguredBank,
+      gateway: sandbox(env.PAYMENT_GATEWAY) ? new SandboxGateway(db, '') : unconfiguredGateway,
+      ewallet: sandbox(env.EWALLET_PROVIDER) ? new SandboxEWallet(db, '') : null,
+    },
+    { all: () => db.selectFrom('deposit_channels').selectAll().execute() },
+  );
 }
 
 /**
@@ -268,7 +301,10 @@ export const depositModule = defineModule({
       minimum: Math.round(env.TRUELINK_MIN_BAHT * 100),
       graceMs: Math.max(env.DEPOSIT_RECONCILE_GRACE_MS, env.EWALLET_TIMEOUT_MS),
     });
+    const reconciliation = new DepositReconciliation(db, { bank: sandboxBank ?? unconfiguredBank, gateway, ewallet: sandboxEwallet }, channels);
     services.deposits = {
+      reconciliation,
+      auditIntervalMs: env.DEPOSIT_AUDIT_INTERVAL_MS,
       ewallet,
       sandboxEwallet,
       channels,
@@ -303,6 +339,15 @@ export const depositModule = defineModule({
     if (deposits.slipRecheckMs > 0) {
       const recheck = () => deposits.slips.recheck().catch((error: unknown) => log.error({ err: error }, 'slip re-check failed'));
       timers.push(setInterval(() => void recheck(), deposits.slipRecheckMs));
+    }
+    if (deposits.auditIntervalMs > 0) {
+      const audit = async () => {
+        const to = new Date();
+        const report = await deposits.reconciliation.run({ from: new Date(to.getTime() - RECONCILIATION_DEFAULT_MS), to });
+        if (!report.ok) log.error({ breaches: report.breaches, from: report.from, to: report.to }, 'deposit reconciliation: BREACH');
+      };
+      const run = () => audit().catch((error: unknown) => log.error({ err: error }, 'deposit reconciliation failed'));
+      timers.push(setInterval(() => void run(), deposits.auditIntervalMs));
     }
     for (const timer of timers) timer.unref();
     return () => timers.forEach((timer) => clearInterval(timer));
@@ -438,6 +483,16 @@ function operatorRoutes(app: FastifyInstance, guard: ReturnType<typeof operatorG
   app.post('/api/operator/slips/:id/reject', { preHandler: guard, schema: { params: slipParams, body: rejectBody } }, async (request) => {
     const { reason } = (request.body ?? { reason: 'INVALID_SLIP' }) as z.output<typeof rejectBody>;
     return deposits.slips.reject((request.params as { id: string }).id, reason);
+  });
+
+  // Deposits against the outside systems' records, for [from, to) (ISO times; default: the 24 hours before `to`, `to` now).
+  const periodQuery = z.object({ from: z.string().datetime({ offset: true }).optional(), to: z.string().datetime({ offset: true }).optional() });
+  app.get('/api/operator/reconciliation', { preHandler: guard, schema: { querystring: periodQuery } }, async (request): Promise<ReconciliationReport> => {
+    const query = request.query as z.output<typeof periodQuery>;
+    const to = query.to ? new Date(query.to) : new Date();
+    const from = query.from ? new Date(query.from) : new Date(to.getTime() - RECONCILIATION_DEFAULT_MS);
+    if (!(from.getTime() < to.getTime())) throw badRequest('KEY_INVALID', { fields: [{ path: 'from', code: 'invalid' }] });
+    return deposits.reconciliation.run({ from, to });
   });
 
   app.put('/api/operator/deposit-manual', { preHandler: guard, schema: { body: z.strictObject({ value: z.boolean() }) } }, async (request) => {

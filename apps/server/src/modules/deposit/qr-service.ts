@@ -9,7 +9,7 @@ import { newId } from '../../lib/ids';
 import type { MoneyCore } from '../../money/core';
 import { ledgerCurrency, type Currency } from '../../money/ledger';
 import type { PaymentGateway, QrProvider } from '../../providers/payments/gateway';
-import { isQrProvider } from '../../providers/payments/gateway';
+import { isQrProvider, PAYMENT_ID } from '../../providers/payments/gateway';
 import { qrSvg } from '../../providers/payments/qr-svg';
 import type { AccountService } from '../account/account-service';
 import type { ChannelService } from './channel-service';
@@ -202,6 +202,8 @@ export class QrService {
       const state = await this.gateway.lookupOrder(provider, row.gateway_ref ?? '').catch(() => null);
       if (!state) continue;
       if (state.status === 'PAID') {
+        // A payment id not in the gateways' format is never a credit key: left for an operator (asked again next time).
+        if (!PAYMENT_ID.test(state.paymentId)) continue;
         const result = await this.paid({ provider, paymentId: state.paymentId, reference: state.reference, amount: state.amount, currency: state.currency, paidAt: state.paidAt });
         if (result.credited) credited += 1;
       } else if (state.status === 'CANCELLED' || row.expires_at.getTime() < now - graceMs) {

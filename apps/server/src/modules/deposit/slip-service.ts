@@ -8,7 +8,7 @@ import { AppError, badRequest, uniqueViolation } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { MoneyCore } from '../../money/core';
 import { ledgerCurrency } from '../../money/ledger';
-import { transferKey, type BankTransfer } from '../../providers/bank/bank';
+import { BANK_CODE, isTransRef, transferKey, type BankTransfer } from '../../providers/bank/bank';
 import { ImageError, sniffImage } from '../../providers/slips/image';
 import type { SlipVerifier } from '../../providers/slips/verifier';
 import type { AccountService } from '../account/account-service';
@@ -40,7 +40,7 @@ export interface OperatorSlip {
   amount: number;
   status: 'PENDING' | 'SUCCESS' | 'FAILED';
   note: string | null;
-  /** Sending bank and reference (`KBANK:0141...`) while the slip holds it. */
+  /** Sending bank and reference (`KBANK:0141...`) while the slip is in progress (for display only: nothing reads it back). */
   transferKey: string | null;
   createdAt: string;
   checkedAt: string | null;
@@ -55,8 +55,24 @@ export interface SlipTiming {
   pendingMaxMs: number;
 }
 
-type SlipRow = Pick<Selectable<SlipsTable>, 'id' | 'member_id' | 'reference' | 'amount' | 'status' | 'note' | 'transfer_key' | 'created_at'>;
-const SLIP_COLUMNS = ['id', 'member_id', 'reference', 'amount', 'status', 'note', 'transfer_key', 'created_at'] as const;
+type SlipRow = Pick<Selectable<SlipsTable>, 'id' | 'member_id' | 'reference' | 'amount' | 'status' | 'note' | 'transfer_bank' | 'transfer_ref' | 'created_at'>;
+const SLIP_COLUMNS = ['id', 'member_id', 'reference', 'amount', 'status', 'note', 'transfer_bank', 'transfer_ref', 'created_at'] as const;
+
+/** A slip's transfer: the sending bank and its reference, checked against the bank's format (never a joined string). */
+interface SlipTransfer {
+  bank: string;
+  ref: string;
+}
+
+/** The transfer a slip in progress names (its own columns), or null when it names none. */
+function transferOf(row: Pick<SlipRow, 'transfer_bank' | 'transfer_ref'>): SlipTransfer | null {
+  return row.transfer_bank && row.transfer_ref ? { bank: row.transfer_bank, ref: row.transfer_ref } : null;
+}
+
+/** Whether the bank's answer is the transfer that was asked about (same sending bank and reference). */
+function sameTransfer(asked: SlipTransfer, found: BankTransfer): boolean {
+  return found.fromBankCode === asked.bank && found.transRef.toUpperCase() === asked.ref.toUpperCase();
+}
 
 /** The checks a verified transfer must pass, in order: a failure's reason, or the channel it went to. */
 type Checked = { ok: true; channel: DepositChannelsRow } | { ok: false; reason: SlipReasonCode };
@@ -93,10 +109,18 @@ const slipReference = () => `SL${Array.from({ length: 14 }, () => REF_ALPHABET[r
  * our active bank accounts (DEST_ACC_INVALID), from the member's registered account (NOT_MATCH),
  * made at most maxAgeMinutes before the upload (EXPIRED_SLIP), never credited before by anyone —
  * slip or bank feed, the credit key is the sending bank + reference in both
- * (SLIP_REFNO_DUPLICATED; a unique key on the slips in progress or credited refuses two uploads
- * at the same moment). SUCCESS credits the bank's amount once through the money core. Every
+ * (SLIP_REFNO_DUPLICATED; the member's own slip of the transfer in progress refuses a second
+ * upload at the same moment). SUCCESS credits the bank's amount once through the money core. Every
  * verified upload is a slip record; a file that is not a readable image is refused before
  * anything is written.
+ *
+ * The reference is checked at the edge (the QR parser and the verifier: 6-40 letters and digits,
+ * as banks issue them; anything else is INVALID_SLIP) and stored in its own columns with the
+ * sending bank; the credit key is made from the transfer the bank returned, never from a stored
+ * string split again. A slip of a transfer the bank knows is checked before it is recorded, so a
+ * slip of someone else's transfer holds nothing; a slip in progress (the bank does not know the
+ * reference yet) holds it only for its own member, never against the sender (their own slip, the
+ * bank feed or an operator credits them; the squatter's slip then fails NOT_MATCH).
  *
  * In progress (PENDING) is a slip whose reference the bank did not know yet, or one whose upload
  * was cut off between its record and its credit (a crash). `recheck` (run periodically by the
@@ -164,10 +188,12 @@ export class SlipService {
     };
   }
 
-  private async record(memberId: string, status: 'PENDING' | 'FAILED', note: SlipReasonCode | null, amount: number, key: string | null, image: Buffer): Promise<SlipRow> {
+  private async record(memberId: string, status: 'PENDING' | 'FAILED', note: SlipReasonCode | null, amount: number, transfer: SlipTransfer | null, image: Buffer): Promise<SlipRow> {
+    // Only what a bank issues is written (the table's CHECK says so too).
+    if (transfer && (!BANK_CODE.test(transfer.bank) || !isTransRef(transfer.ref))) throw new AppError(400, 'INVALID_SLIP');
     return this.db
       .insertInto('slips')
-      .values({ id: newId(), member_id: memberId, reference: slipReference(), amount, status, note, image_path: null, transfer_key: key, image, image_type: imageType(image) })
+      .values({ id: newId(), member_id: memberId, reference: slipReference(), amount, status, note, image_path: null, transfer_bank: transfer?.bank ?? null, transfer_ref: transfer?.ref ?? null, image, image_type: imageType(image) })
       .returning(SLIP_COLUMNS)
       .executeTakeFirstOrThrow();
   }
@@ -193,29 +219,31 @@ export class SlipService {
       throw new AppError(400, error.reason === 'TOO_LARGE' || error.reason === 'TOO_SMALL' ? 'IMG_SIZE_UNABLE_TO_PROCESS' : 'SLIP_INVALID_FILE');
     }
     if (!verdict.ok) {
-      if (verdict.reason === 'UNSTABLE_REFNO_ON_SLIP') return this.pending(memberId, transferKey(verdict.sendingBank, verdict.transRef), image);
+      if (verdict.reason === 'UNSTABLE_REFNO_ON_SLIP') return this.pending(memberId, { bank: verdict.sendingBank, ref: verdict.transRef }, image);
       const status = verdict.reason === 'TRIPPLE_WRONG_CAPTCHA' || verdict.reason === 'UNKNOW_ERROR' ? 502 : 400;
       return this.refuse(memberId, status, verdict.reason, 0, image);
     }
+    // The bank answered another transfer than the slip names: not a slip of it.
+    if (!sameTransfer({ bank: verdict.sendingBank, ref: verdict.transRef }, verdict.transfer)) return this.refuse(memberId, 400, 'INVALID_SLIP', 0, image);
     const checked = await this.check(memberId, verdict.transfer, new Date(this.now()), settings);
-    // Someone else's transfer: its amount is not the uploader's to learn.
+    // Someone else's transfer: its amount is not the uploader's to learn, and the slip holds nothing.
     if (!checked.ok) return this.refuse(memberId, 400, checked.reason, checked.reason === 'NOT_MATCH' ? 0 : verdict.transfer.amount, image);
     let row;
     try {
-      row = await this.record(memberId, 'PENDING', null, verdict.transfer.amount, transferKey(verdict.transfer.fromBankCode, verdict.transfer.transRef), image);
+      row = await this.record(memberId, 'PENDING', null, verdict.transfer.amount, { bank: verdict.transfer.fromBankCode, ref: verdict.transfer.transRef }, image);
     } catch (error) {
       if (uniqueViolation(error) === null) throw error;
       return this.refuse(memberId, 409, 'SLIP_REFNO_DUPLICATED', verdict.transfer.amount, image);
     }
-    const settled = await this.credit(row, verdict.transfer.amount, verdict.transfer.currency, checked.channel.bank_code);
+    const settled = await this.credit(row, verdict.transfer, verdict.transfer.amount, verdict.transfer.currency, checked.channel.bank_code);
     if (settled.status !== 'SUCCESS') throw new AppError(409, 'SLIP_REFNO_DUPLICATED', { ...this.answer(settled) });
     return this.answer(settled);
   }
 
   /** The bank does not know the reference yet: in progress (checked again later). */
-  private async pending(memberId: string, key: string, image: Buffer): Promise<Slip> {
+  private async pending(memberId: string, transfer: SlipTransfer, image: Buffer): Promise<Slip> {
     try {
-      return this.answer(await this.record(memberId, 'PENDING', 'UNSTABLE_REFNO_ON_SLIP', 0, key, image));
+      return this.answer(await this.record(memberId, 'PENDING', 'UNSTABLE_REFNO_ON_SLIP', 0, transfer, image));
     } catch (error) {
       if (uniqueViolation(error) === null) throw error;
       return this.refuse(memberId, 409, 'SLIP_REFNO_DUPLICATED', 0, image);
@@ -236,15 +264,16 @@ export class SlipService {
   }
 
   /**
-   * Credits a slip in progress (its transfer key is the credit's key) and answers the slip as it
-   * then is: SUCCESS (this credit, or a concurrent one of the same slip), or FAILED
-   * SLIP_REFNO_DUPLICATED when the transfer was credited before by something else.
+   * Credits a slip in progress and answers the slip as it then is: SUCCESS (this credit, or a
+   * concurrent one of the same slip), or FAILED SLIP_REFNO_DUPLICATED when the transfer was
+   * credited before by something else. The credit's key is the transfer's (sending bank +
+   * reference, as the bank feed's): the one the bank returned, or — for an operator's approval of a
+   * transfer the bank does not know — the slip's own checked columns; never a string split again.
    */
-  private async credit(row: SlipRow, amount: number, currency: 'THB' | 'LAK', from: string): Promise<SlipRow> {
-    if (!row.transfer_key) throw new Error(`slip ${row.id} has no transfer key`);
+  private async credit(row: SlipRow, transfer: { fromBankCode: string; transRef: string }, amount: number, currency: 'THB' | 'LAK', from: string): Promise<SlipRow> {
     const credit = await this.money.credits.credit({
       source: BANK_TRANSFER_SOURCE,
-      ref: row.transfer_key,
+      ref: transferKey(transfer.fromBankCode, transfer.transRef),
       memberId: row.member_id,
       amount,
       currency,
@@ -261,11 +290,11 @@ export class SlipService {
     return this.db.selectFrom('slips').select(SLIP_COLUMNS).where('id', '=', row.id).executeTakeFirstOrThrow();
   }
 
-  /** A slip in progress fails with `reason` (and frees its transfer key); false when it was no longer in progress. */
+  /** A slip in progress fails with `reason` (a failed slip holds nothing); false when it was no longer in progress. */
   private async finish(id: string, reason: SlipReasonCode, amount?: number): Promise<boolean> {
     const done = await this.db
       .updateTable('slips')
-      .set({ status: 'FAILED', note: reason, transfer_key: null, ...(amount !== undefined ? { amount } : {}) })
+      .set({ status: 'FAILED', note: reason, ...(amount !== undefined ? { amount } : {}) })
       .where('id', '=', id)
       .where('status', '=', 'PENDING')
       .executeTakeFirst();
@@ -289,7 +318,7 @@ export class SlipService {
           .selectFrom('slips')
           .select('id')
           .where('status', '=', 'PENDING')
-          .where('transfer_key', 'is not', null)
+          .where('transfer_ref', 'is not', null)
           .where('created_at', '<', settled)
           .where((eb) => eb.or([eb('checked_at', 'is', null), eb('checked_at', '<', settled)]))
           .orderBy('created_at')
@@ -311,8 +340,10 @@ export class SlipService {
   }
 
   private async decide(row: SlipRow, settings: SlipSettings, now: Date): Promise<'SUCCESS' | 'FAILED' | 'PENDING'> {
-    const [bank = '', ref = ''] = (row.transfer_key ?? '').split(':');
-    const verdict = await this.verifier.lookup(bank, ref);
+    const asked = transferOf(row);
+    if (!asked) return (await this.finish(row.id, 'INVALID_SLIP')) ? 'FAILED' : 'PENDING';
+    const verdict = await this.verifier.lookup(asked.bank, asked.ref);
+    if (verdict.ok && !sameTransfer(asked, verdict.transfer)) return (await this.finish(row.id, 'INVALID_SLIP')) ? 'FAILED' : 'PENDING';
     if (!verdict.ok) {
       if (verdict.reason !== 'UNSTABLE_REFNO_ON_SLIP') return 'PENDING';
       if (now.getTime() - row.created_at.getTime() < this.timing.pendingMaxMs) return 'PENDING';
@@ -320,7 +351,7 @@ export class SlipService {
     }
     const checked = await this.check(row.member_id, verdict.transfer, row.created_at, settings);
     if (!checked.ok) return (await this.finish(row.id, checked.reason, checked.reason === 'NOT_MATCH' ? 0 : verdict.transfer.amount)) ? 'FAILED' : 'PENDING';
-    const after = await this.credit(row, verdict.transfer.amount, verdict.transfer.currency, checked.channel.bank_code);
+    const after = await this.credit(row, verdict.transfer, verdict.transfer.amount, verdict.transfer.currency, checked.channel.bank_code);
     return after.status;
   }
 
@@ -329,7 +360,7 @@ export class SlipService {
     let query = this.db
       .selectFrom('slips')
       .innerJoin('members', 'members.id', 'slips.member_id')
-      .select(['slips.id', 'slips.member_id', 'members.username', 'slips.reference', 'slips.amount', 'slips.status', 'slips.note', 'slips.transfer_key', 'slips.created_at', 'slips.checked_at'])
+      .select(['slips.id', 'slips.member_id', 'members.username', 'slips.reference', 'slips.amount', 'slips.status', 'slips.note', 'slips.transfer_bank', 'slips.transfer_ref', 'slips.created_at', 'slips.checked_at'])
       .orderBy('slips.created_at', 'desc')
       .orderBy('slips.id', 'desc')
       .limit(50)
@@ -345,7 +376,8 @@ export class SlipService {
         amount: toBaht(Number(r.amount)),
         status: r.status,
         note: r.note,
-        transferKey: r.transfer_key,
+        // Shown while the slip is in progress (for the operator to look the transfer up).
+        transferKey: r.status === 'PENDING' && r.transfer_bank && r.transfer_ref ? `${r.transfer_bank}:${r.transfer_ref}` : null,
         createdAt: r.created_at.toISOString(),
         checkedAt: r.checked_at ? r.checked_at.toISOString() : null,
         link: this.links.url(r.id),
@@ -356,7 +388,7 @@ export class SlipService {
   private async inProgress(id: string): Promise<SlipRow> {
     const row = await this.db.selectFrom('slips').select(SLIP_COLUMNS).where('id', '=', id).executeTakeFirst();
     if (!row) throw new AppError(404, 'NO_SLIP');
-    if (row.status !== 'PENDING' || !row.transfer_key) throw new AppError(409, 'SLIP_NOT_PENDING', { status: row.status });
+    if (row.status !== 'PENDING' || !transferOf(row)) throw new AppError(409, 'SLIP_NOT_PENDING', { status: row.status });
     return row;
   }
 
@@ -373,17 +405,19 @@ export class SlipService {
     const row = await this.inProgress(id);
     const member = await this.accounts.findById(row.member_id);
     if (!member) throw new AppError(404, 'NO_SLIP');
-    const [bank = '', ref = ''] = row.transfer_key?.split(':') ?? [];
-    const found = await this.verifier.lookup(bank, ref);
+    const asked = transferOf(row);
+    if (!asked) throw new AppError(409, 'SLIP_NOT_PENDING', { status: row.status });
+    const found = await this.verifier.lookup(asked.bank, asked.ref);
     if (!found.ok && found.reason !== 'UNSTABLE_REFNO_ON_SLIP') throw new AppError(502, found.reason);
     let after: SlipRow;
     if (found.ok) {
+      if (!sameTransfer(asked, found.transfer)) throw new AppError(409, 'INVALID_SLIP', { slipId: row.id });
       const checked = await this.check(row.member_id, found.transfer, row.created_at, await this.currentSettings());
       if (!checked.ok) throw new AppError(409, checked.reason, { slipId: row.id });
-      after = await this.credit(row, found.transfer.amount, found.transfer.currency, checked.channel.bank_code);
+      after = await this.credit(row, found.transfer, found.transfer.amount, found.transfer.currency, checked.channel.bank_code);
     } else {
       if (amount === undefined) throw badRequest('KEY_MISSING', { fields: [{ path: 'amount', code: 'required' }] });
-      after = await this.credit(row, amount, ledgerCurrency(member.currency), 'SLIP');
+      after = await this.credit(row, { fromBankCode: asked.bank, transRef: asked.ref }, amount, ledgerCurrency(member.currency), 'SLIP');
     }
     if (after.status !== 'SUCCESS') throw new AppError(409, 'SLIP_REFNO_DUPLICATED', { ...this.answer(after) });
     return this.answer(after);
@@ -393,6 +427,6 @@ export class SlipService {
   async reject(id: string, reason: SlipReasonCode): Promise<Slip> {
     const row = await this.inProgress(id);
     if (!(await this.finish(row.id, reason))) throw new AppError(409, 'SLIP_NOT_PENDING');
-    return this.answer({ ...row, status: 'FAILED', note: reason, transfer_key: null });
+    return this.answer({ ...row, status: 'FAILED', note: reason });
   }
 }

@@ -50,6 +50,28 @@ CREATE UNIQUE INDEX slips_transfer_once ON slips (transfer_key) WHERE status <> 
 ALTER TABLE slips ADD COLUMN checked_at timestamptz;
 CREATE INDEX slips_in_progress ON slips (created_at) WHERE status = 'PENDING';`,
   },
+  {
+    id: 'statement/004_slip_transfer_columns',
+    sql: `
+-- A slip's transfer is the sending bank and its reference in their own columns (was one string
+-- "BANK:REF" that the deposit module split again, and a reference with ':' in it named another
+-- transfer). Kept here with the table (the deposit module writes slips; the table is this module's).
+ALTER TABLE slips ADD COLUMN transfer_bank text;
+ALTER TABLE slips ADD COLUMN transfer_ref text;
+UPDATE slips SET transfer_bank = split_part(transfer_key, ':', 1), transfer_ref = split_part(transfer_key, ':', 2)
+  WHERE transfer_key ~ '^[A-Z0-9]{2,16}:[A-Za-z0-9]{6,40}$';
+-- A slip in progress whose reference no bank issues (a forged QR) fails.
+UPDATE slips SET status = 'FAILED', note = 'INVALID_SLIP' WHERE status = 'PENDING' AND transfer_key IS NOT NULL AND transfer_ref IS NULL;
+DROP INDEX slips_transfer_once;
+ALTER TABLE slips DROP COLUMN transfer_key;
+ALTER TABLE slips ADD CONSTRAINT slips_transfer_format CHECK (
+  (transfer_bank IS NULL AND transfer_ref IS NULL)
+  OR (transfer_bank ~ '^[A-Z0-9]{2,16}$' AND transfer_ref ~ '^[A-Za-z0-9]{6,40}$'));
+-- One credited slip per transfer; one slip in progress per member and transfer. A slip in progress
+-- does not hold the transfer against others: only the sender's own can pass the checks.
+CREATE UNIQUE INDEX slips_transfer_credited ON slips (transfer_bank, upper(transfer_ref)) WHERE status = 'SUCCESS';
+CREATE UNIQUE INDEX slips_transfer_pending ON slips (member_id, transfer_bank, upper(transfer_ref)) WHERE status = 'PENDING';`,
+  },
   ],
   setup(services) {
     services.statements = new StatementService(services.database.db, slipLinksFor(services.config));

@@ -11,8 +11,13 @@ export interface SlipsTable {
   status: Generated<OperationStatus>;
   note: string | null;
   image_path: string | null;
-  /** Sending bank + reference of the slip's transfer (statement/002): unique among slips in progress or credited. */
-  transfer_key: ColumnType<string | null, string | null | undefined, string | null>;
+  /**
+   * The slip's transfer (statement/004): the sending bank and its reference, each in its own column,
+   * checked against the bank's format before they are written. One SUCCESS slip per transfer; one
+   * slip in progress per member and transfer (another member's does not block the sender).
+   */
+  transfer_bank: ColumnType<string | null, string | null | undefined, string | null>;
+  transfer_ref: ColumnType<string | null, string | null | undefined, string | null>;
   image: ColumnType<Buffer | null, Buffer | null | undefined, Buffer | null>;
   image_type: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: DefaultTimestamp;

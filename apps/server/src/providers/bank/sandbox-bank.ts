@@ -190,6 +190,22 @@ export class SandboxBank implements Bank {
     };
   }
 
+  async transfers(from: Date, to: Date): Promise<BankTransfer[]> {
+    const rows = await this.db.selectFrom('sandbox_bank_transfers').selectAll().where('at', '>=', from).where('at', '<', to).orderBy('at').execute();
+    return rows.map((row) => ({
+      transRef: row.trans_ref,
+      fromBankCode: row.from_bank_code,
+      fromAccountNo: row.from_account_no,
+      fromName: row.from_name,
+      toBankCode: row.to_bank_code,
+      toAccountNo: row.to_account_no,
+      toName: row.to_name,
+      amount: Number(row.amount),
+      currency: row.currency === 'LAK' ? 'LAK' : 'THB',
+      at: row.at,
+    }));
+  }
+
   /** A transfer by its reference alone (the sandbox's references are unique). */
   async byReference(transRef: string): Promise<BankTransfer | null> {
     const row = await this.db.selectFrom('sandbox_bank_transfers').select('from_bank_code').where('trans_ref', '=', transRef).executeTakeFirst();

@@ -43,17 +43,27 @@ export interface EWallet {
   verify(hash: string, mobile: string, signal?: AbortSignal): Promise<Voucher>;
   /** Redeems the whole voucher into `mobile`'s wallet; answers the amount (minor units). Throws VoucherRefused or EWalletUnavailable. */
   redeem(hash: string, mobile: string, signal?: AbortSignal): Promise<{ amount: number }>;
+  /** Vouchers redeemed in [from, to), with the wallet that redeemed each (reconciliation; optional). */
+  redeemedVouchers?(from: Date, to: Date): Promise<Array<{ hash: string; amount: number; redeemedBy: string; redeemedAt: Date }>>;
+  /** Transfers between wallets made in [from, to) (reconciliation; optional). */
+  transfers?(from: Date, to: Date): Promise<Array<{ transferId: string; fromPhone: string; toPhone: string; amount: number; at: Date }>>;
 }
 
 /**
  * The voucher hash of a gift link as members paste it: `https://gift.truemoney.com/campaign/?v=<hash>`
  * (also without the slash before `?`, with `www.`, or with other query parameters after it);
- * null for anything else.
+ * null for anything else (a control character included). The hash is the e-wallet's: 10-64
+ * letters and digits.
  */
 export function voucherHash(link: string): string | null {
+  // Surrounding white space of a paste is dropped; a control character anywhere else is no link
+  // (a URL parser would quietly strip some of them and read another link).
+  const text = link.trim();
+  // eslint-disable-next-line no-control-regex -- control characters are what is refused
+  if (/[\u0000-\u001F\u007F-\u009F]/.test(text)) return null;
   let url: URL;
   try {
-    url = new URL(link.trim());
+    url = new URL(text);
   } catch {
     return null;
   }

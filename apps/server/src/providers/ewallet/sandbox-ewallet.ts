@@ -149,6 +149,22 @@ export class SandboxEWallet implements EWallet {
     throw this.refusal(await this.verify(hash, mobile, signal), mobile) ?? new VoucherRefused('VOUCHER_OUT_OF_STOCK');
   }
 
+  async redeemedVouchers(from: Date, to: Date): Promise<Array<{ hash: string; amount: number; redeemedBy: string; redeemedAt: Date }>> {
+    const rows = await this.db
+      .selectFrom('sandbox_ewallet_vouchers')
+      .select(['hash', 'amount', 'redeemed_by', 'redeemed_at'])
+      .where('redeemed_at', '>=', from)
+      .where('redeemed_at', '<', to)
+      .orderBy('redeemed_at')
+      .execute();
+    return rows.flatMap((r) => (r.redeemed_by && r.redeemed_at ? [{ hash: r.hash, amount: Number(r.amount), redeemedBy: r.redeemed_by, redeemedAt: r.redeemed_at }] : []));
+  }
+
+  async transfers(from: Date, to: Date): Promise<Array<{ transferId: string; fromPhone: string; toPhone: string; amount: number; at: Date }>> {
+    const rows = await this.db.selectFrom('sandbox_ewallet_transfers').selectAll().where('at', '>=', from).where('at', '<', to).orderBy('at').execute();
+    return rows.map((r) => ({ transferId: r.id, fromPhone: r.from_phone, toPhone: r.to_phone, amount: Number(r.amount), at: r.at }));
+  }
+
   /** A customer sends money from their wallet to another; a subscribed receiver is reported at once. */
   async transfer(input: { fromPhone: string; toPhone: string; amount: number }): Promise<{ transferId: string; at: Date; feed: { status: number } | null }> {
     const transferId = `TW${Date.now().toString(36).toUpperCase()}${randomBytes(5).toString('hex').toUpperCase()}`;

@@ -435,6 +435,8 @@ export function parseSlipPayload(text: string): SlipPayload {
   const transRef = valueOf(subs, '02');
   if (sendingBank === null || !/^\d{3}$/.test(sendingBank)) throw notSlip('sending bank missing or not 3 digits');
   if (transRef === null || transRef.length === 0) throw notSlip('transRef missing');
+  // A bank issues letters and digits, 6 to 40 (as the bank feed says): nothing else is a reference.
+  if (!/^[A-Za-z0-9]{6,40}$/.test(transRef)) throw notSlip('transRef is not 6-40 letters and digits');
 
   const covered = text.slice(0, text.length - crcField.value.length);
   if (parseInt(crcField.value, 16) !== parseInt(crc16ccitt(covered), 16)) throw new EmvcoError('BAD_CRC', 'slip CRC does not match');

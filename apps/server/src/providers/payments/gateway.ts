@@ -4,6 +4,9 @@ import type { Currency } from '../../money/ledger';
 export const QR_PROVIDERS = ['WW', 'PAYTIMZ', 'PAYONEX', 'ZPAY', 'KBANK'] as const;
 export type QrProvider = (typeof QR_PROVIDERS)[number];
 
+/** A payment id as gateways issue them: letters, digits, `-` and `_` (it is a credit's key as is). */
+export const PAYMENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
 export function isQrProvider(code: string): code is QrProvider {
   return (QR_PROVIDERS as readonly string[]).includes(code);
 }
@@ -34,6 +37,23 @@ export interface PaymentGateway {
    * reconciler for webhooks that never came (our crash, a gateway that stopped retrying).
    */
   lookupOrder(provider: QrProvider, gatewayRef: string): Promise<OrderState>;
+  /**
+   * The payments the gateway took with a payment time in [from, to) (reconciliation). A gateway
+   * that cannot list (none configured) leaves it out: its credits are reported as not verifiable.
+   */
+  payments?(from: Date, to: Date): Promise<GatewayPaymentRecord[]>;
+}
+
+/** A payment as the gateway's own books hold it. */
+export interface GatewayPaymentRecord {
+  provider: QrProvider;
+  paymentId: string;
+  /** Our reference (the QR's ref1). */
+  reference: string;
+  /** Minor units. */
+  amount: number;
+  currency: Currency;
+  paidAt: Date;
 }
 
 export type OrderState =

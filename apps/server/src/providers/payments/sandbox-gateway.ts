@@ -4,7 +4,7 @@ import type { Migration } from '../../db/migrations';
 import type { DB, DefaultTimestamp, Timestamp } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { buildThaiQr } from './emvco';
-import { GatewayError, type OrderState, type PaymentGateway, type QrOrder, type QrProvider } from './gateway';
+import { GatewayError, isQrProvider, type GatewayPaymentRecord, type OrderState, type PaymentGateway, type QrOrder, type QrProvider } from './gateway';
 import { deliverSigned, type WebhookDelivery } from './signing';
 
 /** The sandbox gateways' own book: an outside system's state, reached only through this adapter. */
@@ -107,6 +107,23 @@ export class SandboxGateway implements PaymentGateway {
       return { status: 'PAID', paymentId: order.payment_id, reference: order.reference, amount: Number(order.amount), currency: order.currency === 'LAK' ? 'LAK' : 'THB', paidAt: order.paid_at };
     }
     return { status: order.status === 'CANCELLED' ? 'CANCELLED' : 'OPEN' };
+  }
+
+  async payments(from: Date, to: Date): Promise<GatewayPaymentRecord[]> {
+    const rows = await this.db
+      .selectFrom('sandbox_gateway_orders')
+      .select(['provider', 'payment_id', 'reference', 'amount', 'currency', 'paid_at'])
+      .where('status', '=', 'PAID')
+      .where('paid_at', '>=', from)
+      .where('paid_at', '<', to)
+      .orderBy('paid_at')
+      .execute();
+    const payments: GatewayPaymentRecord[] = [];
+    for (const r of rows) {
+      if (!r.payment_id || !r.paid_at || !isQrProvider(r.provider)) continue;
+      payments.push({ provider: r.provider, paymentId: r.payment_id, reference: r.reference, amount: Number(r.amount), currency: r.currency === 'LAK' ? 'LAK' : 'THB', paidAt: r.paid_at });
+    }
+    return payments;
   }
 
   /**

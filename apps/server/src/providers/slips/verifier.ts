@@ -1,5 +1,5 @@
 import { EmvcoError, parseSlipPayload, SLIP_BANK_CODES } from '../payments/emvco';
-import type { Bank, BankTransfer } from '../bank/bank';
+import { BANK_CODE, isTransRef, type Bank, type BankTransfer } from '../bank/bank';
 import { readSlipQr } from './qr-reader';
 
 /** What reading a slip and asking the bank found (the business checks come after: see the slip service). */
@@ -45,6 +45,8 @@ export class SlipVerifier {
 
   /** Asks the bank again (a slip whose reference the bank did not know yet). */
   async lookup(sendingBank: string, transRef: string): Promise<SlipVerdict> {
+    // Only a reference a bank could have issued is asked about (and ever becomes a key).
+    if (!BANK_CODE.test(sendingBank) || !isTransRef(transRef)) return { ok: false, reason: 'INVALID_SLIP' };
     try {
       const transfer = await this.bank.lookup(sendingBank, transRef);
       if (!transfer) return { ok: false, reason: 'UNSTABLE_REFNO_ON_SLIP', sendingBank, transRef };
