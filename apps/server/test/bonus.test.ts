@@ -172,11 +172,11 @@ describe.each(dbKinds)('bonuses on %s', (kind) => {
     // Every change is recorded: who (X-Operator), when, before and after.
     const changed = await t.app.inject({ method: 'PUT', url: '/api/operator/promotions/LATER', headers: { ...operator, 'x-operator': 'Nok' }, payload: { kind: 'credit', amount: 2000, description, validFrom: new Date(Date.now() + 3600_000).toISOString() } });
     expect(changed.statusCode).toBe(200);
-    const audit = (await t.app.inject({ method: 'GET', url: '/api/operator/changes?entity=promotion&key=LATER', headers: operator })).json() as { changes: Array<{ who: string; before: { amount: string | number } | null; after: { amount: string | number } }> };
+    const audit = (await t.app.inject({ method: 'GET', url: '/api/operator/changes?entity=promotion&key=LATER', headers: operator })).json() as { changes: Array<{ who: string; before: { amounts: { THB: number } } | null; after: { amounts: { THB: number } } }> };
     expect(audit.changes).toHaveLength(2);
     expect(audit.changes[0]).toMatchObject({ who: 'Nok' });
-    expect(Number(audit.changes[0]?.before?.amount)).toBe(1000);
-    expect(Number(audit.changes[0]?.after.amount)).toBe(2000);
+    expect(audit.changes[0]?.before?.amounts.THB).toBe(1000);
+    expect(audit.changes[0]?.after.amounts.THB).toBe(2000);
     expect(audit.changes[1]?.before).toBeNull();
     for (const code of ['LATER', 'OVER']) expect((await call(t.app, 'GET', `/api/promotion/activate/${code}`, { token: m.token })).body).toMatchObject({ message: 'NO_PROMOTION' });
     // Total uses: the second member is refused once the code is used up.

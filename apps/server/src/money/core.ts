@@ -6,6 +6,7 @@ import { answerOf } from './answers';
 import { Credits } from './credits';
 import { KeyTaken, lookupKey, recordAnswer, recordPlan, settleAnswer, type Idem, type KeyRecord, type StoredAnswer } from './idempotency';
 import { MoneyPolicies } from './policies';
+import { Positions } from './positions';
 
 /** Refusals that are answers of the call itself (stored under the key); others are not definite. */
 function isDefiniteRefusal(error: unknown): error is AppError {
@@ -38,9 +39,12 @@ export class MoneyCore {
   readonly policies = new MoneyPolicies();
   /** Credits from outside systems, once per message (credits.ts). */
   readonly credits: Credits;
+  /** A member's whole position (wallet, in flight, every game), and promotions' ends taken back against it (positions.ts). */
+  readonly positions: Positions;
 
   constructor(private readonly db: Kysely<DB>) {
     this.credits = new Credits(db);
+    this.positions = new Positions(db);
   }
 
   async once(memberId: string, idem: Idem | null, run: () => Promise<MoneyResult>): Promise<MoneyResult> {

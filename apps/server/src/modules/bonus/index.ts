@@ -35,6 +35,10 @@ declare module '../../platform/services' {
 }
 
 const categories = z.array(z.enum(['slot', 'sport', 'lotto'])).min(1).max(3);
+/** Minor units of a currency (satang, or LAK's hundredths). */
+const minor = z.number().int().min(1).max(100_000_000_000);
+const ledgerCurrencies = z.enum(['THB', 'LAK']);
+const bonusAmountsBody = z.partialRecord(ledgerCurrencies, z.strictObject({ minDeposit: minor, maxBonus: minor }));
 const bonusBody = z.strictObject({
   type: z.enum(['limit', 'day', 'week']),
   maxReceived: z.number().int().min(1).max(1000),
@@ -42,8 +46,11 @@ const bonusBody = z.strictObject({
   percentFail: z.number().min(0).max(100),
   banners: storedBannersSchema.default([]),
   percent: z.number().min(0.01).max(1000),
-  maxBonus: z.number().int().min(1).max(100_000_000),
-  minDeposit: z.number().int().min(1).max(100_000_000),
+  /** Amounts per currency (minor units); a currency without an entry is not offered the bonus. */
+  amounts: bonusAmountsBody.default({}),
+  /** The THB amounts in the older form (satang): `amounts.THB` wins when both are given. */
+  maxBonus: z.number().int().min(1).max(100_000_000).optional(),
+  minDeposit: z.number().int().min(1).max(100_000_000).optional(),
   turnoverMultiple: z.number().min(0).max(100),
   categories,
   depositWindowMinutes: z.number().int().min(1).max(7 * 24 * 60).default(60),
@@ -54,6 +61,9 @@ export type BonusInput = z.output<typeof bonusBody>;
 
 const promotionBody = z.strictObject({
   kind: z.enum(['credit', 'bonus']),
+  /** kind credit: the amount per currency (minor units); a currency without an entry is not offered the code. */
+  amounts: z.partialRecord(ledgerCurrencies, minor).default({}),
+  /** kind credit, the older form: the THB amount in satang (`amounts.THB` wins). */
   amount: z.number().int().min(1).max(100_000_000).optional(),
   bonusCode: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/).optional(),
   percentFail: z.number().min(0).max(100).default(0),
@@ -68,7 +78,7 @@ const promotionBody = z.strictObject({
 /**
  * Bonuses (spec sections 2, 3, 4, 8): list, activate, check/active, check/minimum, clear, with
  * the turnover condition as a money-core policy. Operator: GET /api/operator/bonuses,
- * PUT /api/operator/bonuses/:code (amounts in satang; percents as numbers).
+ * PUT /api/operator/bonuses/:code (amounts per currency in minor units; percents as numbers).
  */
 export const bonusModule = defineModule({
   name: 'bonus',
@@ -159,6 +169,20 @@ ALTER TABLE bonus_receipts DROP CONSTRAINT bonus_receipts_bonus_code_fkey;
 ALTER TABLE bonus_receipts DROP CONSTRAINT bonus_receipts_deposit_amount_check;
 ALTER TABLE bonus_receipts ADD CONSTRAINT bonus_receipts_deposit_amount_check CHECK (deposit_amount > 0 OR (origin <> 'bonus' AND deposit_amount = 0));`,
     },
+    {
+      id: 'bonus/005_amounts_per_currency',
+      sql: `
+-- Amounts per currency (THB, LAK), minor units: {"THB": {"minDeposit": 10000, "maxBonus": 50000}, "LAK": {...}}
+-- for a bonus, {"THB": 5000, "LAK": 3000000} for a credit code. The old single amounts were baht.
+ALTER TABLE bonuses ADD COLUMN amounts jsonb NOT NULL DEFAULT '{}' CHECK (jsonb_typeof(amounts) = 'object');
+UPDATE bonuses SET amounts = jsonb_build_object('THB', jsonb_build_object('minDeposit', min_deposit, 'maxBonus', max_bonus));
+ALTER TABLE bonuses DROP COLUMN min_deposit;
+ALTER TABLE bonuses DROP COLUMN max_bonus;
+ALTER TABLE promotions ADD COLUMN amounts jsonb NOT NULL DEFAULT '{}' CHECK (jsonb_typeof(amounts) = 'object');
+UPDATE promotions SET amounts = jsonb_build_object('THB', amount) WHERE amount IS NOT NULL;
+ALTER TABLE promotions DROP COLUMN amount;
+ALTER TABLE promotions ADD CONSTRAINT promotions_kind_amounts CHECK ((kind = 'credit' AND amounts <> '{}'::jsonb) OR (kind = 'bonus' AND bonus_code IS NOT NULL));`,
+    },
   ],
   setup(services) {
     services.bonusClock = new SandboxClock();
@@ -180,7 +204,7 @@ ALTER TABLE bonus_receipts ADD CONSTRAINT bonus_receipts_deposit_amount_check CH
       const receipt = member ? await bonuses.active(member.memberId) : null;
       return { notice: receipt ? notice.replace(/%percentFail%/g, String(Number(receipt.percent_fail))) : notice };
     },
-    promotionFind: async (ctx) => promotions.find(ctx.params.code, ctx.locale),
+    promotionFind: async (ctx) => promotions.find(requireMember(ctx).memberId, ctx.params.code, ctx.locale),
     promotionActivate: async (ctx) => promotions.activate(requireMember(ctx).memberId, ctx.params.code, ctx.locale),
     promotionCurrent: async (ctx) => promotions.current(requireMember(ctx).memberId, ctx.locale),
     bonusList: async (ctx) => bonuses.list(requireMember(ctx).memberId, ctx.locale),
@@ -208,10 +232,11 @@ ALTER TABLE bonus_receipts ADD CONSTRAINT bonus_receipts_deposit_amount_check CH
       async (request) => {
         const code = (request.params as { code: string }).code.toUpperCase();
         const p = request.body as z.output<typeof promotionBody>;
+        const amounts = p.kind === 'credit' ? { ...(p.amount ? { THB: p.amount } : {}), ...p.amounts } : {};
         const values = {
           code,
           kind: p.kind,
-          amount: p.kind === 'credit' ? (p.amount ?? null) : null,
+          amounts: JSON.stringify(amounts),
           bonus_code: p.kind === 'bonus' ? (p.bonusCode?.toUpperCase() ?? null) : null,
           percent_fail: p.percentFail,
           description: JSON.stringify(p.description),
@@ -222,7 +247,7 @@ ALTER TABLE bonus_receipts ADD CONSTRAINT bonus_receipts_deposit_amount_check CH
           active: p.active,
           updated_at: new Date(),
         };
-        if (p.kind === 'credit' ? !values.amount : !values.bonus_code) throw badRequest('KEY_MISSING', { fields: [{ path: p.kind === 'credit' ? 'amount' : 'bonusCode', code: 'required' }] });
+        if (p.kind === 'credit' ? Object.keys(amounts).length === 0 : !values.bonus_code) throw badRequest('KEY_MISSING', { fields: [{ path: p.kind === 'credit' ? 'amounts' : 'bonusCode', code: 'required' }] });
         const before = await database.db.selectFrom('promotions').selectAll().where('code', '=', code).executeTakeFirst();
         const after = await database.db.insertInto('promotions').values(values).onConflict((oc) => oc.column('code').doUpdateSet(values)).returningAll().executeTakeFirstOrThrow();
         await recordChange(database.db, { who: operatorName(request), entity: 'promotion', key: code, before, after });
@@ -235,8 +260,10 @@ ALTER TABLE bonus_receipts ADD CONSTRAINT bonus_receipts_deposit_amount_check CH
       { preHandler: guard, schema: { params: z.object({ code: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/) }), body: bonusBody } },
       async (request) => {
         const code = (request.params as { code: string }).code.toUpperCase();
+        const input = request.body as BonusInput;
+        if (Object.keys(input.amounts).length === 0 && !(input.minDeposit && input.maxBonus)) throw badRequest('KEY_MISSING', { fields: [{ path: 'amounts', code: 'required' }] });
         const before = await database.db.selectFrom('bonuses').selectAll().where('code', '=', code).executeTakeFirst();
-        const after = await bonuses.upsert(code, request.body as BonusInput);
+        const after = await bonuses.upsert(code, input);
         await recordChange(database.db, { who: operatorName(request), entity: 'bonus', key: code, before, after });
         return after;
       },
