@@ -28,7 +28,7 @@ describe('bonus periods (Asia/Bangkok)', () => {
 describe.each(dbKinds)('bonuses on %s', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startApp(kind, { ROUND_IMPORT_INTERVAL_MS: '0' });
+    t = await startApp(kind, { ROUND_IMPORT_INTERVAL_MS: '0', PROVIDER_TIMEOUT_MS: '100' });
   });
   afterAll(async () => {
     await t?.close();
@@ -135,6 +135,68 @@ describe.each(dbKinds)('bonuses on %s', (kind) => {
     const prize = (await wallet(m.token)) - 300;
     expect(prize).toBeGreaterThan(0);
     expect((await withdraw(m.token, 100)).status).toBe(200);
+  });
+
+  it('counts the whole position on cancel: money parked in a game outside the bonus (or in flight) is brought back first, and the member keeps the deposit', async () => {
+    // The hole of issue 20: deposit 100 → slot-only bonus 20 → 120 into a sport game → cancel → back → withdraw 120.
+    const m = await member(100);
+    expect((await activate(m.token, 'WELCOME20')).status).toBe(200);
+    expect(await wallet(m.token)).toBe(120);
+    for (const code of ['UFABET', 'HUAYHD']) expect((await call(t.app, 'GET', `/api/wallet/activate/${code}`, { token: m.token })).status).toBe(200);
+    // Into a game outside the bonus's categories is allowed; it stays part of the position.
+    expect((await transfer(m.token, 'WALLET', 'UFABET', 100)).status).toBe(200);
+    expect((await transfer(m.token, 'WALLET', 'HUAYHD', 20)).status).toBe(200);
+    expect((await call(t.app, 'GET', '/api/bonus/check/minimum', { token: m.token })).body).toEqual({ status: false, amount: 120, minimum: 120 });
+    expect(await call(t.app, 'GET', '/api/bonus/clear', { token: m.token })).toMatchObject({ status: 409, body: { message: 'BONUS_MONEY_IN_GAMES', games: ['HUAYHD', 'UFABET'], inFlight: false } });
+    expect((await call(t.app, 'GET', '/api/bonus/check/active', { token: m.token })).body).toEqual({ status: true, type: 'limit' });
+    // Out of those games back to the wallet is allowed; the withdrawal is not (the condition is open).
+    expect(await withdraw(m.token, 100)).toMatchObject({ status: 403, body: { message: 'BONUS_CONDITION' } });
+    expect((await transfer(m.token, 'UFABET', 'WALLET', 100)).status).toBe(200);
+    expect(await call(t.app, 'GET', '/api/bonus/clear', { token: m.token })).toMatchObject({ status: 409, body: { message: 'BONUS_MONEY_IN_GAMES', games: ['HUAYHD'] } });
+    expect((await transfer(m.token, 'HUAYHD', 'WALLET', 20)).status).toBe(200);
+    expect((await call(t.app, 'GET', '/api/bonus/clear', { token: m.token })).body).toEqual({ message: 'BONUS_CLEAR' });
+    expect(await wallet(m.token)).toBe(100);
+    expect(await withdraw(m.token, 120)).toMatchObject({ status: 400, body: { message: 'MONEY_NOT_ENOUGH' } });
+    expect((await withdraw(m.token, 100)).status).toBe(200);
+    // Winnings in a game outside the bonus go too: the member keeps at most the deposit.
+    const w = await member(100);
+    expect((await activate(w.token, 'WELCOME20')).status).toBe(200);
+    expect((await call(t.app, 'GET', '/api/wallet/activate/UFABET', { token: w.token })).status).toBe(200);
+    expect((await transfer(w.token, 'WALLET', 'UFABET', 120)).status).toBe(200);
+    const username = (await t.services.database.db.selectFrom('member_games').select('username').where('member_id', '=', w.id).where('game_code', '=', 'UFABET').executeTakeFirstOrThrow()).username;
+    await t.services.sandboxGames?.spin('UFABET', username, 10_000, 3);
+    expect((await transfer(w.token, 'UFABET', 'WALLET', 320)).status).toBe(200);
+    expect((await call(t.app, 'GET', '/api/bonus/clear', { token: w.token })).body).toEqual({ message: 'BONUS_CLEAR' });
+    expect(await wallet(w.token)).toBe(100);
+  });
+
+  it('refuses a cancel while a transfer is in flight (pending at a provider that stopped answering)', async () => {
+    const m = await member(100);
+    expect((await activate(m.token, 'WELCOME20')).status).toBe(200);
+    expect((await call(t.app, 'GET', '/api/wallet/activate/USUN', { token: m.token })).status).toBe(200);
+    const games = t.services.sandboxGames;
+    try {
+      // The provider takes the money after the caller gave up, and is down when asked about it.
+      await games?.setFault('USUN', { mode: 'timeout', latencyMs: 0 });
+      const pending = transfer(m.token, 'WALLET', 'USUN', 120);
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      await games?.setFault('USUN', { mode: 'down', latencyMs: 0 });
+      expect(await pending).toMatchObject({ status: 504, body: { message: 'TRANSFER_PENDING' } });
+      expect(await wallet(m.token)).toBe(0);
+      expect(await call(t.app, 'GET', '/api/bonus/clear', { token: m.token })).toMatchObject({ status: 409, body: { message: 'BONUS_MONEY_IN_GAMES', inFlight: true } });
+      // Not a bust either: the money in flight is part of the position.
+      expect((await call(t.app, 'GET', '/api/bonus/check/active', { token: m.token })).body).toEqual({ status: true, type: 'limit' });
+    } finally {
+      await games?.setFault('USUN', { mode: 'none', latencyMs: 0 });
+    }
+    // Once settled by the reconciler (into the game, or back to the wallet), bring it back, then cancel.
+    await t.services.transfers.reconcile(0);
+    const slots = (await call<{ slots: Array<{ code: string; amount: number }> }>(t.app, 'GET', '/api/wallet/refresh/slot', { token: m.token })).body.slots;
+    const parked = slots.find((g) => g.code === 'USUN')?.amount ?? 0;
+    expect(parked + (await wallet(m.token))).toBe(120);
+    if (parked > 0) expect((await transfer(m.token, 'USUN', 'WALLET', parked)).status).toBe(200);
+    expect((await call(t.app, 'GET', '/api/bonus/clear', { token: m.token })).body).toEqual({ message: 'BONUS_CLEAR' });
+    expect(await wallet(m.token)).toBe(100);
   });
 
   it('promotion codes: find (any case), a fixed credit once per member (20 at once: once), a bonus rule reported as a promotion', async () => {

@@ -8,8 +8,8 @@ export const promotionErrorCodes = [
   'NO_SPINWHEEL',
   /**
    * 409: a bonus cannot be cancelled while money sits where it cannot be taken back — in a game
-   * outside the bonus's categories, or in flight; `games` lists those game codes (WALLET: a
-   * transfer in flight). Bring it back to the wallet, then cancel.
+   * outside the bonus's categories (`games` lists their codes), or in flight (`inFlight`: a
+   * transfer still pending). Bring it back to the wallet, then cancel.
    */
   'BONUS_MONEY_IN_GAMES',
 ] as const;

@@ -88,8 +88,8 @@ export function payoutConditionCte(name: string, origin: Exclude<ReceiptOrigin, 
  *   decides (no transfer slips in between): money in a game of the bonus's categories is still in
  *   play (409 BONUS_CONDITION: it cannot leave before the turnover is met or the bust), money in
  *   any other game or in flight must come back to the wallet first (409 BONUS_MONEY_IN_GAMES,
- *   `games` lists where it is). So no sequence of moves keeps a bonus, or its winnings, without
- *   its turnover.
+ *   `games` lists those games, `inFlight` is true while a transfer is still pending). So no
+ *   sequence of moves keeps a bonus, or its winnings, without its turnover.
  * Exhaustion per period (Asia/Bangkok) exactly as spec section 4; one active bonus at a time (a
  * unique key: 20 activations at once grant once); a deposit is used for one bonus only.
  */
@@ -332,7 +332,7 @@ export class BonusService {
    * Where money sits that a clear cannot take back (see the class comment): games of the bonus's
    * categories (still in play), and other games or in flight (to bring back to the wallet first).
    */
-  private async blocked(receipt: Receipt, position: MemberPosition): Promise<{ inPlay: string[]; elsewhere: string[] }> {
+  private async blocked(receipt: Receipt, position: MemberPosition): Promise<{ inPlay: string[]; elsewhere: string[]; inFlight: boolean }> {
     const categories = new Map((await this.games.catalogue()).map((g) => [g.code, g.category as string]));
     const inPlay: string[] = [];
     const elsewhere: string[] = [];
@@ -341,8 +341,7 @@ export class BonusService {
       if (receipt.categories.includes(categories.get(code) ?? '')) inPlay.push(code);
       else elsewhere.push(code);
     }
-    if (position.inflight > 0) elsewhere.push(WALLET_CODE);
-    return { inPlay, elsewhere };
+    return { inPlay, elsewhere, inFlight: position.inflight > 0 };
   }
 
   /**
@@ -354,8 +353,8 @@ export class BonusService {
     const receipt = await this.active(memberId);
     if (!receipt) return { status: false, amount: 0, minimum: 0 };
     const position = await this.position(memberId);
-    const { inPlay, elsewhere } = await this.blocked(receipt, position);
-    return { status: inPlay.length === 0 && elsewhere.length === 0, amount: toBaht(position.total), minimum: toBaht(Number(receipt.deposit_amount) + Number(receipt.bonus_amount)) };
+    const { inPlay, elsewhere, inFlight } = await this.blocked(receipt, position);
+    return { status: inPlay.length === 0 && elsewhere.length === 0 && !inFlight, amount: toBaht(position.total), minimum: toBaht(Number(receipt.deposit_amount) + Number(receipt.bonus_amount)) };
   }
 
   /**
@@ -373,9 +372,9 @@ export class BonusService {
     await this.games.refreshAll(memberId);
     const currency = await memberCurrency(this.db, memberId);
     await this.money.positions.locked(memberId, currency, async (trx, position) => {
-      const { inPlay, elsewhere } = await this.blocked(receipt, position);
+      const { inPlay, elsewhere, inFlight } = await this.blocked(receipt, position);
       if (inPlay.length > 0) throw new AppError(409, 'BONUS_CONDITION', { games: inPlay });
-      if (elsewhere.length > 0) throw new AppError(409, 'BONUS_MONEY_IN_GAMES', { games: elsewhere });
+      if (elsewhere.length > 0 || inFlight) throw new AppError(409, 'BONUS_MONEY_IN_GAMES', { games: elsewhere, inFlight });
       // Everything is in the wallet now: the position is the wallet.
       const keep = receipt.origin === 'bonus' ? Number(receipt.deposit_amount) : Math.max(0, position.total - Number(receipt.bonus_amount));
       const takeBack = Math.max(0, Math.min(position.wallet, position.total - keep));
