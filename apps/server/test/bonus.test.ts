@@ -275,3 +275,99 @@ describe.each(dbKinds)('bonuses on %s', (kind) => {
     }
   });
 });
+
+/**
+ * The Laos build: a LAK member gets bonuses and promotion codes in LAK (minor units: hundredths of
+ * a kip, from the rule's LAK amounts), a BAHT member of the same build in baht; every credit and
+ * take-back stays in the member's currency and the ledger balances per currency.
+ */
+describe.each(dbKinds)('bonuses and promotion codes in LAK on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(kind, { ROUND_IMPORT_INTERVAL_MS: '0', LAOS_MODE: 'true' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  afterEach(async () => {
+    const report = await checkInvariants(t.services.database.db);
+    expect(report).toMatchObject({ ok: true, mixedCurrencyTransactions: [] });
+    expect(report.totals).toMatchObject({ LAK: 0 });
+  });
+
+  let counter = 0;
+  async function member(currency: 'LAK' | 'BAHT', deposit: number) {
+    counter += 1;
+    const phone = `20${String(Date.now()).slice(-6)}${String(counter).padStart(2, '0')}`;
+    const { id, password } = await registerMember(t.app, { username: phone, bankCode: 'BCEL', currency });
+    const token = await login(t.app, phone, password);
+    if (deposit > 0) expect((await call(t.app, 'POST', '/api/wallet/add', { token, body: { amount: deposit } })).status).toBe(200);
+    return { id, token };
+  }
+  const wallet = async (token: string) => (await call<{ wallet: { amount: number } }>(t.app, 'GET', '/api/wallet', { token })).body.wallet.amount;
+  const bonusAccount = async (currency: 'THB' | 'LAK') =>
+    Number((await t.services.database.db.selectFrom('ledger_accounts').select('balance').where('id', '=', currency === 'THB' ? 'sys:bonus' : `sys:bonus:${currency}`).executeTakeFirst())?.balance ?? 0);
+
+  it('lists, grants and clears a bonus in LAK from the LAK amounts of the rule', async () => {
+    const m = await member('LAK', 100_000);
+    const list = await call<Array<{ code: string }>>(t.app, 'GET', '/api/bonus', { token: m.token });
+    expect(list.body.map((b) => b.code)).toEqual(expect.arrayContaining(['WELCOME20', 'DAILY10', 'WEEKLY15']));
+    const lakBefore = await bonusAccount('LAK');
+    const thbBefore = await bonusAccount('THB');
+    expect((await call(t.app, 'GET', '/api/bonus/activate/WELCOME20', { token: m.token })).status).toBe(200);
+    // 20 % of ₭100,000 (the LAK maximum is ₭300,000).
+    expect(await wallet(m.token)).toBe(120_000);
+    expect((await bonusAccount('LAK')) - lakBefore).toBe(-2_000_000);
+    expect(await bonusAccount('THB')).toBe(thbBefore);
+    const progress = await call<{ progress: { target: number; bonus: number } }>(t.app, 'GET', '/api/bonus/progress', { token: m.token });
+    expect(progress.body.progress).toMatchObject({ bonus: 20_000, target: 600_000 });
+    expect((await call(t.app, 'GET', '/api/bonus/clear', { token: m.token })).body).toEqual({ message: 'BONUS_CLEAR' });
+    expect(await wallet(m.token)).toBe(100_000);
+    expect(await bonusAccount('LAK')).toBe(lakBefore);
+    // The LAK minimum deposit (₭30,000 for DAILY10) applies, not the baht one.
+    const small = await member('LAK', 20_000);
+    expect(await call(t.app, 'GET', '/api/bonus/activate/DAILY10', { token: small.token })).toMatchObject({ status: 400, body: { message: 'BONUS_CONDITION' } });
+  });
+
+  it('credits a promotion code in LAK, and a bonus code by its rule\'s LAK amounts; a BAHT member of the build gets baht', async () => {
+    const m = await member('LAK', 0);
+    expect((await call(t.app, 'GET', '/api/promotion/find/free50', { token: m.token, headers: { 'accept-language': 'en' } })).body).toMatchObject({ code: 'FREE50' });
+    expect((await call(t.app, 'GET', '/api/promotion/activate/FREE50', { token: m.token })).status).toBe(200);
+    expect(await wallet(m.token)).toBe(30_000);
+    const b = await member('LAK', 100_000);
+    expect((await call(t.app, 'GET', '/api/promotion/activate/BOOST30', { token: b.token })).status).toBe(200);
+    expect(await wallet(b.token)).toBe(130_000);
+    expect((await call(t.app, 'GET', '/api/bonus/check/active', { token: b.token })).body).toEqual({ status: true, type: 'promotion' });
+    const baht = await member('BAHT', 200);
+    expect((await call(t.app, 'GET', '/api/promotion/activate/FREE50', { token: baht.token })).status).toBe(200);
+    expect(await wallet(baht.token)).toBe(250);
+    expect((await call(t.app, 'GET', '/api/bonus/activate/WELCOME20', { token: baht.token })).status).toBe(200);
+    expect(await wallet(baht.token)).toBe(290);
+  });
+
+  it('does not offer a bonus or a code that has no amounts in the member\'s currency', async () => {
+    const operator = { authorization: 'Bearer operator-token-for-tests' };
+    const description = { th: 'ทดสอบ', la: 'ທົດສອບ', en: 'Test' };
+    expect((await t.app.inject({ method: 'PUT', url: '/api/operator/promotions/BAHTONLY', headers: operator, payload: { kind: 'credit', amounts: { THB: 1000 }, description } })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'PUT', url: '/api/operator/promotions/NOAMOUNT', headers: operator, payload: { kind: 'credit', amounts: {}, description } })).json()).toMatchObject({ message: 'KEY_MISSING' });
+    expect((await t.app.inject({ method: 'PUT', url: '/api/operator/promotions/BADCUR', headers: operator, payload: { kind: 'credit', amounts: { USD: 1000 }, description } })).statusCode).toBe(400);
+    const bonus = { type: 'limit', maxReceived: 1, percentFail: 0, percent: 10, turnoverMultiple: 1, categories: ['slot'] };
+    expect((await t.app.inject({ method: 'PUT', url: '/api/operator/bonuses/THBONLY', headers: operator, payload: { ...bonus, minDeposit: 10_000, maxBonus: 100_000 } })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'PUT', url: '/api/operator/bonuses/LAKONLY', headers: operator, payload: { ...bonus, percent: 100, amounts: { LAK: { minDeposit: 1_000_000, maxBonus: 5_000_000 } } } })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'PUT', url: '/api/operator/bonuses/NONE', headers: operator, payload: bonus })).json()).toMatchObject({ message: 'KEY_MISSING' });
+    const lak = await member('LAK', 100_000);
+    const baht = await member('BAHT', 200);
+    expect(await call(t.app, 'GET', '/api/promotion/find/BAHTONLY', { token: lak.token })).toMatchObject({ status: 404, body: { message: 'NO_PROMOTION' } });
+    expect(await call(t.app, 'GET', '/api/promotion/activate/BAHTONLY', { token: lak.token })).toMatchObject({ status: 404, body: { message: 'NO_PROMOTION' } });
+    expect((await call(t.app, 'GET', '/api/promotion/find/BAHTONLY', { token: baht.token })).status).toBe(200);
+    const codes = async (token: string) => (await call<Array<{ code: string }>>(t.app, 'GET', '/api/bonus', { token })).body.map((b) => b.code);
+    expect(await codes(lak.token)).toContain('LAKONLY');
+    expect(await codes(lak.token)).not.toContain('THBONLY');
+    expect(await codes(baht.token)).toContain('THBONLY');
+    expect(await codes(baht.token)).not.toContain('LAKONLY');
+    expect(await call(t.app, 'GET', '/api/bonus/activate/THBONLY', { token: lak.token })).toMatchObject({ status: 404, body: { message: 'NO_DATA' } });
+    // 100 % of ₭100,000, capped at the LAK maximum of ₭50,000.
+    expect((await call(t.app, 'GET', '/api/bonus/activate/LAKONLY', { token: lak.token })).status).toBe(200);
+    expect(await wallet(lak.token)).toBe(150_000);
+  });
+});
