@@ -71,7 +71,8 @@ export class Positions {
   /**
    * Runs `run` in one database transaction holding every ledger account of the member locked (in
    * id order, as every posting locks): no transfer, game result, deposit or withdrawal of the
-   * member moves while it decides, so what it reads is what it takes back from.
+   * member moves while it decides, so what it reads is what it takes back from. `run` must use
+   * only `trx` (the embedded database has one connection: another query would wait for ever).
    */
   async locked<T>(memberId: string, currency: Currency, run: (trx: Kysely<DB>, position: MemberPosition) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(async (trx) => {

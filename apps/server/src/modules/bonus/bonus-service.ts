@@ -328,12 +328,16 @@ export class BonusService {
     });
   }
 
+  /** Game code → category, from the game service's catalogue. */
+  private async categories(): Promise<Map<string, string>> {
+    return new Map((await this.games.catalogue()).map((g) => [g.code, g.category]));
+  }
+
   /**
    * Where money sits that a clear cannot take back (see the class comment): games of the bonus's
    * categories (still in play), and other games or in flight (to bring back to the wallet first).
    */
-  private async blocked(receipt: Receipt, position: MemberPosition): Promise<{ inPlay: string[]; elsewhere: string[]; inFlight: boolean }> {
-    const categories = new Map((await this.games.catalogue()).map((g) => [g.code, g.category as string]));
+  private blocked(receipt: Receipt, position: MemberPosition, categories: Map<string, string>): { inPlay: string[]; elsewhere: string[]; inFlight: boolean } {
     const inPlay: string[] = [];
     const elsewhere: string[] = [];
     for (const [code, balance] of position.games) {
@@ -353,7 +357,7 @@ export class BonusService {
     const receipt = await this.active(memberId);
     if (!receipt) return { status: false, amount: 0, minimum: 0 };
     const position = await this.position(memberId);
-    const { inPlay, elsewhere, inFlight } = await this.blocked(receipt, position);
+    const { inPlay, elsewhere, inFlight } = this.blocked(receipt, position, await this.categories());
     return { status: inPlay.length === 0 && elsewhere.length === 0 && !inFlight, amount: toBaht(position.total), minimum: toBaht(Number(receipt.deposit_amount) + Number(receipt.bonus_amount)) };
   }
 
@@ -371,8 +375,10 @@ export class BonusService {
     // Book every provider's balance (wins and losses) before the position is locked and read.
     await this.games.refreshAll(memberId);
     const currency = await memberCurrency(this.db, memberId);
+    // Read before the lock: inside it only the transaction's own connection may be used.
+    const categories = await this.categories();
     await this.money.positions.locked(memberId, currency, async (trx, position) => {
-      const { inPlay, elsewhere, inFlight } = await this.blocked(receipt, position);
+      const { inPlay, elsewhere, inFlight } = this.blocked(receipt, position, categories);
       if (inPlay.length > 0) throw new AppError(409, 'BONUS_CONDITION', { games: inPlay });
       if (elsewhere.length > 0 || inFlight) throw new AppError(409, 'BONUS_MONEY_IN_GAMES', { games: elsewhere, inFlight });
       // Everything is in the wallet now: the position is the wallet.
