@@ -371,3 +371,39 @@ describe.each(dbKinds)('bonuses and promotion codes in LAK on %s', (kind) => {
     expect(await wallet(lak.token)).toBe(150_000);
   });
 });
+
+/**
+ * Promotion code calls are limited per member (the real limit: codes must not be guessable) and
+ * per client address (a backstop: one carrier-grade NAT address carries many players).
+ */
+describe.each(dbKinds)('promotion code limits on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(kind, { PROMOTION_CODES_PER_MEMBER_MINUTE: '5', PROMOTION_CODES_PER_IP_MINUTE: '12' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('answers REQUEST_LIMIT_1MIN past the per-member limit, and past the per-address backstop for everyone there', async () => {
+    const members = await Promise.all([0, 1, 2].map(async () => {
+      const m = await registerMember(t.app);
+      return login(t.app, m.phone, m.password);
+    }));
+    const [a = '', b = '', c = ''] = members;
+    const nat = '100.64.0.7';
+    const find = (token: string, code: string, remoteAddress = nat) => call<{ message?: string; retryAfter?: number }>(t.app, 'GET', `/api/promotion/find/${code}`, { token, remoteAddress });
+    // Five guesses a minute for one member (found or not), then refused — find and activate alike.
+    for (let i = 0; i < 5; i++) expect((await find(a, i === 0 ? 'FREE50' : `GUESS${i}`)).body.message).not.toBe('REQUEST_LIMIT_1MIN');
+    const refused = await find(a, 'GUESS5');
+    expect(refused).toMatchObject({ status: 429, body: { message: 'REQUEST_LIMIT_1MIN' } });
+    expect(refused.body.retryAfter).toBeGreaterThan(0);
+    expect(await call(t.app, 'GET', '/api/promotion/activate/FREE50', { token: a, remoteAddress: nat })).toMatchObject({ status: 429, body: { message: 'REQUEST_LIMIT_1MIN' } });
+    // Another player behind the same address is not held back by the first one's limit…
+    for (let i = 0; i < 5; i++) expect((await find(b, `OTHER${i}`)).status).toBe(404);
+    // …until the address's backstop (12 a minute here) is reached; from another address c goes on.
+    expect(await find(c, 'FREE50')).toMatchObject({ status: 429, body: { message: 'REQUEST_LIMIT_1MIN' } });
+    expect(await find(c, 'FREE50', '100.64.0.8')).toMatchObject({ status: 200, body: { code: 'FREE50' } });
+    expect((await call(t.app, 'GET', '/api/promotion/activate/FREE50', { token: c, remoteAddress: '100.64.0.8' })).status).toBe(200);
+  });
+});

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { requireMember } from '../../http/handlers';
-import { AppError, badRequest } from '../../lib/errors';
+import { AppError, badRequest, tooMany } from '../../lib/errors';
+import type { RateLimiter } from '../../lib/rate-limit';
 import { pickLocale, type Localized } from '../settings/settings-service';
 import { storedBannersSchema } from '../../lib/banners';
 import { defineModule } from '../../platform/module';
@@ -74,6 +75,29 @@ const promotionBody = z.strictObject({
   maxPerMember: z.number().int().min(1).max(1000).default(1),
   active: z.boolean().default(true),
 });
+
+/** The limits of promotion code calls (see PROMOTION_CODES_* in config.ts). */
+export interface PromotionCodeLimits {
+  perMemberMinute: number;
+  perMemberHour: number;
+  perIpMinute: number;
+}
+
+/**
+ * Counts one promotion code call (find or activate) against the member's limits and the client
+ * address's backstop, atomically first (parallel guesses cannot all pass a check made before
+ * counting): 429 REQUEST_LIMIT_1MIN over a per-minute limit, REQUEST_LIMIT over the hourly one.
+ */
+export async function limitCodeCalls(limiter: RateLimiter, limits: PromotionCodeLimits, memberId: string, ip: string): Promise<void> {
+  const [byMember, byMemberHour, byIp] = await Promise.all([
+    limiter.hit(`promo:member:${memberId}`, limits.perMemberMinute, 60_000),
+    limiter.hit(`promo:member-hour:${memberId}`, limits.perMemberHour, 3_600_000),
+    limiter.hit(`promo:ip:${ip}`, limits.perIpMinute, 60_000),
+  ]);
+  const minute = [byMember, byIp].filter((r) => !r.allowed);
+  if (minute.length > 0) throw tooMany('REQUEST_LIMIT_1MIN', Math.max(...minute.map((r) => r.retryAfter)));
+  if (!byMemberHour.allowed) throw tooMany('REQUEST_LIMIT', byMemberHour.retryAfter);
+}
 
 /**
  * Bonuses (spec sections 2, 3, 4, 8): list, activate, check/active, check/minimum, clear, with
@@ -196,7 +220,13 @@ ALTER TABLE promotions ADD CONSTRAINT promotions_kind_amounts CHECK ((kind = 'cr
     });
     services.promotions = new PromotionService(services.database.db, services.money, services.bonuses, () => clock.now());
   },
-  handlers: ({ bonuses, promotions, settings, sessions }) => ({
+  handlers: ({ bonuses, promotions, settings, sessions, limiter, config }) => {
+    const codeLimits: PromotionCodeLimits = {
+      perMemberMinute: config.PROMOTION_CODES_PER_MEMBER_MINUTE,
+      perMemberHour: config.PROMOTION_CODES_PER_MEMBER_HOUR,
+      perIpMinute: config.PROMOTION_CODES_PER_IP_MINUTE,
+    };
+    return {
     // The bonus notice (a public call); for a member with an open condition, %percentFail% is that bonus's.
     lookupNotice: async (ctx) => {
       const notice = pickLocale(await settings.get<Localized<string>>('notice', { th: '', la: '', en: '' }), ctx.locale);
@@ -204,8 +234,17 @@ ALTER TABLE promotions ADD CONSTRAINT promotions_kind_amounts CHECK ((kind = 'cr
       const receipt = member ? await bonuses.active(member.memberId) : null;
       return { notice: receipt ? notice.replace(/%percentFail%/g, String(Number(receipt.percent_fail))) : notice };
     },
-    promotionFind: async (ctx) => promotions.find(requireMember(ctx).memberId, ctx.params.code, ctx.locale),
-    promotionActivate: async (ctx) => promotions.activate(requireMember(ctx).memberId, ctx.params.code, ctx.locale),
+    // Limited per member and per address: codes must not be guessable.
+    promotionFind: async (ctx) => {
+      const { memberId } = requireMember(ctx);
+      await limitCodeCalls(limiter, codeLimits, memberId, ctx.ip);
+      return promotions.find(memberId, ctx.params.code, ctx.locale);
+    },
+    promotionActivate: async (ctx) => {
+      const { memberId } = requireMember(ctx);
+      await limitCodeCalls(limiter, codeLimits, memberId, ctx.ip);
+      return promotions.activate(memberId, ctx.params.code, ctx.locale);
+    },
     promotionCurrent: async (ctx) => promotions.current(requireMember(ctx).memberId, ctx.locale),
     bonusList: async (ctx) => bonuses.list(requireMember(ctx).memberId, ctx.locale),
     bonusActivate: async (ctx) => bonuses.activate(requireMember(ctx).memberId, ctx.params.code),
@@ -213,7 +252,8 @@ ALTER TABLE promotions ADD CONSTRAINT promotions_kind_amounts CHECK ((kind = 'cr
     bonusCheckMinimum: async (ctx) => bonuses.checkMinimum(requireMember(ctx).memberId),
     bonusClear: async (ctx) => bonuses.clear(requireMember(ctx).memberId),
     bonusProgress: async (ctx) => ({ progress: await bonuses.progress(requireMember(ctx).memberId) }),
-  }),
+    };
+  },
   routes(app, { config, bonuses, database, bonusClock }) {
     const guard = operatorGuard(config);
     // The bonus clock, outside production: {at} (an instant) or {offsetMs}; {} puts it back.
