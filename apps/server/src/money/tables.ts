@@ -3,6 +3,10 @@ import type { DefaultTimestamp } from '../db/schema';
 
 /** Currencies of ledger accounts (ISO 4217). A member's BAHT is THB. */
 export type Currency = 'THB' | 'LAK';
+/** Every ledger currency (for validating configuration and operator input). */
+export const CURRENCIES = ['THB', 'LAK'] as const satisfies readonly Currency[];
+/** The currency of amounts given in the older single-amount form (before amounts per currency). */
+export const BASE_CURRENCY: Currency = 'THB';
 
 export interface LedgerAccountsTable {
   id: string;

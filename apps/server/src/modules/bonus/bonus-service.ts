@@ -10,6 +10,7 @@ import { newId } from '../../lib/ids';
 import type { MoneyCore } from '../../money/core';
 import { account, memberCurrency, type Currency } from '../../money/ledger';
 import type { MemberPosition } from '../../money/positions';
+import { BASE_CURRENCY } from '../../money/tables';
 import type { MoneyLeaving } from '../../money/policies';
 import type { GameActivity } from '../activity';
 import type { GameService } from '../wallet/game-service';
@@ -400,7 +401,7 @@ export class BonusService {
       percent_fail: input.percentFail,
       banners: JSON.stringify(input.banners),
       percent: input.percent,
-      amounts: JSON.stringify({ ...(input.minDeposit && input.maxBonus ? { THB: { minDeposit: input.minDeposit, maxBonus: input.maxBonus } } : {}), ...input.amounts }),
+      amounts: JSON.stringify({ ...(input.minDeposit && input.maxBonus ? { [BASE_CURRENCY]: { minDeposit: input.minDeposit, maxBonus: input.maxBonus } } : {}), ...input.amounts }),
       turnover_multiple: input.turnoverMultiple,
       categories: input.categories,
       deposit_window_minutes: input.depositWindowMinutes,

@@ -7,6 +7,7 @@ import { storedBannersSchema } from '../../lib/banners';
 import { defineModule } from '../../platform/module';
 import { recordChange } from '../../platform/audit';
 import { operatorGuard, operatorName } from '../../platform/operator';
+import { BASE_CURRENCY, CURRENCIES } from '../../money/tables';
 import { BonusService } from './bonus-service';
 import { PromotionService } from './promotion-service';
 
@@ -38,7 +39,7 @@ declare module '../../platform/services' {
 const categories = z.array(z.enum(['slot', 'sport', 'lotto'])).min(1).max(3);
 /** Minor units of a currency (satang, or LAK's hundredths). */
 const minor = z.number().int().min(1).max(100_000_000_000);
-const ledgerCurrencies = z.enum(['THB', 'LAK']);
+const ledgerCurrencies = z.enum(CURRENCIES);
 const bonusAmountsBody = z.partialRecord(ledgerCurrencies, z.strictObject({ minDeposit: minor, maxBonus: minor }));
 const bonusBody = z.strictObject({
   type: z.enum(['limit', 'day', 'week']),
@@ -272,7 +273,7 @@ ALTER TABLE promotions ADD CONSTRAINT promotions_kind_amounts CHECK ((kind = 'cr
       async (request) => {
         const code = (request.params as { code: string }).code.toUpperCase();
         const p = request.body as z.output<typeof promotionBody>;
-        const amounts = p.kind === 'credit' ? { ...(p.amount ? { THB: p.amount } : {}), ...p.amounts } : {};
+        const amounts = p.kind === 'credit' ? { ...(p.amount ? { [BASE_CURRENCY]: p.amount } : {}), ...p.amounts } : {};
         const values = {
           code,
           kind: p.kind,
