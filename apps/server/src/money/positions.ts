@@ -75,12 +75,21 @@ export class Positions {
    * only `trx` (the embedded database has one connection: another query would wait for ever).
    */
   async locked<T>(memberId: string, currency: Currency, run: (trx: Kysely<DB>, position: MemberPosition) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute(async (trx) => {
-      const rows = await sql<Row>`
-        SELECT id, kind, game_code, currency, balance FROM ledger_accounts
-        WHERE member_id = ${memberId} ORDER BY id FOR NO KEY UPDATE`.execute(trx);
-      return run(trx, positionOf(memberId, rows.rows, currency));
-    });
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.db.transaction().execute(async (trx) => {
+          const rows = await sql<Row>`
+            SELECT id, kind, game_code, currency, balance FROM ledger_accounts
+            WHERE member_id = ${memberId} ORDER BY id FOR NO KEY UPDATE`.execute(trx);
+          return run(trx, positionOf(memberId, rows.rows, currency));
+        });
+      } catch (error) {
+        // A deadlock or serialisation victim wrote nothing: the whole decision runs again.
+        const state = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+        if ((state === '40P01' || state === '40001') && attempt < 5) continue;
+        throw error;
+      }
+    }
   }
 
   /**
