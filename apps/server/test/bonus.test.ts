@@ -170,6 +170,16 @@ describe.each(dbKinds)('bonuses on %s', (kind) => {
     expect(await wallet(w.token)).toBe(100);
   });
 
+  it('lets a cancel keep the member\'s own money: what the wallet held when the bonus was taken, and deposits since', async () => {
+    const m = await member(500);
+    expect((await call(t.app, 'POST', '/api/wallet/add', { token: m.token, body: { amount: 100 } })).status).toBe(200);
+    expect((await activate(m.token, 'WELCOME20')).status).toBe(200);
+    expect(await wallet(m.token)).toBe(620);
+    expect((await call(t.app, 'POST', '/api/wallet/add', { token: m.token, body: { amount: 50 } })).status).toBe(200);
+    expect((await call(t.app, 'GET', '/api/bonus/clear', { token: m.token })).body).toEqual({ message: 'BONUS_CLEAR' });
+    expect(await wallet(m.token)).toBe(650);
+  });
+
   it('refuses a cancel while a transfer is in flight (pending at a provider that stopped answering)', async () => {
     const m = await member(100);
     expect((await activate(m.token, 'WELCOME20')).status).toBe(200);

@@ -93,6 +93,28 @@ export class Positions {
   }
 
   /**
+   * A mark on the ledger's order: every money movement recorded after this call gets a later
+   * transaction id (read it after reading the balances it goes with).
+   */
+  async mark(trx: Kysely<DB>): Promise<number> {
+    const row = await sql<{ last: string | number | null }>`SELECT pg_sequence_last_value(pg_get_serial_sequence('ledger_transactions', 'id')::regclass) AS last`.execute(trx);
+    return Number(row.rows[0]?.last ?? 0);
+  }
+
+  /** The member's successful deposits recorded after a mark (minor units). */
+  async depositedSince(trx: Kysely<DB>, memberId: string, mark: number): Promise<number> {
+    const row = await trx
+      .selectFrom('operations')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<string | number>('amount'), eb.val(0)).as('total'))
+      .where('member_id', '=', memberId)
+      .where('type', '=', 'deposit')
+      .where('status', '=', 'SUCCESS')
+      .where('start_tx', '>', mark)
+      .executeTakeFirstOrThrow();
+    return Number(row.total);
+  }
+
+  /**
    * Records the end of a promotion's condition (inside `locked`): a `finish_bonus` operation and,
    * when `takeBack` > 0, the posting that takes it from the wallet back to the promotion account.
    * Answers the operation id.

@@ -83,8 +83,10 @@ export function payoutConditionCte(name: string, origin: Exclude<ReceiptOrigin, 
  *   position falls to `percent_fail` % of (deposit + bonus) or below (the member keeps that
  *   remainder, less than the deposit); it is checked whenever the member acts and by a sweep; a
  *   `finish_bonus` statement row says how it ended;
- * - clear (cancel) forfeits the bonus and what it earned: the member keeps at most the deposit of
- *   the position, the rest goes back to the bonus account. The bonus can take back only from the
+ * - clear (cancel) forfeits the bonus and what it earned: the member keeps at most their own
+ *   money of the position — what the wallet held when the bonus was taken (the deposit included)
+ *   plus deposits since — and the rest goes back to the bonus account (losses come out of the
+ *   bonus first). The bonus can take back only from the
  *   wallet, so clear is refused while any money sits elsewhere, the position locked while it
  *   decides (no transfer slips in between): money in a game of the bonus's categories is still in
  *   play (409 BONUS_CONDITION: it cannot leave before the turnover is met or the bust), money in
@@ -233,6 +235,8 @@ export class BonusService {
     // The wallet must still hold the deposit (it was not played or withdrawn already).
     const held = await trx.selectFrom('ledger_accounts').select('balance').where('id', '=', account.wallet(memberId)).executeTakeFirst();
     if (Number(held?.balance ?? 0) < depositAmount) throw new AppError(400, 'BONUS_CONDITION');
+    // Read after the wallet: a deposit the wallet did not show yet is after the mark.
+    const mark = await this.money.positions.mark(trx);
     const amount = Math.min(Math.floor((depositAmount * Number(bonus.percent)) / 100), amounts.maxBonus);
     if (amount <= 0) throw new AppError(400, 'BONUS_CONDITION');
     const row = {
@@ -246,6 +250,8 @@ export class BonusService {
       turnover_target: Math.ceil((depositAmount + amount) * Number(bonus.turnover_multiple)),
       categories: bonus.categories,
       percent_fail: bonus.percent_fail,
+      own_amount: Number(held?.balance ?? 0),
+      own_mark: mark,
       status: 'ACTIVE' as const,
       // started_at: real time (rounds are counted from it); period_at: the clock's (day/week counting).
       started_at: new Date(),
@@ -366,8 +372,8 @@ export class BonusService {
    * GET /api/bonus/clear: forfeits the bonus and what it earned and ends the condition. Decided on
    * the member's whole position with every account of the member locked: refused while money sits
    * where it cannot be taken back (BONUS_CONDITION: in the bonus's games; BONUS_MONEY_IN_GAMES:
-   * in other games or in flight, listed in `games`); else a bonus keeps at most its deposit and a
-   * payout's condition gives the payout back, taken from the wallet.
+   * in other games or in flight, listed in `games`); else a bonus keeps at most the member's own
+   * money and a payout's condition gives the payout back, taken from the wallet.
    */
   async clear(memberId: string): Promise<{ message: 'BONUS_CLEAR' }> {
     await this.settle(memberId);
@@ -382,8 +388,13 @@ export class BonusService {
       const { inPlay, elsewhere, inFlight } = this.blocked(receipt, position, categories);
       if (inPlay.length > 0) throw new AppError(409, 'BONUS_CONDITION', { games: inPlay });
       if (elsewhere.length > 0 || inFlight) throw new AppError(409, 'BONUS_MONEY_IN_GAMES', { games: elsewhere, inFlight });
-      // Everything is in the wallet now: the position is the wallet.
-      const keep = receipt.origin === 'bonus' ? Number(receipt.deposit_amount) : Math.max(0, position.total - Number(receipt.bonus_amount));
+      // Everything is in the wallet now: the position is the wallet. A bonus: the member keeps
+      // their own money (when it was taken, plus deposits since); a payout's condition: the payout goes back.
+      const own =
+        receipt.own_amount !== null && receipt.own_mark !== null
+          ? Number(receipt.own_amount) + (await this.money.positions.depositedSince(trx, memberId, Number(receipt.own_mark)))
+          : Number(receipt.deposit_amount);
+      const keep = receipt.origin === 'bonus' ? own : Math.max(0, position.total - Number(receipt.bonus_amount));
       const takeBack = Math.max(0, Math.min(position.wallet, position.total - keep));
       if (!(await this.close(trx, receipt, 'CLEARED'))) throw notFound('NO_DATA');
       await this.money.positions.end(trx, { memberId, currency, source: receipt.bonus_code, status: 'FAILED', amount: takeBack > 0 ? takeBack : Number(receipt.bonus_amount), takeBack, note: 'BONUS_CLEAR' });

@@ -206,7 +206,10 @@ ALTER TABLE bonuses DROP COLUMN max_bonus;
 ALTER TABLE promotions ADD COLUMN amounts jsonb NOT NULL DEFAULT '{}' CHECK (jsonb_typeof(amounts) = 'object');
 UPDATE promotions SET amounts = jsonb_build_object('THB', amount) WHERE amount IS NOT NULL;
 ALTER TABLE promotions DROP COLUMN amount;
-ALTER TABLE promotions ADD CONSTRAINT promotions_kind_amounts CHECK ((kind = 'credit' AND amounts <> '{}'::jsonb) OR (kind = 'bonus' AND bonus_code IS NOT NULL));`,
+ALTER TABLE promotions ADD CONSTRAINT promotions_kind_amounts CHECK ((kind = 'credit' AND amounts <> '{}'::jsonb) OR (kind = 'bonus' AND bonus_code IS NOT NULL));
+-- What a cancel lets the member keep: their own money when the bonus was taken, plus deposits since.
+ALTER TABLE bonus_receipts ADD COLUMN own_amount bigint;
+ALTER TABLE bonus_receipts ADD COLUMN own_mark bigint;`,
     },
   ],
   setup(services) {

@@ -55,6 +55,13 @@ export interface BonusReceiptsTable {
   ended_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   credit_operation_id: ColumnType<string | null, string | null | undefined, string | null>;
   /**
+   * The member's own money when the bonus was taken (the wallet, which holds the deposit, before
+   * the bonus), and the ledger mark after which deposits are the member's own too: a cancel keeps
+   * at most own + deposits since. Null (older receipts, payout conditions): the deposit alone.
+   */
+  own_amount: ColumnType<number | null, number | null | undefined, number | null>;
+  own_mark: ColumnType<number | null, number | null | undefined, number | null>;
+  /**
    * bonus: a catalogue bonus (or a promotion code's) on a deposit; invite / refund: the condition a
    * payout of invite earnings or of a refund opens (no deposit: `deposit_amount` 0, the credit's
    * operation in `deposit_operation_id`, `bonus_code` INVITE / REFUND).
