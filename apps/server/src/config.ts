@@ -111,6 +111,15 @@ const envSchema = z.object({
   LOGIN_FAILS_PER_IP_MINUTE: z.coerce.number().int().min(1).max(10000).default(30),
   /** Registration checks and registrations (POST /api/account/validate and /api/account) per client address per minute. */
   ACCOUNT_CHECKS_PER_IP_MINUTE: z.coerce.number().int().min(1).max(100_000).default(20),
+  /**
+   * Promotion code look-ups and activations (GET /api/promotion/find/:code and /activate/:code
+   * together): per member per minute (REQUEST_LIMIT_1MIN) and per hour (REQUEST_LIMIT), the
+   * limits that stop guessing; per client address per minute (REQUEST_LIMIT_1MIN), only a
+   * backstop sized for the hundreds of players one carrier-grade NAT address can carry.
+   */
+  PROMOTION_CODES_PER_MEMBER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
+  PROMOTION_CODES_PER_MEMBER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(60),
+  PROMOTION_CODES_PER_IP_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
   /** How long a request may take to arrive whole (headers and body); uploads get UPLOAD_TIMEOUT_MS. */
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
   UPLOAD_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(300_000),

@@ -113,3 +113,146 @@ describe.each(dbKinds)('bonus sequences on %s', (kind) => {
     expect(await checkInvariants(t.services.database.db)).toMatchObject({ ok: true });
   }, 300_000);
 });
+
+const GAMES = ['PG', 'UFABET', 'HUAYHD'] as const; // slot, sport, lotto
+const PLACES = ['WALLET', ...GAMES] as const;
+type Game = (typeof GAMES)[number];
+type Place = (typeof PLACES)[number];
+
+type Move =
+  | { kind: 'deposit'; amount: number }
+  | { kind: 'activate'; code: 'WELCOME20' | 'DAILY10' | 'WEEKLY15' }
+  | { kind: 'move'; from: Place; to: Place; amount: number; all: boolean }
+  | { kind: 'play'; game: Game; spins: number; stake: number; multiplier: 0 | 1 }
+  | { kind: 'withdraw'; amount: number }
+  | { kind: 'clear' };
+
+const moveArb: fc.Arbitrary<Move> = fc.oneof(
+  { arbitrary: fc.record({ kind: fc.constant('deposit' as const), amount: fc.integer({ min: 50, max: 1500 }) }), weight: 2 },
+  { arbitrary: fc.record({ kind: fc.constant('activate' as const), code: fc.constantFrom('WELCOME20' as const, 'DAILY10' as const, 'WEEKLY15' as const) }), weight: 3 },
+  {
+    arbitrary: fc
+      .record({ kind: fc.constant('move' as const), from: fc.constantFrom(...PLACES), to: fc.constantFrom(...PLACES), amount: fc.integer({ min: 1, max: 1500 }), all: fc.boolean() })
+      .filter((m) => m.from !== m.to),
+    weight: 6,
+  },
+  {
+    arbitrary: fc.record({ kind: fc.constant('play' as const), game: fc.constantFrom(...GAMES), spins: fc.integer({ min: 1, max: 30 }), stake: fc.constantFrom(1000, 5000, 20_000), multiplier: fc.constantFrom(0 as const, 1 as const, 1 as const) }),
+    weight: 3,
+  },
+  { arbitrary: fc.record({ kind: fc.constant('withdraw' as const), amount: fc.integer({ min: 100, max: 2000 }) }), weight: 2 },
+  { arbitrary: fc.record({ kind: fc.constant('clear' as const) }), weight: 3 },
+);
+
+/**
+ * No bonus kept without its turnover: random moves of one member between the wallet and games of
+ * every category (slot, sport, lotto), play that never wins (a stake lost or given back, so every
+ * baht above the deposits is bonus money), cancels at random points, and at the end every attempt
+ * to get the money out (back from every game, cancel, withdraw all). Whatever the order, what was
+ * withdrawn is at most the deposits less the losses plus the bonuses whose condition ended by its
+ * own rule — turnover met (SUCCESS) or bust (FAILED, the remainder kept) — and of the cancelled
+ * ones (CLEARED) never more than the losses they absorbed (a cancel keeps at most the deposit).
+ */
+describe.each(dbKinds)('bonus cancel against the whole position on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(kind, { ROUND_IMPORT_INTERVAL_MS: '0' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('never lets a member withdraw more than the deposits and the bonuses their rules freed', async () => {
+    const seen = { cleared: 0, refusedInGames: 0, refusedInPlay: 0, parkedOutside: 0, withdrawn: 0 };
+    // Each history starts with a deposit and a bonus taken on it, often with money parked in a
+    // game at once, then anything.
+    const start = fc.tuple(
+      fc.record({ kind: fc.constant('deposit' as const), amount: fc.integer({ min: 100, max: 1500 }) }),
+      fc.record({ kind: fc.constant('activate' as const), code: fc.constantFrom('WELCOME20' as const, 'DAILY10' as const, 'WEEKLY15' as const) }),
+      fc.option(fc.record({ kind: fc.constant('move' as const), from: fc.constant('WALLET' as const), to: fc.constantFrom(...GAMES), amount: fc.constant(0), all: fc.constant(true) }), { nil: undefined }),
+    );
+    await fc.assert(
+      fc.asyncProperty(start, fc.array(moveArb, { minLength: 4, maxLength: 24 }), async ([deposit, activate, park], rest) => {
+        const moves: Move[] = [deposit, activate, ...(park ? [park] : []), ...rest];
+        const db = t.services.database.db;
+        const m = await registerMember(t.app);
+        const token = await login(t.app, m.phone, m.password);
+        for (const code of GAMES) expect((await call(t.app, 'GET', `/api/wallet/activate/${code}`, { token })).status).toBe(200);
+        const usernames = new Map((await db.selectFrom('member_games').select(['game_code', 'username']).where('member_id', '=', m.id).execute()).map((r) => [r.game_code, r.username]));
+        const inGame = async (code: Game) => (await t.services.sandboxGames?.accountBalance(code, usernames.get(code) ?? '')) ?? 0;
+        const wallet = async () => Math.round((await call<{ wallet: { amount: number } }>(t.app, 'GET', '/api/wallet', { token })).body.wallet.amount * 100);
+        const amountAt = async (place: Place) => (place === 'WALLET' ? wallet() : inGame(place));
+        let deposited = 0;
+        let withdrawn = 0;
+        let lost = 0;
+        const withdraw = async (satang: number) => {
+          const res = await call(t.app, 'POST', '/api/wallet/withdraw', { token, body: { amount: satang / 100 } });
+          if (res.status === 200) {
+            withdrawn += satang;
+            seen.withdrawn += 1;
+          }
+        };
+        const clear = async () => {
+          const res = await call<{ message?: string }>(t.app, 'GET', '/api/bonus/clear', { token });
+          if (res.status === 200) seen.cleared += 1;
+          if (res.body.message === 'BONUS_MONEY_IN_GAMES') seen.refusedInGames += 1;
+          if (res.body.message === 'BONUS_CONDITION') seen.refusedInPlay += 1;
+        };
+        for (const move of moves) {
+          switch (move.kind) {
+            case 'deposit':
+              if ((await call(t.app, 'POST', '/api/wallet/add', { token, body: { amount: move.amount } })).status === 200) deposited += move.amount * 100;
+              break;
+            case 'activate':
+              await call(t.app, 'GET', `/api/bonus/activate/${move.code}`, { token });
+              break;
+            case 'move': {
+              const amount = move.all ? await amountAt(move.from) : move.amount * 100;
+              if (amount < 100) break;
+              const res = await call(t.app, 'POST', '/api/wallet/transfer', { token, body: { from: move.from, to: move.to, amount: amount / 100 } });
+              if (res.status === 200 && move.to !== 'WALLET' && move.to !== 'PG') seen.parkedOutside += 1;
+              break;
+            }
+            case 'play':
+              for (let i = 0; i < move.spins; i++) {
+                if ((await t.services.sandboxGames?.spin(move.game, usernames.get(move.game) ?? '', move.stake, move.multiplier)) == null) break;
+                lost += move.stake * (1 - move.multiplier);
+              }
+              break;
+            case 'withdraw':
+              await withdraw(move.amount * 100);
+              break;
+            case 'clear':
+              await clear();
+              break;
+          }
+        }
+        // Everything out that can come out: back from every game, cancel, back again, withdraw all.
+        const bringBack = async () => {
+          for (const code of GAMES) {
+            const amount = await inGame(code);
+            if (amount >= 100) await call(t.app, 'POST', '/api/wallet/transfer', { token, body: { from: code, to: 'WALLET', amount: amount / 100 } });
+          }
+        };
+        await bringBack();
+        await clear();
+        await bringBack();
+        const left = await wallet();
+        if (left >= 10_000) await withdraw(left);
+        // Bonuses freed by their rule count whole; a cancelled one counts only as far as the member's
+        // losses went (the rule keeps at most the deposit, so losses are taken from the bonus first).
+        const receipts = await db.selectFrom('bonus_receipts').select(['status', 'bonus_amount']).where('member_id', '=', m.id).execute();
+        const sum = (statuses: string[]) => receipts.filter((r) => statuses.includes(r.status)).reduce((total, r) => total + Number(r.bonus_amount), 0);
+        const allowed = deposited - lost + sum(['SUCCESS', 'FAILED']) + Math.min(lost, sum(['CLEARED']));
+        expect(withdrawn).toBeLessThanOrEqual(allowed);
+      }),
+      { numRuns: 40, seed: 20261125 },
+    );
+    // The histories exercised what they are about.
+    expect(seen.cleared).toBeGreaterThan(0);
+    expect(seen.refusedInGames).toBeGreaterThan(3);
+    expect(seen.parkedOutside).toBeGreaterThan(0);
+    expect(seen.withdrawn).toBeGreaterThan(0);
+    expect(await checkInvariants(t.services.database.db)).toMatchObject({ ok: true });
+  }, 300_000);
+});

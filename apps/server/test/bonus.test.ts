@@ -28,7 +28,7 @@ describe('bonus periods (Asia/Bangkok)', () => {
 describe.each(dbKinds)('bonuses on %s', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startApp(kind, { ROUND_IMPORT_INTERVAL_MS: '0' });
+    t = await startApp(kind, { ROUND_IMPORT_INTERVAL_MS: '0', PROVIDER_TIMEOUT_MS: '100' });
   });
   afterAll(async () => {
     await t?.close();
@@ -137,6 +137,78 @@ describe.each(dbKinds)('bonuses on %s', (kind) => {
     expect((await withdraw(m.token, 100)).status).toBe(200);
   });
 
+  it('counts the whole position on cancel: money parked in a game outside the bonus (or in flight) is brought back first, and the member keeps the deposit', async () => {
+    // The hole of issue 20: deposit 100 → slot-only bonus 20 → 120 into a sport game → cancel → back → withdraw 120.
+    const m = await member(100);
+    expect((await activate(m.token, 'WELCOME20')).status).toBe(200);
+    expect(await wallet(m.token)).toBe(120);
+    for (const code of ['UFABET', 'HUAYHD']) expect((await call(t.app, 'GET', `/api/wallet/activate/${code}`, { token: m.token })).status).toBe(200);
+    // Into a game outside the bonus's categories is allowed; it stays part of the position.
+    expect((await transfer(m.token, 'WALLET', 'UFABET', 100)).status).toBe(200);
+    expect((await transfer(m.token, 'WALLET', 'HUAYHD', 20)).status).toBe(200);
+    expect((await call(t.app, 'GET', '/api/bonus/check/minimum', { token: m.token })).body).toEqual({ status: false, amount: 120, minimum: 120 });
+    expect(await call(t.app, 'GET', '/api/bonus/clear', { token: m.token })).toMatchObject({ status: 409, body: { message: 'BONUS_MONEY_IN_GAMES', games: ['HUAYHD', 'UFABET'], inFlight: false } });
+    expect((await call(t.app, 'GET', '/api/bonus/check/active', { token: m.token })).body).toEqual({ status: true, type: 'limit' });
+    // Out of those games back to the wallet is allowed; the withdrawal is not (the condition is open).
+    expect(await withdraw(m.token, 100)).toMatchObject({ status: 403, body: { message: 'BONUS_CONDITION' } });
+    expect((await transfer(m.token, 'UFABET', 'WALLET', 100)).status).toBe(200);
+    expect(await call(t.app, 'GET', '/api/bonus/clear', { token: m.token })).toMatchObject({ status: 409, body: { message: 'BONUS_MONEY_IN_GAMES', games: ['HUAYHD'] } });
+    expect((await transfer(m.token, 'HUAYHD', 'WALLET', 20)).status).toBe(200);
+    expect((await call(t.app, 'GET', '/api/bonus/clear', { token: m.token })).body).toEqual({ message: 'BONUS_CLEAR' });
+    expect(await wallet(m.token)).toBe(100);
+    expect(await withdraw(m.token, 120)).toMatchObject({ status: 400, body: { message: 'MONEY_NOT_ENOUGH' } });
+    expect((await withdraw(m.token, 100)).status).toBe(200);
+    // Winnings in a game outside the bonus go too: the member keeps at most the deposit.
+    const w = await member(100);
+    expect((await activate(w.token, 'WELCOME20')).status).toBe(200);
+    expect((await call(t.app, 'GET', '/api/wallet/activate/UFABET', { token: w.token })).status).toBe(200);
+    expect((await transfer(w.token, 'WALLET', 'UFABET', 120)).status).toBe(200);
+    const username = (await t.services.database.db.selectFrom('member_games').select('username').where('member_id', '=', w.id).where('game_code', '=', 'UFABET').executeTakeFirstOrThrow()).username;
+    await t.services.sandboxGames?.spin('UFABET', username, 10_000, 3);
+    expect((await transfer(w.token, 'UFABET', 'WALLET', 320)).status).toBe(200);
+    expect((await call(t.app, 'GET', '/api/bonus/clear', { token: w.token })).body).toEqual({ message: 'BONUS_CLEAR' });
+    expect(await wallet(w.token)).toBe(100);
+  });
+
+  it('lets a cancel keep the member\'s own money: what the wallet held when the bonus was taken, and deposits since', async () => {
+    const m = await member(500);
+    expect((await call(t.app, 'POST', '/api/wallet/add', { token: m.token, body: { amount: 100 } })).status).toBe(200);
+    expect((await activate(m.token, 'WELCOME20')).status).toBe(200);
+    expect(await wallet(m.token)).toBe(620);
+    expect((await call(t.app, 'POST', '/api/wallet/add', { token: m.token, body: { amount: 50 } })).status).toBe(200);
+    expect((await call(t.app, 'GET', '/api/bonus/clear', { token: m.token })).body).toEqual({ message: 'BONUS_CLEAR' });
+    expect(await wallet(m.token)).toBe(650);
+  });
+
+  it('refuses a cancel while a transfer is in flight (pending at a provider that stopped answering)', async () => {
+    const m = await member(100);
+    expect((await activate(m.token, 'WELCOME20')).status).toBe(200);
+    expect((await call(t.app, 'GET', '/api/wallet/activate/USUN', { token: m.token })).status).toBe(200);
+    const games = t.services.sandboxGames;
+    try {
+      // The provider takes the money after the caller gave up, and is down when asked about it.
+      await games?.setFault('USUN', { mode: 'timeout', latencyMs: 0 });
+      const pending = transfer(m.token, 'WALLET', 'USUN', 120);
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      await games?.setFault('USUN', { mode: 'down', latencyMs: 0 });
+      expect(await pending).toMatchObject({ status: 504, body: { message: 'TRANSFER_PENDING' } });
+      expect(await wallet(m.token)).toBe(0);
+      expect(await call(t.app, 'GET', '/api/bonus/clear', { token: m.token })).toMatchObject({ status: 409, body: { message: 'BONUS_MONEY_IN_GAMES', inFlight: true } });
+      // Not a bust either: the money in flight is part of the position.
+      expect((await call(t.app, 'GET', '/api/bonus/check/active', { token: m.token })).body).toEqual({ status: true, type: 'limit' });
+    } finally {
+      await games?.setFault('USUN', { mode: 'none', latencyMs: 0 });
+    }
+    // Once settled by the reconciler (into the game, or back to the wallet), bring it back, then cancel.
+    await t.services.transfers.reconcile(0);
+    const slots = (await call<{ slots: Array<{ code: string; amount: number }> }>(t.app, 'GET', '/api/wallet/refresh/slot', { token: m.token })).body.slots;
+    const parked = slots.find((g) => g.code === 'USUN')?.amount ?? 0;
+    expect(parked + (await wallet(m.token))).toBe(120);
+    if (parked > 0) expect((await transfer(m.token, 'USUN', 'WALLET', parked)).status).toBe(200);
+    expect((await call(t.app, 'GET', '/api/bonus/clear', { token: m.token })).body).toEqual({ message: 'BONUS_CLEAR' });
+    expect(await wallet(m.token)).toBe(100);
+  });
+
   it('promotion codes: find (any case), a fixed credit once per member (20 at once: once), a bonus rule reported as a promotion', async () => {
     const m = await member(0);
     expect(await call(t.app, 'GET', '/api/promotion/find/nope', { token: m.token })).toMatchObject({ status: 404, body: { message: 'NO_PROMOTION' } });
@@ -172,11 +244,11 @@ describe.each(dbKinds)('bonuses on %s', (kind) => {
     // Every change is recorded: who (X-Operator), when, before and after.
     const changed = await t.app.inject({ method: 'PUT', url: '/api/operator/promotions/LATER', headers: { ...operator, 'x-operator': 'Nok' }, payload: { kind: 'credit', amount: 2000, description, validFrom: new Date(Date.now() + 3600_000).toISOString() } });
     expect(changed.statusCode).toBe(200);
-    const audit = (await t.app.inject({ method: 'GET', url: '/api/operator/changes?entity=promotion&key=LATER', headers: operator })).json() as { changes: Array<{ who: string; before: { amount: string | number } | null; after: { amount: string | number } }> };
+    const audit = (await t.app.inject({ method: 'GET', url: '/api/operator/changes?entity=promotion&key=LATER', headers: operator })).json() as { changes: Array<{ who: string; before: { amounts: { THB: number } } | null; after: { amounts: { THB: number } } }> };
     expect(audit.changes).toHaveLength(2);
     expect(audit.changes[0]).toMatchObject({ who: 'Nok' });
-    expect(Number(audit.changes[0]?.before?.amount)).toBe(1000);
-    expect(Number(audit.changes[0]?.after.amount)).toBe(2000);
+    expect(audit.changes[0]?.before?.amounts.THB).toBe(1000);
+    expect(audit.changes[0]?.after.amounts.THB).toBe(2000);
     expect(audit.changes[1]?.before).toBeNull();
     for (const code of ['LATER', 'OVER']) expect((await call(t.app, 'GET', `/api/promotion/activate/${code}`, { token: m.token })).body).toMatchObject({ message: 'NO_PROMOTION' });
     // Total uses: the second member is refused once the code is used up.
@@ -211,5 +283,137 @@ describe.each(dbKinds)('bonuses on %s', (kind) => {
     } finally {
       await t.app.inject({ method: 'PUT', url: '/api/operator/sandbox/clock', headers: operator, payload: {} });
     }
+  });
+});
+
+/**
+ * The Laos build: a LAK member gets bonuses and promotion codes in LAK (minor units: hundredths of
+ * a kip, from the rule's LAK amounts), a BAHT member of the same build in baht; every credit and
+ * take-back stays in the member's currency and the ledger balances per currency.
+ */
+describe.each(dbKinds)('bonuses and promotion codes in LAK on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(kind, { ROUND_IMPORT_INTERVAL_MS: '0', LAOS_MODE: 'true' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  afterEach(async () => {
+    const report = await checkInvariants(t.services.database.db);
+    expect(report).toMatchObject({ ok: true, mixedCurrencyTransactions: [] });
+    expect(report.totals).toMatchObject({ LAK: 0 });
+  });
+
+  let counter = 0;
+  async function member(currency: 'LAK' | 'BAHT', deposit: number) {
+    counter += 1;
+    const phone = `20${String(Date.now()).slice(-6)}${String(counter).padStart(2, '0')}`;
+    const { id, password } = await registerMember(t.app, { username: phone, bankCode: 'BCEL', currency });
+    const token = await login(t.app, phone, password);
+    if (deposit > 0) expect((await call(t.app, 'POST', '/api/wallet/add', { token, body: { amount: deposit } })).status).toBe(200);
+    return { id, token };
+  }
+  const wallet = async (token: string) => (await call<{ wallet: { amount: number } }>(t.app, 'GET', '/api/wallet', { token })).body.wallet.amount;
+  const bonusAccount = async (currency: 'THB' | 'LAK') =>
+    Number((await t.services.database.db.selectFrom('ledger_accounts').select('balance').where('id', '=', currency === 'THB' ? 'sys:bonus' : `sys:bonus:${currency}`).executeTakeFirst())?.balance ?? 0);
+
+  it('lists, grants and clears a bonus in LAK from the LAK amounts of the rule', async () => {
+    const m = await member('LAK', 100_000);
+    const list = await call<Array<{ code: string }>>(t.app, 'GET', '/api/bonus', { token: m.token });
+    expect(list.body.map((b) => b.code)).toEqual(expect.arrayContaining(['WELCOME20', 'DAILY10', 'WEEKLY15']));
+    const lakBefore = await bonusAccount('LAK');
+    const thbBefore = await bonusAccount('THB');
+    expect((await call(t.app, 'GET', '/api/bonus/activate/WELCOME20', { token: m.token })).status).toBe(200);
+    // 20 % of ₭100,000 (the LAK maximum is ₭300,000).
+    expect(await wallet(m.token)).toBe(120_000);
+    expect((await bonusAccount('LAK')) - lakBefore).toBe(-2_000_000);
+    expect(await bonusAccount('THB')).toBe(thbBefore);
+    const progress = await call<{ progress: { target: number; bonus: number } }>(t.app, 'GET', '/api/bonus/progress', { token: m.token });
+    expect(progress.body.progress).toMatchObject({ bonus: 20_000, target: 600_000 });
+    expect((await call(t.app, 'GET', '/api/bonus/clear', { token: m.token })).body).toEqual({ message: 'BONUS_CLEAR' });
+    expect(await wallet(m.token)).toBe(100_000);
+    expect(await bonusAccount('LAK')).toBe(lakBefore);
+    // The LAK minimum deposit (₭30,000 for DAILY10) applies, not the baht one.
+    const small = await member('LAK', 20_000);
+    expect(await call(t.app, 'GET', '/api/bonus/activate/DAILY10', { token: small.token })).toMatchObject({ status: 400, body: { message: 'BONUS_CONDITION' } });
+  });
+
+  it('credits a promotion code in LAK, and a bonus code by its rule\'s LAK amounts; a BAHT member of the build gets baht', async () => {
+    const m = await member('LAK', 0);
+    expect((await call(t.app, 'GET', '/api/promotion/find/free50', { token: m.token, headers: { 'accept-language': 'en' } })).body).toMatchObject({ code: 'FREE50' });
+    expect((await call(t.app, 'GET', '/api/promotion/activate/FREE50', { token: m.token })).status).toBe(200);
+    expect(await wallet(m.token)).toBe(30_000);
+    const b = await member('LAK', 100_000);
+    expect((await call(t.app, 'GET', '/api/promotion/activate/BOOST30', { token: b.token })).status).toBe(200);
+    expect(await wallet(b.token)).toBe(130_000);
+    expect((await call(t.app, 'GET', '/api/bonus/check/active', { token: b.token })).body).toEqual({ status: true, type: 'promotion' });
+    const baht = await member('BAHT', 200);
+    expect((await call(t.app, 'GET', '/api/promotion/activate/FREE50', { token: baht.token })).status).toBe(200);
+    expect(await wallet(baht.token)).toBe(250);
+    expect((await call(t.app, 'GET', '/api/bonus/activate/WELCOME20', { token: baht.token })).status).toBe(200);
+    expect(await wallet(baht.token)).toBe(290);
+  });
+
+  it('does not offer a bonus or a code that has no amounts in the member\'s currency', async () => {
+    const operator = { authorization: 'Bearer operator-token-for-tests' };
+    const description = { th: 'ทดสอบ', la: 'ທົດສອບ', en: 'Test' };
+    expect((await t.app.inject({ method: 'PUT', url: '/api/operator/promotions/BAHTONLY', headers: operator, payload: { kind: 'credit', amounts: { THB: 1000 }, description } })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'PUT', url: '/api/operator/promotions/NOAMOUNT', headers: operator, payload: { kind: 'credit', amounts: {}, description } })).json()).toMatchObject({ message: 'KEY_MISSING' });
+    expect((await t.app.inject({ method: 'PUT', url: '/api/operator/promotions/BADCUR', headers: operator, payload: { kind: 'credit', amounts: { USD: 1000 }, description } })).statusCode).toBe(400);
+    const bonus = { type: 'limit', maxReceived: 1, percentFail: 0, percent: 10, turnoverMultiple: 1, categories: ['slot'] };
+    expect((await t.app.inject({ method: 'PUT', url: '/api/operator/bonuses/THBONLY', headers: operator, payload: { ...bonus, minDeposit: 10_000, maxBonus: 100_000 } })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'PUT', url: '/api/operator/bonuses/LAKONLY', headers: operator, payload: { ...bonus, percent: 100, amounts: { LAK: { minDeposit: 1_000_000, maxBonus: 5_000_000 } } } })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'PUT', url: '/api/operator/bonuses/NONE', headers: operator, payload: bonus })).json()).toMatchObject({ message: 'KEY_MISSING' });
+    const lak = await member('LAK', 100_000);
+    const baht = await member('BAHT', 200);
+    expect(await call(t.app, 'GET', '/api/promotion/find/BAHTONLY', { token: lak.token })).toMatchObject({ status: 404, body: { message: 'NO_PROMOTION' } });
+    expect(await call(t.app, 'GET', '/api/promotion/activate/BAHTONLY', { token: lak.token })).toMatchObject({ status: 404, body: { message: 'NO_PROMOTION' } });
+    expect((await call(t.app, 'GET', '/api/promotion/find/BAHTONLY', { token: baht.token })).status).toBe(200);
+    const codes = async (token: string) => (await call<Array<{ code: string }>>(t.app, 'GET', '/api/bonus', { token })).body.map((b) => b.code);
+    expect(await codes(lak.token)).toContain('LAKONLY');
+    expect(await codes(lak.token)).not.toContain('THBONLY');
+    expect(await codes(baht.token)).toContain('THBONLY');
+    expect(await codes(baht.token)).not.toContain('LAKONLY');
+    expect(await call(t.app, 'GET', '/api/bonus/activate/THBONLY', { token: lak.token })).toMatchObject({ status: 404, body: { message: 'NO_DATA' } });
+    // 100 % of ₭100,000, capped at the LAK maximum of ₭50,000.
+    expect((await call(t.app, 'GET', '/api/bonus/activate/LAKONLY', { token: lak.token })).status).toBe(200);
+    expect(await wallet(lak.token)).toBe(150_000);
+  });
+});
+
+/**
+ * Promotion code calls are limited per member (the real limit: codes must not be guessable) and
+ * per client address (a backstop: one carrier-grade NAT address carries many players).
+ */
+describe.each(dbKinds)('promotion code limits on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(kind, { PROMOTION_CODES_PER_MEMBER_MINUTE: '5', PROMOTION_CODES_PER_IP_MINUTE: '12' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('answers REQUEST_LIMIT_1MIN past the per-member limit, and past the per-address backstop for everyone there', async () => {
+    const members = await Promise.all([0, 1, 2].map(async () => {
+      const m = await registerMember(t.app);
+      return login(t.app, m.phone, m.password);
+    }));
+    const [a = '', b = '', c = ''] = members;
+    const nat = '100.64.0.7';
+    const find = (token: string, code: string, remoteAddress = nat) => call<{ message?: string; retryAfter?: number }>(t.app, 'GET', `/api/promotion/find/${code}`, { token, remoteAddress });
+    // Five guesses a minute for one member (found or not), then refused — find and activate alike.
+    for (let i = 0; i < 5; i++) expect((await find(a, i === 0 ? 'FREE50' : `GUESS${i}`)).body.message).not.toBe('REQUEST_LIMIT_1MIN');
+    const refused = await find(a, 'GUESS5');
+    expect(refused).toMatchObject({ status: 429, body: { message: 'REQUEST_LIMIT_1MIN' } });
+    expect(refused.body.retryAfter).toBeGreaterThan(0);
+    expect(await call(t.app, 'GET', '/api/promotion/activate/FREE50', { token: a, remoteAddress: nat })).toMatchObject({ status: 429, body: { message: 'REQUEST_LIMIT_1MIN' } });
+    // Another player behind the same address is not held back by the first one's limit…
+    for (let i = 0; i < 5; i++) expect((await find(b, `OTHER${i}`)).status).toBe(404);
+    // …until the address's backstop (12 a minute here) is reached; from another address c goes on.
+    expect(await find(c, 'FREE50')).toMatchObject({ status: 429, body: { message: 'REQUEST_LIMIT_1MIN' } });
+    expect(await find(c, 'FREE50', '100.64.0.8')).toMatchObject({ status: 200, body: { code: 'FREE50' } });
+    expect((await call(t.app, 'GET', '/api/promotion/activate/FREE50', { token: c, remoteAddress: '100.64.0.8' })).status).toBe(200);
   });
 });

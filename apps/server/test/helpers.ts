@@ -37,6 +37,9 @@ export async function startApp(kind: DbKind, env: Record<string, string> = {}, s
     OTP_SENDS_PER_IP_HOUR: '100000',
     OTP_SENDS_GLOBAL_MINUTE: '100000',
     ACCOUNT_CHECKS_PER_IP_MINUTE: '100000',
+    PROMOTION_CODES_PER_MEMBER_MINUTE: '100000',
+    PROMOTION_CODES_PER_MEMBER_HOUR: '100000',
+    PROMOTION_CODES_PER_IP_MINUTE: '100000',
     ...(kind === 'postgres' ? { DATABASE_URL: PG_URL, DATABASE_SCHEMA: useSchema, DATABASE_POOL_SIZE: '8' } : {}),
     ...env,
   });

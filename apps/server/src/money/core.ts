@@ -7,6 +7,7 @@ import { Coins } from './coins';
 import { Credits } from './credits';
 import { callKey, claimKey, KeyTaken, lookupKey, recordAnswer, recordPlan, releaseClaim, settleAnswer, type Idem, type KeyRecord, type StoredAnswer } from './idempotency';
 import { MoneyPolicies } from './policies';
+import { Positions } from './positions';
 
 /** Refusals that are answers of the call itself (stored under the key); others are not definite. */
 function isDefiniteRefusal(error: unknown): error is AppError {
@@ -44,10 +45,13 @@ export class MoneyCore {
   readonly credits: Credits;
   /** The prize wheel's coins, a unit of their own on the ledger (coins.ts). */
   readonly coins: Coins;
+  /** A member's whole position (wallet, in flight, every game), and promotions' ends taken back against it (positions.ts). */
+  readonly positions: Positions;
 
   constructor(private readonly db: Kysely<DB>) {
     this.credits = new Credits(db);
     this.coins = new Coins(db);
+    this.positions = new Positions(db);
   }
 
   async once(memberId: string, idem: Idem | null, run: () => Promise<MoneyResult>): Promise<MoneyResult> {

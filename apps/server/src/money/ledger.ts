@@ -38,11 +38,8 @@ export const account = {
 /** The unit of wheel coins on the ledger. */
 export const COIN: Unit = 'COIN';
 
-/** The currency amounts were in before rules held one amount per currency (legacy settings). */
-export const BASE_CURRENCY: Currency = 'THB';
-
-/** Every currency a member can hold, for per-currency rules. */
-export const CURRENCIES: readonly Currency[] = ['THB', 'LAK'];
+/** The base currency (amounts of legacy single-amount settings) and every currency a member can hold: see tables.ts. */
+export { BASE_CURRENCY, CURRENCIES } from './tables';
 
 /** A member's currency as the ledger names it: BAHT is THB. */
 export function ledgerCurrency(memberCurrency: string): Currency {

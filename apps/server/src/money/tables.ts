@@ -5,6 +5,10 @@ import type { DefaultTimestamp } from '../db/schema';
 export type Currency = 'THB' | 'LAK';
 /** What a ledger account counts: a currency, or the prize wheel's coins (their own unit, never summed with money). */
 export type Unit = Currency | 'COIN';
+/** Every ledger currency (for validating configuration and operator input). */
+export const CURRENCIES = ['THB', 'LAK'] as const satisfies readonly Currency[];
+/** The currency of amounts given in the older single-amount form (before amounts per currency). */
+export const BASE_CURRENCY: Currency = 'THB';
 
 export interface LedgerAccountsTable {
   id: string;

@@ -101,6 +101,10 @@ function serverEnv(port: number, database: { url?: string; schema?: string; data
     OTP_SENDS_PER_IP_HOUR: '100000',
     OTP_SENDS_GLOBAL_MINUTE: '100000',
     ACCOUNT_CHECKS_PER_IP_MINUTE: '100000',
+    // Promotion code calls are replayed many times at once by one client: not the limits under test here.
+    PROMOTION_CODES_PER_IP_MINUTE: '100000',
+    PROMOTION_CODES_PER_MEMBER_MINUTE: '100000',
+    PROMOTION_CODES_PER_MEMBER_HOUR: '100000',
     LOGIN_FAILS_PER_IP_MINUTE: '10000',
     ...(database.url ? { DATABASE_URL: database.url, DATABASE_POOL_SIZE: '8', REDIS_URL } : { DATA_DIR: database.dataDir }),
   };

@@ -543,6 +543,7 @@ export const en: Messages = {
     DEPOSIT_ALREADY_ASSIGNED: 'This deposit has been assigned already.',
     NO_COIN: 'You have no coins left. Deposit to earn more.',
     NO_SPINWHEEL: 'The prize wheel is not available right now.',
+    BONUS_MONEY_IN_GAMES: 'Some of your money is still in a game or on its way. Move it back to your wallet, then cancel the bonus.',
     CHAT_MESSAGE_EMPTY: 'Type a message first.',
     CHAT_MESSAGE_TOO_LONG: 'A message can be at most 2000 characters.',
     CHAT_NO_FILE: 'Choose a file to send.',

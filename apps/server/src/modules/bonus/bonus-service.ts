@@ -8,17 +8,24 @@ import { bannersFor } from '../../lib/banners';
 import { AppError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { MoneyCore } from '../../money/core';
-import { account, ledgerCurrency, runPostingBatch } from '../../money/ledger';
+import { account, memberCurrency, type Currency } from '../../money/ledger';
+import type { MemberPosition } from '../../money/positions';
+import { BASE_CURRENCY } from '../../money/tables';
 import type { MoneyLeaving } from '../../money/policies';
 import type { GameActivity } from '../activity';
 import type { GameService } from '../wallet/game-service';
 import type { WalletService } from '../wallet/wallet-service';
 import { periodStart } from './periods';
 import type { BonusInput } from './index';
-import type { BonusesTable, BonusReceiptsTable, ReceiptOrigin } from './tables';
+import type { BonusCurrencyAmounts, BonusesTable, BonusReceiptsTable, ReceiptOrigin } from './tables';
 
 type Bonus = Selectable<BonusesTable>;
 type Receipt = Selectable<BonusReceiptsTable>;
+
+/** A bonus's amounts in a currency, or null when it is not offered in that currency. */
+export function bonusAmountsIn(bonus: Pick<Bonus, 'amounts'>, currency: Currency): BonusCurrencyAmounts | null {
+  return bonus.amounts[currency] ?? null;
+}
 
 /** The statement's "from" of bonus rows is the bonus code; the credit's key is the receipt. */
 export const BONUS_SOURCE = 'bonus';
@@ -58,20 +65,34 @@ export function payoutConditionCte(name: string, origin: Exclude<ReceiptOrigin, 
 
 /**
  * Bonuses with a turnover condition (the model of the README "Bonuses"):
+ * - every amount is in the member's currency: a bonus holds `minDeposit` and `maxBonus` per
+ *   currency (`amounts`, minor units); a member is offered only the bonuses that have amounts in
+ *   the member's currency (a LAK member gets them in LAK, a THB member in baht);
  * - activation grants percent × the member's latest deposit not yet used for a bonus (made within
- *   `deposit_window_minutes`, at least `min_deposit`, the wallet still holding it), at most
- *   `max_bonus`, as a credit from the bonus account, and opens the condition: turnover target =
+ *   `deposit_window_minutes`, at least `minDeposit`, the wallet still holding it), at most
+ *   `maxBonus`, as a credit from the bonus account of the currency, and opens the condition: turnover target =
  *   (deposit + bonus) × `turnover_multiple`, counted from stakes of rounds settled since, in the
  *   bonus's game categories;
  * - while it is open, a withdrawal, and a transfer out of a game of those categories, are refused
  *   with BONUS_CONDITION (a money-core policy hook);
+ * - money may go from the wallet into any game, and out of a game outside the bonus's categories
+ *   back to the wallet; it all stays part of the member's position (below);
+ * - the member's POSITION is the whole of their money: wallet + money in flight (a pending
+ *   transfer) + every game account of every category (each provider asked for its balance first);
  * - it ends as SUCCESS once the turnover is met (the money is free), or FAILED ("bust") when the
- *   member's total balance (wallet + game accounts) falls to `percent_fail` % of (deposit + bonus)
- *   or below; it is checked whenever the member acts and by a sweep; a `finish_bonus` statement
- *   row says how it ended;
- * - clear (cancel) forfeits the bonus and what it earned — the wallet keeps at most the deposit —
- *   and ends it; it is allowed while no money sits in the bonus's game categories (bring it to
- *   the wallet first: check/minimum says so).
+ *   position falls to `percent_fail` % of (deposit + bonus) or below (the member keeps that
+ *   remainder, less than the deposit); it is checked whenever the member acts and by a sweep; a
+ *   `finish_bonus` statement row says how it ended;
+ * - clear (cancel) forfeits the bonus and what it earned: the member keeps at most their own
+ *   money of the position — what the wallet held when the bonus was taken (the deposit included)
+ *   plus deposits since — and the rest goes back to the bonus account (losses come out of the
+ *   bonus first). The bonus can take back only from the
+ *   wallet, so clear is refused while any money sits elsewhere, the position locked while it
+ *   decides (no transfer slips in between): money in a game of the bonus's categories is still in
+ *   play (409 BONUS_CONDITION: it cannot leave before the turnover is met or the bust), money in
+ *   any other game or in flight must come back to the wallet first (409 BONUS_MONEY_IN_GAMES,
+ *   `games` lists those games, `inFlight` is true while a transfer is still pending). So no
+ *   sequence of moves keeps a bonus, or its winnings, without its turnover.
  * Exhaustion per period (Asia/Bangkok) exactly as spec section 4; one active bonus at a time (a
  * unique key: 20 activations at once grant once); a deposit is used for one bonus only.
  */
@@ -120,7 +141,8 @@ export class BonusService {
   /** GET /api/bonus: the catalogue with the member's receipts of the current period. */
   async list(memberId: string, locale: Locale): Promise<BonusItem[]> {
     await this.settle(memberId);
-    const bonuses = await this.catalogue();
+    const currency = await memberCurrency(this.db, memberId);
+    const bonuses = (await this.catalogue()).filter((b) => bonusAmountsIn(b, currency));
     return Promise.all(
       bonuses.map(async (b) => ({
         code: b.code,
@@ -160,7 +182,8 @@ export class BonusService {
     if (!bonus) throw notFound('NO_DATA');
     await this.settle(memberId);
     const receipt = await this.db.transaction().execute(async (trx) => {
-      await this.lockMember(trx, memberId);
+      const currency = await this.lockMember(trx, memberId);
+      if (!bonusAmountsIn(bonus, currency)) throw notFound('NO_DATA');
       const from = periodStart(bonus.type, new Date(this.now()));
       let taken = trx.selectFrom('bonus_receipts').select((eb) => eb.fn.countAll<string>().as('n')).where('member_id', '=', memberId).where('bonus_code', '=', code);
       if (from) taken = taken.where('period_at', '>=', from);
@@ -171,24 +194,27 @@ export class BonusService {
         const all = await trx.selectFrom('bonus_receipts').select((eb) => eb.fn.countAll<string>().as('n')).where('bonus_code', '=', code).executeTakeFirstOrThrow();
         if (Number(all.n) >= bonus.max_total) throw new AppError(409, 'BONUS_FULL');
       }
-      return this.openReceipt(trx, memberId, bonus, null);
+      return this.openReceipt(trx, memberId, bonus, null, currency);
     });
     await this.grant(receipt.id, memberId, receipt.bonus_amount, code);
     const receipts = await this.receiptsInPeriod(memberId, bonus);
     return this.userBonus(receipts) ?? { _id: receipt.id, isActive: true, received: [{ updatedAt: receipt.period_at.toISOString() }] };
   }
 
-  /** Locks the member's row (orders their activations); a LAK member has no bonuses (they are in baht). */
-  async lockMember(trx: Kysely<DB>, memberId: string): Promise<void> {
-    const member = await trx.selectFrom('members').select(['id', 'currency']).where('id', '=', memberId).forUpdate().executeTakeFirst();
-    if (!member || ledgerCurrency(member.currency) !== 'THB') throw notFound('NO_DATA');
+  /** Locks the member's row (orders their activations); answers the member's currency. */
+  async lockMember(trx: Kysely<DB>, memberId: string): Promise<Currency> {
+    const member = await trx.selectFrom('members').select(['id']).where('id', '=', memberId).forUpdate().executeTakeFirst();
+    if (!member) throw notFound('NO_DATA');
+    return memberCurrency(trx, memberId);
   }
 
   /**
    * Opens a condition under `bonus`'s rule on the member's latest qualifying deposit (inside the
    * caller's transaction, the member locked); answers the receipt to credit with `grant`.
    */
-  async openReceipt(trx: Kysely<DB>, memberId: string, bonus: Bonus, promotionCode: string | null): Promise<{ id: string; bonus_amount: number; period_at: Date }> {
+  async openReceipt(trx: Kysely<DB>, memberId: string, bonus: Bonus, promotionCode: string | null, currency: Currency): Promise<{ id: string; bonus_amount: number; period_at: Date }> {
+    const amounts = bonusAmountsIn(bonus, currency);
+    if (!amounts) throw notFound('NO_DATA');
     const open = await trx.selectFrom('bonus_receipts').select('id').where('member_id', '=', memberId).where('status', '=', 'ACTIVE').executeTakeFirst();
     if (open) throw new AppError(409, 'BONUS_ALREADY_ACTIVE');
     // The latest deposit not used for a bonus yet, within the window, large enough.
@@ -205,11 +231,13 @@ export class BonusService {
       .limit(1)
       .executeTakeFirst();
     const depositAmount = Number(deposit?.amount ?? 0);
-    if (!deposit || depositAmount < Number(bonus.min_deposit)) throw new AppError(400, 'BONUS_CONDITION');
+    if (!deposit || depositAmount < amounts.minDeposit) throw new AppError(400, 'BONUS_CONDITION');
     // The wallet must still hold the deposit (it was not played or withdrawn already).
     const held = await trx.selectFrom('ledger_accounts').select('balance').where('id', '=', account.wallet(memberId)).executeTakeFirst();
     if (Number(held?.balance ?? 0) < depositAmount) throw new AppError(400, 'BONUS_CONDITION');
-    const amount = Math.min(Math.floor((depositAmount * Number(bonus.percent)) / 100), Number(bonus.max_bonus));
+    // Read after the wallet: a deposit the wallet did not show yet is after the mark.
+    const mark = await this.money.positions.mark(trx);
+    const amount = Math.min(Math.floor((depositAmount * Number(bonus.percent)) / 100), amounts.maxBonus);
     if (amount <= 0) throw new AppError(400, 'BONUS_CONDITION');
     const row = {
       id: newId(),
@@ -222,6 +250,8 @@ export class BonusService {
       turnover_target: Math.ceil((depositAmount + amount) * Number(bonus.turnover_multiple)),
       categories: bonus.categories,
       percent_fail: bonus.percent_fail,
+      own_amount: Number(held?.balance ?? 0),
+      own_mark: mark,
       status: 'ACTIVE' as const,
       // started_at: real time (rounds are counted from it); period_at: the clock's (day/week counting).
       started_at: new Date(),
@@ -236,12 +266,17 @@ export class BonusService {
     return row;
   }
 
-  /** Credits a receipt's bonus (once: the credit's key is the receipt). */
+  /** Credits a receipt's bonus in the member's currency (once: the credit's key is the receipt). */
   async grant(receiptId: string, memberId: string, amount: number, code: string): Promise<void> {
-    await this.money.credits.credit({ source: BONUS_SOURCE, ref: receiptId, memberId, amount, currency: 'THB', kind: 'bonus', from: code, note: null, tag: { hook: 'bonus_granted', id: receiptId } });
+    const currency = await memberCurrency(this.db, memberId);
+    await this.money.credits.credit({ source: BONUS_SOURCE, ref: receiptId, memberId, amount, currency, kind: 'bonus', from: code, note: null, tag: { hook: 'bonus_granted', id: receiptId } });
   }
 
-  /** Refuses money leaving while a condition is open: withdrawals, and transfers out of the bonus's game categories. */
+  /**
+   * Refuses money leaving while a condition is open: withdrawals, and transfers out of the bonus's
+   * game categories. Into any game is allowed, and out of a game outside them back to the wallet:
+   * that money stays in the member's position, which bust and clear count whole.
+   */
   private async policy(leaving: MoneyLeaving): Promise<void> {
     // Into a game from the wallet is always allowed: no look-up on that (most common) path.
     if (leaving.action === 'transfer' && leaving.from === WALLET_CODE) return;
@@ -268,79 +303,102 @@ export class BonusService {
     await this.activity.importAll();
     const turnover = (await this.activity.totals(receipt.member_id, receipt.started_at, null, receipt.categories)).stakes;
     if (turnover >= Number(receipt.turnover_target)) return (await this.finish(receipt, 'SUCCESS', 'TURNOVER_MET')) ? 'SUCCESS' : 'ACTIVE';
-    const total = await this.totalBalance(receipt.member_id);
+    const total = (await this.position(receipt.member_id)).total;
     const floor = ((Number(receipt.deposit_amount) + Number(receipt.bonus_amount)) * Number(receipt.percent_fail)) / 100;
     if (total <= floor) return (await this.finish(receipt, 'FAILED', 'BUST')) ? 'FAILED' : 'ACTIVE';
     return 'ACTIVE';
   }
 
-  /** Wallet plus every game account, the games' balances read from their providers. */
-  private async totalBalance(memberId: string): Promise<number> {
-    const fresh = await this.games.refreshAll(memberId);
-    let total = await this.wallet.balance(memberId);
-    for (const balance of fresh.values()) total += balance;
-    return total;
+  /**
+   * The member's whole position (wallet + in flight + every game account, each game's balance
+   * asked of its provider first and booked; a provider that does not answer counts with the
+   * ledger's last copy).
+   */
+  private async position(memberId: string): Promise<MemberPosition> {
+    await this.games.refreshAll(memberId);
+    return this.money.positions.read(memberId, await memberCurrency(this.db, memberId));
   }
 
-  /** Closes a condition (once: only an ACTIVE receipt changes) with its finish_bonus statement row. */
+  /** Closes an ACTIVE condition (once) as status, with its finish_bonus statement row; answers whether this call closed it. */
+  private async close(trx: Kysely<DB>, receipt: Receipt, status: 'SUCCESS' | 'FAILED' | 'CLEARED'): Promise<boolean> {
+    const closed = await trx.updateTable('bonus_receipts').set({ status, ended_at: new Date() }).where('id', '=', receipt.id).where('status', '=', 'ACTIVE').returning('id').executeTakeFirst();
+    return closed !== undefined;
+  }
+
+  /** Ends a condition as SUCCESS (turnover met) or FAILED (bust): nothing is taken back. */
   private async finish(receipt: Receipt, status: 'SUCCESS' | 'FAILED', note: string): Promise<boolean> {
-    const done = await sql<{ id: string }>`
-      WITH closed AS (
-        UPDATE bonus_receipts SET status = ${status === 'SUCCESS' ? 'SUCCESS' : 'FAILED'}, ended_at = now()
-        WHERE id = ${receipt.id} AND status = 'ACTIVE' RETURNING id)
-      INSERT INTO operations (id, member_id, type, status, source, target, amount, note)
-      SELECT ${newId()}, ${receipt.member_id}, 'finish_bonus', ${status}, ${receipt.bonus_code}, ${WALLET_CODE}, ${String(receipt.bonus_amount)}::bigint, ${note}
-      FROM closed RETURNING id`.execute(this.db);
-    return done.rows.length > 0;
+    const currency = await memberCurrency(this.db, receipt.member_id);
+    return this.db.transaction().execute(async (trx) => {
+      if (!(await this.close(trx, receipt, status))) return false;
+      await this.money.positions.end(trx, { memberId: receipt.member_id, currency, source: receipt.bonus_code, status, amount: Number(receipt.bonus_amount), takeBack: 0, note });
+      return true;
+    });
   }
 
-  /** GET /api/bonus/check/minimum: whether clear is allowed now (nothing left in the bonus's games). */
+  /** Game code → category, from the game service's catalogue. */
+  private async categories(): Promise<Map<string, string>> {
+    return new Map((await this.games.catalogue()).map((g) => [g.code, g.category]));
+  }
+
+  /**
+   * Where money sits that a clear cannot take back (see the class comment): games of the bonus's
+   * categories (still in play), and other games or in flight (to bring back to the wallet first).
+   */
+  private blocked(receipt: Receipt, position: MemberPosition, categories: Map<string, string>): { inPlay: string[]; elsewhere: string[]; inFlight: boolean } {
+    const inPlay: string[] = [];
+    const elsewhere: string[] = [];
+    for (const [code, balance] of position.games) {
+      if (balance <= 0) continue;
+      if (receipt.categories.includes(categories.get(code) ?? '')) inPlay.push(code);
+      else elsewhere.push(code);
+    }
+    return { inPlay, elsewhere, inFlight: position.inflight > 0 };
+  }
+
+  /**
+   * GET /api/bonus/check/minimum: whether clear is allowed now (all the member's money in the
+   * wallet), the position (`amount`) and deposit + bonus (`minimum`).
+   */
   async checkMinimum(memberId: string): Promise<{ status: boolean; amount: number; minimum: number }> {
     await this.settle(memberId);
     const receipt = await this.active(memberId);
     if (!receipt) return { status: false, amount: 0, minimum: 0 };
-    const inGames = await this.inBonusGames(receipt);
-    const walletBalance = await this.wallet.balance(memberId);
-    return { status: inGames === 0, amount: toBaht(walletBalance + inGames), minimum: toBaht(Number(receipt.deposit_amount) + Number(receipt.bonus_amount)) };
+    const position = await this.position(memberId);
+    const { inPlay, elsewhere, inFlight } = this.blocked(receipt, position, await this.categories());
+    return { status: inPlay.length === 0 && elsewhere.length === 0 && !inFlight, amount: toBaht(position.total), minimum: toBaht(Number(receipt.deposit_amount) + Number(receipt.bonus_amount)) };
   }
 
-  private async inBonusGames(receipt: Receipt): Promise<number> {
-    const fresh = await this.games.refreshAll(receipt.member_id);
-    const categories = new Map((await this.db.selectFrom('games').select(['code', 'category']).execute()).map((g) => [g.code, g.category]));
-    let total = 0;
-    for (const [code, balance] of fresh) if (receipt.categories.includes(categories.get(code) ?? '')) total += balance;
-    return total;
-  }
-
-  /** GET /api/bonus/clear: forfeits the bonus and what it earned (the wallet keeps at most the deposit) and ends the condition. */
+  /**
+   * GET /api/bonus/clear: forfeits the bonus and what it earned and ends the condition. Decided on
+   * the member's whole position with every account of the member locked: refused while money sits
+   * where it cannot be taken back (BONUS_CONDITION: in the bonus's games; BONUS_MONEY_IN_GAMES:
+   * in other games or in flight, listed in `games`); else a bonus keeps at most the member's own
+   * money and a payout's condition gives the payout back, taken from the wallet.
+   */
   async clear(memberId: string): Promise<{ message: 'BONUS_CLEAR' }> {
     await this.settle(memberId);
     const receipt = await this.active(memberId);
     if (!receipt) throw notFound('NO_DATA');
-    if ((await this.inBonusGames(receipt)) > 0) throw new AppError(409, 'BONUS_CONDITION');
-    const walletBalance = await this.wallet.balance(memberId);
-    // A bonus: the wallet keeps at most the deposit. A payout's condition: the payout goes back.
-    const forfeit = receipt.origin === 'bonus' ? Math.max(0, walletBalance - Number(receipt.deposit_amount)) : Math.min(Math.max(0, walletBalance), Number(receipt.bonus_amount));
-    const opId = newId();
-    const closeAndRecord = [
-      sql`closed AS (UPDATE bonus_receipts SET status = 'CLEARED', ended_at = now() WHERE id = ${receipt.id} AND status = 'ACTIVE' RETURNING id)`,
-      sql`op AS (
-        INSERT INTO operations (id, member_id, type, status, source, target, amount, note, start_tx)
-        SELECT ${opId}, ${memberId}, 'finish_bonus', 'FAILED', ${receipt.bonus_code}, ${WALLET_CODE}, ${String(forfeit > 0 ? forfeit : Number(receipt.bonus_amount))}::bigint, 'BONUS_CLEAR',
-          nextval(pg_get_serial_sequence('ledger_transactions', 'id'))
-        FROM closed RETURNING id, start_tx AS tx_id)`,
-    ];
-    if (forfeit > 0) {
-      const { posted } = await runPostingBatch(
-        this.db,
-        [{ kind: 'bonus', operationId: opId, postings: [{ account: account.wallet(memberId), amount: -forfeit }, { account: account.bonus('THB'), amount: forfeit }] }],
-        { before: closeAndRecord, guard: 'op' },
-      );
-      if (!posted.has(opId)) throw new AppError(409, 'BONUS_CONDITION');
-    } else {
-      const done = await sql`WITH ${sql.join(closeAndRecord)} SELECT id FROM op`.execute(this.db);
-      if (done.rows.length === 0) throw new AppError(409, 'BONUS_CONDITION');
-    }
+    // Book every provider's balance (wins and losses) before the position is locked and read.
+    await this.games.refreshAll(memberId);
+    const currency = await memberCurrency(this.db, memberId);
+    // Read before the lock: inside it only the transaction's own connection may be used.
+    const categories = await this.categories();
+    await this.money.positions.locked(memberId, currency, async (trx, position) => {
+      const { inPlay, elsewhere, inFlight } = this.blocked(receipt, position, categories);
+      if (inPlay.length > 0) throw new AppError(409, 'BONUS_CONDITION', { games: inPlay });
+      if (elsewhere.length > 0 || inFlight) throw new AppError(409, 'BONUS_MONEY_IN_GAMES', { games: elsewhere, inFlight });
+      // Everything is in the wallet now: the position is the wallet. A bonus: the member keeps
+      // their own money (when it was taken, plus deposits since); a payout's condition: the payout goes back.
+      const own =
+        receipt.own_amount !== null && receipt.own_mark !== null
+          ? Number(receipt.own_amount) + (await this.money.positions.depositedSince(trx, memberId, Number(receipt.own_mark)))
+          : Number(receipt.deposit_amount);
+      const keep = receipt.origin === 'bonus' ? own : Math.max(0, position.total - Number(receipt.bonus_amount));
+      const takeBack = Math.max(0, Math.min(position.wallet, position.total - keep));
+      if (!(await this.close(trx, receipt, 'CLEARED'))) throw notFound('NO_DATA');
+      await this.money.positions.end(trx, { memberId, currency, source: receipt.bonus_code, status: 'FAILED', amount: takeBack > 0 ? takeBack : Number(receipt.bonus_amount), takeBack, note: 'BONUS_CLEAR' });
+    });
     return { message: 'BONUS_CLEAR' };
   }
 
@@ -354,8 +412,7 @@ export class BonusService {
       percent_fail: input.percentFail,
       banners: JSON.stringify(input.banners),
       percent: input.percent,
-      max_bonus: input.maxBonus,
-      min_deposit: input.minDeposit,
+      amounts: JSON.stringify({ ...(input.minDeposit && input.maxBonus ? { [BASE_CURRENCY]: { minDeposit: input.minDeposit, maxBonus: input.maxBonus } } : {}), ...input.amounts }),
       turnover_multiple: input.turnoverMultiple,
       categories: input.categories,
       deposit_window_minutes: input.depositWindowMinutes,
@@ -366,11 +423,15 @@ export class BonusService {
     return this.db.insertInto('bonuses').values(values).onConflict((oc) => oc.column('code').doUpdateSet(values)).returningAll().executeTakeFirstOrThrow();
   }
 
-  /** Adds the bonuses that are missing (an operator's changes stay). */
+  /**
+   * Adds the bonuses that are missing, and to those there the currencies they miss (an
+   * operator's changes, and amounts already set, stay).
+   */
   async seedCatalogue(items: Array<{ code: string } & BonusInput>): Promise<void> {
     for (const { code, ...input } of items) {
-      const exists = await this.db.selectFrom('bonuses').select('code').where('code', '=', code).executeTakeFirst();
+      const exists = await this.db.selectFrom('bonuses').select(['code', 'amounts']).where('code', '=', code).executeTakeFirst();
       if (!exists) await this.upsert(code, input);
+      else await this.db.updateTable('bonuses').set({ amounts: JSON.stringify({ ...input.amounts, ...exists.amounts }) }).where('code', '=', code).execute();
     }
   }
 

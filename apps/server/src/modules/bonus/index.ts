@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { requireMember } from '../../http/handlers';
-import { AppError, badRequest } from '../../lib/errors';
+import { AppError, badRequest, tooMany } from '../../lib/errors';
+import type { RateLimiter } from '../../lib/rate-limit';
 import { pickLocale, type Localized } from '../settings/settings-service';
 import { storedBannersSchema } from '../../lib/banners';
 import { defineModule } from '../../platform/module';
 import { recordChange } from '../../platform/audit';
 import { operatorGuard, operatorName } from '../../platform/operator';
+import { BASE_CURRENCY, CURRENCIES } from '../../money/tables';
 import { BonusService } from './bonus-service';
 import { PromotionService } from './promotion-service';
 
@@ -35,6 +37,10 @@ declare module '../../platform/services' {
 }
 
 const categories = z.array(z.enum(['slot', 'sport', 'lotto'])).min(1).max(3);
+/** Minor units of a currency (satang, or LAK's hundredths). */
+const minor = z.number().int().min(1).max(100_000_000_000);
+const ledgerCurrencies = z.enum(CURRENCIES);
+const bonusAmountsBody = z.partialRecord(ledgerCurrencies, z.strictObject({ minDeposit: minor, maxBonus: minor }));
 const bonusBody = z.strictObject({
   type: z.enum(['limit', 'day', 'week']),
   maxReceived: z.number().int().min(1).max(1000),
@@ -42,8 +48,11 @@ const bonusBody = z.strictObject({
   percentFail: z.number().min(0).max(100),
   banners: storedBannersSchema.default([]),
   percent: z.number().min(0.01).max(1000),
-  maxBonus: z.number().int().min(1).max(100_000_000),
-  minDeposit: z.number().int().min(1).max(100_000_000),
+  /** Amounts per currency (minor units); a currency without an entry is not offered the bonus. */
+  amounts: bonusAmountsBody.default({}),
+  /** The THB amounts in the older form (satang): `amounts.THB` wins when both are given. */
+  maxBonus: z.number().int().min(1).max(100_000_000).optional(),
+  minDeposit: z.number().int().min(1).max(100_000_000).optional(),
   turnoverMultiple: z.number().min(0).max(100),
   categories,
   depositWindowMinutes: z.number().int().min(1).max(7 * 24 * 60).default(60),
@@ -54,6 +63,9 @@ export type BonusInput = z.output<typeof bonusBody>;
 
 const promotionBody = z.strictObject({
   kind: z.enum(['credit', 'bonus']),
+  /** kind credit: the amount per currency (minor units); a currency without an entry is not offered the code. */
+  amounts: z.partialRecord(ledgerCurrencies, minor).default({}),
+  /** kind credit, the older form: the THB amount in satang (`amounts.THB` wins). */
   amount: z.number().int().min(1).max(100_000_000).optional(),
   bonusCode: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/).optional(),
   percentFail: z.number().min(0).max(100).default(0),
@@ -65,10 +77,33 @@ const promotionBody = z.strictObject({
   active: z.boolean().default(true),
 });
 
+/** The limits of promotion code calls (see PROMOTION_CODES_* in config.ts). */
+export interface PromotionCodeLimits {
+  perMemberMinute: number;
+  perMemberHour: number;
+  perIpMinute: number;
+}
+
+/**
+ * Counts one promotion code call (find or activate) against the member's limits and the client
+ * address's backstop, atomically first (parallel guesses cannot all pass a check made before
+ * counting): 429 REQUEST_LIMIT_1MIN over a per-minute limit, REQUEST_LIMIT over the hourly one.
+ */
+export async function limitCodeCalls(limiter: RateLimiter, limits: PromotionCodeLimits, memberId: string, ip: string): Promise<void> {
+  const [byMember, byMemberHour, byIp] = await Promise.all([
+    limiter.hit(`promo:member:${memberId}`, limits.perMemberMinute, 60_000),
+    limiter.hit(`promo:member-hour:${memberId}`, limits.perMemberHour, 3_600_000),
+    limiter.hit(`promo:ip:${ip}`, limits.perIpMinute, 60_000),
+  ]);
+  const minute = [byMember, byIp].filter((r) => !r.allowed);
+  if (minute.length > 0) throw tooMany('REQUEST_LIMIT_1MIN', Math.max(...minute.map((r) => r.retryAfter)));
+  if (!byMemberHour.allowed) throw tooMany('REQUEST_LIMIT', byMemberHour.retryAfter);
+}
+
 /**
  * Bonuses (spec sections 2, 3, 4, 8): list, activate, check/active, check/minimum, clear, with
  * the turnover condition as a money-core policy. Operator: GET /api/operator/bonuses,
- * PUT /api/operator/bonuses/:code (amounts in satang; percents as numbers).
+ * PUT /api/operator/bonuses/:code (amounts per currency in minor units; percents as numbers).
  */
 export const bonusModule = defineModule({
   name: 'bonus',
@@ -159,6 +194,23 @@ ALTER TABLE bonus_receipts DROP CONSTRAINT bonus_receipts_bonus_code_fkey;
 ALTER TABLE bonus_receipts DROP CONSTRAINT bonus_receipts_deposit_amount_check;
 ALTER TABLE bonus_receipts ADD CONSTRAINT bonus_receipts_deposit_amount_check CHECK (deposit_amount > 0 OR (origin <> 'bonus' AND deposit_amount = 0));`,
     },
+    {
+      id: 'bonus/005_amounts_per_currency',
+      sql: `
+-- Amounts per currency (THB, LAK), minor units: {"THB": {"minDeposit": 10000, "maxBonus": 50000}, "LAK": {...}}
+-- for a bonus, {"THB": 5000, "LAK": 3000000} for a credit code. The old single amounts were baht.
+ALTER TABLE bonuses ADD COLUMN amounts jsonb NOT NULL DEFAULT '{}' CHECK (jsonb_typeof(amounts) = 'object');
+UPDATE bonuses SET amounts = jsonb_build_object('THB', jsonb_build_object('minDeposit', min_deposit, 'maxBonus', max_bonus));
+ALTER TABLE bonuses DROP COLUMN min_deposit;
+ALTER TABLE bonuses DROP COLUMN max_bonus;
+ALTER TABLE promotions ADD COLUMN amounts jsonb NOT NULL DEFAULT '{}' CHECK (jsonb_typeof(amounts) = 'object');
+UPDATE promotions SET amounts = jsonb_build_object('THB', amount) WHERE amount IS NOT NULL;
+ALTER TABLE promotions DROP COLUMN amount;
+ALTER TABLE promotions ADD CONSTRAINT promotions_kind_amounts CHECK ((kind = 'credit' AND amounts <> '{}'::jsonb) OR (kind = 'bonus' AND bonus_code IS NOT NULL));
+-- What a cancel lets the member keep: their own money when the bonus was taken, plus deposits since.
+ALTER TABLE bonus_receipts ADD COLUMN own_amount bigint;
+ALTER TABLE bonus_receipts ADD COLUMN own_mark bigint;`,
+    },
   ],
   setup(services) {
     services.bonusClock = new SandboxClock();
@@ -172,7 +224,13 @@ ALTER TABLE bonus_receipts ADD CONSTRAINT bonus_receipts_deposit_amount_check CH
     });
     services.promotions = new PromotionService(services.database.db, services.money, services.bonuses, () => clock.now());
   },
-  handlers: ({ bonuses, promotions, settings, sessions }) => ({
+  handlers: ({ bonuses, promotions, settings, sessions, limiter, config }) => {
+    const codeLimits: PromotionCodeLimits = {
+      perMemberMinute: config.PROMOTION_CODES_PER_MEMBER_MINUTE,
+      perMemberHour: config.PROMOTION_CODES_PER_MEMBER_HOUR,
+      perIpMinute: config.PROMOTION_CODES_PER_IP_MINUTE,
+    };
+    return {
     // The bonus notice (a public call); for a member with an open condition, %percentFail% is that bonus's.
     lookupNotice: async (ctx) => {
       const notice = pickLocale(await settings.get<Localized<string>>('notice', { th: '', la: '', en: '' }), ctx.locale);
@@ -180,8 +238,17 @@ ALTER TABLE bonus_receipts ADD CONSTRAINT bonus_receipts_deposit_amount_check CH
       const receipt = member ? await bonuses.active(member.memberId) : null;
       return { notice: receipt ? notice.replace(/%percentFail%/g, String(Number(receipt.percent_fail))) : notice };
     },
-    promotionFind: async (ctx) => promotions.find(ctx.params.code, ctx.locale),
-    promotionActivate: async (ctx) => promotions.activate(requireMember(ctx).memberId, ctx.params.code, ctx.locale),
+    // Limited per member and per address: codes must not be guessable.
+    promotionFind: async (ctx) => {
+      const { memberId } = requireMember(ctx);
+      await limitCodeCalls(limiter, codeLimits, memberId, ctx.ip);
+      return promotions.find(memberId, ctx.params.code, ctx.locale);
+    },
+    promotionActivate: async (ctx) => {
+      const { memberId } = requireMember(ctx);
+      await limitCodeCalls(limiter, codeLimits, memberId, ctx.ip);
+      return promotions.activate(memberId, ctx.params.code, ctx.locale);
+    },
     promotionCurrent: async (ctx) => promotions.current(requireMember(ctx).memberId, ctx.locale),
     bonusList: async (ctx) => bonuses.list(requireMember(ctx).memberId, ctx.locale),
     bonusActivate: async (ctx) => bonuses.activate(requireMember(ctx).memberId, ctx.params.code),
@@ -189,7 +256,8 @@ ALTER TABLE bonus_receipts ADD CONSTRAINT bonus_receipts_deposit_amount_check CH
     bonusCheckMinimum: async (ctx) => bonuses.checkMinimum(requireMember(ctx).memberId),
     bonusClear: async (ctx) => bonuses.clear(requireMember(ctx).memberId),
     bonusProgress: async (ctx) => ({ progress: await bonuses.progress(requireMember(ctx).memberId) }),
-  }),
+    };
+  },
   routes(app, { config, bonuses, database, bonusClock }) {
     const guard = operatorGuard(config);
     // The bonus clock, outside production: {at} (an instant) or {offsetMs}; {} puts it back.
@@ -208,10 +276,11 @@ ALTER TABLE bonus_receipts ADD CONSTRAINT bonus_receipts_deposit_amount_check CH
       async (request) => {
         const code = (request.params as { code: string }).code.toUpperCase();
         const p = request.body as z.output<typeof promotionBody>;
+        const amounts = p.kind === 'credit' ? { ...(p.amount ? { [BASE_CURRENCY]: p.amount } : {}), ...p.amounts } : {};
         const values = {
           code,
           kind: p.kind,
-          amount: p.kind === 'credit' ? (p.amount ?? null) : null,
+          amounts: JSON.stringify(amounts),
           bonus_code: p.kind === 'bonus' ? (p.bonusCode?.toUpperCase() ?? null) : null,
           percent_fail: p.percentFail,
           description: JSON.stringify(p.description),
@@ -222,7 +291,7 @@ ALTER TABLE bonus_receipts ADD CONSTRAINT bonus_receipts_deposit_amount_check CH
           active: p.active,
           updated_at: new Date(),
         };
-        if (p.kind === 'credit' ? !values.amount : !values.bonus_code) throw badRequest('KEY_MISSING', { fields: [{ path: p.kind === 'credit' ? 'amount' : 'bonusCode', code: 'required' }] });
+        if (p.kind === 'credit' ? Object.keys(amounts).length === 0 : !values.bonus_code) throw badRequest('KEY_MISSING', { fields: [{ path: p.kind === 'credit' ? 'amounts' : 'bonusCode', code: 'required' }] });
         const before = await database.db.selectFrom('promotions').selectAll().where('code', '=', code).executeTakeFirst();
         const after = await database.db.insertInto('promotions').values(values).onConflict((oc) => oc.column('code').doUpdateSet(values)).returningAll().executeTakeFirstOrThrow();
         await recordChange(database.db, { who: operatorName(request), entity: 'promotion', key: code, before, after });
@@ -235,8 +304,10 @@ ALTER TABLE bonus_receipts ADD CONSTRAINT bonus_receipts_deposit_amount_check CH
       { preHandler: guard, schema: { params: z.object({ code: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/) }), body: bonusBody } },
       async (request) => {
         const code = (request.params as { code: string }).code.toUpperCase();
+        const input = request.body as BonusInput;
+        if (Object.keys(input.amounts).length === 0 && !(input.minDeposit && input.maxBonus)) throw badRequest('KEY_MISSING', { fields: [{ path: 'amounts', code: 'required' }] });
         const before = await database.db.selectFrom('bonuses').selectAll().where('code', '=', code).executeTakeFirst();
-        const after = await bonuses.upsert(code, request.body as BonusInput);
+        const after = await bonuses.upsert(code, input);
         await recordChange(database.db, { who: operatorName(request), entity: 'bonus', key: code, before, after });
         return after;
       },

@@ -1,14 +1,22 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Locale } from '@mw/contract/constants';
 import type { Promotion } from '@mw/contract/bonus';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { MoneyCore } from '../../money/core';
-import type { BonusService } from './bonus-service';
-import type { PromotionsTable } from './tables';
+import { memberCurrency, type Currency } from '../../money/ledger';
+import { bonusAmountsIn, type BonusService } from './bonus-service';
+import type { BonusesTable, PromotionAmounts, PromotionsTable } from './tables';
 
 type PromotionRow = Selectable<PromotionsTable>;
+type Bonus = Selectable<BonusesTable>;
+
+/** A credit code's amount in a currency (minor units), or null when it is not offered in it. */
+function creditIn(amounts: PromotionAmounts, currency: Currency): number | null {
+  const amount = amounts[currency];
+  return amount !== undefined && amount > 0 ? amount : null;
+}
 
 /** The statement's "from" of a promotion's credit is its code; the credit's key is the use. */
 export const PROMOTION_SOURCE = 'promotion';
@@ -20,6 +28,9 @@ export const PROMOTION_SOURCE = 'promotion';
  * (a `bonus` statement row, no condition) or a catalogue bonus's rule on the member's latest
  * deposit (a condition like the bonus's own, which check/active reports as type `promotion`).
  * Uses are counted under the member's lock, so parallel activations never grant twice.
+ * Amounts are per currency: a credit code holds an amount per currency, a bonus code takes its
+ * bonus's amounts; a code with nothing in the member's currency is NO_PROMOTION for that member
+ * (a LAK member gets codes in LAK, a THB member in baht).
  */
 export class PromotionService {
   constructor(
@@ -33,16 +44,23 @@ export class PromotionService {
     return { code: row.code, percentFail: Number(row.percent_fail), description: row.description[locale] || row.description.en || row.description.th };
   }
 
-  private async valid(rawCode: string): Promise<PromotionRow> {
+  /** A code open now and offered in the currency (with its bonus rule, for a bonus code). */
+  private async valid(rawCode: string, currency: Currency): Promise<{ promotion: PromotionRow; bonus: Bonus | undefined }> {
     const code = rawCode.trim().toUpperCase();
     const row = await this.db.selectFrom('promotions').selectAll().where('code', '=', code).where('active', '=', true).executeTakeFirst();
     const now = this.now();
     if (!row || (row.valid_from && row.valid_from.getTime() > now) || (row.valid_to && row.valid_to.getTime() <= now)) throw new AppError(404, 'NO_PROMOTION');
-    return row;
+    if (row.kind === 'credit') {
+      if (!creditIn(row.amounts, currency)) throw new AppError(404, 'NO_PROMOTION');
+      return { promotion: row, bonus: undefined };
+    }
+    const bonus = row.bonus_code ? await this.db.selectFrom('bonuses').selectAll().where('code', '=', row.bonus_code).executeTakeFirst() : undefined;
+    if (!bonus || !bonusAmountsIn(bonus, currency)) throw new AppError(404, 'NO_PROMOTION');
+    return { promotion: row, bonus };
   }
 
-  async find(rawCode: string, locale: Locale): Promise<Promotion> {
-    return this.answer(await this.valid(rawCode), locale);
+  async find(memberId: string, rawCode: string, locale: Locale): Promise<Promotion> {
+    return this.answer((await this.valid(rawCode, await memberCurrency(this.db, memberId))).promotion, locale);
   }
 
   /** The promotion behind the member's open condition, if any. */
@@ -55,9 +73,8 @@ export class PromotionService {
   }
 
   async activate(memberId: string, rawCode: string, locale: Locale): Promise<{ ok: true; promotion: Promotion }> {
-    const promotion = await this.valid(rawCode);
-    const bonus = promotion.kind === 'bonus' && promotion.bonus_code ? await this.db.selectFrom('bonuses').selectAll().where('code', '=', promotion.bonus_code).executeTakeFirst() : undefined;
-    if (promotion.kind === 'bonus' && !bonus) throw new AppError(404, 'NO_PROMOTION');
+    const currency = await memberCurrency(this.db, memberId);
+    const { promotion, bonus } = await this.valid(rawCode, currency);
     if (bonus) await this.bonuses.settle(memberId);
     const granted = await this.db.transaction().execute(async (trx) => {
       await this.bonuses.lockMember(trx, memberId);
@@ -69,26 +86,30 @@ export class PromotionService {
         const all = await trx.selectFrom('promotion_uses').select((eb) => eb.fn.countAll<string>().as('n')).where('code', '=', promotion.code).executeTakeFirstOrThrow();
         if (Number(all.n) >= promotion.max_uses) throw new AppError(404, 'NO_PROMOTION');
       }
-      const receipt = bonus ? await this.bonuses.openReceipt(trx, memberId, bonus, promotion.code) : null;
+      const receipt = bonus ? await this.bonuses.openReceipt(trx, memberId, bonus, promotion.code, currency) : null;
       const useId = newId();
       await trx.insertInto('promotion_uses').values({ id: useId, code: promotion.code, member_id: memberId, receipt_id: receipt?.id ?? null }).execute();
       return { useId, receipt };
     });
     if (granted.receipt) {
       await this.bonuses.grant(granted.receipt.id, memberId, granted.receipt.bonus_amount, promotion.code);
-    } else if (promotion.amount && promotion.amount > 0) {
-      await this.money.credits.credit({ source: PROMOTION_SOURCE, ref: granted.useId, memberId, amount: Number(promotion.amount), currency: 'THB', kind: 'bonus', from: promotion.code, note: null });
+    } else {
+      const amount = creditIn(promotion.amounts, currency);
+      if (amount) await this.money.credits.credit({ source: PROMOTION_SOURCE, ref: granted.useId, memberId, amount, currency, kind: 'bonus', from: promotion.code, note: null });
     }
     return { ok: true, promotion: this.answer(promotion, locale) };
   }
 
-  /** Adds the promotions that are missing (an operator's changes stay). */
-  async seed(rows: Array<{ code: string; kind: 'credit' | 'bonus'; amount: number | null; bonusCode: string | null; percentFail: number; description: { th: string; la: string; en: string } }>): Promise<void> {
+  /**
+   * Adds the promotions that are missing, and to credit codes there the currencies they miss (an
+   * operator's changes, and amounts already set, stay).
+   */
+  async seed(rows: Array<{ code: string; kind: 'credit' | 'bonus'; amounts: PromotionAmounts; bonusCode: string | null; percentFail: number; description: { th: string; la: string; en: string } }>): Promise<void> {
     for (const r of rows) {
       await this.db
         .insertInto('promotions')
-        .values({ code: r.code, kind: r.kind, amount: r.amount, bonus_code: r.bonusCode, percent_fail: r.percentFail, description: JSON.stringify(r.description), max_uses: null, max_per_member: 1 })
-        .onConflict((oc) => oc.column('code').doNothing())
+        .values({ code: r.code, kind: r.kind, amounts: JSON.stringify(r.amounts), bonus_code: r.bonusCode, percent_fail: r.percentFail, description: JSON.stringify(r.description), max_uses: null, max_per_member: 1 })
+        .onConflict((oc) => oc.column('code').doUpdateSet({ amounts: sql<string>`excluded.amounts || promotions.amounts` }))
         .execute();
     }
   }

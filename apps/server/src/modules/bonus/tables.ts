@@ -1,8 +1,19 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { DefaultTimestamp } from '../../db/schema';
 import type { StoredBanners } from '../../lib/banners';
+import type { Currency } from '../../money/ledger';
 
-/** A bonus of the catalogue (operators edit it). Amounts in satang; percents as numbers (20 = 20 %). */
+/** A bonus's amounts in one currency (minor units of that currency: satang, or LAK's hundredths). */
+export interface BonusCurrencyAmounts {
+  minDeposit: number;
+  maxBonus: number;
+}
+/** Amounts per currency: a member is offered a bonus only in the member's own currency. */
+export type BonusAmounts = Partial<Record<Currency, BonusCurrencyAmounts>>;
+/** A credit promotion's amount per currency (minor units). */
+export type PromotionAmounts = Partial<Record<Currency, number>>;
+
+/** A bonus of the catalogue (operators edit it). Amounts per currency in minor units; percents as numbers (20 = 20 %). */
 export interface BonusesTable {
   code: string;
   type: 'limit' | 'day' | 'week';
@@ -12,8 +23,8 @@ export interface BonusesTable {
   percent_fail: ColumnType<number, number | string, number | string>;
   banners: ColumnType<StoredBanners, string, string>;
   percent: ColumnType<number, number | string, number | string>;
-  max_bonus: number;
-  min_deposit: number;
+  /** Minimum deposit and maximum bonus per currency; no entry for a currency: not offered in it. */
+  amounts: ColumnType<BonusAmounts, string, string>;
   turnover_multiple: ColumnType<number, number | string, number | string>;
   categories: ColumnType<string[], string[], string[]>;
   deposit_window_minutes: Generated<number>;
@@ -44,6 +55,13 @@ export interface BonusReceiptsTable {
   ended_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   credit_operation_id: ColumnType<string | null, string | null | undefined, string | null>;
   /**
+   * The member's own money when the bonus was taken (the wallet, which holds the deposit, before
+   * the bonus), and the ledger mark after which deposits are the member's own too: a cancel keeps
+   * at most own + deposits since. Null (older receipts, payout conditions): the deposit alone.
+   */
+  own_amount: ColumnType<number | null, number | null | undefined, number | null>;
+  own_mark: ColumnType<number | null, number | null | undefined, number | null>;
+  /**
    * bonus: a catalogue bonus (or a promotion code's) on a deposit; invite / refund: the condition a
    * payout of invite earnings or of a refund opens (no deposit: `deposit_amount` 0, the credit's
    * operation in `deposit_operation_id`, `bonus_code` INVITE / REFUND).
@@ -57,8 +75,8 @@ export type ReceiptOrigin = 'bonus' | 'invite' | 'refund';
 export interface PromotionsTable {
   code: string;
   kind: 'credit' | 'bonus';
-  /** kind credit: satang credited. */
-  amount: number | null;
+  /** kind credit: what is credited, per currency (minor units); no entry for a currency: not offered in it. */
+  amounts: ColumnType<PromotionAmounts, string, string>;
   /** kind bonus: the catalogue bonus whose rule it grants. */
   bonus_code: string | null;
   percent_fail: ColumnType<number, number | string, number | string>;

@@ -137,7 +137,10 @@ const DEMO_WHEELS: Record<Currency, WheelInput> = {
   },
 };
 
-/** Demo bonuses (amounts in satang): a welcome bonus, a daily and a weekly one. */
+/**
+ * Demo bonuses: a welcome bonus, a daily and a weekly one. Amounts per currency in minor units:
+ * satang for THB, hundredths of a kip for LAK (about 600 kip to the baht: ฿100 ≈ ₭60,000).
+ */
 const bonusBanner = (title: string, text: { th: string; la: string; en: string }) => ({
   th: [{ image: '', html: `<h3>${title}</h3><p>${text.th}</p>` }],
   la: [{ image: '', html: `<h3>${title}</h3><p>${text.la}</p>` }],
@@ -145,22 +148,22 @@ const bonusBanner = (title: string, text: { th: string; la: string; en: string }
 });
 const DEMO_BONUSES = [
   {
-    code: 'WELCOME20', type: 'limit' as const, maxReceived: 1, maxTotal: null, percentFail: 10, percent: 20, maxBonus: 50_000, minDeposit: 10_000,
+    code: 'WELCOME20', type: 'limit' as const, maxReceived: 1, maxTotal: null, percentFail: 10, percent: 20, amounts: { THB: { minDeposit: 10_000, maxBonus: 50_000 }, LAK: { minDeposit: 6_000_000, maxBonus: 30_000_000 } },
     turnoverMultiple: 5, categories: ['slot' as const], depositWindowMinutes: 60, active: true, sort: 1,
     banners: bonusBanner('WELCOME 20%', { th: '20% สูงสุด ฿500 · ฝากขั้นต่ำ ฿100 · เทิร์น ×5 · สล็อต', la: '20% ສູງສຸດ ฿500 · ຝາກຂັ້ນຕ່ຳ ฿100 · ເທີນ ×5 · ສະລັອດ', en: '20% up to ฿500 · min ฿100 · turnover ×5 · slots' }),
   },
   {
-    code: 'DAILY10', type: 'day' as const, maxReceived: 1, maxTotal: null, percentFail: 10, percent: 10, maxBonus: 20_000, minDeposit: 5_000,
+    code: 'DAILY10', type: 'day' as const, maxReceived: 1, maxTotal: null, percentFail: 10, percent: 10, amounts: { THB: { minDeposit: 5_000, maxBonus: 20_000 }, LAK: { minDeposit: 3_000_000, maxBonus: 12_000_000 } },
     turnoverMultiple: 3, categories: ['slot' as const, 'sport' as const, 'lotto' as const], depositWindowMinutes: 60, active: true, sort: 2,
     banners: bonusBanner('DAILY 10%', { th: '10% สูงสุด ฿200 · ฝากขั้นต่ำ ฿50 · เทิร์น ×3', la: '10% ສູງສຸດ ฿200 · ຝາກຂັ້ນຕ່ຳ ฿50 · ເທີນ ×3', en: '10% up to ฿200 · min ฿50 · turnover ×3' }),
   },
   {
-    code: 'PROMO30', type: 'limit' as const, maxReceived: 1, maxTotal: null, percentFail: 10, percent: 30, maxBonus: 30_000, minDeposit: 10_000,
+    code: 'PROMO30', type: 'limit' as const, maxReceived: 1, maxTotal: null, percentFail: 10, percent: 30, amounts: { THB: { minDeposit: 10_000, maxBonus: 30_000 }, LAK: { minDeposit: 6_000_000, maxBonus: 18_000_000 } },
     turnoverMultiple: 5, categories: ['slot' as const], depositWindowMinutes: 60, active: false, sort: 9,
     banners: bonusBanner('BOOST 30%', { th: '30% สูงสุด ฿300 · ฝากขั้นต่ำ ฿100 · เทิร์น ×5 · สล็อต', la: '30% ສູງສຸດ ฿300 · ຝາກຂັ້ນຕ່ຳ ฿100 · ເທີນ ×5 · ສະລັອດ', en: '30% up to ฿300 · min ฿100 · turnover ×5 · slots' }),
   },
   {
-    code: 'WEEKLY15', type: 'week' as const, maxReceived: 2, maxTotal: null, percentFail: 10, percent: 15, maxBonus: 100_000, minDeposit: 30_000,
+    code: 'WEEKLY15', type: 'week' as const, maxReceived: 2, maxTotal: null, percentFail: 10, percent: 15, amounts: { THB: { minDeposit: 30_000, maxBonus: 100_000 }, LAK: { minDeposit: 18_000_000, maxBonus: 60_000_000 } },
     turnoverMultiple: 4, categories: ['slot' as const], depositWindowMinutes: 60, active: true, sort: 3,
     banners: bonusBanner('WEEKLY 15%', { th: '15% สูงสุด ฿1,000 · ฝากขั้นต่ำ ฿300 · เทิร์น ×4 · สล็อต', la: '15% ສູງສຸດ ฿1,000 · ຝາກຂັ້ນຕ່ຳ ฿300 · ເທີນ ×4 · ສະລັອດ', en: '15% up to ฿1,000 · min ฿300 · turnover ×4 · slots' }),
   },
@@ -169,11 +172,11 @@ const DEMO_BONUSES = [
 /** Demo promotion codes: a fixed credit, and a bonus rule (PROMO30, not listed in the catalogue). */
 const DEMO_PROMOTIONS = [
   {
-    code: 'FREE50', kind: 'credit' as const, amount: 5_000, bonusCode: null, percentFail: 0,
+    code: 'FREE50', kind: 'credit' as const, amounts: { THB: 5_000, LAK: 3_000_000 }, bonusCode: null, percentFail: 0,
     description: { th: 'รับเครดิตฟรี ฿50 ครั้งเดียว', la: 'ຮັບເຄຣດິດຟຣີ ฿50 ຄັ້ງດຽວ', en: 'A free ฿50 credit, once' },
   },
   {
-    code: 'BOOST30', kind: 'bonus' as const, amount: null, bonusCode: 'PROMO30', percentFail: 10,
+    code: 'BOOST30', kind: 'bonus' as const, amounts: {}, bonusCode: 'PROMO30', percentFail: 10,
     description: { th: 'โบนัส 30% สูงสุด ฿300 จากยอดฝากล่าสุด ทำเทิร์น ×5 สล็อต', la: 'ໂບນັດ 30% ສູງສຸດ ฿300 ຈາກຍອດຝາກລ່າສຸດ ເທີນ ×5 ສະລັອດ', en: '30% of your latest deposit up to ฿300, turnover ×5 on slots' },
   },
 ];
