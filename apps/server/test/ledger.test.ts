@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { account, balances, checkInvariants, InsufficientFunds, LedgerError, openMemberAccounts, post } from '../src/money/ledger';
+import { account, balances, checkInvariants, InsufficientFunds, LedgerError, openMemberAccounts, post, POSTING_KINDS } from '../src/money/ledger';
 import { DEMO_MEMBER } from '../src/modules/demo';
 import { dbKinds, startApp, type TestApp } from './helpers';
 
@@ -121,5 +121,24 @@ describe.each(dbKinds)('ledger on %s', (kind) => {
       { numRuns: kind === 'embedded' ? 300 : 150 },
     );
     expect((await checkInvariants(db())).ok).toBe(true);
+  });
+});
+
+describe('ledger transaction kinds', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp('embedded');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('the database allows exactly the code\'s kinds (a new kind needs a migration that widens the check)', async () => {
+    const row = await sql<{ def: string }>`
+      SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conname = 'ledger_transactions_kind'`.execute(t.services.database.db);
+    const def = row.rows[0]?.def ?? '';
+    const allowed = [...def.matchAll(/'(\w+)'::text/g)].map((m) => m[1]).sort();
+    expect(allowed).toEqual([...POSTING_KINDS].sort());
+    await expect(sql`INSERT INTO ledger_transactions (operation_id, kind) VALUES ('x', 'free_money')`.execute(t.services.database.db)).rejects.toThrow(/ledger_transactions_kind/);
   });
 });

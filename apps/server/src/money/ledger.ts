@@ -52,25 +52,31 @@ export interface Posting {
   amount: number;
 }
 
-/** What a ledger transaction records: a closed vocabulary, one kind per way money moves. */
-export type PostingKind =
-  | 'deposit'
-  | 'withdraw_hold'
-  | 'withdraw_complete'
-  | 'withdraw_reject'
-  | 'transfer_start'
-  | 'transfer_complete'
-  | 'transfer_reverse'
-  | 'game_result'
-  | 'bonus'
-  | 'refund'
-  | 'invite'
-  | 'spin_prize'
-  | 'adjustment'
-  | 'coin_earn'
-  | 'coin_grant'
-  | 'coin_spend'
-  | 'coin_opening';
+/**
+ * What a ledger transaction records: a closed vocabulary, one kind per way money moves. The
+ * database holds the same list as a CHECK on ledger_transactions.kind (money/migrations.ts; a
+ * test compares the two, so a new kind comes with a migration that widens the check).
+ */
+export const POSTING_KINDS = [
+  'deposit',
+  'withdraw_hold',
+  'withdraw_complete',
+  'withdraw_reject',
+  'transfer_start',
+  'transfer_complete',
+  'transfer_reverse',
+  'game_result',
+  'bonus',
+  'refund',
+  'invite',
+  'spin_prize',
+  'adjustment',
+  'coin_earn',
+  'coin_grant',
+  'coin_spend',
+  'coin_opening',
+] as const;
+export type PostingKind = (typeof POSTING_KINDS)[number];
 
 export interface PostInput {
   kind: PostingKind;

@@ -146,4 +146,12 @@ INSERT INTO ledger_entries (transaction_id, account_id, amount, balance_after)
 UPDATE ledger_accounts a SET balance = m.coin, version = a.version + 1 FROM members m WHERE a.id = 'm:' || m.id || ':coin' AND m.coin > 0;
 UPDATE ledger_accounts SET balance = -(SELECT coalesce(sum(coin), 0) FROM members), version = version + 1 WHERE id = 'sys:coins:COIN';`,
   },
+  {
+    // The kinds of ledger transactions as the code's closed list (ledger.ts POSTING_KINDS): a
+    // transaction of another kind cannot be written, whoever writes it.
+    id: 'money/005_transaction_kinds',
+    sql: `
+ALTER TABLE ledger_transactions ADD CONSTRAINT ledger_transactions_kind CHECK (kind IN (
+  'deposit', 'withdraw_hold', 'withdraw_complete', 'withdraw_reject', 'transfer_start', 'transfer_complete', 'transfer_reverse', 'game_result', 'bonus', 'refund', 'invite', 'spin_prize', 'adjustment', 'coin_earn', 'coin_grant', 'coin_spend', 'coin_opening'));`,
+  },
 ];
