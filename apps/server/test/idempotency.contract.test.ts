@@ -332,6 +332,18 @@ describe.each(dbKinds)('every movesMoney call once per Idempotency-Key on %s', (
       },
       check: (d) => expect(d.wallet).toBe(200),
     },
+    bonusClear: {
+      // Cancelling takes the bonus back: 1000 deposited, WELCOME20 gives 200, the cancel leaves the 1000.
+      status: 200,
+      prepare: async () => {
+        const m = await member();
+        await topUp(m, 1000);
+        const activated = await call(t.app, 'GET', '/api/bonus/activate/WELCOME20', { token: m.token });
+        expect(activated.status).toBe(200);
+        return { member: m, request: { method: 'GET', url: '/api/bonus/clear' } };
+      },
+      check: (d) => expect(d.wallet).toBe(-200),
+    },
     promotionActivate: {
       status: 200,
       prepare: async () => ({

@@ -83,7 +83,7 @@ export const bonusEndpoints = {
     method: 'GET', path: '/api/bonus/check/minimum', auth: true, domain: 'bonus', response: bonusMinimumSchema,
   }),
   bonusClear: endpoint({
-    method: 'GET', path: '/api/bonus/clear', auth: true, domain: 'bonus', response: bonusClearResponseSchema,
+    method: 'GET', path: '/api/bonus/clear', auth: true, domain: 'bonus', movesMoney: true, response: bonusClearResponseSchema,
     description: 'Cancels and clears the active bonus.',
   }),
   promotionCurrent: endpoint({
