@@ -21,6 +21,7 @@ const child = spawn(process.execPath, ['apps/server/dist/main.js'], {
     OTP_SENDS_GLOBAL_MINUTE: '100000',
     ACCOUNT_CHECKS_PER_IP_MINUTE: '100000',
     PROMOTION_CODES_PER_IP_MINUTE: '100000',
+    SLIP_UPLOADS_PER_IP_MINUTE: '100000',
     // Slip upload open all day, whenever the run happens (the closed window has its own server test).
     SLIP_CLOSED_FROM: '00:00',
     SLIP_CLOSED_TO: '00:00',

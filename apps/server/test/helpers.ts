@@ -40,6 +40,9 @@ export async function startApp(kind: DbKind, env: Record<string, string> = {}, s
     PROMOTION_CODES_PER_MEMBER_MINUTE: '100000',
     PROMOTION_CODES_PER_MEMBER_HOUR: '100000',
     PROMOTION_CODES_PER_IP_MINUTE: '100000',
+    SLIP_UPLOADS_PER_MEMBER_MINUTE: '100000',
+    SLIP_UPLOADS_PER_MEMBER_HOUR: '100000',
+    SLIP_UPLOADS_PER_IP_MINUTE: '100000',
     ...(kind === 'postgres' ? { DATABASE_URL: PG_URL, DATABASE_SCHEMA: useSchema, DATABASE_POOL_SIZE: '8' } : {}),
     ...env,
   });

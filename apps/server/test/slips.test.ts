@@ -412,3 +412,53 @@ describe('slip rules from configuration', () => {
     }
   });
 });
+
+describe('slip upload limits and the retention of refused images', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp('embedded', { SLIP_RECHECK_INTERVAL_MS: '0', SLIP_UPLOADS_PER_MEMBER_MINUTE: '2', SLIP_UPLOADS_PER_MEMBER_HOUR: '100', SLIP_UPLOADS_PER_IP_MINUTE: '3' });
+    await t.services.settings.set('slip', { uploadEnabled: true, closedFrom: '00:00', closedTo: '00:00', maxAgeMinutes: 60 });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  const upload = async (token: string, bytes: Buffer, remoteAddress: string) => {
+    const form = multipart('file', 'slip.png', bytes);
+    const res = await t.app.inject({ method: 'POST', url: '/api/wallet/slip', remoteAddress, headers: { ...form.headers, authorization: `Bearer ${token}`, 'x-requested-with': 'XMLHttpRequest' }, payload: form.payload });
+    return { status: res.statusCode, body: res.json() as Record<string, unknown> };
+  };
+  const member = async () => {
+    const m = await registerMember(t.app);
+    return { ...m, token: await login(t.app, m.phone, m.password) };
+  };
+
+  it('counts every upload, refused ones too, per member and per address', async () => {
+    const a = await member();
+    const b = await member();
+    const c = await member();
+    const noQr = await sharp({ create: { width: 40, height: 40, channels: 3, background: '#fff' } }).png().toBuffer();
+    expect((await upload(a.token, noQr, '10.0.0.1')).status).toBe(400);
+    expect((await upload(a.token, noQr, '10.0.0.1')).status).toBe(400);
+    // The member's third in the minute, from anywhere.
+    expect(await upload(a.token, noQr, '10.0.0.9')).toMatchObject({ status: 429, body: { message: 'REQUEST_LIMIT_1MIN' } });
+    // Another member behind the same address: the address has had 2, the backstop is 3.
+    expect((await upload(b.token, noQr, '10.0.0.1')).status).toBe(400);
+    expect(await upload(c.token, noQr, '10.0.0.1')).toMatchObject({ status: 429, body: { message: 'REQUEST_LIMIT_1MIN' } });
+    // Elsewhere, the third member is not held back.
+    expect((await upload(c.token, noQr, '10.0.0.2')).status).toBe(400);
+  });
+
+  it('drops the images of refused slips after the retention, keeping their rows and every other image', async () => {
+    const m = await member();
+    // A slip whose transfer reference no bank issues: refused, and kept as a refused slip.
+    expect(await upload(m.token, await qrPng(forgedSlipPayload('004', 'ABCDEF123:X0')), '10.0.1.1')).toMatchObject({ status: 400, body: { message: 'INVALID_SLIP' } });
+    const db = t.services.database.db;
+    const before = await db.selectFrom('slips').select(['id', 'image']).where('member_id', '=', m.id).execute();
+    expect(before).toHaveLength(1);
+    expect(before[0]?.image).not.toBeNull();
+    expect(await t.services.deposits.slips.dropRefusedImages(30)).toBe(0);
+    expect(await t.services.deposits.slips.dropRefusedImages(30, Date.now() + 31 * 86_400_000)).toBeGreaterThanOrEqual(1);
+    const after = await db.selectFrom('slips').select(['id', 'image', 'status']).where('member_id', '=', m.id).execute();
+    expect(after).toEqual([{ id: before[0]?.id, image: null, status: 'FAILED' }]);
+  });
+});

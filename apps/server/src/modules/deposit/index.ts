@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { slipReasonCodes } from '@mw/contract/errors';
 import { amountSchema, parseBaht } from '@mw/contract/money';
 import { requireMember } from '../../http/handlers';
-import { AppError, badRequest } from '../../lib/errors';
+import { AppError, badRequest, tooMany } from '../../lib/errors';
+import type { RateLimiter } from '../../lib/rate-limit';
 import { idempotencyOf } from '../../money/idempotency';
 import { defineModule } from '../../platform/module';
 import { moduleConfig } from '../../platform/module-config';
@@ -54,6 +55,10 @@ export interface DepositServices {
   /** How often the reconciliation of the last 24 hours runs (DEPOSIT_AUDIT_INTERVAL_MS; 0: never). */
   auditIntervalMs: number;
   slipMaxBytes: number;
+  /** Slip uploads per member (a minute, an hour) and per client address (a minute, a backstop). */
+  slipLimits: { perMemberMinute: number; perMemberHour: number; perIpMinute: number };
+  /** Days the image of a refused slip is kept (SLIP_REFUSED_IMAGE_DAYS; 0: for ever). */
+  slipRefusedImageDays: number;
 }
 
 declare module '../../platform/services' {
@@ -90,6 +95,10 @@ const depositEnv = z.object({
   SLIP_CLOSED_FROM: hhmm.default('23:50'),
   SLIP_CLOSED_TO: hhmm.default('00:10'),
   SLIP_MAX_AGE_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(60),
+  SLIP_UPLOADS_PER_MEMBER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
+  SLIP_UPLOADS_PER_MEMBER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(60),
+  SLIP_UPLOADS_PER_IP_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(300),
+  SLIP_REFUSED_IMAGE_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
   QR_MAX_BAHT: positiveBaht.default(100_000),
   /** The e-wallet behind gift links and AUTO e-wallet deposits: sandbox or none. */
   EWALLET_PROVIDER: z.enum(['sandbox', 'none']).optional(),
@@ -247,6 +256,23 @@ async function webhookRoutes(app: FastifyInstance, secrets: { payments: string; 
 }
 
 /**
+ * Counts one slip upload against the member's limits and the client address's backstop (sized
+ * for the hundreds of players behind one carrier-grade NAT address), before the image is read or
+ * verified, so refused uploads count too: 429 REQUEST_LIMIT_1MIN over a per-minute limit,
+ * REQUEST_LIMIT over the hourly one.
+ */
+async function limitSlipUploads(limiter: RateLimiter, limits: DepositServices['slipLimits'], memberId: string, ip: string): Promise<void> {
+  const [byMember, byMemberHour, byIp] = await Promise.all([
+    limiter.hit(`slip:member:${memberId}`, limits.perMemberMinute, 60_000),
+    limiter.hit(`slip:member-hour:${memberId}`, limits.perMemberHour, 3_600_000),
+    limiter.hit(`slip:ip:${ip}`, limits.perIpMinute, 60_000),
+  ]);
+  const minute = [byMember, byIp].filter((r) => !r.allowed);
+  if (minute.length > 0) throw tooMany('REQUEST_LIMIT_1MIN', Math.max(...minute.map((r) => r.retryAfter)));
+  if (!byMemberHour.allowed) throw tooMany('REQUEST_LIMIT', byMemberHour.retryAfter);
+}
+
+/**
  * Deposits: channels (GET /api/lookup/deposit), QR payments through a payment gateway confirmed
  * by its signed webhook, the automatic bank feed, unmatched and manual deposits. Sandbox routes
  * (only with the sandbox gateway / bank):
@@ -312,6 +338,8 @@ export const depositModule = defineModule({
       bank,
       slips,
       slipMaxBytes: env.SLIP_MAX_BYTES,
+      slipLimits: { perMemberMinute: env.SLIP_UPLOADS_PER_MEMBER_MINUTE, perMemberHour: env.SLIP_UPLOADS_PER_MEMBER_HOUR, perIpMinute: env.SLIP_UPLOADS_PER_IP_MINUTE },
+      slipRefusedImageDays: env.SLIP_REFUSED_IMAGE_DAYS,
       slipRecheckMs: env.SLIP_RECHECK_INTERVAL_MS,
       sandboxGateway,
       sandboxBank,
@@ -349,6 +377,13 @@ export const depositModule = defineModule({
       const run = () => audit().catch((error: unknown) => log.error({ err: error }, 'deposit reconciliation failed'));
       timers.push(setInterval(() => void run(), deposits.auditIntervalMs));
     }
+    if (deposits.slipRefusedImageDays > 0) {
+      // Refused slips keep their row (the statement shows them) but not their image past the retention.
+      const days = deposits.slipRefusedImageDays;
+      const clean = () => deposits.slips.dropRefusedImages(days).catch((error: unknown) => log.error({ err: error }, 'refused slip image cleaning failed'));
+      void clean();
+      timers.push(setInterval(() => void clean(), 3_600_000));
+    }
     for (const timer of timers) timer.unref();
     return () => timers.forEach((timer) => clearInterval(timer));
   },
@@ -356,9 +391,11 @@ export const depositModule = defineModule({
   async prepare(app, { deposits }) {
     await app.register(fastifyMultipart, { limits: { fileSize: deposits.slipMaxBytes, files: 1, fields: 5, parts: 6 } });
   },
-  handlers: ({ deposits, accounts, sandboxPayments }) => ({
+  handlers: ({ deposits, accounts, sandboxPayments, limiter }) => ({
     walletSlip: async (ctx) => {
       const { memberId } = requireMember(ctx);
+      // Counted before the image is read or verified: refused uploads count too.
+      await limitSlipUploads(limiter, deposits.slipLimits, memberId, ctx.ip);
       let image: Buffer | null = null;
       if (ctx.request.isMultipart()) {
         try {

@@ -302,6 +302,22 @@ export class SlipService {
   }
 
   /**
+   * Drops the images of refused slips older than `days` (their rows stay: the statement lists
+   * them, and their image link then answers 404). Credited and pending slips keep their images.
+   * Answers how many images were dropped.
+   */
+  async dropRefusedImages(days: number, at = Date.now()): Promise<number> {
+    const done = await this.db
+      .updateTable('slips')
+      .set({ image: null, image_type: null })
+      .where('status', '=', 'FAILED')
+      .where('image', 'is not', null)
+      .where('created_at', '<', new Date(at - days * 86_400_000))
+      .executeTakeFirst();
+    return Number(done.numUpdatedRows);
+  }
+
+  /**
    * Asks the bank again about slips in progress (at most `limit`, claimed so that several server
    * processes do not ask about the same slip at once). A bank that fails is asked again next time.
    * `at` stands for the clock (tests look into the future with it).
