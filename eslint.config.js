@@ -36,6 +36,24 @@ export default tseslint.config(
     },
   },
   {
+    // Promotions in every currency: the bonus, wheel, invite and refund modules take the member's
+    // currency and hold amounts per currency; a currency named in their code is a rule for one only.
+    files: ['apps/server/src/modules/{bonus,spin,invite,refund}/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'Literal[value=/^(THB|LAK|BAHT|KIP)$/]',
+          message: 'No currency literal in promotion code: take the member\'s currency (money core) and amounts per currency.',
+        },
+        {
+          selector: 'TemplateElement[value.raw=/^(THB|LAK|BAHT|KIP)$/]',
+          message: 'No currency literal in promotion code: take the member\'s currency (money core) and amounts per currency.',
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/server/src/modules/wallet/sandbox-pages/assets/**/*.js'],
     languageOptions: { globals: { ...globals.browser }, sourceType: 'script' },
   },
