@@ -5,7 +5,6 @@ import { Server } from 'socket.io';
 import type { Conversation } from '@mw/contract/chat';
 import type { AuthMember } from '../../http/handlers';
 import type { ChatService } from './chat-service';
-import { chatIdentity } from './chat-service';
 
 interface HandshakeAuth {
   token?: unknown;
@@ -14,6 +13,15 @@ interface HandshakeAuth {
 
 interface SocketData {
   room: string;
+  /** A member's session (logout closes its sockets), null for a guest. */
+  session: string | null;
+}
+
+/** What a logout or a password change revoked (session-service.ts). */
+export interface RevokedSessions {
+  sessionId?: string;
+  memberId?: string;
+  keep?: string;
 }
 
 interface ServerEvents {
@@ -69,8 +77,9 @@ export class ChatSocket {
         guestId: auth.guestId ?? query.guestId,
       };
       this.identify(given).then(
-        (room) => {
+        ({ room, session }) => {
           socket.data.room = room;
+          socket.data.session = session;
           next();
         },
         () => next(new Error('CHAT_NO_IDENTITY')),
@@ -78,7 +87,7 @@ export class ChatSocket {
     });
     this.io.on('connection', (socket) => {
       // The socket is in its own room from the start (and after a recovery); `join` confirms it.
-      void socket.join(socket.data.room);
+      void socket.join(socket.data.session ? [socket.data.room, this.sessionRoom(socket.data.session)] : socket.data.room);
       socket.on('join', (value, ack) => {
         const ok = typeof value === 'string' && value === socket.data.room;
         if (ok) void socket.join(value);
@@ -88,11 +97,29 @@ export class ChatSocket {
     chat.onMessage((room, conversation) => this.deliver(room, conversation));
   }
 
-  private async identify(auth: HandshakeAuth): Promise<string> {
+  private async identify(auth: HandshakeAuth): Promise<{ room: string; session: string | null }> {
     const token = typeof auth.token === 'string' && auth.token ? auth.token : null;
     const guestId = typeof auth.guestId === 'string' ? auth.guestId : null;
     const member = token ? await this.authenticate(`Bearer ${token}`) : null;
-    return this.chat.roomOf(chatIdentity(member, null, member ? null : guestId));
+    return { room: this.chat.roomOf(this.chat.identify(member, null, member ? null : guestId)), session: member?.sessionId ?? null };
+  }
+
+  /** The room of one member session's sockets (clients cannot join it: `join` names their chat room only). */
+  private sessionRoom(sessionId: string): string {
+    return `${this.chat.settings.prefix}:session:${sessionId}`;
+  }
+
+  /**
+   * Closes the sockets of revoked sessions: one session (logout), or all of a member's but `keep`
+   * (a password change). Through the adapter this reaches every server process; the client
+   * cannot come back with the revoked token (the handshake checks it again, recovery included).
+   */
+  disconnectRevoked({ sessionId, memberId, keep }: RevokedSessions): void {
+    if (sessionId) this.io.in(this.sessionRoom(sessionId)).disconnectSockets(true);
+    if (memberId) {
+      const room = this.io.in(this.chat.roomOf({ member_id: memberId, guest_id: null }));
+      (keep ? room.except(this.sessionRoom(keep)) : room).disconnectSockets(true);
+    }
   }
 
   deliver(room: string, conversation: Conversation): void {
