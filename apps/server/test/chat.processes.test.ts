@@ -4,7 +4,7 @@
  * and what was sent while its connection was down, exactly once.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
@@ -34,6 +34,7 @@ function start(port: number): ChildProcess {
       CHAT_PREFIX: prefix,
       CHAT_BOT: 'off',
       CHAT_LINK_SECRET: 'chat-link-secret-for-the-test',
+      CHAT_GUEST_SECRET: 'chat-guest-secret-for-the-test',
       CREDENTIALS_KEY: Buffer.alloc(32, 7).toString('base64'),
     },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -81,7 +82,9 @@ describe('live chat on two server processes (PostgreSQL + Redis)', () => {
   });
 
   it('a guest on A gets support\'s replies from B in order, and what B sent while it was disconnected, exactly once', async () => {
-    const guestId = randomUUID();
+    // A guest session issued by A works on B (one secret for both: CHAT_GUEST_SECRET).
+    const issued = await fetch(`${A}/api/chat/guest`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' }, body: '{}' });
+    const { guestId } = (await issued.json()) as { guestId: string };
     const send = await fetch(`${A}/api/chat/send-message`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
@@ -89,7 +92,7 @@ describe('live chat on two server processes (PostgreSQL + Redis)', () => {
     });
     expect(send.status).toBe(200);
     const threads = (await (await fetch(`${B}/api/operator/chat/conversations`, { headers: { authorization: `Bearer ${OPERATOR}` } })).json()) as Array<{ id: string; guestId: string; unread: number }>;
-    const thread = threads.find((c) => c.guestId === guestId);
+    const thread = threads.find((c) => c.guestId === guestId.split('.')[0]);
     expect(thread?.unread).toBe(1);
 
     const client = connect(A, { auth: { guestId }, transports: ['websocket'] });

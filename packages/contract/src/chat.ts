@@ -116,7 +116,7 @@ export const chatGuestSchema = z.strictObject({ guestId: text(64).nullable().opt
 
 export const chatEndpoints = {
   chatGuest: endpoint({
-    method: 'POST', path: '/api/chat/guest', auth: false, domain: 'chat',
+    method: 'POST', path: '/api/chat/guest', auth: false, domain: 'chat', added: true,
     body: chatGuestSchema,
     response: z.object({ guestId: z.string().describe('the guest session to send as guestId in every chat call, the socket handshake and uploads (added to the spec)') }),
     description: 'Starts (or keeps) a guest chat session: the server signs the guest id, so a client cannot pick one. Limited per address (REQUEST_LIMIT).',

@@ -13,6 +13,8 @@ interface HandshakeAuth {
 
 interface SocketData {
   room: string;
+  /** The room's name as the client may know it: `${PREFIX}-${the guest session it was given}` for a guest. */
+  alias: string;
   /** A member's session (logout closes its sockets), null for a guest. */
   session: string | null;
 }
@@ -34,10 +36,12 @@ interface ClientEvents {
 
 /**
  * The chat's socket.io server on the app's own HTTP server (path /socket.io). The handshake says
- * who connects — `auth: {token}` for a member, `auth: {guestId}` for a guest (or an Authorization
- * header, or `token` / `guestId` in the query) — and a socket is in its own room only (it is put
- * there on connection; `join` with `${PREFIX}-${id}` is acknowledged `{ok: true}` for that room and
- * refused for any other); stored messages
+ * who connects — `auth: {token}` for a member, `auth: {guestId}` (a guest session the server issued)
+ * for a guest (or an Authorization header, or `token` / `guestId` in the query) — and a socket is
+ * in its own room only (it is put there on connection; `join` with `${PREFIX}-${id}`, the id being
+ * the member's id, or the guest's session or its uuid, is acknowledged `{ok: true}` for that room
+ * and refused for any other); a member's socket is also in its session's room, which logout
+ * closes (`disconnectRevoked`); stored messages
  * reach the room as `messaging` events (the conversation object, `_id` identifies it). Connection
  * state recovery replays what a socket missed during a disconnection of up to two minutes (the
  * client also reloads history when a reconnection is not recovered, and drops duplicates by
@@ -77,8 +81,9 @@ export class ChatSocket {
         guestId: auth.guestId ?? query.guestId,
       };
       this.identify(given).then(
-        ({ room, session }) => {
+        ({ room, alias, session }) => {
           socket.data.room = room;
+          socket.data.alias = alias;
           socket.data.session = session;
           next();
         },
@@ -89,19 +94,20 @@ export class ChatSocket {
       // The socket is in its own room from the start (and after a recovery); `join` confirms it.
       void socket.join(socket.data.session ? [socket.data.room, this.sessionRoom(socket.data.session)] : socket.data.room);
       socket.on('join', (value, ack) => {
-        const ok = typeof value === 'string' && value === socket.data.room;
-        if (ok) void socket.join(value);
+        const ok = typeof value === 'string' && (value === socket.data.room || value === socket.data.alias);
+        if (ok) void socket.join(socket.data.room);
         if (typeof ack === 'function') (ack as (answer: { ok: boolean; message?: string }) => void)(ok ? { ok: true } : { ok: false, message: 'CHAT_FORBIDDEN' });
       });
     });
     chat.onMessage((room, conversation) => this.deliver(room, conversation));
   }
 
-  private async identify(auth: HandshakeAuth): Promise<{ room: string; session: string | null }> {
+  private async identify(auth: HandshakeAuth): Promise<{ room: string; alias: string; session: string | null }> {
     const token = typeof auth.token === 'string' && auth.token ? auth.token : null;
     const guestId = typeof auth.guestId === 'string' ? auth.guestId : null;
     const member = token ? await this.authenticate(`Bearer ${token}`) : null;
-    return { room: this.chat.roomOf(this.chat.identify(member, null, member ? null : guestId)), session: member?.sessionId ?? null };
+    const room = this.chat.roomOf(this.chat.identify(member, null, member ? null : guestId));
+    return { room, alias: member || !guestId ? room : `${this.chat.settings.prefix}-${guestId}`, session: member?.sessionId ?? null };
   }
 
   /** The room of one member session's sockets (clients cannot join it: `join` names their chat room only). */
