@@ -5,7 +5,7 @@ import { callEndpoint } from '../../shared/api/client';
 import { uploadWithProgress, type UploadProgress } from '../../shared/api/upload';
 import { getToken } from '../../shared/auth/token';
 
-/** Who chats: a member (token, id) or a guest (a v4 UUID kept under `guest-id`). */
+/** Who chats: a member (token, id) or a guest (a session the server issued, kept under `guest-id`). */
 export type ChatWho = { kind: 'member'; userId: string; guestId: string | null } | { kind: 'guest'; guestId: string };
 
 const ids = (who: ChatWho) => (who.kind === 'member' ? { userId: who.userId, guestId: who.guestId } : { userId: null, guestId: who.guestId });
@@ -26,8 +26,10 @@ export function markRead(who: ChatWho): Promise<unknown> {
   return callEndpoint(chatEndpoints.chatReadCustomer, { body: ids(who), background: true });
 }
 
-export function uploadAttachment(kind: 'image' | 'video', file: File, onProgress: (progress: UploadProgress) => void): Promise<{ path: string }> {
-  return uploadWithProgress(kind === 'image' ? '/api/chat/upload-image' : '/api/chat/upload-video', file, chatUploadResponseSchema, onProgress);
+/** An upload: a member's token goes as the header; a guest's session as the field `guestId` before the file. */
+export function uploadAttachment(who: ChatWho, kind: 'image' | 'video', file: File, onProgress: (progress: UploadProgress) => void): Promise<{ path: string }> {
+  const fields: Record<string, string> = who.kind === 'guest' ? { guestId: who.guestId } : {};
+  return uploadWithProgress(kind === 'image' ? '/api/chat/upload-image' : '/api/chat/upload-video', file, chatUploadResponseSchema, onProgress, undefined, fields);
 }
 
 export type ConnectionState = 'connecting' | 'joined' | 'reconnecting' | 'failed';
