@@ -38,8 +38,11 @@ export type ConnectionState = 'connecting' | 'joined' | 'reconnecting' | 'failed
  * The socket of the chat (spec section 4): it connects as the member (token) or the guest (guest
  * id), joins `${PREFIX}-${id}`, and checks every 5 s while disconnected that it comes back and
  * joins again; when joining is refused the state is `failed` ("Cannot start chatting"). Incoming
- * `messaging` events are handed over (the caller keeps one per `_id`); `resync` asks for history
- * again after a reconnection the server could not recover.
+ * `messaging` events are handed over once per `_id`: socket.io's connection-state recovery does
+ * not promise exactly once — a recovered connection gets the replay of what the adapter's stream
+ * holds past its last offset while live delivery goes on, and under load one message came both
+ * ways (the two-process test saw a customer's echo twice across a reconnection) — and the caller
+ * keeps one per `_id` too (history pages overlap). `resync` asks for history again after a reconnection the server could not recover.
  */
 export function openChatSocket(prefix: string, who: ChatWho, handlers: { onMessage: (c: Conversation) => void; onState: (s: ConnectionState) => void; resync: () => void }): () => void {
   const token = getToken();
@@ -61,9 +64,14 @@ export function openChatSocket(prefix: string, who: ChatWho, handlers: { onMessa
     handlers.onState('reconnecting');
   });
   socket.on('connect_error', () => handlers.onState(socket.active ? 'reconnecting' : 'failed'));
+  const delivered = new Set<string>();
   socket.on('messaging', (raw: unknown) => {
     const parsed = conversationSchema.safeParse(raw);
-    if (parsed.success) handlers.onMessage(parsed.data);
+    if (!parsed.success || delivered.has(parsed.data._id)) return;
+    delivered.add(parsed.data._id);
+    // The ids of the last 500 messages are enough: a replay covers two minutes at most.
+    if (delivered.size > 500) delivered.delete(delivered.values().next().value ?? '');
+    handlers.onMessage(parsed.data);
   });
   // Spec: while disconnected, check every 5 s; reconnect (and join) when it can.
   const check = setInterval(() => {

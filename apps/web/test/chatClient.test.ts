@@ -1,7 +1,29 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { uploadAttachment } from '../src/features/chat/chatClient';
+import type { Conversation } from '@mw/contract/chat';
+import { openChatSocket, uploadAttachment } from '../src/features/chat/chatClient';
 import { guestSession, renewGuestId, storedGuestId } from '../src/features/chat/guestId';
 import { mockApi, ok } from './helpers';
+
+/** A socket.io client stand-in: the test fires its events. */
+const fakeSocket = vi.hoisted(() => {
+  const listeners = new Map<string, Array<(...args: unknown[]) => void>>();
+  return {
+    listeners,
+    fire: (event: string, ...args: unknown[]) => listeners.get(event)?.forEach((l) => l(...args)),
+    socket: {
+      connected: true,
+      active: true,
+      recovered: true,
+      on(event: string, listener: (...args: unknown[]) => void) {
+        listeners.set(event, [...(listeners.get(event) ?? []), listener]);
+      },
+      emit: () => undefined,
+      connect: () => undefined,
+      close: () => undefined,
+    },
+  };
+});
+vi.mock('socket.io-client', () => ({ io: () => fakeSocket.socket }));
 
 const SIGNED = '0b6f7a52-3c1d-4e8f-9a2b-1c2d3e4f5a6b.AAAAAAAAAAAAAAAAAAAAAA';
 
@@ -49,5 +71,17 @@ describe('chat guest sessions', () => {
     expect([...(FakeXhr.sent[0]?.keys() ?? [])]).toEqual(['guestId', 'file']);
     expect(FakeXhr.sent[0]?.get('guestId')).toBe(SIGNED);
     expect([...(FakeXhr.sent[1]?.keys() ?? [])]).toEqual(['file']);
+  });
+
+  it('hands each message over once, though the socket delivers it twice (a recovered connection replays while live delivery goes on)', () => {
+    const got: Conversation[] = [];
+    const stop = openChatSocket('mw-chat', { kind: 'guest', guestId: SIGNED }, { onMessage: (c) => got.push(c), onState: () => undefined, resync: () => undefined });
+    const message = (id: string, text: string) => ({ _id: id, sender: 'support', message: { message_type: 'text', payload: { message: text } }, createdAt: new Date().toISOString(), session_id: 's', userId: null, guestId: null, username: null, name: null, deviceToken: null });
+    fakeSocket.fire('messaging', message('m1', 'one'), '1-0');
+    fakeSocket.fire('messaging', message('m2', 'two'), '2-0');
+    fakeSocket.fire('messaging', message('m1', 'one'), '1-0');
+    fakeSocket.fire('messaging', { nonsense: true });
+    expect(got.map((c) => c._id)).toEqual(['m1', 'm2']);
+    stop();
   });
 });
