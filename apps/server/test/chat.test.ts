@@ -47,7 +47,8 @@ describe.each(dbKinds)('live chat on %s', (kind) => {
   let t: TestApp;
   let base: string;
   beforeAll(async () => {
-    t = await startApp(kind, { CHAT_MESSAGES_PER_MINUTE: '25' });
+    // The attachment cleaner off: the retention tests run it themselves.
+    t = await startApp(kind, { CHAT_MESSAGES_PER_MINUTE: '25', CHAT_FILE_CLEAN_INTERVAL_MINUTES: '0' });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   });

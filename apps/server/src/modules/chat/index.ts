@@ -47,8 +47,8 @@ const chatEnv = z.object({
   CHAT_GUESTS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   /** Days an attachment is kept; older ones are deleted (their messages stay, their links answer 404). */
   CHAT_FILE_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(90),
-  /** Minutes between two runs of the attachment cleaner (it also runs once at start). */
-  CHAT_FILE_CLEAN_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(360),
+  /** Minutes between two runs of the attachment cleaner (it also runs once, 5 s after start); 0 turns it off (tests, or another job runs `ChatFiles.clean`). */
+  CHAT_FILE_CLEAN_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(7 * 24 * 60).default(360),
 });
 
 /** Messages support may send: the seven kinds, texts within 2000 characters. */
@@ -183,6 +183,7 @@ ALTER TABLE chat_threads ADD COLUMN guest_signed boolean NOT NULL DEFAULT false;
     };
   },
   start({ chat }, log) {
+    if (chat.settings.fileCleanIntervalMinutes === 0) return undefined;
     const clean = () =>
       chat.files
         .clean(chat.settings.fileRetentionDays)
