@@ -9,7 +9,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { io as connect } from 'socket.io-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { dropSchema, PG_URL, REDIS_URL } from './helpers';
 
 const serverDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -96,6 +96,10 @@ describe('live chat on two server processes (PostgreSQL + Redis)', () => {
     expect(thread?.unread).toBe(1);
 
     const client = connect(A, { auth: { guestId }, transports: ['websocket'] });
+    // Closed whatever happens: an open socket keeps the server processes from exiting in afterAll.
+    onTestFinished(() => {
+      client.close();
+    });
     // Support's messages (the customer's own message may come back as an echo: the client keeps one per _id).
     const got: Array<{ _id: string; sender: string; message: { payload: { message: string } } }> = [];
     const seen: string[] = [];
