@@ -102,9 +102,12 @@ describe('live chat on two server processes (PostgreSQL + Redis)', () => {
     });
     // Support's messages (the customer's own message may come back as an echo: the client keeps one per _id).
     const got: Array<{ _id: string; sender: string; message: { payload: { message: string } } }> = [];
-    const seen: string[] = [];
-    client.on('messaging', (c: (typeof got)[number]) => {
-      seen.push(`${c._id}:${c.sender}:${c.message.payload.message}`);
+    // Every delivery as it came, with the stream offset socket.io's recovery appends.
+    const seen: Array<{ id: string; text: string; offset: unknown; at: number }> = [];
+    const printed = () => seen.map((e) => `${e.id.slice(-6)}:${e.text}@${String(e.offset)}+${e.at}ms`).join(' | ');
+    const t0 = Date.now();
+    client.on('messaging', (c: (typeof got)[number], offset: unknown) => {
+      seen.push({ id: c._id, text: c.message.payload.message, offset, at: Date.now() - t0 });
       if (c.sender !== 'customer' && !got.some((g) => g._id === c._id)) got.push(c);
     });
     await new Promise<void>((r, j) => {
@@ -120,26 +123,29 @@ describe('live chat on two server processes (PostgreSQL + Redis)', () => {
       });
     for (const m of ['one', 'two', 'three']) expect((await reply(m)).status).toBe(200);
     await until(() => got.length >= 3, 10_000);
-    expect(got.map((c) => c.message.payload.message)).toEqual(['one', 'two', 'three']);
+    expect(got.map((c) => c.message.payload.message), printed()).toEqual(['one', 'two', 'three']);
 
     // The connection drops; B sends twice; the client reconnects to A and gets both, once.
     const recovered = new Promise<boolean>((r) => client.once('connect', () => r(client.recovered)));
+    seen.push({ id: 'close', text: 'CLOSE', offset: null, at: Date.now() - t0 });
     client.io.engine.close();
     expect((await reply('four')).status).toBe(200);
     expect((await reply('five')).status).toBe(200);
     expect(await recovered).toBe(true);
     await until(() => got.length >= 5, 10_000);
     await new Promise((r) => setTimeout(r, 300));
-    // What the app shows: the web client hands over one message per `_id` (chatClient.ts), because
-    // socket.io's connection-state recovery is at-least-once — under load a customer's echo came
-    // both live and in the replay of the recovered connection. So: every message once after that
-    // rule, in order, none missing; a repeat at the transport is printed, not hidden.
-    const kept = seen.filter((entry, i) => seen.findIndex((other) => other.split(':')[0] === entry.split(':')[0]) === i);
-    if (kept.length !== seen.length) console.info(`socket delivered a message twice (kept once): ${seen.join(' | ')}`);
-    const texts = kept.map((entry) => entry.split(':').slice(2).join(':'));
+    // The customer's echo used to come twice: A published it on the Redis connection its adapter
+    // also used for the blocking XREAD, so it got a stream offset after 'three' yet was delivered
+    // before 'one'; recovery replays from the last offset the client got ('three') and sent it
+    // again. chat-socket.ts now reads on a connection of its own. What the app shows: one message
+    // per `_id` (chatClient.ts) — every message once, in order, none missing; a repeat at the
+    // transport is printed with its offsets, not hidden.
+    const kept = seen.filter((entry, i) => entry.id !== 'close' && seen.findIndex((other) => other.id === entry.id) === i);
+    if (kept.length !== seen.length - 1) console.info(`socket delivered a message twice (kept once): ${printed()}`);
+    const texts = kept.map((entry) => entry.text);
     const support = ['one', 'two', 'three', 'four', 'five'];
-    expect(texts.filter((m) => m !== 'hello from A'), seen.join(' | ')).toEqual(support);
-    expect(texts.length - support.length, seen.join(' | ')).toBeLessThanOrEqual(1);
+    expect(texts.filter((m) => m !== 'hello from A'), printed()).toEqual(support);
+    expect(texts.length - support.length, printed()).toBeLessThanOrEqual(1);
     client.close();
   }, 60_000);
 });

@@ -51,6 +51,7 @@ interface ClientEvents {
 export class ChatSocket {
   readonly io: Server<ClientEvents, ServerEvents, Record<string, never>, SocketData>;
   private redis: Redis | null = null;
+  private reader: Redis | null = null;
 
   constructor(
     server: HttpServer,
@@ -65,8 +66,24 @@ export class ChatSocket {
       connectionStateRecovery: { maxDisconnectionDuration: 2 * 60_000, skipMiddlewares: false },
     };
     if (redisUrl) {
-      this.redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
-      this.io = new Server(server, { ...options, adapter: createAdapter(this.redis, { streamName: `${chat.settings.prefix}:socket.io`, sessionKeyPrefix: `${chat.settings.prefix}:sio:session:` }) });
+      const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+      const reader = redis.duplicate();
+      this.redis = redis;
+      this.reader = reader;
+      // The adapter polls the stream with a blocking XREAD on the client it is given and publishes
+      // (XADD) on the same one, so a message sent from this process waited behind the blocking
+      // read — until it timed out or another process's entries woke it — and got a stream offset
+      // after messages it was delivered before (a customer's echo came ahead of support's replies
+      // but with a later offset; a socket recovered from the last offset it had got the echo again).
+      // Here the reads have a connection of their own: a publish goes out at once.
+      const client = new Proxy(redis, {
+        get: (target, key) => {
+          if (key === 'xread') return reader.xread.bind(reader);
+          const value: unknown = Reflect.get(target, key);
+          return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+      this.io = new Server(server, { ...options, adapter: createAdapter(client, { streamName: `${chat.settings.prefix}:socket.io`, sessionKeyPrefix: `${chat.settings.prefix}:sio:session:` }) });
     } else {
       this.io = new Server(server, options);
     }
@@ -139,5 +156,6 @@ export class ChatSocket {
     await this.io.of('/').adapter.close();
     this.io.engine.close();
     this.redis?.disconnect();
+    this.reader?.disconnect();
   }
 }

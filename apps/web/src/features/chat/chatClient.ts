@@ -38,10 +38,10 @@ export type ConnectionState = 'connecting' | 'joined' | 'reconnecting' | 'failed
  * The socket of the chat (spec section 4): it connects as the member (token) or the guest (guest
  * id), joins `${PREFIX}-${id}`, and checks every 5 s while disconnected that it comes back and
  * joins again; when joining is refused the state is `failed` ("Cannot start chatting"). Incoming
- * `messaging` events are handed over once per `_id`: socket.io's connection-state recovery does
- * not promise exactly once — a recovered connection gets the replay of what the adapter's stream
- * holds past its last offset while live delivery goes on, and under load one message came both
- * ways (the two-process test saw a customer's echo twice across a reconnection) — and the caller
+ * `messaging` events are handed over once per `_id`: socket.io's connection-state recovery replays
+ * from the last offset the socket got, so a message delivered out of stream order comes again
+ * after a reconnection (the server no longer makes that happen — see chat-socket.ts — but the
+ * library promises no exactly-once), and the caller
  * keeps one per `_id` too (history pages overlap). `resync` asks for history again after a reconnection the server could not recover.
  */
 export function openChatSocket(prefix: string, who: ChatWho, handlers: { onMessage: (c: Conversation) => void; onState: (s: ConnectionState) => void; resync: () => void }): () => void {
