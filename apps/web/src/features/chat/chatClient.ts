@@ -41,8 +41,8 @@ export type ConnectionState = 'connecting' | 'joined' | 'reconnecting' | 'failed
  * `messaging` events are handed over once per `_id`: socket.io's connection-state recovery replays
  * from the last offset the socket got, so a message delivered out of stream order comes again
  * after a reconnection (the server no longer makes that happen — see chat-socket.ts — but the
- * library promises no exactly-once), and the caller
- * keeps one per `_id` too (history pages overlap). `resync` asks for history again after a reconnection the server could not recover.
+ * library promises no exactly-once), and the caller keeps one per `_id` too (history pages
+ * overlap). `resync` asks for history again after a reconnection the server could not recover.
  */
 export function openChatSocket(prefix: string, who: ChatWho, handlers: { onMessage: (c: Conversation) => void; onState: (s: ConnectionState) => void; resync: () => void }): () => void {
   const token = getToken();
