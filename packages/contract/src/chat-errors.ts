@@ -14,8 +14,10 @@ export const chatErrorCodes = [
   'CHAT_FILE_TOO_LARGE',
   /** 400: a media message naming a file that was not uploaded (or belongs to another conversation). */
   'CHAT_FILE_UNKNOWN',
-  /** 401: neither a member's token nor a guest id (a v4 UUID) came with a chat call. */
+  /** 401: neither a member's token nor a guest id came with a chat call (uploads included). */
   'CHAT_NO_IDENTITY',
+  /** 401: a guest id the server did not issue (POST /api/chat/guest issues one): forged, or a bare UUID from an older client. */
+  'CHAT_GUEST_INVALID',
   /** 403: a userId or guestId that is not the caller's own conversation. */
   'CHAT_FORBIDDEN',
 ] as const;

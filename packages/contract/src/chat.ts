@@ -111,7 +111,16 @@ export type ChatDeliverStatus = z.infer<typeof chatDeliverStatusSchema>;
 
 export const chatUploadResponseSchema = z.object({ path: z.string().describe('stored file path, used as filePath and url') });
 
+/** A guest id the server issued (`<uuid>.<signature>`), or a bare v4 UUID an older client made (adopted once). */
+export const chatGuestSchema = z.strictObject({ guestId: text(64).nullable().optional() });
+
 export const chatEndpoints = {
+  chatGuest: endpoint({
+    method: 'POST', path: '/api/chat/guest', auth: false, domain: 'chat', added: true,
+    body: chatGuestSchema,
+    response: z.object({ guestId: z.string().describe('the guest session to send as guestId in every chat call, the socket handshake and uploads (added to the spec)') }),
+    description: 'Starts (or keeps) a guest chat session: the server signs the guest id, so a client cannot pick one. Limited per address (REQUEST_LIMIT).',
+  }),
   chatConfig: endpoint({
     method: 'GET', path: '/api/chat/config', auth: false, domain: 'chat',
     response: z.object({ PREFIX: z.string().describe('room prefix for the socket join value `${PREFIX}-${id}`') }),
@@ -132,10 +141,12 @@ export const chatEndpoints = {
   chatUploadImage: endpoint({
     method: 'POST', path: '/api/chat/upload-image', auth: false, domain: 'chat',
     multipart: { fileField: 'file' }, response: chatUploadResponseSchema,
+    description: "A member's token, or a guest's session in the multipart field guestId before file (401 CHAT_NO_IDENTITY / CHAT_GUEST_INVALID); limited per sender and per address (429 REQUEST_LIMIT).",
   }),
   chatUploadVideo: endpoint({
     method: 'POST', path: '/api/chat/upload-video', auth: false, domain: 'chat',
     multipart: { fileField: 'file' }, response: chatUploadResponseSchema,
+    description: 'As upload-image.',
   }),
   chatReadCustomer: endpoint({
     method: 'PUT', path: '/api/chat/read-customer', auth: false, domain: 'chat',

@@ -551,6 +551,7 @@ export const en: Messages = {
     CHAT_FILE_TOO_LARGE: 'The file is too large.',
     CHAT_FILE_UNKNOWN: 'The file could not be found. Send it again.',
     CHAT_NO_IDENTITY: 'Cannot start chatting.',
+    CHAT_GUEST_INVALID: 'Your chat session has ended. Open the chat again.',
     CHAT_FORBIDDEN: 'This conversation is not yours.',
     TRUELINK_UNAVAILABLE: 'The e-wallet service is not answering right now. Nothing was taken — please try again in a few minutes.',
     SLIP_NOT_PENDING: 'This slip is no longer being checked.',

@@ -11,7 +11,7 @@ interface Cached {
   cachedAt: number;
 }
 
-interface Revocation {
+export interface Revocation {
   sessionId?: string;
   memberId?: string;
   keep?: string;
@@ -32,6 +32,7 @@ const CHANNEL = 'mw:sessions:revoked';
  */
 export class SessionService {
   private readonly cache = new Map<string, Cached>();
+  private readonly revokeListeners = new Set<(revocation: Revocation) => void>();
   private publisher: Redis | null = null;
   private subscriber: Redis | null = null;
 
@@ -58,6 +59,17 @@ export class SessionService {
 
   async close(): Promise<void> {
     await Promise.all([this.publisher?.quit(), this.subscriber?.quit()]);
+  }
+
+  /**
+   * Called in the process that revokes (after the revocation is stored), e.g. to close the
+   * sessions' sockets everywhere through the socket.io adapter. Answers how to stop listening.
+   */
+  onRevoke(listener: (revocation: Revocation) => void): () => void {
+    this.revokeListeners.add(listener);
+    return () => {
+      this.revokeListeners.delete(listener);
+    };
   }
 
   async create(memberId: string): Promise<string> {
@@ -115,6 +127,13 @@ export class SessionService {
 
   private async announce(revocation: Revocation): Promise<void> {
     this.forget(revocation);
+    for (const listener of this.revokeListeners) {
+      try {
+        listener(revocation);
+      } catch {
+        // a listener's failure does not undo the revocation
+      }
+    }
     await this.publisher?.publish(CHANNEL, JSON.stringify(revocation)).catch(() => undefined);
   }
 

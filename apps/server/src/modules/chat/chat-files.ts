@@ -4,6 +4,7 @@ import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { SignedLinks } from '../../platform/signed-links';
+import type { ChatObjectStore } from './chat-store';
 
 export type UploadKind = 'image' | 'video';
 
@@ -34,16 +35,20 @@ export function sniff(bytes: Buffer): Sniffed | null {
 
 /**
  * Chat attachments. An upload is checked (a name with an accepted extension, the content sniffed
- * as an image or a video of the call's kind, at most 10 / 20 MB), stored in the database (every
- * server process can serve it) and answered as its path `/api/chat/files/<id>`. It belongs to
- * no conversation until a media message names it; then to that conversation only. The file is
- * served only through a signed, expiring link (`?exp&sig`), which the uploader gets in the answer
- * and the conversation's parties get in history and on the socket.
+ * as an image or a video of the call's kind, at most 10 / 20 MB); its bytes go to the object store
+ * (files under DATA_DIR, see chat-store.ts) and its row to `chat_files`, and it is answered as its
+ * path `/api/chat/files/<id>`. It belongs to no conversation until a media message names it; then
+ * to that conversation only. The file is served only through a signed, expiring link (`?exp&sig`),
+ * which the uploader gets in the answer and the conversation's parties get in history and on the
+ * socket. Rows from before the store (chat/001 kept the bytes in the row) are still served from
+ * the row. `clean` removes uploads older than the retention period, and uploads no message named
+ * within a day; their messages stay, and their links answer 404 NO_DATA.
  */
 export class ChatFiles {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly links: SignedLinks,
+    private readonly store: ChatObjectStore,
   ) {}
 
   static pathOf(id: string): string {
@@ -61,7 +66,7 @@ export class ChatFiles {
     return id ? this.links.url(id) : path;
   }
 
-  async store(kind: UploadKind, name: string, bytes: Buffer): Promise<{ path: string }> {
+  async save(kind: UploadKind, name: string, bytes: Buffer, uploader: string): Promise<{ path: string }> {
     const ext = /\.([A-Za-z0-9]{1,8})$/.exec(name)?.[1]?.toLowerCase();
     if (!ext || !EXTENSIONS[kind].includes(ext)) throw new AppError(400, 'CHAT_FILE_UNSUPPORTED');
     if (bytes.length === 0) throw new AppError(400, 'CHAT_NO_FILE');
@@ -69,7 +74,13 @@ export class ChatFiles {
     const type = sniff(bytes);
     if (!type || !type.mime.startsWith(`${kind}/`)) throw new AppError(400, 'CHAT_FILE_UNSUPPORTED');
     const id = newId();
-    await this.db.insertInto('chat_files').values({ id, thread_id: null, kind, mime: type.mime, ext: type.ext, size: bytes.length, name: name.slice(0, 255), bytes }).execute();
+    await this.store.put(id, bytes);
+    try {
+      await this.db.insertInto('chat_files').values({ id, thread_id: null, kind, mime: type.mime, ext: type.ext, size: bytes.length, name: name.slice(0, 255), bytes: null, uploader }).execute();
+    } catch (error) {
+      await this.store.delete(id).catch(() => undefined);
+      throw error;
+    }
     return { path: ChatFiles.pathOf(id) };
   }
 
@@ -95,6 +106,39 @@ export class ChatFiles {
   async read(id: string, exp: string, sig: string): Promise<{ bytes: Buffer; mime: string } | null> {
     if (!/^[0-9a-f]{24}$/.test(id) || !this.links.verify(id, exp, sig)) return null;
     const row = await this.db.selectFrom('chat_files').select(['mime', 'bytes']).where('id', '=', id).executeTakeFirst();
-    return row ? { bytes: Buffer.from(row.bytes), mime: row.mime } : null;
+    if (!row) return null;
+    if (row.bytes) return { bytes: Buffer.from(row.bytes), mime: row.mime };
+    const bytes = await this.store.get(id);
+    return bytes ? { bytes, mime: row.mime } : null;
+  }
+
+  /**
+   * Deletes uploads created before `now - retentionDays` (rows and their bytes, old in-row ones
+   * included) and uploads no message named within a day, in batches; then files the store holds
+   * from before the retention period without a row (a crash between the two writes). Answers how
+   * many uploads went.
+   */
+  async clean(retentionDays: number, now: Date = new Date()): Promise<number> {
+    const cutoff = new Date(now.getTime() - retentionDays * 86_400_000);
+    const unused = new Date(now.getTime() - 86_400_000);
+    let removed = 0;
+    for (;;) {
+      const batch = await this.db
+        .deleteFrom('chat_files')
+        .where('id', 'in', (eb) =>
+          eb
+            .selectFrom('chat_files')
+            .select('id')
+            .where((w) => w.or([w('created_at', '<', cutoff), w.and([w('thread_id', 'is', null), w('created_at', '<', unused)])]))
+            .limit(500),
+        )
+        .returning('id')
+        .execute();
+      for (const { id } of batch) await this.store.delete(id);
+      removed += batch.length;
+      if (batch.length < 500) break;
+    }
+    await this.store.sweep(cutoff);
+    return removed;
   }
 }

@@ -8,13 +8,11 @@ import { newId } from '../../lib/ids';
 import type { RateLimiter } from '../../lib/rate-limit';
 import { botReplies } from './chat-bot';
 import { ChatFiles } from './chat-files';
+import { isLegacyGuestId, type GuestSessions } from './chat-guests';
 import type { ChatMessagesTable, ChatThreadsTable } from './tables';
 
 type Thread = Selectable<ChatThreadsTable>;
 type MessageRow = Selectable<ChatMessagesTable>;
-
-/** A guest id is a v4 UUID the client made (122 random bits): anything else is not one. */
-export const GUEST_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
 export type ChatIdentity = { kind: 'member'; memberId: string; username: string; guestId: string | null } | { kind: 'guest'; guestId: string };
 
@@ -22,6 +20,12 @@ export interface ChatSettings {
   prefix: string;
   idleMinutes: number;
   messagesPerMinute: number;
+  messagesPerAddressPerMinute: number;
+  uploadsPerHour: number;
+  uploadsPerAddressPerHour: number;
+  guestsPerAddressPerHour: number;
+  fileRetentionDays: number;
+  fileCleanIntervalMinutes: number;
   bot: boolean;
   site: string;
 }
@@ -37,15 +41,20 @@ export interface CustomerMessage {
 
 export type Emit = (room: string, conversation: Conversation) => void;
 
-/** Who may use a conversation: a member by token (userId, when given, must be theirs), a guest by a well-formed guest id (never with a userId). */
-export function chatIdentity(member: AuthMember | null, userId: string | null | undefined, guestId: string | null | undefined): ChatIdentity {
-  const guest = guestId && GUEST_ID.test(guestId) ? guestId.toLowerCase() : null;
+/**
+ * Who may use a conversation: a member by token (userId, when given, must be theirs; a guest id
+ * along with it takes that guest's conversation over only when the server issued it), a guest by
+ * a guest session the server issued (`verify` answers its uuid) and never with a userId.
+ */
+export function chatIdentity(member: AuthMember | null, userId: string | null | undefined, guestId: string | null | undefined, verify: (value: string) => string | null): ChatIdentity {
+  const guest = guestId ? verify(guestId) : null;
   if (member) {
     if (userId && userId !== member.memberId) throw new AppError(403, 'CHAT_FORBIDDEN');
     return { kind: 'member', memberId: member.memberId, username: member.username, guestId: guest };
   }
   if (userId) throw new AppError(403, 'CHAT_FORBIDDEN');
-  if (!guest) throw new AppError(401, 'CHAT_NO_IDENTITY');
+  if (!guestId) throw new AppError(401, 'CHAT_NO_IDENTITY');
+  if (!guest) throw new AppError(401, 'CHAT_GUEST_INVALID');
   return { kind: 'guest', guestId: guest };
 }
 
@@ -65,8 +74,50 @@ export class ChatService {
     private readonly db: Kysely<DB>,
     readonly files: ChatFiles,
     private readonly limiter: RateLimiter,
+    private readonly guests: GuestSessions,
     readonly settings: ChatSettings,
   ) {}
+
+  identify(member: AuthMember | null, userId: string | null | undefined, guestId: string | null | undefined): ChatIdentity {
+    return chatIdentity(member, userId, guestId, (value) => this.guests.verify(value));
+  }
+
+  /** The key of a sender in limits and on uploads: `member:<id>` or `guest:<uuid>`. */
+  senderOf(identity: ChatIdentity): string {
+    return identity.kind === 'member' ? `member:${identity.memberId}` : `guest:${identity.guestId}`;
+  }
+
+  private async limit(key: string, max: number, windowMs: number, code: 'REQUEST_LIMIT' | 'REQUEST_LIMIT_1MIN'): Promise<void> {
+    const result = await this.limiter.hit(key, max, windowMs);
+    if (!result.allowed) throw new AppError(429, code, { retryAfter: result.retryAfter });
+  }
+
+  /** Uploads per address per hour: counted before the body is read. */
+  limitUploadAddress(ip: string): Promise<void> {
+    return this.limit(`chat:upload-address:${ip}`, this.settings.uploadsPerAddressPerHour, 3_600_000, 'REQUEST_LIMIT');
+  }
+
+  /** Uploads per sender (member or guest session) per hour. */
+  limitUploadSender(identity: ChatIdentity): Promise<void> {
+    return this.limit(`chat:upload:${this.senderOf(identity)}`, this.settings.uploadsPerHour, 3_600_000, 'REQUEST_LIMIT');
+  }
+
+  /**
+   * POST /api/chat/guest: a guest session for a guest who starts chatting (limited per address).
+   * A session this server issued is answered as it is; a bare v4 UUID (a guest id a client made
+   * before sessions were issued) is adopted once — signed and answered — when a conversation was
+   * started under it and not adopted before; anything else gets a new session.
+   */
+  async startGuest(ip: string, given: string | null): Promise<string> {
+    await this.limit(`chat:guest-address:${ip}`, this.settings.guestsPerAddressPerHour, 3_600_000, 'REQUEST_LIMIT');
+    if (given && this.guests.verify(given)) return given;
+    if (given && isLegacyGuestId(given)) {
+      const legacy = given.toLowerCase();
+      const adopted = await this.db.updateTable('chat_threads').set({ guest_signed: true }).where('guest_id', '=', legacy).where('guest_signed', '=', false).returning('id').executeTakeFirst();
+      if (adopted) return this.guests.issue(legacy);
+    }
+    return this.guests.issue();
+  }
 
   /** Where messages go once stored (the socket server sets it). */
   onMessage(emit: Emit): void {
@@ -82,14 +133,14 @@ export class ChatService {
   async thread(identity: ChatIdentity): Promise<Thread> {
     if (identity.kind === 'guest') {
       const found = await this.db.selectFrom('chat_threads').selectAll().where('guest_id', '=', identity.guestId).executeTakeFirst();
-      return found ?? this.create({ guest_id: identity.guestId, origin_guest_id: identity.guestId, member_id: null });
+      return found ?? this.create({ guest_id: identity.guestId, origin_guest_id: identity.guestId, member_id: null, guest_signed: true });
     }
     if (identity.guestId) await this.takeOver(identity.memberId, identity.guestId);
     const found = await this.db.selectFrom('chat_threads').selectAll().where('member_id', '=', identity.memberId).executeTakeFirst();
     return found ?? this.create({ member_id: identity.memberId, guest_id: null, origin_guest_id: null });
   }
 
-  private async create(owner: Pick<Thread, 'member_id' | 'guest_id' | 'origin_guest_id'>): Promise<Thread> {
+  private async create(owner: Pick<Thread, 'member_id' | 'guest_id' | 'origin_guest_id'> & { guest_signed?: boolean }): Promise<Thread> {
     await this.db
       .insertInto('chat_threads')
       .values({ id: newId(), ...owner, session_id: newId() })
@@ -128,10 +179,10 @@ export class ChatService {
   }
 
   /** POST /api/chat/send-message: stores the customer's message, delivers it, and lets the bot answer. */
-  async send(identity: ChatIdentity, input: CustomerMessage, locale: Locale): Promise<Conversation> {
-    const sender = identity.kind === 'member' ? identity.memberId : identity.guestId;
-    const limit = await this.limiter.hit(`chat:${sender}`, this.settings.messagesPerMinute, 60_000);
-    if (!limit.allowed) throw new AppError(429, 'REQUEST_LIMIT_1MIN', { retryAfter: limit.retryAfter });
+  async send(identity: ChatIdentity, input: CustomerMessage, locale: Locale, ip: string): Promise<Conversation> {
+    // Flood limits: per address (all its members and guests together), then per sender (the member, or the server-issued guest session).
+    await this.limit(`chat:address:${ip}`, this.settings.messagesPerAddressPerMinute, 60_000, 'REQUEST_LIMIT_1MIN');
+    await this.limit(`chat:${this.senderOf(identity)}`, this.settings.messagesPerMinute, 60_000, 'REQUEST_LIMIT_1MIN');
     const thread = await this.thread(identity);
     if (input.clientId) {
       const earlier = await this.db.selectFrom('chat_messages').selectAll().where('thread_id', '=', thread.id).where('client_id', '=', input.clientId).executeTakeFirst();

@@ -5,7 +5,6 @@ import { Server } from 'socket.io';
 import type { Conversation } from '@mw/contract/chat';
 import type { AuthMember } from '../../http/handlers';
 import type { ChatService } from './chat-service';
-import { chatIdentity } from './chat-service';
 
 interface HandshakeAuth {
   token?: unknown;
@@ -14,6 +13,17 @@ interface HandshakeAuth {
 
 interface SocketData {
   room: string;
+  /** The room's name as the client may know it: `${PREFIX}-${the guest session it was given}` for a guest. */
+  alias: string;
+  /** A member's session (logout closes its sockets), null for a guest. */
+  session: string | null;
+}
+
+/** What a logout or a password change revoked (session-service.ts). */
+export interface RevokedSessions {
+  sessionId?: string;
+  memberId?: string;
+  keep?: string;
 }
 
 interface ServerEvents {
@@ -26,10 +36,12 @@ interface ClientEvents {
 
 /**
  * The chat's socket.io server on the app's own HTTP server (path /socket.io). The handshake says
- * who connects — `auth: {token}` for a member, `auth: {guestId}` for a guest (or an Authorization
- * header, or `token` / `guestId` in the query) — and a socket is in its own room only (it is put
- * there on connection; `join` with `${PREFIX}-${id}` is acknowledged `{ok: true}` for that room and
- * refused for any other); stored messages
+ * who connects — `auth: {token}` for a member, `auth: {guestId}` (a guest session the server issued)
+ * for a guest (or an Authorization header, or `token` / `guestId` in the query) — and a socket is
+ * in its own room only (it is put there on connection; `join` with `${PREFIX}-${id}`, the id being
+ * the member's id, or the guest's session or its uuid, is acknowledged `{ok: true}` for that room
+ * and refused for any other); a member's socket is also in its session's room, which logout
+ * closes (`disconnectRevoked`); stored messages
  * reach the room as `messaging` events (the conversation object, `_id` identifies it). Connection
  * state recovery replays what a socket missed during a disconnection of up to two minutes (the
  * client also reloads history when a reconnection is not recovered, and drops duplicates by
@@ -39,6 +51,7 @@ interface ClientEvents {
 export class ChatSocket {
   readonly io: Server<ClientEvents, ServerEvents, Record<string, never>, SocketData>;
   private redis: Redis | null = null;
+  private reader: Redis | null = null;
 
   constructor(
     server: HttpServer,
@@ -53,8 +66,24 @@ export class ChatSocket {
       connectionStateRecovery: { maxDisconnectionDuration: 2 * 60_000, skipMiddlewares: false },
     };
     if (redisUrl) {
-      this.redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
-      this.io = new Server(server, { ...options, adapter: createAdapter(this.redis, { streamName: `${chat.settings.prefix}:socket.io`, sessionKeyPrefix: `${chat.settings.prefix}:sio:session:` }) });
+      const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+      const reader = redis.duplicate();
+      this.redis = redis;
+      this.reader = reader;
+      // The adapter polls the stream with a blocking XREAD on the client it is given and publishes
+      // (XADD) on the same one, so a message sent from this process waited behind the blocking
+      // read — until it timed out or another process's entries woke it — and got a stream offset
+      // after messages it was delivered before (a customer's echo came ahead of support's replies
+      // but with a later offset; a socket recovered from the last offset it had got the echo again).
+      // Here the reads have a connection of their own: a publish goes out at once.
+      const client = new Proxy(redis, {
+        get: (target, key) => {
+          if (key === 'xread') return reader.xread.bind(reader);
+          const value: unknown = Reflect.get(target, key);
+          return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+      this.io = new Server(server, { ...options, adapter: createAdapter(client, { streamName: `${chat.settings.prefix}:socket.io`, sessionKeyPrefix: `${chat.settings.prefix}:sio:session:` }) });
     } else {
       this.io = new Server(server, options);
     }
@@ -69,8 +98,10 @@ export class ChatSocket {
         guestId: auth.guestId ?? query.guestId,
       };
       this.identify(given).then(
-        (room) => {
+        ({ room, alias, session }) => {
           socket.data.room = room;
+          socket.data.alias = alias;
+          socket.data.session = session;
           next();
         },
         () => next(new Error('CHAT_NO_IDENTITY')),
@@ -78,21 +109,40 @@ export class ChatSocket {
     });
     this.io.on('connection', (socket) => {
       // The socket is in its own room from the start (and after a recovery); `join` confirms it.
-      void socket.join(socket.data.room);
+      void socket.join(socket.data.session ? [socket.data.room, this.sessionRoom(socket.data.session)] : socket.data.room);
       socket.on('join', (value, ack) => {
-        const ok = typeof value === 'string' && value === socket.data.room;
-        if (ok) void socket.join(value);
+        const ok = typeof value === 'string' && (value === socket.data.room || value === socket.data.alias);
+        if (ok) void socket.join(socket.data.room);
         if (typeof ack === 'function') (ack as (answer: { ok: boolean; message?: string }) => void)(ok ? { ok: true } : { ok: false, message: 'CHAT_FORBIDDEN' });
       });
     });
     chat.onMessage((room, conversation) => this.deliver(room, conversation));
   }
 
-  private async identify(auth: HandshakeAuth): Promise<string> {
+  private async identify(auth: HandshakeAuth): Promise<{ room: string; alias: string; session: string | null }> {
     const token = typeof auth.token === 'string' && auth.token ? auth.token : null;
     const guestId = typeof auth.guestId === 'string' ? auth.guestId : null;
     const member = token ? await this.authenticate(`Bearer ${token}`) : null;
-    return this.chat.roomOf(chatIdentity(member, null, member ? null : guestId));
+    const room = this.chat.roomOf(this.chat.identify(member, null, member ? null : guestId));
+    return { room, alias: member || !guestId ? room : `${this.chat.settings.prefix}-${guestId}`, session: member?.sessionId ?? null };
+  }
+
+  /** The room of one member session's sockets (clients cannot join it: `join` names their chat room only). */
+  private sessionRoom(sessionId: string): string {
+    return `${this.chat.settings.prefix}:session:${sessionId}`;
+  }
+
+  /**
+   * Closes the sockets of revoked sessions: one session (logout), or all of a member's but `keep`
+   * (a password change). Through the adapter this reaches every server process; the client
+   * cannot come back with the revoked token (the handshake checks it again, recovery included).
+   */
+  disconnectRevoked({ sessionId, memberId, keep }: RevokedSessions): void {
+    if (sessionId) this.io.in(this.sessionRoom(sessionId)).disconnectSockets(true);
+    if (memberId) {
+      const room = this.io.in(this.chat.roomOf({ member_id: memberId, guest_id: null }));
+      (keep ? room.except(this.sessionRoom(keep)) : room).disconnectSockets(true);
+    }
   }
 
   deliver(room: string, conversation: Conversation): void {
@@ -106,5 +156,6 @@ export class ChatSocket {
     await this.io.of('/').adapter.close();
     this.io.engine.close();
     this.redis?.disconnect();
+    this.reader?.disconnect();
   }
 }

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import fastifyMultipart from '@fastify/multipart';
 import { z } from 'zod';
 import { chatMessageSchema } from '@mw/contract/chat';
@@ -9,8 +10,10 @@ import { operatorGuard } from '../../platform/operator';
 import { secretOf } from '../../platform/secrets';
 import { SignedLinks } from '../../platform/signed-links';
 import { ChatFiles, MAX_BYTES, type UploadKind } from './chat-files';
-import { ChatService, chatIdentity, type CustomerMessage } from './chat-service';
+import { GuestSessions } from './chat-guests';
+import { ChatService, type CustomerMessage } from './chat-service';
 import { ChatSocket } from './chat-socket';
+import { FileObjectStore, MemoryObjectStore } from './chat-store';
 import './tables';
 
 declare module '../../platform/services' {
@@ -32,6 +35,20 @@ const chatEnv = z.object({
   CHAT_LINK_SECRET: z.string().min(16).optional(),
   /** How long a link to an attachment works (history and the socket hand out fresh ones). */
   CHAT_LINK_TTL_SECONDS: z.coerce.number().int().min(60).max(7 * 86_400).default(3600),
+  /** Signs the guest sessions the server issues (POST /api/chat/guest); generated into DATA_DIR/secrets when not set. */
+  CHAT_GUEST_SECRET: z.string().min(16).optional(),
+  /** Messages one address may send per minute, all its members and guests together (a backstop sized for carrier-grade NAT). */
+  CHAT_MESSAGES_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(600),
+  /** Uploads one sender (member or guest session) may make per hour. */
+  CHAT_UPLOADS_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(30),
+  /** Uploads one address may make per hour (a backstop sized for hundreds of people behind one address). */
+  CHAT_UPLOADS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(600),
+  /** Guest sessions one address may start per hour. */
+  CHAT_GUESTS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+  /** Days an attachment is kept; older ones are deleted (their messages stay, their links answer 404). */
+  CHAT_FILE_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(90),
+  /** Minutes between two runs of the attachment cleaner (it also runs once, 5 s after start); 0 turns it off (tests, or another job runs `ChatFiles.clean`). */
+  CHAT_FILE_CLEAN_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(7 * 24 * 60).default(360),
 });
 
 /** Messages support may send: the seven kinds, texts within 2000 characters. */
@@ -88,15 +105,34 @@ CREATE TABLE chat_files (
   created_at timestamptz NOT NULL DEFAULT now()
 );`,
     },
+    {
+      // Attachments move to the object store (rows from 001 keep their bytes and are still
+      // served, until the retention cleaner removes them); each upload names its sender; a guest
+      // conversation remembers that its guest holds a server-issued session.
+      id: 'chat/002_files_store_guest_sessions',
+      sql: `
+ALTER TABLE chat_files ALTER COLUMN bytes DROP NOT NULL;
+ALTER TABLE chat_files ADD COLUMN uploader text;
+CREATE INDEX chat_files_created ON chat_files (created_at);
+ALTER TABLE chat_threads ADD COLUMN guest_signed boolean NOT NULL DEFAULT false;`,
+    },
   ],
   setup(services) {
     const { config } = services;
     const env = moduleConfig(config, chatEnv);
     const links = new SignedLinks(secretOf(env.CHAT_LINK_SECRET, config.DATA_DIR, 'chat-link-secret'), env.CHAT_LINK_TTL_SECONDS, ChatFiles.pathOf);
-    services.chat = new ChatService(services.database.db, new ChatFiles(services.database.db, links), services.limiter, {
+    const guests = new GuestSessions(secretOf(env.CHAT_GUEST_SECRET, config.DATA_DIR, 'chat-guest-secret'));
+    const store = config.DATA_DIR === 'memory' ? new MemoryObjectStore() : new FileObjectStore(join(config.DATA_DIR, 'chat-files'));
+    services.chat = new ChatService(services.database.db, new ChatFiles(services.database.db, links, store), services.limiter, guests, {
       prefix: env.CHAT_PREFIX,
       idleMinutes: env.CHAT_SESSION_IDLE_MINUTES,
       messagesPerMinute: env.CHAT_MESSAGES_PER_MINUTE,
+      messagesPerAddressPerMinute: env.CHAT_MESSAGES_PER_ADDRESS_PER_MINUTE,
+      uploadsPerHour: env.CHAT_UPLOADS_PER_HOUR,
+      uploadsPerAddressPerHour: env.CHAT_UPLOADS_PER_ADDRESS_PER_HOUR,
+      guestsPerAddressPerHour: env.CHAT_GUESTS_PER_ADDRESS_PER_HOUR,
+      fileRetentionDays: env.CHAT_FILE_RETENTION_DAYS,
+      fileCleanIntervalMinutes: env.CHAT_FILE_CLEAN_INTERVAL_MINUTES,
       bot: (env.CHAT_BOT ?? (config.NODE_ENV === 'production' ? 'off' : 'sandbox')) === 'sandbox',
       site: '/',
     });
@@ -106,6 +142,9 @@ CREATE TABLE chat_files (
   },
   handlers: ({ chat }) => {
     const upload = (kind: UploadKind) => async (ctx: Parameters<NonNullable<ReturnType<NonNullable<typeof chatModule.handlers>>['chatUploadImage']>>[0]) => {
+      // The address first (before a byte of the body is read), then who uploads: a member's
+      // token or a guest session the server issued (the multipart field `guestId`, before `file`).
+      await chat.limitUploadAddress(ctx.ip);
       if (!ctx.request.isMultipart()) throw new AppError(400, 'CHAT_NO_FILE');
       let file;
       try {
@@ -113,29 +152,52 @@ CREATE TABLE chat_files (
       } catch {
         throw new AppError(400, 'CHAT_NO_FILE');
       }
+      const field = file?.fields.guestId;
+      const guestId = field && !Array.isArray(field) && field.type === 'field' && typeof field.value === 'string' ? field.value : null;
+      const identity = chat.identify(ctx.member, null, guestId);
+      await chat.limitUploadSender(identity);
       if (!file || file.fieldname !== 'file') throw new AppError(400, 'CHAT_NO_FILE');
       const bytes = await file.toBuffer().catch((error: unknown) => {
         if (error instanceof ctx.request.server.multipartErrors.RequestFileTooLargeError) throw new AppError(413, 'CHAT_FILE_TOO_LARGE');
         throw new AppError(400, 'CHAT_NO_FILE');
       });
       if (file.file.truncated) throw new AppError(413, 'CHAT_FILE_TOO_LARGE');
-      return chat.files.store(kind, file.filename, bytes);
+      return chat.files.save(kind, file.filename, bytes, chat.senderOf(identity));
     };
     return {
       chatConfig: async () => ({ PREFIX: chat.settings.prefix }),
+      chatGuest: async (ctx) => ({ guestId: await chat.startGuest(ctx.ip, ctx.body.guestId ?? null) }),
       chatSendMessage: async (ctx) => {
         const body = ctx.body;
-        const identity = chatIdentity(ctx.member, body.userId, body.guestId);
-        const conversation = await chat.send(identity, body as CustomerMessage, ctx.locale);
+        const identity = chat.identify(ctx.member, body.userId, body.guestId);
+        const conversation = await chat.send(identity, body as CustomerMessage, ctx.locale, ctx.ip);
         return { createdAt: conversation.createdAt, _id: conversation._id, session_id: conversation.session_id };
       },
-      chatHistory: async (ctx) => chat.history(chatIdentity(ctx.member, ctx.body.userId, ctx.body.guestId), ctx.body.limit, ctx.body.skip),
+      chatHistory: async (ctx) => chat.history(chat.identify(ctx.member, ctx.body.userId, ctx.body.guestId), ctx.body.limit, ctx.body.skip),
       chatReadCustomer: async (ctx) => {
-        await chat.readCustomer(chatIdentity(ctx.member, ctx.body.userId, ctx.body.guestId));
+        await chat.readCustomer(chat.identify(ctx.member, ctx.body.userId, ctx.body.guestId));
         return { ok: true as const };
       },
       chatUploadImage: upload('image'),
       chatUploadVideo: upload('video'),
+    };
+  },
+  start({ chat }, log) {
+    if (chat.settings.fileCleanIntervalMinutes === 0) return undefined;
+    const clean = () =>
+      chat.files
+        .clean(chat.settings.fileRetentionDays)
+        .then((removed) => {
+          if (removed > 0) log.info({ removed }, 'chat attachments past their retention removed');
+        })
+        .catch((error: unknown) => log.warn({ err: error }, 'chat attachment cleaning failed'));
+    const first = setTimeout(() => void clean(), 5_000);
+    const timer = setInterval(() => void clean(), chat.settings.fileCleanIntervalMinutes * 60_000);
+    first.unref();
+    timer.unref();
+    return () => {
+      clearTimeout(first);
+      clearInterval(timer);
     };
   },
   routes(app, services) {
@@ -150,7 +212,10 @@ CREATE TABLE chat_files (
     });
 
     const socket = new ChatSocket(app.server, chat, (authorization) => sessions.authenticate(authorization), config.REDIS_URL);
+    // Logout (and a password change) closes the member's sockets in every process (the adapter carries it).
+    const stopListening = sessions.onRevoke((revocation) => socket.disconnectRevoked(revocation));
     app.addHook('onClose', async () => {
+      stopListening();
       chat.stop();
       await socket.close();
     });

@@ -18,6 +18,8 @@ export interface ChatThreadsTable {
   unread_support: Generated<number>;
   /** Support and bot messages the customer has not read yet. */
   unread_customer: Generated<number>;
+  /** true once the guest holds a server-issued session for it: its bare uuid can no longer be adopted (POST /api/chat/guest). */
+  guest_signed: Generated<boolean>;
   created_at: DefaultTimestamp;
 }
 
@@ -45,7 +47,10 @@ export interface ChatFilesTable {
   ext: string;
   size: number;
   name: string;
-  bytes: Uint8Array;
+  /** The bytes of uploads from before the object store (chat/001); null for newer ones (the store has them). */
+  bytes: Uint8Array | null;
+  /** Who uploaded it: `member:<id>` or `guest:<uuid>` (null for uploads from before chat/002). */
+  uploader: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: DefaultTimestamp;
 }
 

@@ -4,7 +4,7 @@ import { request, type ResponseParser } from '../../shared/api/client';
 import { useToken } from '../../shared/auth/token';
 import { Icon } from '../../shared/ui/Icon';
 import type { ChatWho } from './chatClient';
-import { guestId } from './guestId';
+import { guestSession, storedGuestId } from './guestId';
 import { OPEN_CHAT_EVENT, takeOpenRequest } from './ChatWidgetSlot';
 import { useChatTexts } from './useChatTexts';
 import './chat.css';
@@ -17,10 +17,29 @@ const profileIdParser: ResponseParser<{ _id: string }> = {
     typeof value === 'object' && value !== null && typeof (value as { _id?: unknown })._id === 'string' ? { success: true, data: { _id: (value as { _id: string })._id } } : { success: false },
 };
 
-/** Who chats: the signed-in member (their id from the profile; the guest id goes along once so the conversation follows them), else this browser's guest. */
-function useWho(): ChatWho | null {
+/**
+ * Who chats: the signed-in member (their id from the profile; the guest session goes along once so
+ * the conversation follows them), else this browser's guest, with a session the server issued
+ * (asked for once the chat starts).
+ */
+function useWho(started: boolean): ChatWho | null {
   const token = useToken();
-  const [guest] = useState(guestId);
+  const [guest, setGuest] = useState<string | null>(null);
+  const [stored] = useState(storedGuestId);
+  const needGuest = started && !token;
+  useEffect(() => {
+    if (!needGuest || guest) return;
+    let cancelled = false;
+    guestSession().then(
+      (id) => {
+        if (!cancelled) setGuest(id);
+      },
+      () => undefined,
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [needGuest, guest]);
   const profile = useQuery({
     queryKey: ['chat', 'me', token],
     queryFn: ({ signal }) => request('/api/account/profile', profileIdParser, { signal, background: true }),
@@ -31,10 +50,10 @@ function useWho(): ChatWho | null {
   const userId = token ? profile.data?._id : undefined;
   const failed = token !== null && profile.isError;
   return useMemo<ChatWho | null>(() => {
-    if (userId) return { kind: 'member', userId, guestId: guest };
-    if (!token || failed) return { kind: 'guest', guestId: guest };
+    if (userId) return { kind: 'member', userId, guestId: guest ?? stored };
+    if ((!token || failed) && guest) return { kind: 'guest', guestId: guest };
     return null;
-  }, [userId, token, failed, guest]);
+  }, [userId, token, failed, guest, stored]);
 }
 
 /**
@@ -43,9 +62,9 @@ function useWho(): ChatWho | null {
  */
 export function ChatLauncher() {
   const text = useChatTexts();
-  const who = useWho();
   const [open, setOpen] = useState(false);
   const [started, setStarted] = useState(false);
+  const who = useWho(started);
   const [unread, setUnread] = useState(0);
   const onIncoming = useCallback(() => setUnread((n) => n + 1), []);
   const toggle = () => {

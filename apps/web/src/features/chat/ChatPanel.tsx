@@ -229,7 +229,7 @@ export function ChatPanel({ who, open, onClose, onIncoming }: { who: ChatWho; op
     setEntries((current) => [...current, { ...local(clientId, { message_type: 'media', payload: { url: preview, filePath: '', fileType: kind, name: picked.name } }, 'uploading_file'), progress: 0 }]);
     const run = () => {
       update(clientId, { status: 'uploading_file', progress: 0 });
-      uploadAttachment(kind, picked, (p) => update(clientId, { progress: p.phase === 'sending' ? p.percent : 100 })).then(
+      uploadAttachment(who, kind, picked, (p) => update(clientId, { progress: p.phase === 'sending' ? p.percent : 100 })).then(
         ({ path }) => deliver(clientId, { message_type: 'media', payload: { url: path, filePath: path, fileType: kind, name: picked.name } }),
         (error: unknown) => {
           update(clientId, { status: 'failed', retry: run });

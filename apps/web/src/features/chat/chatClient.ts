@@ -5,7 +5,7 @@ import { callEndpoint } from '../../shared/api/client';
 import { uploadWithProgress, type UploadProgress } from '../../shared/api/upload';
 import { getToken } from '../../shared/auth/token';
 
-/** Who chats: a member (token, id) or a guest (a v4 UUID kept under `guest-id`). */
+/** Who chats: a member (token, id) or a guest (a session the server issued, kept under `guest-id`). */
 export type ChatWho = { kind: 'member'; userId: string; guestId: string | null } | { kind: 'guest'; guestId: string };
 
 const ids = (who: ChatWho) => (who.kind === 'member' ? { userId: who.userId, guestId: who.guestId } : { userId: null, guestId: who.guestId });
@@ -26,8 +26,10 @@ export function markRead(who: ChatWho): Promise<unknown> {
   return callEndpoint(chatEndpoints.chatReadCustomer, { body: ids(who), background: true });
 }
 
-export function uploadAttachment(kind: 'image' | 'video', file: File, onProgress: (progress: UploadProgress) => void): Promise<{ path: string }> {
-  return uploadWithProgress(kind === 'image' ? '/api/chat/upload-image' : '/api/chat/upload-video', file, chatUploadResponseSchema, onProgress);
+/** An upload: a member's token goes as the header; a guest's session as the field `guestId` before the file. */
+export function uploadAttachment(who: ChatWho, kind: 'image' | 'video', file: File, onProgress: (progress: UploadProgress) => void): Promise<{ path: string }> {
+  const fields: Record<string, string> = who.kind === 'guest' ? { guestId: who.guestId } : {};
+  return uploadWithProgress(kind === 'image' ? '/api/chat/upload-image' : '/api/chat/upload-video', file, chatUploadResponseSchema, onProgress, undefined, fields);
 }
 
 export type ConnectionState = 'connecting' | 'joined' | 'reconnecting' | 'failed';
@@ -36,8 +38,11 @@ export type ConnectionState = 'connecting' | 'joined' | 'reconnecting' | 'failed
  * The socket of the chat (spec section 4): it connects as the member (token) or the guest (guest
  * id), joins `${PREFIX}-${id}`, and checks every 5 s while disconnected that it comes back and
  * joins again; when joining is refused the state is `failed` ("Cannot start chatting"). Incoming
- * `messaging` events are handed over (the caller keeps one per `_id`); `resync` asks for history
- * again after a reconnection the server could not recover.
+ * `messaging` events are handed over once per `_id`: socket.io's connection-state recovery replays
+ * from the last offset the socket got, so a message delivered out of stream order comes again
+ * after a reconnection (the server no longer makes that happen — see chat-socket.ts — but the
+ * library promises no exactly-once), and the caller keeps one per `_id` too (history pages
+ * overlap). `resync` asks for history again after a reconnection the server could not recover.
  */
 export function openChatSocket(prefix: string, who: ChatWho, handlers: { onMessage: (c: Conversation) => void; onState: (s: ConnectionState) => void; resync: () => void }): () => void {
   const token = getToken();
@@ -59,9 +64,14 @@ export function openChatSocket(prefix: string, who: ChatWho, handlers: { onMessa
     handlers.onState('reconnecting');
   });
   socket.on('connect_error', () => handlers.onState(socket.active ? 'reconnecting' : 'failed'));
+  const delivered = new Set<string>();
   socket.on('messaging', (raw: unknown) => {
     const parsed = conversationSchema.safeParse(raw);
-    if (parsed.success) handlers.onMessage(parsed.data);
+    if (!parsed.success || delivered.has(parsed.data._id)) return;
+    delivered.add(parsed.data._id);
+    // The ids of the last 500 messages are enough: a replay covers two minutes at most.
+    if (delivered.size > 500) delivered.delete(delivered.values().next().value ?? '');
+    handlers.onMessage(parsed.data);
   });
   // Spec: while disconnected, check every 5 s; reconnect (and join) when it can.
   const check = setInterval(() => {

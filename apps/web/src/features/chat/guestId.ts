@@ -1,18 +1,31 @@
 import { STORAGE_KEYS } from '@mw/contract/constants';
-import { readStorage, writeStorage } from '../../shared/storage';
+import { request, type ResponseParser } from '../../shared/api/client';
+import { readStorage, removeStorage, writeStorage } from '../../shared/storage';
 
-const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+// zod-free (the bubble stays light): the answer of POST /api/chat/guest.
+const guestParser: ResponseParser<{ guestId: string }> = {
+  safeParse: (value) =>
+    typeof value === 'object' && value !== null && typeof (value as { guestId?: unknown }).guestId === 'string' ? { success: true, data: { guestId: (value as { guestId: string }).guestId } } : { success: false },
+};
 
-/** The guest id of this browser (`guest-id`), made once with crypto.randomUUID (122 random bits). */
-export function guestId(): string {
+/** The guest session this browser holds (`guest-id`), if any: the server issued it (`<uuid>.<signature>`), or it is a bare UUID an older version made. */
+export function storedGuestId(): string | null {
   const stored = readStorage('local', STORAGE_KEYS.guestId);
-  if (stored && UUID_V4.test(stored)) return stored;
-  const made = crypto.randomUUID();
-  writeStorage('local', STORAGE_KEYS.guestId, made);
-  return made;
+  return stored && stored.length <= 64 ? stored : null;
 }
 
-/** After a member's conversation took the guest's over, this browser's next guest conversation starts fresh. */
+/**
+ * The guest session to chat with: the stored one sent to POST /api/chat/guest, which answers it
+ * as it is when the server issued it, adopts a bare UUID of an earlier conversation once, and
+ * otherwise (a value it did not sign, none at all) issues a new one. Kept under `guest-id`.
+ */
+export async function guestSession(): Promise<string> {
+  const { guestId } = await request('/api/chat/guest', guestParser, { method: 'POST', body: { guestId: storedGuestId() }, background: true });
+  writeStorage('local', STORAGE_KEYS.guestId, guestId);
+  return guestId;
+}
+
+/** After a member's conversation took the guest's over, this browser's next guest conversation starts fresh (the server issues a new session). */
 export function renewGuestId(): void {
-  writeStorage('local', STORAGE_KEYS.guestId, crypto.randomUUID());
+  removeStorage('local', STORAGE_KEYS.guestId);
 }

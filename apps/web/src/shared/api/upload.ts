@@ -6,11 +6,11 @@ import { apiHeaders, refusedAnswer, type ResponseParser } from './client';
 export type UploadProgress = { phase: 'sending'; percent: number } | { phase: 'checking' };
 
 /**
- * A multipart upload (one file in the field `file`) with progress — fetch reports none, so this
+ * A multipart upload (one file in the field `file`, after the text `fields` if any) with progress — fetch reports none, so this
  * uses XMLHttpRequest — and the spec's 300 s upload timeout. A refusal is an ApiError with the
  * server's code.
  */
-export function uploadWithProgress<T>(path: string, file: Blob, parser: ResponseParser<T>, onProgress: (progress: UploadProgress) => void, signal?: AbortSignal): Promise<T> {
+export function uploadWithProgress<T>(path: string, file: Blob, parser: ResponseParser<T>, onProgress: (progress: UploadProgress) => void, signal?: AbortSignal, fields: Record<string, string> = {}): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', path);
@@ -41,6 +41,8 @@ export function uploadWithProgress<T>(path: string, file: Blob, parser: Response
     xhr.onabort = () => reject(new ApiError('aborted'));
     signal?.addEventListener('abort', () => xhr.abort(), { once: true });
     const form = new FormData();
+    // Text fields first: the server reads them before the file.
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
     form.append('file', file, file instanceof File ? file.name : 'upload');
     onProgress({ phase: 'sending', percent: 0 });
     xhr.send(form);
