@@ -332,6 +332,18 @@ describe.each(dbKinds)('every movesMoney call once per Idempotency-Key on %s', (
       },
       check: (d) => expect(d.wallet).toBe(200),
     },
+    bonusClear: {
+      status: 200,
+      prepare: async () => {
+        // A 200-baht bonus on a 1,000-baht deposit, all of it in the wallet: the cancel takes the bonus back.
+        const m = await member();
+        await topUp(m, 1000);
+        const activated = await call(t.app, 'GET', '/api/bonus/activate/WELCOME20', { token: m.token });
+        if (activated.status !== 200) throw new Error(`bonus ${activated.status} ${JSON.stringify(activated.body)}`);
+        return { member: m, request: { method: 'GET', url: '/api/bonus/clear' } };
+      },
+      check: (d) => expect(d.wallet).toBe(-200),
+    },
     promotionActivate: {
       status: 200,
       prepare: async () => ({

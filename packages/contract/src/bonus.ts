@@ -83,8 +83,8 @@ export const bonusEndpoints = {
     method: 'GET', path: '/api/bonus/check/minimum', auth: true, domain: 'bonus', response: bonusMinimumSchema,
   }),
   bonusClear: endpoint({
-    method: 'GET', path: '/api/bonus/clear', auth: true, domain: 'bonus', response: bonusClearResponseSchema,
-    description: 'Cancels and clears the active bonus.',
+    method: 'GET', path: '/api/bonus/clear', auth: true, domain: 'bonus', movesMoney: true, response: bonusClearResponseSchema,
+    description: 'Cancels and clears the active bonus (takes the bonus back from the wallet).',
   }),
   promotionCurrent: endpoint({
     method: 'GET', path: '/api/promotion/current', auth: true, domain: 'promotion', response: promotionCurrentSchema,
