@@ -142,6 +142,12 @@ const envSchema = z.object({
   /** How often the reconciler settles transfers left pending, and how old they must be. */
   RECONCILE_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),
   RECONCILE_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(10_000),
+  /**
+   * How long a money call's claim on its Idempotency-Key holds without an answer before a retry
+   * takes it over (the process that claimed it died mid-call); until then a retry answers
+   * REQUEST_IN_PROGRESS. The chaos run shortens it so its retries after SIGKILL settle quickly.
+   */
+  IDEMPOTENCY_CLAIM_STALE_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
   /** Sandbox game faults at start: "PG:down,JOKER:timeout,BETFLIX:error-after-take". */
   SANDBOX_GAME_FAULTS: z.string().regex(/^([A-Z0-9]+:(none|down|timeout|error-after-take))?(,[A-Z0-9]+:(none|down|timeout|error-after-take))*$/).default(''),
   /** Latency added to every sandbox game call. */

@@ -84,7 +84,7 @@ export const bonusEndpoints = {
   }),
   bonusClear: endpoint({
     method: 'GET', path: '/api/bonus/clear', auth: true, domain: 'bonus', movesMoney: true, response: bonusClearResponseSchema,
-    description: 'Cancels and clears the active bonus.',
+    description: 'Cancels and clears the active bonus (takes the bonus back from the wallet).',
   }),
   promotionCurrent: endpoint({
     method: 'GET', path: '/api/promotion/current', auth: true, domain: 'promotion', response: promotionCurrentSchema,

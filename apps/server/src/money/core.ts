@@ -18,7 +18,7 @@ function storedOf(error: AppError): StoredAnswer {
   return { status: error.status, body: { message: error.code, ...error.extra } };
 }
 
-/** A claim older than this whose call has not answered is taken over by a retry (its process died mid-call). */
+/** A claim older than this whose call has not answered is taken over by a retry (its process died mid-call): IDEMPOTENCY_CLAIM_STALE_MS. */
 const CLAIM_STALE_MS = 60_000;
 
 /** A stored answer as the call's result: 200 is the body, anything else the error it was. */
@@ -48,7 +48,10 @@ export class MoneyCore {
   /** A member's whole position (wallet, in flight, every game), and promotions' ends taken back against it (positions.ts). */
   readonly positions: Positions;
 
-  constructor(private readonly db: Kysely<DB>) {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly claimStaleMs: number = CLAIM_STALE_MS,
+  ) {
     this.credits = new Credits(db);
     this.coins = new Coins(db);
     this.positions = new Positions(db);
@@ -91,7 +94,7 @@ export class MoneyCore {
    * handler in it; a handler cannot leave it out). The call's answer is kept under `#key`
    * (idempotency.ts `callKey`) and every retry with the key answers it: status and body, a
    * refusal included; the same key with another request is `409 IDEMPOTENCY_KEY_REUSED`.
-   * - `keyedInside: false` (spins, coupons, bonuses, promotion codes, invite and refund payouts,
+   * - `keyedInside: false` (spins, coupons, bonuses and their cancel, promotion codes, invite and refund payouts,
    *   slips, the gift link): the key is claimed before the call runs, so of concurrent requests one runs and the
    *   others answer `409 REQUEST_IN_PROGRESS`; the answer is stored when it is definite (200, or
    *   a refusal: 4xx except 401/403/408/409/429); otherwise the claim is given back and a retry
@@ -106,7 +109,7 @@ export class MoneyCore {
     const own = callKey(idem);
     const first = await lookupKey(this.db, memberId, own);
     if (first?.answer) return replayStored(first.answer);
-    if (!keyedInside && !(await claimKey(this.db, memberId, own, CLAIM_STALE_MS))) {
+    if (!keyedInside && !(await claimKey(this.db, memberId, own, this.claimStaleMs))) {
       const record = await lookupKey(this.db, memberId, own);
       if (record?.answer) return replayStored(record.answer);
       throw new AppError(409, 'REQUEST_IN_PROGRESS');

@@ -19,7 +19,7 @@ export const moneyModule = defineModule({
   name: 'money',
   migrations: moneyMigrations,
   setup(services) {
-    services.money = new MoneyCore(services.database.db);
+    services.money = new MoneyCore(services.database.db, services.config.IDEMPOTENCY_CLAIM_STALE_MS);
   },
   routes(app, { config, database }) {
     app.get('/api/operator/ledger/check', { preHandler: operatorGuard(config) }, async () => checkInvariants(database.db));

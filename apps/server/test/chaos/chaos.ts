@@ -4,17 +4,36 @@
  * Two server processes on PostgreSQL and Redis (or, with `--embedded`, one process on the
  * embedded database), concurrent clients doing random money calls against both, SIGKILL and
  * restart every few seconds, sandbox provider faults, and a share of answers replayed with their
- * Idempotency-Key. At the end it lifts the faults, lets the reconciler settle what is left, and
- * checks:
+ * Idempotency-Key. The calls: top-ups, transfers both ways, transferAll, withdrawals,
+ * withdrawAll, spins of the prize wheel, coupon claims, bonus activation and cancel (`clear`),
+ * promotion codes, and slip uploads of real sandbox bank transfers (each sometimes uploaded again
+ * under a new key, and as a forged variant: the reference plus `:X0`). At the end it lifts the
+ * faults, lets the reconciler settle what is left, and checks:
  *   1. the ledger's invariants (balanced transactions, balances equal to their entries, no
- *      member account below zero, total zero);
+ *      member account below zero, total zero) — every call;
  *   2. every member's money (wallet + games + in flight + held withdrawals) against a model built
  *      from the definite answers (every request whose answer was lost is asked again with its
- *      key, which must give its one answer);
- *   3. every provider balance against the ledger's copy;
- *   4. nothing in progress (no PENDING transfer, nothing in flight);
- *   5. every replay equal to its first definite answer;
- *   6. no game result booked (nobody plays here: any result would be a phantom).
+ *      key, which must give its one answer): top-ups and slips by the amounts they answered,
+ *      coupon prizes by the coupon they answered, credit codes by the code's amount, bonuses
+ *      (catalogue or promotion code) by the receipt their answer names (its credit read from the
+ *      ledger, its amount checked against the bonus's rule), cancels by what the ledger took
+ *      back for each one answered. A credit no answer names is a breach unless a call of its kind
+ *      lost its answer and ended refused (it may have taken effect before its process died:
+ *      counted apart);
+ *   3. coins (spins): every member's COIN account = coins granted + coins earned by deposits −
+ *      spins made, one spin per spin answered 200 and none else, every deposit's coins by the
+ *      wheel's rate;
+ *   4. each outside record credited at most once and every credit matching its record: the
+ *      deposit reconciliation (modules/deposit/reconciliation.ts, as `npm run reconcile`), plus
+ *      every sandbox transfer a slip was uploaded for credited exactly once, and no forged or
+ *      repeated slip answered as credited (slip uploads);
+ *   5. every provider balance against the ledger's copy (transfers);
+ *   6. nothing in progress (no PENDING transfer, nothing in flight);
+ *   7. every replay equal to its first definite answer (every call);
+ *   8. no game result booked (nobody plays here: any result would be a phantom).
+ * Refusals the money core does not keep under the key (403, and 409 other than
+ * REQUEST_IN_PROGRESS: "not now", a retry may run the call again) are final answers for the model
+ * (nothing moved) but are neither replayed nor compared.
  * It prints each figure and exits 1 on any breach.
  *
  * Options: --seconds N (default 45), --embedded, --clients N (default 24), --members N (default 10).
@@ -22,6 +41,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -30,6 +50,9 @@ import pg from 'pg';
 import { loadConfig } from '../../src/config';
 import { openDatabase, type Database } from '../../src/db/database';
 import { checkInvariants } from '../../src/money/ledger';
+import { reconciliationFor } from '../../src/modules/deposit';
+import { crc16ccitt, tlv } from '../../src/providers/payments/emvco';
+import { qrPng } from '../images';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -43,12 +66,36 @@ const MEMBERS = option('members', 10);
 const KILL_EVERY_MS = option('kill-every', 7) * 1000;
 const FAULT_EVERY_MS = option('fault-every', 5) * 1000;
 const REPLAY_SHARE = 0.05;
+/** The rarer calls (spins, coupons, bonuses, cancels, codes, slips) are replayed more often, so each kind gets its share of replays. */
+const RARE_REPLAY_SHARE = 0.25;
+const WALLET_KINDS: ReadonlySet<string> = new Set(['add', 'transfer', 'transferAll', 'withdraw', 'withdrawAll']);
+const replayShare = (call: { kind: string }) => (WALLET_KINDS.has(call.kind) ? REPLAY_SHARE : RARE_REPLAY_SHARE);
 const PG_ADMIN = process.env.CHAOS_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.CHAOS_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const OPERATOR_TOKEN = 'chaos-operator-token-000001';
 const GAMES = ['PG', 'JOKER', 'SLOTXO'] as const;
 const MODES = ['down', 'timeout', 'error-after-take'] as const;
 const ROOT = resolve(import.meta.dirname, '../../../..');
+const INITIAL = 100_000;
+/** Coins an operator grants each member at the start (deposits earn more: 1 per 100 baht). */
+const GRANTED_COINS = 30;
+/** The deposit account slips are paid into (the demo's GSB account, fed by no bank feed: only the slip credits it). */
+const SLIP_ACCOUNT = { bank: 'GSB', no: '020123456789' };
+/** The members' bank (registered with KBANK) as the slip QR names it. */
+const KBANK_QR_CODE = '004';
+/** Credit codes and their amounts (satang): the demo's FREE50 (once per member) and the run's CHAOS10 (many times). */
+const CREDIT_CODES: Record<string, number> = { FREE50: 5_000, CHAOS10: 1_000 };
+/**
+ * The run's own bonuses (the demo's are taken too): CHAOSA ends at once (no turnover), CHAOSB
+ * counts only lotto games (none here), so money in the slot games is elsewhere and a cancel is
+ * refused until it is back in the wallet.
+ */
+const CHAOS_BONUSES = {
+  CHAOSA: { categories: ['slot'], turnoverMultiple: 0 },
+  CHAOSB: { categories: ['lotto'], turnoverMultiple: 1 },
+} as const;
+
+type Kind = 'add' | 'transfer' | 'transferAll' | 'withdraw' | 'withdrawAll' | 'spin' | 'claim' | 'bonus' | 'clear' | 'promo' | 'slip' | 'slipAgain' | 'slipForged';
 
 interface Answer {
   status: number;
@@ -56,17 +103,26 @@ interface Answer {
 }
 interface Call {
   member: number;
-  method: 'POST';
+  kind: Kind;
+  method: 'GET' | 'POST';
   path: string;
-  body: Record<string, unknown>;
+  body?: Record<string, unknown>;
+  /** A multipart upload (field `file`) instead of a JSON body. */
+  file?: Buffer;
   key: string;
+  /** Slip uploads: the sandbox transfer the slip shows. */
+  transRef?: string;
+  /** The first definite answer (kept under the key: every retry must answer it). */
   first?: Answer;
+  /** A refusal the money core does not keep under the key (403, 409 but in progress): nothing moved. */
+  refused?: Answer;
   lost?: boolean;
 }
 interface Member {
   phone: string;
   token: string;
   id: string;
+  accountNo: string;
 }
 
 const log = (line: string) => console.log(`[chaos] ${line}`);
@@ -90,6 +146,11 @@ function serverEnv(port: number, database: { url?: string; schema?: string; data
     SMS_PROVIDER: 'sandbox',
     PAYMENTS: 'sandbox',
     GAME_PROVIDER: 'sandbox',
+    // The sandbox bank: transfers to slip, the slips' look-ups, the reconciliation's records.
+    BANK_PROVIDER: 'sandbox',
+    // Slip uploads open all day (no closed window).
+    SLIP_CLOSED_FROM: '00:00',
+    SLIP_CLOSED_TO: '00:00',
     SEED_DEMO: 'true',
     HSTS_MAX_AGE: '0',
     OPERATOR_TOKEN,
@@ -98,6 +159,10 @@ function serverEnv(port: number, database: { url?: string; schema?: string; data
     PROVIDER_TIMEOUT_MS: '600',
     RECONCILE_INTERVAL_MS: '1000',
     RECONCILE_GRACE_MS: '1500',
+    // Slips left in progress (a process killed between recording a slip and crediting it) are asked of the bank again every second.
+    SLIP_RECHECK_INTERVAL_MS: '1000',
+    // A killed process's claims on keys (spins, coupons, bonuses, codes, slips) are taken over by a retry after 10 s, not 60.
+    IDEMPOTENCY_CLAIM_STALE_MS: '10000',
     OTP_SENDS_PER_IP_HOUR: '100000',
     OTP_SENDS_GLOBAL_MINUTE: '100000',
     ACCOUNT_CHECKS_PER_IP_MINUTE: '100000',
@@ -155,7 +220,17 @@ function kill(server: Server): Promise<void> {
   });
 }
 
+/** A port nobody listens on now (other runs on this machine may hold fixed ones). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const pick = <T>(list: readonly T[]): T => list[Math.floor(Math.random() * list.length)] as T;
 
 // ---------------------------------------------------------------- HTTP
 
@@ -166,6 +241,10 @@ async function request(port: number, method: 'GET' | 'POST' | 'PUT', path: strin
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     signal: AbortSignal.timeout(8_000),
   });
+  return answerOf(res);
+}
+
+async function answerOf(res: Response): Promise<Answer> {
   const text = await res.text();
   let parsed: Record<string, unknown> = {};
   try {
@@ -176,12 +255,44 @@ async function request(port: number, method: 'GET' | 'POST' | 'PUT', path: strin
   return { status: res.status, body: parsed };
 }
 
-/** A definite answer: the call's own outcome, not "still running", "try later" or a lost connection. */
-function definite(answer: Answer): boolean {
-  if (answer.status === 200) return true;
-  if (answer.status === 502 && answer.body.message === 'TRANSFER_FAIL') return true;
-  return answer.status >= 400 && answer.status < 500 && ![401, 408, 409, 410, 429].includes(answer.status);
+/** A money call with the member's token and the call's key (JSON, or the slip's file as multipart). */
+async function send(port: number, call: Call, member: Member): Promise<Answer> {
+  const headers = { authorization: `Bearer ${member.token}`, 'idempotency-key': call.key, 'x-requested-with': 'XMLHttpRequest' };
+  if (!call.file) return request(port, call.method, call.path, call.body, headers);
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(call.file)], { type: 'image/png' }), 'slip.png');
+  const res = await fetch(`http://127.0.0.1:${port}${call.path}`, { method: 'POST', headers, body: form, signal: AbortSignal.timeout(8_000) });
+  return answerOf(res);
 }
+
+/**
+ * What an answer is to the client: `definite` (the call's own outcome, kept under its key: every
+ * retry answers it), `refused` (a refusal the money core does not keep — 403, or 409 other than
+ * in progress — nothing moved, and a retry may run the call again), or `lost` ("still running",
+ * "try later", a lost connection: ask again with the key).
+ */
+function verdict(answer: Answer): 'definite' | 'refused' | 'lost' {
+  if (answer.status === 200) return 'definite';
+  if (answer.status === 502 && answer.body.message === 'TRANSFER_FAIL') return 'definite';
+  if (answer.status === 403) return 'refused';
+  if (answer.status === 409 && answer.body.message !== 'REQUEST_IN_PROGRESS' && answer.body.message !== 'IDEMPOTENCY_KEY_REUSED') return 'refused';
+  return answer.status >= 400 && answer.status < 500 && ![401, 408, 409, 410, 429].includes(answer.status) ? 'definite' : 'lost';
+}
+
+function take(call: Call, answer: Answer): void {
+  const v = verdict(answer);
+  if (v === 'definite') call.first = answer;
+  else if (v === 'refused') call.refused = answer;
+  else call.lost = true;
+}
+
+/** A slip QR payload with any reference (a forger's), with a good CRC. */
+function forgedSlipPayload(sendingBank: string, transRef: string): string {
+  const covered = `${tlv('00', tlv('00', '000001') + tlv('01', sendingBank) + tlv('02', transRef)) + tlv('51', 'TH')}9104`;
+  return covered + crc16ccitt(covered);
+}
+
+const satang = (baht: unknown) => Math.round(Number(baht) * 100);
 
 // ---------------------------------------------------------------- the run
 
@@ -198,7 +309,8 @@ async function main(): Promise<void> {
     await admin.query(`CREATE DATABASE ${dbName}`);
     await admin.end();
   }
-  const servers: Server[] = (EMBEDDED ? [3601] : [3601, 3602]).map((port, i) => ({ name: `server ${i + 1}`, port, child: null }));
+  const ports = EMBEDDED ? [await freePort()] : [await freePort(), await freePort()];
+  const servers: Server[] = ports.map((port, i) => ({ name: `server ${i + 1}`, port, child: null }));
   const envOf = (s: Server) => serverEnv(s.port, url ? { url } : { dataDir: dataDir ?? '' });
   // Two processes start at once on the empty database: both must come up.
   for (const s of servers) start(s, envOf(s));
@@ -216,27 +328,28 @@ async function main(): Promise<void> {
     let faults = 0;
     let sequence = 0;
     const alive = () => servers.filter((s) => s.child !== null);
+    const target = () => pick(alive()) ?? (servers[0] as Server);
 
+    const run = async (call: Call) => {
+      calls.push(call);
+      const member = members[call.member] as Member;
+      const at = target();
+      try {
+        take(call, await send(at.port, call, member));
+        if (call.first && Math.random() < replayShare(call)) {
+          const again = alive()[0] ?? at;
+          const replay = await send(again.port, call, member);
+          if (verdict(replay) === 'definite') replays.push({ call, answer: replay });
+        }
+      } catch {
+        call.lost = true;
+        await sleep(50);
+      }
+    };
     const client = async (n: number) => {
       while (Date.now() < deadline) {
-        const call = randomCall(n, members, sequence++);
-        calls.push(call);
-        const target = alive()[Math.floor(Math.random() * alive().length)] ?? servers[0];
-        if (!target) continue;
-        const member = members[call.member] as Member;
-        try {
-          const answer = await request(target.port, 'POST', call.path, call.body, { authorization: `Bearer ${member.token}`, 'idempotency-key': call.key });
-          if (definite(answer)) call.first = answer;
-          else call.lost = true;
-          if (call.first && Math.random() < REPLAY_SHARE) {
-            const again = alive()[0] ?? target;
-            const replay = await request(again.port, 'POST', call.path, call.body, { authorization: `Bearer ${member.token}`, 'idempotency-key': call.key });
-            if (definite(replay)) replays.push({ call, answer: replay });
-          }
-        } catch {
-          call.lost = true;
-          await sleep(50);
-        }
+        const action = await randomAction(n, members, sequence++, target).catch(() => []);
+        for (const call of action) await run(call);
       }
     };
     const killer = async () => {
@@ -254,11 +367,11 @@ async function main(): Promise<void> {
     const faulter = async () => {
       while (Date.now() < deadline - 3_000) {
         await sleep(FAULT_EVERY_MS * (0.6 + Math.random() * 0.8));
-        const game = GAMES[Math.floor(Math.random() * GAMES.length)] as string;
-        const mode = Math.random() < 0.3 ? 'none' : (MODES[Math.floor(Math.random() * MODES.length)] as string);
-        const target = alive()[0];
-        if (!target) continue;
-        await request(target.port, 'PUT', `/api/operator/sandbox/games/${game}/fault`, { mode }, { authorization: `Bearer ${OPERATOR_TOKEN}` }).catch(() => undefined);
+        const game = pick(GAMES);
+        const mode = Math.random() < 0.3 ? 'none' : pick(MODES);
+        const at = alive()[0];
+        if (!at) continue;
+        await request(at.port, 'PUT', `/api/operator/sandbox/games/${game}/fault`, { mode }, { authorization: `Bearer ${OPERATOR_TOKEN}` }).catch(() => undefined);
         faults += 1;
       }
     };
@@ -272,21 +385,20 @@ async function main(): Promise<void> {
     for (const game of GAMES) await request(primary.port, 'PUT', `/api/operator/sandbox/games/${game}/fault`, { mode: 'none' }, { authorization: `Bearer ${OPERATOR_TOKEN}` });
     await sleep(1_500);
     const settleBy = Date.now() + 60_000;
-    let unresolved = calls.filter((c) => !c.first);
+    const open = () => calls.filter((c) => !c.first && !c.refused);
+    let unresolved = open();
     while (unresolved.length > 0 && Date.now() < settleBy) {
       for (const call of unresolved) {
-        const member = members[call.member] as Member;
-        const answer = await request(primary.port, 'POST', call.path, call.body, { authorization: `Bearer ${member.token}`, 'idempotency-key': call.key }).catch(() => null);
-        if (answer && definite(answer)) call.first = answer;
+        const answer = await send(primary.port, call, members[call.member] as Member).catch(() => null);
+        if (answer) take(call, answer);
       }
-      unresolved = calls.filter((c) => !c.first);
+      unresolved = open();
       if (unresolved.length > 0) await sleep(1_000);
     }
     // A second look at everything answered: the answer of a key never changes.
-    for (const call of calls.filter((c) => c.first && Math.random() < REPLAY_SHARE)) {
-      const member = members[call.member] as Member;
-      const again = await request(primary.port, 'POST', call.path, call.body, { authorization: `Bearer ${member.token}`, 'idempotency-key': call.key }).catch(() => null);
-      if (again && definite(again)) replays.push({ call, answer: again });
+    for (const call of calls.filter((c) => c.first && Math.random() < replayShare(c))) {
+      const again = await send(primary.port, call, members[call.member] as Member).catch(() => null);
+      if (again && verdict(again) === 'definite') replays.push({ call, answer: again });
     }
     const differing = replays.filter((r) => !isDeepStrictEqual(r.answer, r.call.first));
 
@@ -296,52 +408,69 @@ async function main(): Promise<void> {
       await sleep(6_000);
       for (const s of servers) await kill(s);
     }
-    database = await openDatabase(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...(url ? { DATABASE_URL: url, DATABASE_POOL_SIZE: '2' } : { DATA_DIR: dataDir }) }));
+    const checkConfig = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', BANK_PROVIDER: 'sandbox', ...(url ? { DATABASE_URL: url, DATABASE_POOL_SIZE: '2' } : { DATA_DIR: dataDir }) });
+    database = await openDatabase(checkConfig);
     const db = database.db;
     const pendingBy = Date.now() + 30_000;
     let pending = 1;
+    let pendingSlips = 1;
     while (Date.now() < pendingBy) {
       const row = await sql<{ n: number }>`SELECT count(*)::int AS n FROM operations WHERE status = 'PENDING' AND type = 'transfer'`.execute(db);
+      const slips = await sql<{ n: number }>`SELECT count(*)::int AS n FROM slips WHERE status = 'PENDING'`.execute(db);
       pending = Number(row.rows[0]?.n ?? 0);
-      if (pending === 0 || EMBEDDED) break;
+      pendingSlips = Number(slips.rows[0]?.n ?? 0);
+      if ((pending === 0 && pendingSlips === 0) || EMBEDDED) break;
       await sleep(1_000);
     }
     const report = await checkInvariants(db);
     const inflight = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ledger_accounts WHERE kind = 'inflight' AND balance <> 0`.execute(db);
     const phantoms = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ledger_transactions WHERE kind = 'game_result'`.execute(db);
-    // Every member's money against the model: what the definite answers say came in.
-    let satangOff = 0;
-    const modelBreaches: string[] = [];
-    for (const [i, member] of members.entries()) {
-      const topUps = calls.filter((c) => c.member === i && c.path === '/api/wallet/add' && c.first?.status === 200).reduce((sum, c) => sum + Math.round(Number(c.body.amount) * 100), 0);
-      const initial = 100_000;
-      const held = await sql<{ total: string | number | null }>`
-        SELECT sum(balance) AS total FROM ledger_accounts WHERE member_id = ${member.id} AND kind IN ('wallet', 'game', 'inflight', 'withdrawal')`.execute(db);
-      const total = Number(held.rows[0]?.total ?? 0);
-      if (total !== initial + topUps) {
-        satangOff += Math.abs(total - initial - topUps);
-        modelBreaches.push(`${member.phone}: ledger ${total}, model ${initial + topUps}`);
-      }
-    }
+    const model = await checkModel(db, members, calls);
+    const coins = await checkCoins(db, members, calls);
+    // Deposits against the outside records (the sandbox bank's transfers): as `npm run reconcile`.
+    const reconciliation = await reconciliationFor(db, checkConfig).run({ from: new Date(0), to: new Date(Date.now() + 1_000) });
+    const slipped = new Set(calls.filter((c) => c.kind === 'slip' && c.transRef).map((c) => `KBANK/${c.transRef ?? ''}`));
+    const neverCredited = reconciliation.uncredited.filter((u) => slipped.has(u.reference));
     const providerGap = await sql<{ id: string; ledger: string; provider: string | null }>`
       SELECT a.id, a.balance AS ledger, s.balance AS provider FROM ledger_accounts a
       JOIN member_games mg ON a.id = 'm:' || mg.member_id || ':game:' || mg.game_code
       LEFT JOIN sandbox_game_accounts s ON s.game_code = mg.game_code AND s.username = mg.username
       WHERE a.kind = 'game' AND a.balance <> coalesce(s.balance, 0)`.execute(db);
 
-    const answered = calls.filter((c) => c.first).length;
+    // A forged slip credited, or a transfer's slip answered as credited more than once (the same slip again under a new key may be the one answered, when the first lost its answer).
+    const slipSuccess = calls.filter((c) => c.kind.startsWith('slip') && c.first?.status === 200 && c.first.body.status === 'SUCCESS');
+    const slipsTwice = [...slipSuccess.filter((c) => c.kind === 'slipForged'), ...slipSuccess.filter((c, i) => c.kind !== 'slipForged' && slipSuccess.findIndex((d) => d.kind !== 'slipForged' && d.transRef === c.transRef) !== i)];
+    const answered = calls.filter((c) => c.first || c.refused).length;
     const lost = calls.filter((c) => c.lost).length;
+    const ok200 = (kind: Kind) => calls.filter((c) => c.kind === kind && c.first?.status === 200).length;
     const figures: Array<[string, string | number, boolean]> = [
       ['calls', calls.length, true],
+      ['  spins / coupon claims / bonus activations / cancels', `${ok200('spin')}/${ok200('claim')}/${ok200('bonus')}/${ok200('clear')}`, true],
+      ['  codes / slips / slips again / forged slips (answered 200)', `${ok200('promo')}/${ok200('slip')}/${ok200('slipAgain')}/${ok200('slipForged')}`, true],
+      ['  forged slips uploaded / answered INVALID_SLIP', `${calls.filter((c) => c.kind === 'slipForged').length}/${calls.filter((c) => c.kind === 'slipForged' && c.first?.body.message === 'INVALID_SLIP').length}`, true],
+      ['refusals not kept under the key (403, 409)', calls.filter((c) => c.refused).length, true],
       ['answers lost to kills and timeouts (asked again)', lost, true],
       ['calls without a definite answer at the end', calls.length - answered, calls.length === answered],
       ['process kills', kills, EMBEDDED || kills > 0 || SECONDS < 10],
       ['fault changes', faults, true],
       ['ledger transactions', report.transactions, true],
       ['ledger invariants', report.ok ? 'ok' : JSON.stringify({ unbalanced: report.unbalancedTransactions.length, drifted: report.driftedAccounts.length, negative: report.negativeAccounts.length, total: report.total }), report.ok],
-      ['satang differing from the model', satangOff, satangOff === 0],
+      ['satang differing from the model', model.satangOff, model.satangOff === 0],
+      ['credits no answer explains', model.unexplained, model.unexplained === 0],
+      ['credits of calls refused after a lost answer', model.afterLoss, true],
+      ['answered credits missing from the ledger', model.missing, model.missing === 0],
+      ['bonuses off their rule', model.offRule, model.offRule === 0],
+      ['coupons paid to more than one answer', model.couponsTwice, model.couponsTwice === 0],
+      ['members whose coins differ (granted + earned - spins)', coins.off, coins.off === 0],
+      ['spins made without a 200 answer, or answered without one', coins.spinsOff, coins.spinsOff === 0],
+      ['deposits whose coins differ from the wheel rate', coins.awardsOff, coins.awardsOff === 0],
+      ['reconciliation: deposit credits checked (matched)', `${reconciliation.checked.credits} (${reconciliation.checked.matched})`, true],
+      ['reconciliation: breaches', reconciliation.breaches.length, reconciliation.breaches.length === 0],
+      ['slip transfers never credited', neverCredited.length, neverCredited.length === 0],
+      ['forged slips, or one transfer twice, answered as credited', slipsTwice.length, slipsTwice.length === 0],
       ['provider balances differing from the ledger', providerGap.rows.length, providerGap.rows.length === 0],
       ['transfers still PENDING', pending, pending === 0],
+      ['slips still PENDING', pendingSlips, pendingSlips === 0],
       ['money still in flight (accounts)', Number(inflight.rows[0]?.n ?? 0), Number(inflight.rows[0]?.n ?? 0) === 0],
       ['replays', replays.length, true],
       ['replays differing from the first answer', differing.length, differing.length === 0],
@@ -350,13 +479,21 @@ async function main(): Promise<void> {
       ['unhandled errors in the servers\' logs', serverLog.unhandled, true],
     ];
     for (const [name, value, ok] of figures) {
-      console.log(`${name.padEnd(52)} ${String(value).padStart(8)}  ${ok ? 'ok' : 'BREACH'}`);
-      if (!ok) breaches.push(name);
+      console.log(`${name.padEnd(58)} ${String(value).padStart(10)}  ${ok ? 'ok' : 'BREACH'}`);
+      if (!ok) breaches.push(name.trim());
     }
-    for (const line of modelBreaches.slice(0, 5)) console.log(`  model: ${line}`);
-    for (const r of differing.slice(0, 5)) console.log(`  replay of ${r.call.path} ${JSON.stringify(r.call.body)}: first ${JSON.stringify(r.call.first)}, then ${JSON.stringify(r.answer)}`);
+    for (const line of model.lines.slice(0, 8)) console.log(`  model: ${line}`);
+    for (const line of coins.lines.slice(0, 5)) console.log(`  coins: ${line}`);
+    for (const b of reconciliation.breaches.slice(0, 5)) console.log(`  reconciliation: ${JSON.stringify(b)}`);
+    for (const u of neverCredited.slice(0, 5)) {
+      console.log(`  never credited: ${JSON.stringify(u)}`);
+      for (const c of calls.filter((x) => `KBANK/${x.transRef ?? ''}` === u.reference)) console.log(`    ${c.kind}${c.lost ? ' (lost, asked again)' : ''}: ${JSON.stringify(c.first ?? c.refused)}`);
+    }
+    for (const r of differing.slice(0, 5)) console.log(`  replay of ${r.call.method} ${r.call.path} ${JSON.stringify(r.call.body ?? null)}: first ${JSON.stringify(r.call.first)}, then ${JSON.stringify(r.answer)}`);
     for (const row of providerGap.rows.slice(0, 5)) console.log(`  provider: ${row.id} ledger ${row.ledger}, provider ${row.provider ?? 'none'}`);
     for (const line of serverLog.conflicts.slice(0, 5)) console.log(`  log: ${line}`);
+    for (const c of slipsTwice.slice(0, 5)) console.log(`  slip ${c.kind} of ${c.transRef ?? ''}: ${JSON.stringify(c.first)}`);
+    for (const c of calls.filter((x) => !x.first && !x.refused).slice(0, 5)) console.log(`  unanswered: ${c.method} ${c.path} ${JSON.stringify(c.body ?? null)}`);
   } finally {
     await database?.close();
     for (const s of servers) await kill(s);
@@ -372,16 +509,165 @@ async function main(): Promise<void> {
   process.exitCode = breaches.length === 0 ? 0 : 1;
 }
 
-/** Members with 1,000 baht each and three game accounts. */
+// ---------------------------------------------------------------- the model
+
+type Db = Database['db'];
+
+/**
+ * Every member's money against the definite answers (check 2): what came in by the answers'
+ * own amounts (top-ups, slips, coupons, credit codes), bonuses by the receipts their answers
+ * name (the credit read from the ledger under the receipt's key, the amount checked against the
+ * bonus's rule), cancels by what the ledger took back for them. Every credit of a promotion or
+ * slip on the ledger must be named by an answer, or belong to a call that lost its answer and
+ * ended refused (its process may have died after the money moved: a retry then meets the done
+ * deed and refuses it) — those are counted, not breaches, as long as there are no more of them
+ * than such calls of that kind.
+ */
+async function checkModel(db: Db, members: Member[], calls: Call[]): Promise<{ satangOff: number; unexplained: number; afterLoss: number; missing: number; offRule: number; couponsTwice: number; lines: string[] }> {
+  const lines: string[] = [];
+  let satangOff = 0;
+  let unexplained = 0;
+  let afterLoss = 0;
+  let missing = 0;
+  // A coupon answered as claimed to two keys would be paid twice in the answers.
+  const claimed = calls.filter((c) => c.kind === 'claim' && c.first?.status === 200).map((c) => String((c.first?.body.coupon as { _id?: unknown } | undefined)?._id));
+  const couponsTwice = claimed.length - new Set(claimed).size;
+  const offRule = await sql<{ n: number }>`
+    SELECT count(*)::int AS n FROM bonus_receipts r JOIN bonuses b ON b.code = r.bonus_code
+    WHERE r.origin = 'bonus' AND r.bonus_amount <> least(floor(r.deposit_amount * b.percent / 100), (b.amounts->'THB'->>'maxBonus')::bigint)`.execute(db);
+  for (const [i, member] of members.entries()) {
+    const mine = calls.filter((c) => c.member === i);
+    const ok = (kinds: Kind[]) => mine.filter((c) => kinds.includes(c.kind) && c.first?.status === 200);
+    // Refused after a lost answer: it may have taken effect (see above).
+    const afterLost = (kinds: Kind[]) => mine.filter((c) => kinds.includes(c.kind) && c.lost && !c.first && c.refused).length;
+    const credits = await sql<{ source: string; ref: string; from: string; amount: string | number }>`
+      SELECT ec.source, ec.ref, o.source AS from, o.amount FROM external_credits ec JOIN operations o ON o.id = ec.operation_id
+      WHERE o.member_id = ${member.id} AND ec.source IN ('spin', 'bonus', 'promotion', 'banktx')`.execute(db);
+    const ledger = (source: string) => credits.rows.filter((r) => r.source === source);
+    let expected = INITIAL + ok(['add']).reduce((n, c) => n + satang(c.body?.amount), 0);
+    // Slips: the amount each upload answered as credited (a forged or repeated one answering 200 is a breach of its own).
+    const slipAnswers = ok(['slip', 'slipAgain', 'slipForged']).filter((c) => c.first?.body.status === 'SUCCESS');
+    expected += slipAnswers.reduce((n, c) => n + satang(c.first?.body.amount), 0);
+    const slipExtra = ledger('banktx').length - slipAnswers.length;
+    // Coupons: the prize each claim answered.
+    const couponAnswers = ok(['claim']).map((c) => c.first?.body.coupon as { _id: string; amount: number });
+    expected += couponAnswers.reduce((n, c) => n + satang(c.amount), 0);
+    const named = new Set(couponAnswers.map((c) => c._id));
+    const couponExtra = ledger('spin').filter((r) => !named.has(r.ref));
+    missing += [...named].filter((id) => !ledger('spin').some((r) => r.ref === id)).length;
+    // Credit codes: the code's amount per answer.
+    const codeAnswers = ok(['promo']).filter((c) => CREDIT_CODES[String(c.path.split('/').pop())] !== undefined);
+    expected += codeAnswers.reduce((n, c) => n + (CREDIT_CODES[String(c.path.split('/').pop())] ?? 0), 0);
+    const codeExtra = ledger('promotion').length - codeAnswers.length;
+    // Bonuses: the receipt each activation answered (a bonus code's: the member's receipt of that code).
+    const receipts = new Set(ok(['bonus']).map((c) => String(c.first?.body._id)));
+    for (const c of ok(['promo']).filter((x) => CREDIT_CODES[String(x.path.split('/').pop())] === undefined)) {
+      const code = String(c.path.split('/').pop());
+      const row = await sql<{ id: string }>`SELECT id FROM bonus_receipts WHERE member_id = ${member.id} AND promotion_code = ${code}`.execute(db);
+      for (const r of row.rows) receipts.add(r.id);
+    }
+    for (const id of receipts) {
+      const credit = ledger('bonus').find((r) => r.ref === id);
+      if (credit) expected += Number(credit.amount);
+      else missing += 1;
+    }
+    const bonusExtra = ledger('bonus').filter((r) => !receipts.has(r.ref));
+    // Cancels: what the ledger took back for each cancel, one per cancel answered BONUS_CLEAR.
+    const cleared = await sql<{ taken: string | number }>`
+      SELECT coalesce(-sum(e.amount), 0) AS taken FROM operations o
+      LEFT JOIN ledger_entries e ON e.transaction_id = o.start_tx AND e.account_id = ${`m:${member.id}:wallet`}
+      WHERE o.member_id = ${member.id} AND o.type = 'finish_bonus' AND o.note = 'BONUS_CLEAR' GROUP BY o.id`.execute(db);
+    const clearAnswers = ok(['clear']).length;
+    expected -= cleared.rows.reduce((n, r) => n + Number(r.taken), 0);
+    const clearExtra = cleared.rows.length - clearAnswers;
+    if (clearExtra < 0) missing -= clearExtra;
+    // What no answer names, against the calls of that kind refused after a lost answer.
+    const extras: Array<[string, number, number, number]> = [
+      ['slip', Math.max(0, slipExtra), afterLost(['slip', 'slipAgain', 'slipForged']), 0],
+      ['coupon', couponExtra.length, afterLost(['claim']) + mine.filter((c) => c.kind === 'claim' && c.lost && c.first && c.first.status !== 200).length, couponExtra.reduce((n, r) => n + Number(r.amount), 0)],
+      ['code', Math.max(0, codeExtra), afterLost(['promo']), 0],
+      ['bonus', bonusExtra.length, afterLost(['bonus', 'promo']), bonusExtra.reduce((n, r) => n + Number(r.amount), 0)],
+      ['cancel', Math.max(0, clearExtra), mine.filter((c) => c.kind === 'clear' && c.lost).length, 0],
+    ];
+    if (slipExtra < 0) missing -= slipExtra;
+    if (codeExtra < 0) missing -= codeExtra;
+    for (const [what, extra, allowance] of extras) {
+      if (extra === 0) continue;
+      if (extra > allowance) {
+        unexplained += extra - allowance;
+        lines.push(`${member.phone}: ${extra} ${what} credit(s) no answer names (calls refused after a lost answer: ${allowance})`);
+      }
+      afterLoss += Math.min(extra, allowance);
+    }
+    // Amounts of credits named by no answer but explained by a lost one (slips and codes: by their ledger amounts).
+    const allowedSlips = slipExtra > 0 ? ledger('banktx').reduce((n, r) => n + Number(r.amount), 0) - slipAnswers.reduce((n, c) => n + satang(c.first?.body.amount), 0) : 0;
+    const allowedCodes = codeExtra > 0 ? ledger('promotion').reduce((n, r) => n + Number(r.amount), 0) - codeAnswers.reduce((n, c) => n + (CREDIT_CODES[String(c.path.split('/').pop())] ?? 0), 0) : 0;
+    expected += allowedSlips + allowedCodes + (extras[1]?.[3] ?? 0) + (extras[3]?.[3] ?? 0);
+    const held = await sql<{ total: string | number | null }>`
+      SELECT sum(balance) AS total FROM ledger_accounts WHERE member_id = ${member.id} AND kind IN ('wallet', 'game', 'inflight', 'withdrawal')`.execute(db);
+    const total = Number(held.rows[0]?.total ?? 0);
+    if (total !== expected) {
+      satangOff += Math.abs(total - expected);
+      lines.push(`${member.phone}: ledger ${total}, model ${expected}`);
+    }
+  }
+  return { satangOff, unexplained, afterLoss, missing, offRule: Number(offRule.rows[0]?.n ?? 0), couponsTwice, lines };
+}
+
+/**
+ * Coins (check 3): every member's COIN account (ledger_accounts, currency COIN) is the coins an
+ * operator granted plus the coins deposits earned minus the spins made; the spins made are
+ * exactly those answered 200 (one per key); every deposit's coins are its amount over the
+ * wheel's rate.
+ */
+async function checkCoins(db: Db, members: Member[], calls: Call[]): Promise<{ off: number; spinsOff: number; awardsOff: number; lines: string[] }> {
+  const lines: string[] = [];
+  let off = 0;
+  let spinsOff = 0;
+  for (const [i, member] of members.entries()) {
+    const balance = await sql<{ n: string | number | null }>`SELECT sum(balance) AS n FROM ledger_accounts WHERE member_id = ${member.id} AND currency = 'COIN'`.execute(db);
+    const earned = await sql<{ n: string | number | null }>`SELECT sum(coins) AS n FROM coin_awards WHERE member_id = ${member.id}`.execute(db);
+    const spins = await sql<{ key: string | null }>`SELECT request_key AS key FROM spins WHERE member_id = ${member.id}`.execute(db);
+    const coins = Number(balance.rows[0]?.n ?? 0);
+    const expected = GRANTED_COINS + Number(earned.rows[0]?.n ?? 0) - spins.rows.length;
+    if (coins !== expected) {
+      off += 1;
+      lines.push(`${member.phone}: ${coins} coins, granted + earned - spins = ${expected}`);
+    }
+    const answered = new Set(calls.filter((c) => c.member === i && c.kind === 'spin' && c.first?.status === 200).map((c) => c.key));
+    const made = new Set(spins.rows.map((r) => r.key ?? ''));
+    const diff = [...made].filter((k) => !answered.has(k)).length + [...answered].filter((k) => !made.has(k)).length + (spins.rows.length - made.size);
+    if (diff > 0) lines.push(`${member.phone}: ${spins.rows.length} spins, ${answered.size} answered 200`);
+    spinsOff += diff;
+  }
+  const awards = await sql<{ n: number }>`
+    SELECT count(*)::int AS n FROM coin_awards c JOIN operations o ON o.id = c.operation_id JOIN spin_wheels w ON w.id = 'THB'
+    WHERE c.coins <> floor(o.amount / w.deposit_per_coin)`.execute(db);
+  return { off, spinsOff, awardsOff: Number(awards.rows[0]?.n ?? 0), lines };
+}
+
+// ---------------------------------------------------------------- members and calls
+
+/** Members with 1,000 baht each, three game accounts and some coins; the run's own bonuses and credit code. */
 async function setUp(server: Server): Promise<Member[]> {
+  const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };
+  for (const [code, rule] of Object.entries(CHAOS_BONUSES)) {
+    const put = await request(server.port, 'PUT', `/api/operator/bonuses/${code}`, {
+      type: 'limit', maxReceived: 1000, percentFail: 0, percent: 10, amounts: { THB: { minDeposit: 100, maxBonus: 5_000 } }, turnoverMultiple: rule.turnoverMultiple, categories: rule.categories,
+    }, operator);
+    if (put.status !== 200) throw new Error(`bonus ${code}: ${JSON.stringify(put.body)}`);
+  }
+  const code = await request(server.port, 'PUT', '/api/operator/promotions/CHAOS10', { kind: 'credit', amounts: { THB: CREDIT_CODES.CHAOS10 }, maxPerMember: 1000, description: { th: 'chaos', la: 'chaos', en: 'chaos' } }, operator);
+  if (code.status !== 200) throw new Error(`promotion CHAOS10: ${JSON.stringify(code.body)}`);
   const members: Member[] = [];
   for (let i = 0; i < MEMBERS; i++) {
     const phone = `09${String(((Date.now() % 1_000_000) * 100 + i) % 100_000_000).padStart(8, '0')}`;
     const sent = await request(server.port, 'POST', '/api/otp/send', { phoneNumber: phone });
     const outbox = await request(server.port, 'GET', `/api/sandbox/sms?phoneNumber=${phone}`);
     const text = ((outbox.body.messages as Array<{ text: string }> | undefined) ?? [])[0]?.text ?? '';
-    const code = /\b(\d{6})\b/.exec(text)?.[1] ?? '';
-    await request(server.port, 'POST', '/api/otp/verify', { otpToken: sent.body.otpToken, otpCode: code });
+    const otp = /\b(\d{6})\b/.exec(text)?.[1] ?? '';
+    await request(server.port, 'POST', '/api/otp/verify', { otpToken: sent.body.otpToken, otpCode: otp });
+    const accountNo = `8${phone.slice(1)}${i}`.slice(0, 12);
     const created = await request(server.port, 'POST', '/api/account', {
       otpToken: sent.body.otpToken,
       name: `Chaos ${i}`,
@@ -389,33 +675,68 @@ async function setUp(server: Server): Promise<Member[]> {
       password: 'chaos-secret',
       bankCode: 'KBANK',
       bankAccountName: 'CHAOS TESTER',
-      bankAccountNo: `8${phone.slice(1)}${i}`.slice(0, 12),
+      bankAccountNo: accountNo,
     });
     if (created.status !== 200) throw new Error(`register: ${JSON.stringify(created.body)}`);
     const login = await request(server.port, 'POST', '/api/login', { username: phone, password: 'chaos-secret' });
     const token = String(login.body.token);
     const auth = { authorization: `Bearer ${token}` };
+    const id = String(created.body._id);
     await request(server.port, 'POST', '/api/wallet/add', { amount: 1000 }, auth);
     for (const game of GAMES) await request(server.port, 'GET', `/api/wallet/activate/${game}`, undefined, auth);
-    members.push({ phone, token, id: String(created.body._id) });
+    const granted = await request(server.port, 'POST', `/api/operator/members/${id}/coins`, { coins: GRANTED_COINS }, operator);
+    if (granted.status !== 200) throw new Error(`coins: ${JSON.stringify(granted.body)}`);
+    members.push({ phone, token, id, accountNo });
     await sleep(2);
   }
   return members;
 }
 
-function randomCall(client: number, members: Member[], n: number): Call {
+/**
+ * One client action: a money call, or a few in a row (a slip upload and its repeats; a cancel
+ * after bringing the money home). What it needs first (the member's coupons, a sandbox bank
+ * transfer and its slip) is read without a key: not a money call.
+ */
+async function randomAction(client: number, members: Member[], n: number, target: () => Server): Promise<Call[]> {
   const member = Math.floor(Math.random() * members.length);
-  const game = GAMES[Math.floor(Math.random() * GAMES.length)] as string;
+  const game = pick(GAMES);
   const amount = Math.round((1 + Math.random() * 150) * 100) / 100;
-  const key = `chaos-${client}-${n}-${randomBytes(4).toString('hex')}`;
+  let part = 0;
+  const key = () => `chaos-${client}-${n}-${part++}-${randomBytes(4).toString('hex')}`;
+  const post = (kind: Kind, path: string, body: Record<string, unknown>): Call => ({ member, kind, method: 'POST', path, body, key: key() });
+  const get = (kind: Kind, path: string): Call => ({ member, kind, method: 'GET', path, key: key() });
   const roll = Math.random();
-  const pick = (path: string, body: Record<string, unknown>): Call => ({ member, method: 'POST', path, body, key });
-  if (roll < 0.1) return pick('/api/wallet/add', { amount });
-  if (roll < 0.45) return pick('/api/wallet/transfer', { from: 'WALLET', to: game, amount });
-  if (roll < 0.75) return pick('/api/wallet/transfer', { from: game, to: 'WALLET', amount });
-  if (roll < 0.82) return pick('/api/wallet/transferAll', { to: Math.random() < 0.5 ? 'WALLET' : game });
-  if (roll < 0.92) return pick('/api/wallet/withdraw', { amount: Math.max(100, amount) });
-  return pick('/api/wallet/withdrawAll', { amount: Math.max(100, amount) });
+  if (roll < 0.07) return [post('add', '/api/wallet/add', { amount })];
+  if (roll < 0.31) return [post('transfer', '/api/wallet/transfer', { from: 'WALLET', to: game, amount })];
+  if (roll < 0.52) return [post('transfer', '/api/wallet/transfer', { from: game, to: 'WALLET', amount })];
+  if (roll < 0.57) return [post('transferAll', '/api/wallet/transferAll', { to: Math.random() < 0.5 ? 'WALLET' : game })];
+  if (roll < 0.63) return [post('withdraw', '/api/wallet/withdraw', { amount: Math.max(100, amount) })];
+  if (roll < 0.66) return [post('withdrawAll', '/api/wallet/withdrawAll', { amount: Math.max(100, amount) })];
+  if (roll < 0.74) return [post('spin', '/api/spinwheel/spin', {})];
+  if (roll < 0.79) {
+    const m = members[member] as Member;
+    const list = await request(target().port, 'GET', '/api/spinwheel/coupon', undefined, { authorization: `Bearer ${m.token}` });
+    const coupons = Array.isArray(list.body) ? (list.body as Array<{ _id: string }>) : [];
+    return [post('claim', '/api/spinwheel/coupon/claim', { coupon: coupons.length > 0 && Math.random() < 0.9 ? pick(coupons)._id : `nocoupon${n}` })];
+  }
+  if (roll < 0.85) return [get('bonus', `/api/bonus/activate/${pick(['CHAOSA', 'CHAOSA', 'CHAOSB', 'CHAOSB', 'CHAOSB', 'WELCOME20', 'DAILY10', 'NOSUCHBONUS'])}`)];
+  if (roll < 0.89) return [...(Math.random() < 0.6 ? [post('transferAll', '/api/wallet/transferAll', { to: 'WALLET' })] : []), get('clear', '/api/bonus/clear')];
+  if (roll < 0.93) return [get('promo', `/api/promotion/activate/${pick(['CHAOS10', 'CHAOS10', 'CHAOS10', 'FREE50', 'BOOST30', 'NOSUCHCODE'])}`)];
+  // A real transfer from the member's bank account to the deposit account, and its slip.
+  const m = members[member] as Member;
+  const at = target();
+  const sent = await request(at.port, 'POST', '/api/sandbox/bank/transfers', { fromBankCode: 'KBANK', fromAccountNo: m.accountNo, toBankCode: SLIP_ACCOUNT.bank, toAccountNo: SLIP_ACCOUNT.no, amount: Math.round((1 + Math.random() * 500) * 100) / 100 });
+  const transRef = String(sent.body.transRef ?? '');
+  if (sent.status !== 200 || !transRef) return [];
+  const png = await fetch(`http://127.0.0.1:${at.port}/api/sandbox/bank/transfers/${transRef}/slip.png`, { signal: AbortSignal.timeout(8_000) });
+  if (!png.ok) return [];
+  const file = Buffer.from(await png.arrayBuffer());
+  const slip = (kind: Kind, bytes: Buffer): Call => ({ member, kind, method: 'POST', path: '/api/wallet/slip', file: bytes, key: key(), transRef });
+  const action = [slip('slip', file)];
+  // The same slip under a new key (SLIP_REFNO_DUPLICATED), and a forged one: the reference plus `:X0` (INVALID_SLIP).
+  if (Math.random() < 0.25) action.push(slip('slipAgain', file));
+  if (Math.random() < 0.25) action.push(slip('slipForged', await qrPng(forgedSlipPayload(KBANK_QR_CODE, `${transRef}:X0`))));
+  return action;
 }
 
 main().catch((error: unknown) => {
