@@ -170,6 +170,9 @@ function serverEnv(port: number, database: { url?: string; schema?: string; data
     PROMOTION_CODES_PER_IP_MINUTE: '100000',
     PROMOTION_CODES_PER_MEMBER_MINUTE: '100000',
     PROMOTION_CODES_PER_MEMBER_HOUR: '100000',
+    SLIP_UPLOADS_PER_MEMBER_MINUTE: '100000',
+    SLIP_UPLOADS_PER_MEMBER_HOUR: '100000',
+    SLIP_UPLOADS_PER_IP_MINUTE: '100000',
     LOGIN_FAILS_PER_IP_MINUTE: '10000',
     ...(database.url ? { DATABASE_URL: database.url, DATABASE_POOL_SIZE: '8', REDIS_URL } : { DATA_DIR: database.dataDir }),
   };
