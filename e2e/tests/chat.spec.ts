@@ -102,7 +102,10 @@ test('support messages with script payloads in every field are shown as inert te
   await page.getByTestId('chat-launcher').click();
   const panel = page.getByTestId('chat-panel');
   await expect(panel).toHaveAttribute('data-state', 'joined');
-  const guestId = await page.evaluate(() => window.localStorage.getItem('guest-id'));
+  // The browser keeps the guest session the server signed (`<id>.<signature>`); support sees the id.
+  const session = await page.evaluate(() => window.localStorage.getItem('guest-id'));
+  const guestId = session?.split('.')[0] ?? null;
+  expect(guestId).toMatch(/^[0-9a-f-]{36}$/);
   // The conversation exists once the panel has read it; support finds it by the guest id.
   const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };
   const threads = (await (await request.get('/api/operator/chat/conversations?limit=100', { headers: operator })).json()) as Array<{ id: string; guestId: string | null }>;
