@@ -308,6 +308,21 @@ describe.each(dbKinds)('slip deposits on %s', (kind) => {
     }
   });
 
+  it('a member\'s own slip in progress that the bank did not know never holds back their confirmed slip of that transfer', async () => {
+    const m = await member();
+    const { transRef, png } = await transfer({ bankCode: 'KBANK', accountNo: m.accountNo }, GSB, 321);
+    // The reference in lower case: a bank's format, but not a transfer the bank knows: in progress.
+    const early = await upload(m.token, await qrPng(forgedSlipPayload('004', transRef.toLowerCase())));
+    expect(early).toMatchObject({ status: 200, body: { status: 'PENDING', note: 'UNSTABLE_REFNO_ON_SLIP' } });
+    expect(await upload(m.token, png)).toMatchObject({ status: 200, body: { status: 'SUCCESS', amount: 321 } });
+    expect(await wallet(m.token)).toBe(321);
+    const rows = await t.services.database.db.selectFrom('slips').select(['status', 'note']).where('member_id', '=', m.id).orderBy('created_at').execute();
+    expect(rows).toEqual([{ status: 'FAILED', note: 'SLIP_REFNO_DUPLICATED' }, { status: 'SUCCESS', note: null }]);
+    // Nothing is credited again later.
+    await t.services.deposits.slips.recheck({ at: Date.now() + 3600_000 });
+    expect(await wallet(m.token)).toBe(321);
+  });
+
   it('refuses a forged reference (a real one plus `:X0`, `%`, a space, unicode, NUL, too long) with INVALID_SLIP: nothing is credited again, never a 500', async () => {
     const m = await member();
     const { transRef, png } = await transfer({ bankCode: 'KBANK', accountNo: m.accountNo }, GSB, 1000);

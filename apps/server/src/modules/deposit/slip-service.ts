@@ -228,12 +228,19 @@ export class SlipService {
     const checked = await this.check(memberId, verdict.transfer, new Date(this.now()), settings);
     // Someone else's transfer: its amount is not the uploader's to learn, and the slip holds nothing.
     if (!checked.ok) return this.refuse(memberId, 400, checked.reason, checked.reason === 'NOT_MATCH' ? 0 : verdict.transfer.amount, image);
+    const transfer = { bank: verdict.transfer.fromBankCode, ref: verdict.transfer.transRef };
     let row;
-    try {
-      row = await this.record(memberId, 'PENDING', null, verdict.transfer.amount, { bank: verdict.transfer.fromBankCode, ref: verdict.transfer.transRef }, image);
-    } catch (error) {
-      if (uniqueViolation(error) === null) throw error;
-      return this.refuse(memberId, 409, 'SLIP_REFNO_DUPLICATED', verdict.transfer.amount, image);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        row = await this.record(memberId, 'PENDING', null, verdict.transfer.amount, transfer, image);
+        break;
+      } catch (error) {
+        if (uniqueViolation(error) === null) throw error;
+        // The member's own earlier slip of this transfer that the bank did not know (in progress,
+        // UNSTABLE_REFNO_ON_SLIP: a variant of the reference, or uploaded before the bank had it)
+        // never holds back the slip the bank confirms: it fails, and this one goes on, once.
+        if (attempt > 0 || !(await this.supersedeUnverified(memberId, transfer))) return this.refuse(memberId, 409, 'SLIP_REFNO_DUPLICATED', verdict.transfer.amount, image);
+      }
     }
     const settled = await this.credit(row, verdict.transfer, verdict.transfer.amount, verdict.transfer.currency, checked.channel.bank_code);
     if (settled.status !== 'SUCCESS') throw new AppError(409, 'SLIP_REFNO_DUPLICATED', { ...this.answer(settled) });
@@ -288,6 +295,20 @@ export class SlipService {
       await this.finish(row.id, 'SLIP_REFNO_DUPLICATED');
     }
     return this.db.selectFrom('slips').select(SLIP_COLUMNS).where('id', '=', row.id).executeTakeFirstOrThrow();
+  }
+
+  /** Fails the member's unverified slips in progress of this transfer (same bank, reference in any case); true when there was one. */
+  private async supersedeUnverified(memberId: string, transfer: SlipTransfer): Promise<boolean> {
+    const done = await this.db
+      .updateTable('slips')
+      .set({ status: 'FAILED', note: 'SLIP_REFNO_DUPLICATED' })
+      .where('member_id', '=', memberId)
+      .where('status', '=', 'PENDING')
+      .where('note', '=', 'UNSTABLE_REFNO_ON_SLIP')
+      .where('transfer_bank', '=', transfer.bank)
+      .where((eb) => eb(eb.fn('upper', ['transfer_ref']), '=', transfer.ref.toUpperCase()))
+      .executeTakeFirst();
+    return Number(done.numUpdatedRows) > 0;
   }
 
   /** A slip in progress fails with `reason` (a failed slip holds nothing); false when it was no longer in progress. */
