@@ -435,6 +435,48 @@ describe.each(dbKinds)('every movesMoney call once per Idempotency-Key on %s', (
     return { status: res.statusCode, body: parseBody(res.body) };
   }
 
+  it('one key sent at once to different money calls: one of them runs, the others are refused before they move anything', async () => {
+    for (let round = 0; round < 4; round++) {
+      const m = await member();
+      await topUp(m, 100);
+      const before = await snapshot(m);
+      const key = newKey(`cross-${round}`);
+      const calls: MoneyRequest[] = [
+        { method: 'POST', url: '/api/wallet/add', body: { amount: 7 } },
+        { method: 'GET', url: '/api/promotion/activate/FREE50' },
+        { method: 'POST', url: '/api/wallet/withdraw', body: { amount: 3 } },
+        { method: 'POST', url: '/api/wallet/add', body: { amount: 17 } },
+      ];
+      const answers = await Promise.all(calls.map((c) => send(c, m.token, key)));
+      const ran = answers.filter((a) => a.status === 200);
+      expect(ran, JSON.stringify(answers)).toHaveLength(1);
+      for (const a of answers.filter((x) => x.status !== 200)) expect(a.status, JSON.stringify(a)).toBe(409);
+      const moved = delta(before, await snapshot(m));
+      const winner = calls[answers.findIndex((a) => a.status === 200)];
+      // Exactly the winner's money moved (a withdrawal holds its amount out of the wallet).
+      const expected = winner?.url === '/api/promotion/activate/FREE50' ? 50 : winner?.url === '/api/wallet/withdraw' ? -3 : Number((winner?.body as { amount: number }).amount);
+      expect(moved.wallet, `${describeRequest(winner as MoneyRequest)} won: ${JSON.stringify(answers)}`).toBe(expected);
+      // Every loser stays refused on retry; the winner answers its answer.
+      for (const [i, c] of calls.entries()) {
+        const again = await send(c, m.token, key);
+        if (answers[i]?.status === 200) expect(again).toEqual(answers[i]);
+        else expect(again).toMatchObject({ status: 409, body: { message: 'IDEMPOTENCY_KEY_REUSED' } });
+      }
+    }
+  });
+
+  it('a client key that spells a composite call\'s step key is another request, not the step\'s old answer', async () => {
+    const m = await member();
+    await topUp(m, 300);
+    await openGame(m, 'PG');
+    await transfer(m, 'WALLET', 'PG', 200);
+    const key = newKey('steps');
+    const home: MoneyRequest = { method: 'POST', url: '/api/wallet/transferAll', body: { to: 'WALLET' } };
+    expect((await send(home, m.token, key)).status).toBe(200);
+    await transfer(m, 'WALLET', 'PG', 100);
+    expect(await send(home, m.token, `${key}:PG`)).toMatchObject({ status: 409, body: { message: 'IDEMPOTENCY_KEY_REUSED' } });
+  });
+
   const moneyCalls = endpointList.filter(([, def]) => def.movesMoney === true);
 
   it('has a recipe for every movesMoney call of the contract (a new money call cannot skip the walk)', () => {

@@ -109,10 +109,15 @@ export class MoneyCore {
     const own = callKey(idem);
     const first = await lookupKey(this.db, memberId, own);
     if (first?.answer) return replayStored(first.answer);
-    if (!keyedInside && !(await claimKey(this.db, memberId, own, this.claimStaleMs))) {
+    const claimed = await claimKey(this.db, memberId, own, this.claimStaleMs);
+    if (!claimed) {
+      // Held by another request: another call under this key is 409 IDEMPOTENCY_KEY_REUSED (it
+      // never runs, so two requests never both move money under one key), the same one's answer.
       const record = await lookupKey(this.db, memberId, own);
       if (record?.answer) return replayStored(record.answer);
-      throw new AppError(409, 'REQUEST_IN_PROGRESS');
+      // The same request still running: a call whose steps record the key runs alongside (its
+      // steps answer from their records); any other waits for the answer.
+      if (!keyedInside) throw new AppError(409, 'REQUEST_IN_PROGRESS');
     }
     let answer: StoredAnswer;
     try {
@@ -125,15 +130,12 @@ export class MoneyCore {
       // statement shows what happened. Nothing moves again.
       if (error instanceof KeyTaken && !keyedInside) throw new AppError(409, 'REQUEST_IN_PROGRESS');
       if (!isDefiniteRefusal(error)) {
+        // Given back so that a retry runs the call again. A call whose steps record the key keeps
+        // it: a request of the same call may still be running, and the claim keeps other calls out.
         if (!keyedInside) await releaseClaim(this.db, memberId, own);
         throw error;
       }
       answer = storedOf(error);
-    }
-    if (keyedInside) {
-      await recordAnswer(this.db, memberId, own, answer);
-      const kept = await lookupKey(this.db, memberId, own);
-      return replayStored(kept?.answer ?? answer);
     }
     return replayStored(await settleAnswer(this.db, memberId, own, answer));
   }

@@ -74,9 +74,13 @@ export async function releaseClaim(db: Kysely<DB>, memberId: string, idem: Idem)
   await db.deleteFrom('idempotency_keys').where('member_id', '=', memberId).where('key', '=', idem.key).where('answer_status', 'is', null).execute();
 }
 
-/** The key of one step of a composite call (a part of transferAll or withdrawAll). */
+/**
+ * The key of one step of a composite call (a part of transferAll or withdrawAll). Its hash is the
+ * parent's with the step in it: a client key that happens to spell a step's key (`K:PG`, the
+ * header allows `:`) is another request, `409 IDEMPOTENCY_KEY_REUSED`, never the step's old answer.
+ */
 export function derive(idem: Idem | null, step: string): Idem | null {
-  return idem ? { key: `${idem.key}:${step}`.slice(0, 160), hash: idem.hash } : null;
+  return idem ? { key: `${idem.key}:${step}`.slice(0, 160), hash: createHash('sha256').update(`${idem.hash}\nstep ${step}`).digest('hex') } : null;
 }
 
 /** A recording statement found its key taken: the request is a retry, answer the record. */
