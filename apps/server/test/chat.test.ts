@@ -150,6 +150,20 @@ describe.each(dbKinds)('live chat on %s', (kind) => {
     expect((await t.app.inject({ method: 'GET', url: path })).statusCode).toBe(404);
     expect((await upload('/api/chat/upload-image', 'setup.png', EXE)).json()).toEqual({ message: 'CHAT_FILE_UNSUPPORTED' });
     expect((await upload('/api/chat/upload-image', 'noextension', PNG)).json()).toEqual({ message: 'CHAT_FILE_UNSUPPORTED' });
+    // A NUL and other control characters in the file's name are dropped from the name kept, never a 500.
+    const odd = await upload('/api/chat/upload-image', 'a\u0000b\u0007.png', PNG);
+    expect(odd.statusCode).toBe(200);
+    const oddId = /([0-9a-f]{24})$/.exec((odd.json() as { path: string }).path)?.[1] ?? '';
+    expect((await t.services.database.db.selectFrom('chat_files').select('name').where('id', '=', oddId).executeTakeFirstOrThrow()).name).toBe('ab.png');
+    // The guest session and no file part at all: nothing to store.
+    const boundary = `----mw${randomBytes(8).toString('hex')}`;
+    const onlyGuest = await t.app.inject({
+      method: 'POST',
+      url: '/api/chat/upload-image',
+      payload: `--${boundary}\r\nContent-Disposition: form-data; name="guestId"\r\n\r\n${guestId}\r\n--${boundary}--\r\n`,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-requested-with': 'XMLHttpRequest' },
+    });
+    expect({ status: onlyGuest.statusCode, body: onlyGuest.json() }).toEqual({ status: 400, body: { message: 'CHAT_NO_FILE' } });
     expect((await upload('/api/chat/upload-video', 'clip.png', PNG)).json()).toEqual({ message: 'CHAT_FILE_UNSUPPORTED' });
     const big = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypmp42'), Buffer.alloc(25 * 1024 * 1024)]);
     const tooBig = await upload('/api/chat/upload-video', 'clip.mp4', big);

@@ -76,7 +76,7 @@ export class ChatFiles {
     const id = newId();
     await this.store.put(id, bytes);
     try {
-      await this.db.insertInto('chat_files').values({ id, thread_id: null, kind, mime: type.mime, ext: type.ext, size: bytes.length, name: name.slice(0, 255), bytes: null, uploader }).execute();
+      await this.db.insertInto('chat_files').values({ id, thread_id: null, kind, mime: type.mime, ext: type.ext, size: bytes.length, name: displayName(name), bytes: null, uploader }).execute();
     } catch (error) {
       await this.store.delete(id).catch(() => undefined);
       throw error;
@@ -141,4 +141,19 @@ export class ChatFiles {
     await this.store.sweep(cutoff);
     return removed;
   }
+}
+
+/**
+ * An upload's file name as kept (it is shown to support): control characters and lone UTF-16
+ * surrogates removed (the client chose the name; a NUL cannot go into a text column), at most 255
+ * characters.
+ */
+export function displayName(name: string): string {
+  return (
+    name
+      // eslint-disable-next-line no-control-regex -- dropping control characters is the point
+      .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+      .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '')
+      .slice(0, 255)
+  );
 }

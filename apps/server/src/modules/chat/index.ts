@@ -152,11 +152,13 @@ ALTER TABLE chat_threads ADD COLUMN guest_signed boolean NOT NULL DEFAULT false;
       } catch {
         throw new AppError(400, 'CHAT_NO_FILE');
       }
-      const field = file?.fields.guestId;
+      // No file part at all: nothing to store, whoever asks (no byte was read).
+      if (!file) throw new AppError(400, 'CHAT_NO_FILE');
+      const field = file.fields.guestId;
       const guestId = field && !Array.isArray(field) && field.type === 'field' && typeof field.value === 'string' ? field.value : null;
       const identity = chat.identify(ctx.member, null, guestId);
       await chat.limitUploadSender(identity);
-      if (!file || file.fieldname !== 'file') throw new AppError(400, 'CHAT_NO_FILE');
+      if (file.fieldname !== 'file') throw new AppError(400, 'CHAT_NO_FILE');
       const bytes = await file.toBuffer().catch((error: unknown) => {
         if (error instanceof ctx.request.server.multipartErrors.RequestFileTooLargeError) throw new AppError(413, 'CHAT_FILE_TOO_LARGE');
         throw new AppError(400, 'CHAT_NO_FILE');
