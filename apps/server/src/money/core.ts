@@ -107,8 +107,8 @@ export class MoneyCore {
   async call(memberId: string, idem: Idem | null, keyedInside: boolean, run: () => Promise<unknown>): Promise<unknown> {
     if (!idem) return run();
     const own = callKey(idem);
-    const first = await lookupKey(this.db, memberId, own);
-    if (first?.answer) return replayStored(first.answer);
+    // The claim first: a new key (the common case) costs one statement before the call runs; a
+    // key someone holds or answered is read only then.
     const claimed = await claimKey(this.db, memberId, own, this.claimStaleMs);
     if (!claimed) {
       // Held by another request: another call under this key is 409 IDEMPOTENCY_KEY_REUSED (it
