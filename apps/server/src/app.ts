@@ -15,11 +15,13 @@ import type { Database } from './db/database';
 import { migrate } from './db/migrations';
 import { appDocument } from './http/app-document';
 import { registerErrorHandler } from './http/error-handler';
+import { LoadShedder, registerShedding } from './http/shedding';
 import { clientErrorHandlerWith, frameworkErrorAnswer, registerHygiene } from './http/hygiene';
 import { localeOf, type AuthMember, type Handler, type Handlers, type RequestContext } from './http/handlers';
 import { AppError } from './lib/errors';
 import { modules as allModules } from './modules';
 import { idempotencyOf } from './money/idempotency';
+import { Lease } from './platform/leader';
 import { migrationsOf, type DomainModule } from './platform/module';
 import { createKernel, servicesUnderConstruction, type Services } from './platform/services';
 
@@ -140,6 +142,9 @@ export async function buildApp(config: Config, database: Database, modules: read
     done();
   });
 
+  // An overloaded process sheds member calls with 503 BUSY before reading them (http/shedding.ts).
+  registerShedding(app, new LoadShedder({ lagMs: config.SHED_LAG_MS, poolQueue: config.SHED_POOL_QUEUE, waiting: () => database.waiting() }), isApiPath, pathOf);
+
   // A terminated site answers every API call 410 gone; operator calls stay open to revive it.
   app.addHook('onRequest', async (request, reply) => {
     const path = pathOf(request);
@@ -174,22 +179,36 @@ export async function buildApp(config: Config, database: Database, modules: read
     if (!answered.has(name)) registerEndpoint(app, services, name, def, undefined);
   }
 
+  // Background work (reconcilers, sweeps, imports) runs in the one process holding the jobs'
+  // lease (platform/leader.ts); every process tries to take it once the server is ready.
+  const stops: Array<() => Promise<void> | void> = [];
+  const jobs = new Lease(database.db, 'background-jobs', {
+    ttlMs: config.JOB_LEASE_MS,
+    onGain: () => {
+      app.log.info('background jobs: this process runs them');
+      for (const module of modules) {
+        const stop = module.start?.(services, app.log);
+        if (stop) stops.push(stop);
+      }
+    },
+    onLose: async () => {
+      app.log.warn('background jobs: the lease went to another process; they stop here');
+      for (const stop of stops.splice(0)) await stop();
+    },
+    onError: (error) => app.log.warn({ err: error }, 'background jobs: the lease could not be renewed'),
+  });
+
   app.get('/healthz', async () => {
     await database.db.selectNoFrom((eb) => eb.val(1).as('one')).execute();
-    return { status: 'ok', database: database.kind };
+    return { status: 'ok', database: database.kind, pid: process.pid, jobs: jobs.held ? 'running' : 'standby' };
   });
 
   await registerWebApp(app, config, services);
-  // Background work (reconcilers) once the server is ready; everything stops when it closes.
-  const stops: Array<() => Promise<void> | void> = [];
   app.addHook('onReady', async () => {
-    for (const module of modules) {
-      const stop = module.start?.(services, app.log);
-      if (stop) stops.push(stop);
-    }
+    await jobs.start();
   });
   app.addHook('onClose', async () => {
-    for (const stop of stops) await stop();
+    await jobs.close();
     for (const module of [...modules].reverse()) await module.close?.(services);
     await services.limiter.close();
   });

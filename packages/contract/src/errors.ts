@@ -97,6 +97,8 @@ export const addedErrorCodes = [
   'URI_TOO_LONG',
   /** 431: request headers larger than the server accepts. */
   'HEADERS_TOO_LARGE',
+  /** 503: the server is overloaded (load shedding); nothing was read or moved, retry after `retryAfter` seconds (also the Retry-After header). */
+  'BUSY',
 ] as const;
 
 /**

@@ -519,6 +519,7 @@ export const en: Messages = {
     INVALID_SOURCE: 'The selected source is not valid.',
     BANK_DETAILS_LOCKED: 'Bank details cannot change after registration; only the account name can be corrected.',
     REQUEST_IN_PROGRESS: 'This request is still being processed. Please wait.',
+    BUSY: 'The service is busy right now. Please try again in a moment.',
     DEPOSIT_MINIMUM: 'The amount is below the minimum deposit.',
     TRANSFER_PENDING: 'The game provider has not confirmed the transfer yet; it will be settled and shown in your statement.',
     TRANSFER_SAME_ACCOUNT: 'The source and destination must be different accounts.',
