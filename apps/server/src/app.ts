@@ -13,6 +13,7 @@ import type { EndpointDef } from '@mw/contract/http';
 import type { Config } from './config';
 import type { Database } from './db/database';
 import { migrate } from './db/migrations';
+import { registerApiDocs } from './http/api-docs';
 import { appDocument } from './http/app-document';
 import { registerErrorHandler } from './http/error-handler';
 import { LoadShedder, registerShedding } from './http/shedding';
@@ -22,12 +23,17 @@ import { AppError } from './lib/errors';
 import { modules as allModules } from './modules';
 import { idempotencyOf } from './money/idempotency';
 import { Lease } from './platform/leader';
+import { operatorGuard } from './platform/operator';
 import { migrationsOf, type DomainModule } from './platform/module';
 import { createKernel, servicesUnderConstruction, type Services } from './platform/services';
 
 declare module 'fastify' {
   interface FastifyRequest {
     member: AuthMember | null;
+  }
+  interface FastifyInstance {
+    /** Every route as registered (method, URL pattern): what tests walk to hold properties of all of them. */
+    registeredRoutes: ReadonlyArray<{ method: string; url: string }>;
   }
 }
 
@@ -115,6 +121,11 @@ export async function buildApp(config: Config, database: Database, modules: read
   app.server.headersTimeout = Math.min(config.REQUEST_TIMEOUT_MS, config.UPLOAD_TIMEOUT_MS);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  const registeredRoutes: Array<{ method: string; url: string }> = [];
+  app.decorate('registeredRoutes', registeredRoutes);
+  app.addHook('onRoute', (route) => {
+    for (const method of Array.isArray(route.method) ? route.method : [route.method]) registeredRoutes.push({ method, url: route.url });
+  });
   app.decorateRequest('member', null);
   app.decorateRequest('bodyTimer', null);
   registerErrorHandler(app);
@@ -154,6 +165,9 @@ export async function buildApp(config: Config, database: Database, modules: read
       return reply.status(410).send({ message: 'gone', active: false });
     }
   });
+
+  // The OpenAPI document of every /api route (it sees the routes as they are registered below).
+  await registerApiDocs(app, config, operatorGuard(config));
 
   // Each domain's contract calls and other routes, in a plugin scope of its own. A call no
   // domain answers is 501 NOT_IMPLEMENTED; `null` leaves the route out (404).
@@ -255,6 +269,7 @@ function registerEndpoint(app: FastifyInstance, services: Services, name: string
   app.route({
     method: def.method,
     url: def.path,
+    config: { contract: { name, def } },
     schema: {
       ...(def.params ? { params: def.params } : {}),
       ...(def.body && !def.multipart ? { body: def.body } : {}),

@@ -215,7 +215,7 @@ async function webhookRoutes(app: FastifyInstance, secrets: { payments: string; 
     }
   };
   const providerParams = z.object({ provider: z.string().max(16) });
-  app.post('/api/webhooks/payments/:provider', { schema: { params: providerParams } }, async (request) => {
+  app.post('/api/webhooks/payments/:provider', { schema: { params: providerParams }, config: { openapiBody: paymentWebhookSchema } }, async (request) => {
     const { provider } = request.params as { provider: string };
     const message = verified(secrets.payments, request);
     if (!isQrProvider(provider)) throw new AppError(404, 'NO_CHANNEL');
@@ -235,7 +235,7 @@ async function webhookRoutes(app: FastifyInstance, secrets: { payments: string; 
     return { ok: true, ...result };
   });
   const bankParams = z.object({ bankCode: z.string().max(16) });
-  app.post('/api/webhooks/bank/:bankCode', { schema: { params: bankParams } }, async (request) => {
+  app.post('/api/webhooks/bank/:bankCode', { schema: { params: bankParams }, config: { openapiBody: bankFeedSchema } }, async (request) => {
     const { bankCode } = request.params as { bankCode: string };
     const message = verified(secrets.bank, request);
     const parsed = bankFeedSchema.safeParse(message);
@@ -244,7 +244,7 @@ async function webhookRoutes(app: FastifyInstance, secrets: { payments: string; 
     const transfer: BankTransfer = { ...t, amount: amountOf(t.amount), at: new Date(t.at) };
     return { ok: true, ...(await deposits.bank.feed(transfer)) };
   });
-  app.post('/api/webhooks/ewallet/:provider', { schema: { params: providerParams } }, async (request) => {
+  app.post('/api/webhooks/ewallet/:provider', { schema: { params: providerParams }, config: { openapiBody: ewalletFeedSchema } }, async (request) => {
     const { provider } = request.params as { provider: string };
     const message = verified(secrets.ewallet, request);
     if (provider !== 'TRUEWALLET') throw new AppError(404, 'NO_WALLET');
