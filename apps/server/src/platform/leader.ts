@@ -45,7 +45,8 @@ export interface LeaseOptions {
  * the processes' clocks do not matter). The holder runs the work (`onGain`); a process that cannot
  * renew it (the database did not answer for a whole `ttlMs`, or another took it) stops the work
  * (`onLose`). A process that closes gives the lease back, so another takes over at its next try; a
- * process that dies is replaced once the lease lapses (`ttlMs`).
+ * process that dies is replaced once the lease lapses (`ttlMs`), or at once by a process of the
+ * same machine that sees its pid gone (a restart after a crash does not wait out the lease).
  *
  * Two holders at once are possible only when a holder is paused longer than `ttlMs` between its
  * renewals: the jobs are written to be safe to run twice (each settles under its own row locks and
@@ -96,6 +97,7 @@ export class Lease {
         WHERE process_leases.holder = excluded.holder OR process_leases.expires_at < now()
         RETURNING holder`.execute(this.db);
       held = rows.length === 1;
+      if (!held) held = await this.takeFromTheDead();
     } catch (error) {
       this.options.onError?.(error);
       // Without an answer the lease is kept only as long as it surely lasts.
@@ -111,6 +113,22 @@ export class Lease {
       this.leading = false;
       await this.options.onLose();
     }
+  }
+
+  /**
+   * A holder that was a process of this machine that no longer runs (killed, crashed: it could
+   * not give the lease back) is replaced at once rather than after the lease lapses. Only a
+   * holder named with this host's name and a pid that is gone; another machine's holder is
+   * waited out.
+   */
+  private async takeFromTheDead(): Promise<boolean> {
+    const row = await this.db.selectFrom('process_leases').select('holder').where('name', '=', this.name).executeTakeFirst();
+    const [host, pid] = row?.holder.split(':') ?? [];
+    if (!row || host !== hostname() || !pid || !/^\d+$/.test(pid) || alive(Number(pid))) return false;
+    const { rows } = await sql<{ holder: string }>`
+      UPDATE process_leases SET holder = ${this.holder}, expires_at = now() + ${this.options.ttlMs}::int * interval '1 millisecond'
+      WHERE name = ${this.name} AND holder = ${row.holder} RETURNING holder`.execute(this.db);
+    return rows.length === 1;
   }
 
   /** Stops trying; the work stops (when held) and the lease is given back at once. */
@@ -129,5 +147,17 @@ export class Lease {
         .execute()
         .catch((error: unknown) => this.options.onError?.(error));
     }
+  }
+}
+
+/** Whether a process of this machine runs (signal 0 checks without sending anything). */
+function alive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
