@@ -245,6 +245,23 @@ ALTER TABLE chat_threads ADD COLUMN guest_signed boolean NOT NULL DEFAULT false;
       await chat.markReadBySupport((request.params as { id: string }).id);
       return { ok: true };
     });
+    // Support's attachments (an image or a video for a reply): stored like a customer's upload, then
+    // named by a media message (POST …/messages), which binds it to that conversation.
+    app.post('/api/operator/chat/uploads/:kind', { preHandler: guard, schema: { params: z.object({ kind: z.enum(['image', 'video']) }) } }, async (request) => {
+      const { kind } = request.params as { kind: UploadKind };
+      let file;
+      try {
+        file = await request.file({ limits: { fileSize: MAX_BYTES[kind] } });
+      } catch {
+        throw new AppError(400, 'CHAT_NO_FILE');
+      }
+      if (!file || file.fieldname !== 'file') throw new AppError(400, 'CHAT_NO_FILE');
+      const bytes = await file.toBuffer().catch(() => {
+        throw new AppError(413, 'CHAT_FILE_TOO_LARGE');
+      });
+      if (file.file.truncated) throw new AppError(413, 'CHAT_FILE_TOO_LARGE');
+      return chat.files.save(kind, file.filename, bytes, 'support');
+    });
     // Take (assign to oneself) or assign to another operator by name; null gives it back to the queue.
     app.put(
       '/api/operator/chat/conversations/:id/assignee',
