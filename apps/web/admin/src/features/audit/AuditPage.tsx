@@ -10,16 +10,15 @@ import { ErrorText, Page } from '../../shared/ui';
 interface AuditRow {
   id: string;
   at: string;
-  who?: string;
-  operator?: string;
-  role?: string;
-  action?: string;
-  entity?: string;
-  target?: string;
-  key?: string;
+  operator: string;
+  role: string | null;
+  action: string;
+  entity: string | null;
+  target: string | null;
   before: unknown;
   after: unknown;
-  ip?: string | null;
+  address: string | null;
+  onBehalfOf: string | null;
 }
 
 const PAGE_SIZE = 50;
@@ -32,20 +31,20 @@ export function AuditPage() {
   const [page, setPage] = useState(1);
   const list = useQuery({
     queryKey: ['audit', who, action, page],
-    queryFn: () => api<{ total?: number; rows?: AuditRow[]; entries?: AuditRow[]; audit?: AuditRow[] }>('GET', '/api/operator/audit', { query: { operator: who, action, page, pageSize: PAGE_SIZE } }),
+    queryFn: () => api<{ total: number; rows: AuditRow[] }>('GET', '/api/operator/audit', { query: { operator: who.trim(), action: action.trim(), page, limit: PAGE_SIZE } }),
   });
-  const rows = list.data?.rows ?? list.data?.entries ?? list.data?.audit ?? [];
+  const rows = list.data?.rows ?? [];
   const columns: Array<Column<AuditRow>> = [
     { key: 'at', label: t('common.time'), render: (r) => dateTime(r.at) },
-    { key: 'who', label: t('audit.who'), render: (r) => `${r.who ?? r.operator ?? ''}${r.role ? ` (${r.role})` : ''}` },
-    { key: 'action', label: t('audit.action'), render: (r) => r.action ?? r.entity ?? '' },
-    { key: 'target', label: t('audit.target'), render: (r) => r.target ?? r.key ?? '' },
+    { key: 'who', label: t('audit.who'), render: (r) => `${r.operator}${r.role ? ` (${r.role})` : ''}${r.onBehalfOf ? ` · ${r.onBehalfOf}` : ''}` },
+    { key: 'action', label: t('audit.action'), render: (r) => (r.entity ? `${r.action} · ${r.entity}` : r.action) },
+    { key: 'target', label: t('audit.target'), render: (r) => r.target ?? '' },
     { key: 'before', label: t('audit.before'), render: (r) => <code className="json">{JSON.stringify(r.before)}</code> },
     { key: 'after', label: t('audit.after'), render: (r) => <code className="json">{JSON.stringify(r.after)}</code> },
-    { key: 'ip', label: t('audit.address'), render: (r) => r.ip ?? '' },
+    { key: 'ip', label: t('audit.address'), render: (r) => r.address ?? '' },
   ];
   return (
-    <Page title={t('audit.title')} actions={<button type="button" className="btn" onClick={() => downloadCsv('audit.csv', toCsv(rows as unknown as Array<Record<string, unknown>>, ['at', 'who', 'operator', 'role', 'action', 'target', 'before', 'after', 'ip']))}>{t('common.exportCsv')}</button>}>
+    <Page title={t('audit.title')} actions={<button type="button" className="btn" onClick={() => downloadCsv('audit.csv', toCsv(rows as unknown as Array<Record<string, unknown>>, ['at', 'operator', 'role', 'action', 'entity', 'target', 'before', 'after', 'address', 'onBehalfOf']))}>{t('common.exportCsv')}</button>}>
       <form className="filters" onSubmit={(e) => e.preventDefault()}>
         <label className="field">
           <span>{t('audit.who')}</span>
@@ -57,7 +56,7 @@ export function AuditPage() {
         </label>
       </form>
       <ErrorText error={list.error} />
-      <DataTable caption={t('audit.title')} columns={columns} rows={rows} rowKey={(r) => r.id} loading={list.isPending} page={page} pageSize={PAGE_SIZE} total={list.data?.total ?? rows.length} onPage={setPage} />
+      <DataTable caption={t('audit.title')} columns={columns} rows={rows} rowKey={(r) => r.id} loading={list.isPending} page={page} pageSize={PAGE_SIZE} total={list.data?.total} onPage={setPage} />
     </Page>
   );
 }

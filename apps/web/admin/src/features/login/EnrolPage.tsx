@@ -1,6 +1,5 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { toDataURL } from 'qrcode';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { api } from '../../shared/api';
@@ -10,13 +9,16 @@ import { ErrorText } from '../../shared/ui';
 export function EnrolPage() {
   const { t } = useTranslation();
   const { token = '' } = useParams();
-  const info = useQuery({ queryKey: ['enrol', token], queryFn: () => api<{ otpauth?: string; otpauthUri?: string; secret?: string; username?: string }>('GET', `/api/admin/enrol/${encodeURIComponent(token)}`), retry: false });
-  const uri = info.data?.otpauth ?? info.data?.otpauthUri ?? '';
-  const secret = info.data?.secret ?? (/[?&]secret=([A-Z2-7]+)/i.exec(uri)?.[1] ?? '');
-  const [qr, setQr] = useState<string | null>(null);
-  useEffect(() => {
-    if (uri) void toDataURL(uri, { margin: 1, width: 220 }).then(setQr);
-  }, [uri]);
+  // Shown once by the server (a second GET answers 409 ENROLMENT_SHOWN): kept for the page's life.
+  const info = useQuery({
+    queryKey: ['enrol', token],
+    queryFn: () => api<{ username: string; otpauthUri: string; secret: string; qrDataUrl: string }>('GET', `/api/admin/enrol/${encodeURIComponent(token)}`),
+    retry: false,
+    staleTime: Infinity,
+    refetchOnWindowFocus: false,
+  });
+  const secret = info.data?.secret ?? '';
+  const qr = info.data?.qrDataUrl ?? null;
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const finish = useMutation({ mutationFn: () => api('POST', `/api/admin/enrol/${encodeURIComponent(token)}`, { body: { password, code } }) });
@@ -40,7 +42,7 @@ export function EnrolPage() {
             <p className="mono">{t('enrol.key', { secret })}</p>
             <label className="field">
               <span>{t('enrol.password')}</span>
-              <input type="password" autoComplete="new-password" required minLength={10} value={password} onChange={(e) => setPassword(e.target.value)} />
+              <input type="password" autoComplete="new-password" required minLength={12} value={password} onChange={(e) => setPassword(e.target.value)} />
             </label>
             <label className="field">
               <span>{t('enrol.code')}</span>

@@ -6,11 +6,17 @@ import type { Role } from '../../shared/session';
 import { Card, ErrorText, Notice, Page, StatusBadge } from '../../shared/ui';
 
 interface OperatorRow {
-  id?: string;
+  id: string;
   username: string;
   name: string;
   role: Role;
   status: string;
+}
+
+/** POST /api/operator/operators and …/reset-totp: the operator and their one-time enrolment link. */
+interface Created {
+  operator: OperatorRow;
+  enrolment: { token: string; link: string; expiresAt: string };
 }
 
 const ROLES: Role[] = ['owner', 'finance', 'support', 'marketing'];
@@ -26,10 +32,9 @@ export function OperatorsPage() {
   const [link, setLink] = useState<string | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['operators'] });
   const create = useMutation({
-    mutationFn: () => api<{ enrolUrl?: string; enrolmentUrl?: string; enrolToken?: string; token?: string }>('POST', '/api/operator/operators', { body: { username: username.trim(), name: name.trim(), role } }),
+    mutationFn: () => api<Created>('POST', '/api/operator/operators', { body: { username: username.trim().toLowerCase(), name: name.trim(), role } }),
     onSuccess: (answer) => {
-      const token = answer.enrolToken ?? answer.token;
-      setLink(answer.enrolUrl ?? answer.enrolmentUrl ?? (token ? `${location.origin}/admin/enrol/${token}` : null));
+      setLink(answer.enrolment.link);
       setUsername('');
       setName('');
       void refresh();
@@ -37,11 +42,14 @@ export function OperatorsPage() {
   });
   const change = useMutation({
     mutationFn: ({ op, action, value }: { op: OperatorRow; action: 'role' | 'disable' | 'enable' | 'reset-totp'; value?: Role }) => {
-      const base = `/api/operator/operators/${encodeURIComponent(op.id ?? op.username)}`;
-      if (action === 'role') return api('PUT', `${base}/role`, { body: { role: value } });
-      return api<{ enrolUrl?: string }>('POST', `${base}/${action}`, { body: {} });
+      const base = `/api/operator/operators/${encodeURIComponent(op.id)}`;
+      if (action === 'role') return api<OperatorRow>('PUT', `${base}/role`, { body: { role: value } });
+      return api<Created | OperatorRow>('POST', `${base}/${action}`);
     },
-    onSuccess: () => void refresh(),
+    onSuccess: (answer: Created | OperatorRow) => {
+      if ('enrolment' in answer) setLink(answer.enrolment.link);
+      void refresh();
+    },
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
