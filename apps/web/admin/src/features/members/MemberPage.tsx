@@ -108,6 +108,7 @@ export function MemberPage() {
             </dl>
           </Card>
           <Card title={t('members.games')}>
+            {view.data.games.every((g) => !g.isActive) ? <p>{t('common.none')}</p> : null}
             <ul className="chips">
               {view.data.games.filter((g) => g.isActive).map((g) => (
                 <li key={g.code} className="chip">{g.name}: {money(g.amount, m.currency)}</li>
