@@ -320,6 +320,9 @@ async function registerWebApp(app: FastifyInstance, config: Config, services: Se
   const hasWeb = existsSync(join(root, 'index.html'));
   // index.html with the site's state in it (http/app-document.ts), read once at start.
   const document = hasWeb ? appDocument(readFileSync(join(root, 'index.html'), 'utf8')) : null;
+  // The back office's page (its own build: dist/admin/index.html) for /admin and every /admin/… route.
+  const adminIndex = join(root, 'admin', 'index.html');
+  const adminDocument = existsSync(adminIndex) ? readFileSync(adminIndex) : null;
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root,
@@ -328,15 +331,19 @@ async function registerWebApp(app: FastifyInstance, config: Config, services: Se
       // The build writes .br and .gz beside each asset; they are sent to clients that accept them.
       preCompressed: true,
       setHeaders: (res, path) => {
-        void res.header('cache-control', path.includes(join(root, 'assets')) ? 'public, max-age=31536000, immutable' : 'no-cache');
+        void res.header('cache-control', path.includes(join(root, 'assets')) || path.includes(join(root, 'admin', 'assets')) ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
   }
   app.setNotFoundHandler(async (request, reply) => {
     const url = request.url;
     const path = normalisedPath(url);
-    if (isApiPath(path) || /^\/+assets\//i.test(path) || (request.method !== 'GET' && request.method !== 'HEAD') || !document) {
+    if (isApiPath(path) || /^\/+(admin\/+)?assets\//i.test(path) || (request.method !== 'GET' && request.method !== 'HEAD') || !document) {
       return reply.status(404).header('cache-control', 'no-store').send({ message: 'NOT_FOUND' });
+    }
+    if (isAdminPath(path)) {
+      if (!adminDocument) return reply.status(404).header('cache-control', 'no-store').send({ message: 'NOT_FOUND' });
+      return reply.header('cache-control', 'no-cache').header('x-robots-tag', 'noindex').type('text/html; charset=utf-8').send(adminDocument);
     }
     // History-style routes: every other GET gets the app, which shows its own 404 page.
     // Without an answer from the database the page still goes out, without the state in it.
@@ -361,6 +368,11 @@ function trustHops(hops: number): (address: string, hop: number) => boolean {
  */
 export function isApiPath(path: string): boolean {
   return /^\/+api(?![a-z0-9_.~-])/i.test(path);
+}
+
+/** Whether a path is the back office's (/admin, /admin/…), in any letter case. */
+export function isAdminPath(path: string): boolean {
+  return /^\/+admin(?:\/|$)/i.test(path);
 }
 
 /** The path a request target means: absolute form, dot segments, %-escapes and backslashes resolved. */

@@ -4,6 +4,7 @@ import { accountModule } from './account';
 import { bonusModule } from './bonus';
 import { activityModule } from './activity';
 import { chatModule } from './chat';
+import { backofficeModule } from './backoffice';
 import { demoModule } from './demo';
 import { depositModule } from './deposit';
 import { inviteModule } from './invite';
@@ -34,5 +35,6 @@ export const modules: readonly DomainModule[] = [
   refundModule,
   inviteModule,
   chatModule,
+  backofficeModule,
   demoModule,
 ];

@@ -21,6 +21,13 @@ export function operatorGuard(config: Pick<Config, 'OPERATOR_TOKEN'>): (request:
   };
 }
 
+/** Whether a bare token is the automation key (the chat inbox's socket handshake). */
+export function operatorTokenValid(config: Pick<Config, 'OPERATOR_TOKEN'>, token: string): boolean {
+  const expected = Buffer.from(config.OPERATOR_TOKEN ?? '');
+  const given = Buffer.from(token);
+  return Boolean(config.OPERATOR_TOKEN) && given.length === expected.length && timingSafeEqual(given, expected);
+}
+
 /**
  * Who made an operator change, as the audit records it: the `X-Operator` header (a name the back
  * office sends, at most 64 characters) or, without it, "operator".

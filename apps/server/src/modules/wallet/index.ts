@@ -115,7 +115,18 @@ CREATE TABLE member_games (
   handlers: (services) => ({ ...walletHandlers(services), ...autologinHandlers(services) }),
   routes(app, { config, wallet, sandboxGames }) {
     const guard = operatorGuard(config);
-    app.get('/api/operator/withdrawals', { preHandler: guard }, async () => ({ withdrawals: await wallet.pendingWithdrawals() }));
+    // Pending ones oldest first by default (as before); the back office pages, filters and sorts.
+    const listQuery = z.object({
+      status: z.enum(['PENDING', 'SUCCESS', 'FAILED', 'ALL']).default('PENDING'),
+      q: z.string().max(64).optional(),
+      page: z.coerce.number().int().min(1).max(100_000).default(1),
+      pageSize: z.coerce.number().int().min(1).max(500).default(500),
+      sort: z.enum(['createdAt', '-createdAt', 'amount', '-amount']).default('createdAt'),
+    });
+    app.get('/api/operator/withdrawals', { preHandler: guard, schema: { querystring: listQuery } }, async (request) => {
+      const { status, ...rest } = request.query as z.output<typeof listQuery>;
+      return wallet.withdrawals({ ...rest, status: status === 'ALL' ? undefined : status });
+    });
     const idParams = z.object({ id: z.string().max(64) });
     app.post('/api/operator/withdrawals/:id/complete', { preHandler: guard, schema: { params: idParams } }, async (request) => {
       const op = await wallet.completeWithdrawal((request.params as { id: string }).id);

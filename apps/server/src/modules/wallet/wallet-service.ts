@@ -170,16 +170,33 @@ export class WalletService {
 
   /** Operator: the pending withdrawals, oldest first (at most 500). */
   async pendingWithdrawals(): Promise<Array<{ id: string; memberId: string; username: string; amount: number; to: string; createdAt: string }>> {
-    const rows = await this.db
-      .selectFrom('operations')
-      .innerJoin('members', 'members.id', 'operations.member_id')
-      .select(['operations.id', 'operations.member_id', 'members.username', 'operations.amount', 'operations.target', 'operations.created_at'])
-      .where('operations.type', '=', 'withdraw')
-      .where('operations.status', '=', 'PENDING')
-      .orderBy('operations.created_at')
-      .limit(500)
+    return (await this.withdrawals({ status: 'PENDING', page: 1, pageSize: 500, sort: 'createdAt' })).withdrawals;
+  }
+
+  /**
+   * Withdrawals for the back office, paged on the server: by status (every status when left out),
+   * a member's phone or id (`q`), oldest or newest first, or by amount.
+   */
+  async withdrawals(input: { status?: 'PENDING' | 'SUCCESS' | 'FAILED'; q?: string; page: number; pageSize: number; sort: 'createdAt' | '-createdAt' | 'amount' | '-amount' }): Promise<{
+    total: number;
+    withdrawals: Array<{ id: string; memberId: string; username: string; amount: number; to: string; createdAt: string; status: string; note: string | null }>;
+  }> {
+    let query = this.db.selectFrom('operations').innerJoin('members', 'members.id', 'operations.member_id').where('operations.type', '=', 'withdraw');
+    if (input.status) query = query.where('operations.status', '=', input.status);
+    const q = input.q?.trim();
+    if (q) query = query.where((eb) => eb.or([eb('members.username', '=', q), eb('members.id', '=', q), eb('operations.id', '=', q)]));
+    const count = await query.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst();
+    const rows = await query
+      .select(['operations.id', 'operations.member_id', 'members.username', 'operations.amount', 'operations.target', 'operations.created_at', 'operations.status', 'operations.note'])
+      .orderBy(input.sort.endsWith('amount') ? 'operations.amount' : 'operations.created_at', input.sort.startsWith('-') ? 'desc' : 'asc')
+      .orderBy('operations.id')
+      .limit(input.pageSize)
+      .offset((input.page - 1) * input.pageSize)
       .execute();
-    return rows.map((r) => ({ id: r.id, memberId: r.member_id, username: r.username, amount: toBaht(Number(r.amount)), to: r.target, createdAt: r.created_at.toISOString() }));
+    return {
+      total: Number(count?.n ?? 0),
+      withdrawals: rows.map((r) => ({ id: r.id, memberId: r.member_id, username: r.username, amount: toBaht(Number(r.amount)), to: r.target, createdAt: r.created_at.toISOString(), status: r.status, note: r.note })),
+    };
   }
 
   /** Operator: the bank transfer went out; the held money leaves the system. */
