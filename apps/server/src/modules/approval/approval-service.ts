@@ -155,7 +155,8 @@ export class ApprovalService {
         result: null,
         decided_at: null,
       })
-      .onConflict((oc) => oc.column('dedupe_key').where('status', '<>', 'rejected').doNothing())
+      // The partial index's own predicate, as a literal: PostgreSQL infers the index from it (a parameter it cannot match).
+      .onConflict((oc) => oc.column('dedupe_key').where(sql.ref('status'), '<>', sql.lit('rejected')).doNothing())
       .returning('id')
       .executeTakeFirst();
     if (inserted) {

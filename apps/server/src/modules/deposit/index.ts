@@ -332,7 +332,11 @@ export const depositModule = defineModule({
     });
     const reconciliation = new DepositReconciliation(db, { bank: sandboxBank ?? unconfiguredBank, gateway, ewallet: sandboxEwallet }, channels);
     // Four eyes: what a second operator's approval runs (the maker's call, once; both are idempotent).
-    const approvedManual = z.object({ body: manualBody, idem: z.object({ key: z.string(), hash: z.string() }) });
+    // The stored payload is the parsed request (its amount already in minor units): read back as such, never parsed as baht again.
+    const approvedManual = z.object({
+      body: z.object({ memberId: z.string(), amount: z.number().int().positive(), currency: z.enum(['BAHT', 'THB', 'LAK']), note: z.string() }),
+      idem: z.object({ key: z.string(), hash: z.string() }),
+    });
     services.approvals.register('deposit.manual', (payload) => {
       const { body, idem } = approvedManual.parse(payload);
       return bank.manual(body, idem);
