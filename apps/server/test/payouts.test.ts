@@ -151,6 +151,65 @@ describe.each(dbKinds)('payouts through the bank on %s', (kind) => {
     }
   });
 
+  it('waits for a transfer the bank accepted until the bank completes it', async () => {
+    const w = await withdrawal(t, 140);
+    await fault(t, 'accept');
+    try {
+      expect((await call<Payout>(t.app, 'POST', `/api/operator/withdrawals/${w.id}/approve`, { headers: as('finance-a') })).body).toMatchObject({ payout: 'processing', bankStatus: 'accepted' });
+    } finally {
+      await fault(t, 'none');
+    }
+    const db = t.services.database.db;
+    // Not due yet: the settler asks and leaves it processing.
+    await db.updateTable('sandbox_bank_payouts').set({ complete_at: new Date(Date.now() + 3_600_000) }).where('reference', '=', w.id).execute();
+    await t.services.payouts.settle(0);
+    expect(await t.services.payouts.get(w.id)).toMatchObject({ payout: 'processing', bankStatus: 'accepted' });
+    // The bank's batch ran: asked again, it answers completed.
+    await db.updateTable('sandbox_bank_payouts').set({ complete_at: new Date(Date.now() - 1000) }).where('reference', '=', w.id).execute();
+    await t.services.payouts.settle(0);
+    expect(await t.services.payouts.get(w.id)).toMatchObject({ status: 'SUCCESS', payout: 'paid', bankStatus: 'completed' });
+    expect(await bankTransfers(t, w.id)).toHaveLength(1);
+  });
+
+  it('finishes what a crash interrupted: a claimed rejection, and a settled payout whose row was not marked', async () => {
+    const db = t.services.database.db;
+    const rejected = await withdrawal(t, 160);
+    const paid = await withdrawal(t, 170);
+    const sandbox = t.services.sandboxPayouts;
+    if (!sandbox) throw new Error('the sandbox payout API is the default');
+    const target = async (id: string) => {
+      const op = await db.selectFrom('operations').select('target').where('id', '=', id).executeTakeFirstOrThrow();
+      const [bankCode = '', accountNo = ''] = op.target.split(' ');
+      return { bankCode, accountNo };
+    };
+    const claimRow = async (id: string, memberId: string, method: 'reject' | 'bank', amount: number) => {
+      const { bankCode, accountNo } = await target(id);
+      await db
+        .insertInto('withdrawal_payouts')
+        .values({ withdrawal_id: id, member_id: memberId, method, state: 'processing', provider: 'sandbox', amount, currency: 'THB', bank_code: bankCode, account_no: accountNo, account_name: 'SOMCHAI JAIDEE', failure: null, reason: method === 'reject' ? 'NAME_MISMATCH' : null, bank_ref: null, bank_status: null, by_operator: 'finance-a', settled_at: null })
+        .execute();
+    };
+    // A process died right after claiming the rejection, before the money moved.
+    await claimRow(rejected.id, rejected.memberId, 'reject', 16_000);
+    // …and another died after the bank's answer settled the money, before marking the row.
+    await claimRow(paid.id, paid.memberId, 'bank', 17_000);
+    await sandbox.send({ reference: paid.id, ...(await target(paid.id)), accountName: 'SOMCHAI JAIDEE', amount: 17_000, currency: 'THB' });
+    await settleOnce(db, paid.id, 'SUCCESS', null, {
+      kind: 'withdraw_complete',
+      operationId: paid.id,
+      postings: [{ account: account.withdrawal(paid.memberId), amount: -17_000 }, { account: account.withdrawals('THB'), amount: 17_000 }],
+    });
+    expect(await t.services.payouts.settle(0)).toBe(2);
+    expect(await t.services.payouts.get(rejected.id)).toMatchObject({ status: 'FAILED', payout: 'returned', reason: 'NAME_MISMATCH' });
+    expect(await wallet(t, rejected.memberId)).toEqual({ wallet: 100_000, held: 0 });
+    expect(await t.services.payouts.get(paid.id)).toMatchObject({ status: 'SUCCESS', payout: 'paid' });
+    expect(await wallet(t, paid.memberId)).toEqual({ wallet: 83_000, held: 0 });
+    // Nothing more moves on another round.
+    expect(await t.services.payouts.settle(0)).toBe(0);
+    expect(await ledgerTransactions(t, rejected.id)).toBe(2);
+    expect(await ledgerTransactions(t, paid.id)).toBe(2);
+  });
+
   it('keeps manual completion as the owner\'s recorded override, counted apart by the reconciliation', async () => {
     const w = await withdrawal(t, 110);
     const done = await call(t.app, 'POST', `/api/operator/withdrawals/${w.id}/complete`, { headers: as('owner') });
@@ -167,7 +226,7 @@ describe.each(dbKinds)('payouts through the bank on %s', (kind) => {
     expect(await checkInvariants(t.services.database.db)).toMatchObject({ ok: true });
     const report = await call<{ ok: boolean; payouts: { ok: boolean; breaches: unknown[]; checked: { matched: number; manual: number } } }>(t.app, 'GET', '/api/operator/reconciliation', { headers: as('finance-a') });
     expect(report.body.payouts.breaches).toEqual([]);
-    expect(report.body.payouts).toMatchObject({ ok: true, checked: { matched: 4, manual: 1 } });
+    expect(report.body.payouts).toMatchObject({ ok: true, checked: { matched: 6, manual: 1 } });
     expect(report.body.ok).toBe(true);
   });
 });
