@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { account, balances, checkInvariants } from '../src/money/ledger';
 import { settleOnce } from '../src/money/operations';
 import { call, dbKinds, login, OPERATOR_TOKEN, registerMember, startApp, type TestApp } from './helpers';
@@ -319,13 +319,14 @@ describe.each(dbKinds)('four eyes on %s', (kind) => {
 describe.each(dbKinds)('payout reconciliation findings on %s', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startApp(kind, { PAYOUT_SETTLE_INTERVAL_MS: '0' });
+    t = await startApp(kind, { PAYOUT_SETTLE_INTERVAL_MS: '0', DEPOSIT_AUDIT_INTERVAL_MS: '150', DEPOSIT_RECONCILE_INTERVAL_MS: '0', SLIP_RECHECK_INTERVAL_MS: '0' });
   });
   afterAll(async () => {
     await t?.close();
   });
 
   it('finds a payout the bank made that the ledger does not know, and a completion the bank never paid', async () => {
+    const logged = vi.spyOn(t.app.log, 'error');
     const sandbox = t.services.sandboxPayouts;
     if (!sandbox) throw new Error('the sandbox payout API is the default');
     await sandbox.forge({ reference: 'FORGED-PAYOUT-1', bankCode: 'KBANK', accountNo: '1234567890', accountName: 'MALLORY', amount: 99_900, currency: 'THB' });
@@ -346,6 +347,11 @@ describe.each(dbKinds)('payout reconciliation findings on %s', (kind) => {
       ]),
     );
     expect(report.body.payouts.breaches).toHaveLength(2);
+    // The scheduled reconciliation (every DEPOSIT_AUDIT_INTERVAL_MS) logs it at error level.
+    await vi.waitFor(
+      () => expect(logged).toHaveBeenCalledWith(expect.objectContaining({ breaches: expect.arrayContaining([expect.objectContaining({ kind: 'UNKNOWN_PAYOUT' })]) }), 'payout reconciliation: BREACH'),
+      { timeout: 5000, interval: 100 },
+    );
     // The ledger itself balances: only the outside record tells.
     expect(await checkInvariants(t.services.database.db)).toMatchObject({ ok: true });
   });

@@ -369,7 +369,7 @@ export const depositModule = defineModule({
   },
   // Payments whose webhook never came are asked of the gateway, at start-up and then periodically.
   // Slips in progress are asked of the bank again, periodically.
-  start({ deposits }, log) {
+  start({ deposits, payoutReconciliation }, log) {
     const timers: NodeJS.Timeout[] = [];
     const { intervalMs, graceMs } = deposits.reconcile;
     if (intervalMs > 0) {
@@ -390,6 +390,9 @@ export const depositModule = defineModule({
         const to = new Date();
         const report = await deposits.reconciliation.run({ from: new Date(to.getTime() - RECONCILIATION_DEFAULT_MS), to });
         if (!report.ok) log.error({ breaches: report.breaches, from: report.from, to: report.to }, 'deposit reconciliation: BREACH');
+        // Payouts against the bank's outgoing transfers, the same period.
+        const payouts = await payoutReconciliation.run({ from: new Date(to.getTime() - RECONCILIATION_DEFAULT_MS), to });
+        if (!payouts.ok) log.error({ breaches: payouts.breaches, from: payouts.from, to: payouts.to }, 'payout reconciliation: BREACH');
       };
       const run = () => audit().catch((error: unknown) => log.error({ err: error }, 'deposit reconciliation failed'));
       timers.push(setInterval(() => void run(), deposits.auditIntervalMs));
