@@ -3,6 +3,7 @@ import type { DomainModule } from '../platform/module';
 import { accountModule } from './account';
 import { bonusModule } from './bonus';
 import { activityModule } from './activity';
+import { approvalModule } from './approval';
 import { chatModule } from './chat';
 import { backofficeModule } from './backoffice';
 import { demoModule } from './demo';
@@ -26,6 +27,7 @@ export const modules: readonly DomainModule[] = [
   otpModule,
   accountModule,
   moneyModule,
+  approvalModule,
   walletModule,
   activityModule,
   statementModule,

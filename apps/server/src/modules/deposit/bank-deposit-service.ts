@@ -160,6 +160,12 @@ export class BankDepositService {
     }));
   }
 
+  /** One unmatched deposit's amount (minor units) and ledger currency, not yet assigned (null: none such, or assigned). */
+  async heldAmount(id: string): Promise<{ amount: number; currency: Currency } | null> {
+    const row = await this.db.selectFrom('unmatched_deposits').select(['amount', 'currency']).where('id', '=', id).where('assigned_member_id', 'is', null).executeTakeFirst();
+    return row ? { amount: Number(row.amount), currency: ledgerCurrency(row.currency) } : null;
+  }
+
   /**
    * Operator: credits an unmatched deposit to a member, once. The credit is keyed like the
    * message that brought the money, so neither a second assignment nor a late repeat of that
