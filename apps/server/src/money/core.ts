@@ -3,6 +3,7 @@ import type { MoneyResult } from '@mw/contract/wallet';
 import type { DB } from '../db/schema';
 import { AppError } from '../lib/errors';
 import { answerOf } from './answers';
+import { BalanceFeed } from './balance-feed';
 import { Coins } from './coins';
 import { Credits } from './credits';
 import { callKey, claimKey, KeyTaken, lookupKey, recordAnswer, recordPlan, releaseClaim, settleAnswer, type Idem, type KeyRecord, type StoredAnswer } from './idempotency';
@@ -50,6 +51,8 @@ export class MoneyCore {
   readonly positions: Positions;
   /** Read-only figures for operators: a period's totals, the payout queue (reports.ts). */
   readonly reports: MoneyReports;
+  /** Members' balances as committed postings change them (balance-feed.ts): the pushes to the app subscribe here. */
+  readonly balances: BalanceFeed;
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -59,6 +62,7 @@ export class MoneyCore {
     this.coins = new Coins(db);
     this.positions = new Positions(db);
     this.reports = new MoneyReports(db);
+    this.balances = new BalanceFeed(db);
   }
 
   async once(memberId: string, idem: Idem | null, run: () => Promise<MoneyResult>): Promise<MoneyResult> {

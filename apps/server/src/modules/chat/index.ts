@@ -12,6 +12,7 @@ import { SignedLinks } from '../../platform/signed-links';
 import { ChatFiles, MAX_BYTES, type UploadKind } from './chat-files';
 import { GuestSessions } from './chat-guests';
 import { ChatService, type CustomerMessage } from './chat-service';
+import { balanceEventOf } from './balance-push';
 import { ChatSocket } from './chat-socket';
 import { FileObjectStore, MemoryObjectStore } from './chat-store';
 import './tables';
@@ -221,7 +222,13 @@ ALTER TABLE chat_threads ADD COLUMN guest_signed boolean NOT NULL DEFAULT false;
     const socket = new ChatSocket(app.server, chat, (authorization) => sessions.authenticate(authorization), config.REDIS_URL, async (token) => operatorTokenValid(config, token));
     // Logout (and a password change) closes the member's sockets in every process (the adapter carries it).
     const stopListening = sessions.onRevoke((revocation) => socket.disconnectRevoked(revocation));
+    // Balances pushed to the member's open app: every committed change the money core announces.
+    const stopBalances = services.money.balances.subscribe((change) => {
+      const event = balanceEventOf(change);
+      if (event) socket.pushBalance(change.memberId, event);
+    });
     app.addHook('onClose', async () => {
+      stopBalances();
       stopListening();
       chat.stop();
       await socket.close();
