@@ -402,6 +402,13 @@ export const en: Messages = {
     next: 'Next page',
     page: 'Page {{page}}',
   },
+  balancePush: {
+    deposit: '{{amount}} deposited',
+    bonus: '{{amount}} bonus received',
+    withdrawalPaid: 'Withdrawal of {{amount}} paid',
+    withdrawalReturned: '{{amount}} returned to your wallet',
+    credited: '{{amount}} added to your wallet',
+  },
   placeholder: {
     bonusTitle: 'Bonuses and promotions',
     bonusText: 'Receive bonuses, use promotion codes and read their terms here. Coming soon.',

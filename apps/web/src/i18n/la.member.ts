@@ -239,4 +239,11 @@ export const laMember: MemberMessages = {
     next: 'ໜ້າຖັດໄປ',
     page: 'ໜ້າ {{page}}',
   },
+  balancePush: {
+    deposit: 'ຝາກເງິນ {{amount}} ເຂົ້າກະເປົາແລ້ວ',
+    bonus: 'ໄດ້ຮັບໂບນັດ {{amount}}',
+    withdrawalPaid: 'ໂອນເງິນຖອນ {{amount}} ໃຫ້ແລ້ວ',
+    withdrawalReturned: 'ຄືນເງິນ {{amount}} ເຂົ້າກະເປົາແລ້ວ',
+    credited: 'ໄດ້ຮັບ {{amount}} ເຂົ້າກະເປົາແລ້ວ',
+  },
 };

@@ -237,4 +237,11 @@ export const thMember = {
     next: 'หน้าถัดไป',
     page: 'หน้า {{page}}',
   },
+  balancePush: {
+    deposit: 'ฝากเงิน {{amount}} เข้ากระเป๋าแล้ว',
+    bonus: 'ได้รับโบนัส {{amount}}',
+    withdrawalPaid: 'โอนเงินถอน {{amount}} ให้แล้ว',
+    withdrawalReturned: 'คืนเงิน {{amount}} เข้ากระเป๋าแล้ว',
+    credited: 'ได้รับ {{amount}} เข้ากระเป๋าแล้ว',
+  },
 };

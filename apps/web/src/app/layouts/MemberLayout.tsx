@@ -12,6 +12,8 @@ import { ChatWidgetSlot } from '../../features/chat/ChatWidgetSlot';
 // The default locale's member texts, before any member screen renders.
 import '../../i18n/memberMessages';
 
+// Balances pushed by the server (and socket.io with them) load after the layout's first render.
+const BalancePush = lazy(() => import('../../features/balance-push/BalancePush'));
 // The conditions (and the HTML sanitiser they need) load when the member first opens them.
 const ConditionsModal = lazy(() => import('../../features/conditions/ConditionsModal').then((m) => ({ default: m.ConditionsModal })));
 
@@ -51,6 +53,9 @@ export function MemberLayout() {
         </Suspense>
       </main>
       <ChatWidgetSlot />
+      <Suspense fallback={null}>
+        <BalancePush />
+      </Suspense>
       <BottomNav>
         <NavTab to="/user/profile" icon="user" label={t('nav.profile')} testId="nav-profile" />
         <NavButton icon="conditions" label={t('nav.conditions')} testId="nav-conditions" onClick={() => setConditionsOpen(true)} />
