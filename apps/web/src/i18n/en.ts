@@ -5,6 +5,14 @@ export const en: Messages = {
     name: 'Member Wallet',
     tagline: 'Your member wallet, safe and simple',
   },
+  pwa: {
+    shortName: 'Wallet',
+    updateReady: 'A new version is ready',
+    reload: 'Reload',
+    offlineTitle: 'You are offline',
+    offlineText: 'Check your signal or Wi-Fi and try again. Your balance is safe.',
+    retry: 'Try again',
+  },
   common: {
     next: 'Next',
     back: 'Back',

@@ -6,6 +6,14 @@ export const laGuest: GuestMessages = {
     name: 'Member Wallet',
     tagline: 'ກະເປົາເງິນສະມາຊິກ ປອດໄພ ໃຊ້ງ່າຍ',
   },
+  pwa: {
+    shortName: 'ກະເປົາເງິນ',
+    updateReady: 'ມີເວີຊັນໃໝ່',
+    reload: 'ໂຫຼດໃໝ່',
+    offlineTitle: 'ບໍ່ມີການເຊື່ອມຕໍ່ອິນເຕີເນັດ',
+    offlineText: 'ກວດສອບສັນຍານ ຫຼື Wi-Fi ແລ້ວລອງໃໝ່ອີກຄັ້ງ ຍອດເງິນຂອງທ່ານປອດໄພ',
+    retry: 'ລອງໃໝ່ອີກຄັ້ງ',
+  },
   common: {
     next: 'ຕໍ່ໄປ',
     back: 'ກັບຄືນ',

@@ -8,6 +8,14 @@ export const thGuest = {
     name: 'Member Wallet',
     tagline: 'กระเป๋าเงินสมาชิก ปลอดภัย ใช้ง่าย',
   },
+  pwa: {
+    shortName: 'กระเป๋าเงิน',
+    updateReady: 'มีเวอร์ชันใหม่',
+    reload: 'โหลดใหม่',
+    offlineTitle: 'ไม่มีการเชื่อมต่ออินเทอร์เน็ต',
+    offlineText: 'ตรวจสอบสัญญาณหรือ Wi-Fi แล้วลองอีกครั้ง ยอดเงินของคุณปลอดภัย',
+    retry: 'ลองอีกครั้ง',
+  },
   common: {
     next: 'ถัดไป',
     back: 'ย้อนกลับ',
