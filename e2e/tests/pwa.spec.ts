@@ -72,6 +72,7 @@ test.describe('installable app', () => {
     const sw = await request.get('/sw.js');
     expect(sw.headers()['cache-control']).toBe('no-cache');
     expect(sw.headers()['content-type']).toContain('javascript');
+    expect(sw.headers()['service-worker-allowed']).toBe('/');
     await controlled(page);
     await page.reload();
     await expect(page.getByTestId('login-form')).toBeVisible();
