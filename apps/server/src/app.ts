@@ -334,7 +334,7 @@ async function registerWebApp(app: FastifyInstance, config: Config, services: Se
         void res.header('cache-control', path.includes(join(root, 'assets')) || path.includes(join(root, 'admin', 'assets')) ? 'public, max-age=31536000, immutable' : 'no-cache');
         // The service worker (the installable app, apps/web/pwa): checked with the server on every
         // update check, never kept as immutable, and allowed the whole site as its scope.
-        if (path === join(root, 'sw.js')) void res.header('service-worker-allowed', '/');
+        if (path.replace(/\.(br|gz)$/, '') === join(root, 'sw.js')) void res.header('service-worker-allowed', '/');
       },
     });
   }
