@@ -1,6 +1,7 @@
 import { chatErrorCodes } from './chat-errors';
 import { depositErrorCodes } from './deposit-errors';
 import { promotionErrorCodes } from './promotion-errors';
+import { responsibleErrorCodes } from './responsible-errors';
 
 /**
  * Error codes that travel on the wire as `{ "message": CODE }`.
@@ -103,7 +104,7 @@ export const addedErrorCodes = [
  * Every code: the spec's, then each domain's own (declared in the domain's contract file, one
  * line here per domain).
  */
-export const errorCodes = [...specErrorCodes, ...spinErrorCodes, ...protocolCodes, ...addedErrorCodes, ...depositErrorCodes, ...promotionErrorCodes, ...chatErrorCodes] as const;
+export const errorCodes = [...specErrorCodes, ...spinErrorCodes, ...protocolCodes, ...addedErrorCodes, ...depositErrorCodes, ...promotionErrorCodes, ...chatErrorCodes, ...responsibleErrorCodes] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 export type SlipReasonCode = (typeof slipReasonCodes)[number];
 

@@ -40,7 +40,7 @@ function replayStored(answer: StoredAnswer): MoneyResult {
  * Policy hooks (`policies`) are checked by the services before money leaves a member's control.
  */
 export class MoneyCore {
-  readonly policies = new MoneyPolicies();
+  readonly policies: MoneyPolicies;
   /** Credits from outside systems, once per message (credits.ts). */
   readonly credits: Credits;
   /** The prize wheel's coins, a unit of their own on the ledger (coins.ts). */
@@ -51,8 +51,11 @@ export class MoneyCore {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly claimStaleMs: number = CLAIM_STALE_MS,
+    /** The money core's clock (platform/clock.ts): deposit times and limit windows count by it. */
+    readonly now: () => number = Date.now,
   ) {
-    this.credits = new Credits(db);
+    this.policies = new MoneyPolicies(db);
+    this.credits = new Credits(db, this.policies, now);
     this.coins = new Coins(db);
     this.positions = new Positions(db);
   }

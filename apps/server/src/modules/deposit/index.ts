@@ -10,7 +10,7 @@ import type { RateLimiter } from '../../lib/rate-limit';
 import { idempotencyOf } from '../../money/idempotency';
 import { defineModule } from '../../platform/module';
 import { moduleConfig } from '../../platform/module-config';
-import { operatorGuard } from '../../platform/operator';
+import { operatorGuard, operatorIsOwner } from '../../platform/operator';
 import { rsaKeyPairOf, secretOf } from '../../platform/secrets';
 import type { Bank, BankTransfer } from '../../providers/bank/bank';
 import { SandboxBank } from '../../providers/bank/sandbox-bank';
@@ -282,7 +282,7 @@ async function limitSlipUploads(limiter: RateLimiter, limits: DepositServices['s
  * Operator calls:
  *   GET  /api/operator/deposits/unmatched                  — money held with no member to credit
  *   POST /api/operator/deposits/:id/assign {memberId}      — credit it to a member (once)
- *   POST /api/operator/deposits {memberId, amount, currency, note} + Idempotency-Key — a manual deposit
+ *   POST /api/operator/deposits {memberId, amount, currency, note, overLimit?} + Idempotency-Key — a manual deposit (over the member's deposit limit only by an owner with overLimit)
  *   GET  /api/operator/deposit-channels, PUT /api/operator/deposit-channels/:id, PUT /api/operator/deposit-manual {value}
  */
 export const depositModule = defineModule({
@@ -543,13 +543,14 @@ function operatorRoutes(app: FastifyInstance, guard: ReturnType<typeof operatorG
     { preHandler: guard, schema: { params: z.object({ id: z.string().min(1).max(64) }), body: z.strictObject({ memberId: z.string().min(1).max(64) }) } },
     async (request) => deposits.bank.assign((request.params as { id: string }).id, (request.body as { memberId: string }).memberId),
   );
-  const manualBody = z.strictObject({ memberId: z.string().min(1).max(64), amount: amountSchema, currency: z.enum(['BAHT', 'THB', 'LAK']), note: z.string().trim().min(1).max(200) });
+  // overLimit: an owner's explicit credit over the member's deposit limit (else 403 DEPOSIT_LIMIT).
+  const manualBody = z.strictObject({ memberId: z.string().min(1).max(64), amount: amountSchema, currency: z.enum(['BAHT', 'THB', 'LAK']), note: z.string().trim().min(1).max(200), overLimit: z.boolean().optional() });
   app.post('/api/operator/deposits', { preHandler: guard, schema: { body: manualBody } }, async (request) => {
     const body = request.body as z.output<typeof manualBody>;
     const idem = idempotencyOf(request.headers['idempotency-key'], 'operatorDeposit', request.body);
     if (!idem) throw badRequest('KEY_MISSING', { fields: [{ path: 'Idempotency-Key', code: 'required' }] });
     // Operator keys live apart from members' own ('/' is not allowed in a member's key).
-    return deposits.bank.manual(body, { key: `operator/${idem.key}`, hash: idem.hash });
+    return deposits.bank.manual(body, { key: `operator/${idem.key}`, hash: idem.hash }, operatorIsOwner(request));
   });
   app.get('/api/operator/deposit-channels', { preHandler: guard }, async () => ({ channels: await deposits.channels.all() }));
   const channelBody = z.strictObject({
