@@ -10,6 +10,7 @@ import { inviteModule } from './invite';
 import { lookupModule } from './lookup';
 import { otpModule } from './otp';
 import { refundModule } from './refund';
+import { responsibleModule } from './responsible';
 import { settingsModule } from './settings';
 import { spinModule } from './spin';
 import { statementModule } from './statement';
@@ -33,6 +34,7 @@ export const modules: readonly DomainModule[] = [
   bonusModule,
   refundModule,
   inviteModule,
+  responsibleModule,
   chatModule,
   demoModule,
 ];

@@ -4,7 +4,7 @@ import type { DB } from '../db/schema';
 import { AppError } from '../lib/errors';
 import { answerOf } from './answers';
 import { Coins } from './coins';
-import { Credits } from './credits';
+import { Credits, lockMemberDeposits } from './credits';
 import { callKey, claimKey, KeyTaken, lookupKey, recordAnswer, recordPlan, releaseClaim, settleAnswer, type Idem, type KeyRecord, type StoredAnswer } from './idempotency';
 import { MoneyPolicies } from './policies';
 import { Positions } from './positions';
@@ -58,6 +58,11 @@ export class MoneyCore {
     this.credits = new Credits(db, this.policies, now);
     this.coins = new Coins(db);
     this.positions = new Positions(db);
+  }
+
+  /** Holds the member's deposit decisions (credit or hold) until `trx` ends: a change of the member's deposit rules made under it applies to every later decision. */
+  lockDeposits(trx: Kysely<DB>, memberId: string): Promise<void> {
+    return lockMemberDeposits(trx, memberId);
   }
 
   async once(memberId: string, idem: Idem | null, run: () => Promise<MoneyResult>): Promise<MoneyResult> {

@@ -74,7 +74,7 @@ function isRetryable(error: unknown): boolean {
 }
 
 /** Serialises the deposit decisions of one member (the rules read what was credited, then credit or hold) across processes, for the transaction. */
-async function lockMemberDeposits(trx: Kysely<DB>, memberId: string): Promise<void> {
+export async function lockMemberDeposits(trx: Kysely<DB>, memberId: string): Promise<void> {
   await sql`SELECT pg_advisory_xact_lock(hashtext(${`deposits:${memberId}`}))`.execute(trx);
 }
 
@@ -450,4 +450,41 @@ export async function creditedKeys(db: Kysely<DB>, keys: ReadonlyArray<{ source:
     for (const r of rows.rows) found.add(`${r.source}\n${r.ref}`);
   }
   return found;
+}
+
+/**
+ * What a member's deposits credited (SUCCESS, by `credited_at`, the money core's clock) add up to
+ * since each of these instants (deposit limits' rolling windows). Read on `db` (the deposit lock's
+ * transaction when a decision depends on it).
+ */
+export async function creditedSince(db: Kysely<DB>, memberId: string, since: readonly Date[]): Promise<number[]> {
+  if (since.length === 0) return [];
+  const earliest = new Date(Math.min(...since.map((d) => d.getTime())));
+  const rows = await db
+    .selectFrom('operations')
+    .select(['amount', 'credited_at'])
+    .where('member_id', '=', memberId)
+    .where('type', '=', 'deposit')
+    .where('status', '=', 'SUCCESS')
+    .where('credited_at', '>', earliest)
+    .execute();
+  return since.map((from) => rows.reduce((sum, r) => (r.credited_at && r.credited_at.getTime() > from.getTime() ? sum + Number(r.amount) : sum), 0));
+}
+
+/** A member's deposits credited and withdrawals asked (not refused) since an instant (a login: the reality check's net result). */
+export async function moneySince(db: Kysely<DB>, memberId: string, since: Date): Promise<{ deposits: number; withdrawals: number }> {
+  const rows = await db
+    .selectFrom('operations')
+    .select(['type', 'status', 'amount', 'credited_at', 'created_at'])
+    .where('member_id', '=', memberId)
+    .where('type', 'in', ['deposit', 'withdraw'])
+    .where((eb) => eb.or([eb('created_at', '>=', since), eb('credited_at', '>=', since)]))
+    .execute();
+  let deposits = 0;
+  let withdrawals = 0;
+  for (const r of rows) {
+    if (r.type === 'deposit' && r.status === 'SUCCESS') deposits += Number(r.amount);
+    else if (r.type === 'withdraw' && r.status !== 'FAILED') withdrawals += Number(r.amount);
+  }
+  return { deposits, withdrawals };
 }
