@@ -64,7 +64,7 @@ describe.each(dbKinds)('responsible play on %s', (kind) => {
     });
   const heldQueue = async () => (await call<{ deposits: Array<{ id: string; memberId: string; amount: number; reason: string; status: string }> }>(t.app, 'GET', '/api/operator/deposits/held', { headers: operator })).body.deposits;
 
-  it('refuses a registration under 20 (UNDERAGE), a birth date that is no day (KEY_INVALID), and one without it (KEY_MISSING)', async () => {
+  it('refuses a registration under 20 (UNDERAGE), a birth date that is no day (BIRTH_DATE_INVALID), and one without it (KEY_MISSING)', async () => {
     const today = new Date(Date.now() + 7 * HOUR);
     const nineteen = `${today.getUTCFullYear() - 19}-01-01`;
     const almost = new Date(Date.UTC(today.getUTCFullYear() - 20, today.getUTCMonth(), today.getUTCDate() + 1)).toISOString().slice(0, 10);
@@ -75,7 +75,7 @@ describe.each(dbKinds)('responsible play on %s', (kind) => {
       expect(checked.body).toMatchObject({ message: 'UNDERAGE' });
     }
     for (const birthDate of ['1990-02-30', '90-01-01', '1990/01/01']) {
-      expect((await call(t.app, 'POST', '/api/account', { body: registration(uniquePhone(), { birthDate }) })).body).toMatchObject({ message: 'KEY_INVALID' });
+      expect((await call(t.app, 'POST', '/api/account', { body: registration(uniquePhone(), { birthDate }) })).body).toMatchObject({ message: 'BIRTH_DATE_INVALID' });
     }
     const { birthDate: _omitted, ...without } = registration(uniquePhone());
     expect(await call(t.app, 'POST', '/api/account', { body: without })).toMatchObject({ status: 400, body: { message: 'KEY_MISSING' } });

@@ -4,6 +4,9 @@
  * `today` (also `YYYY-MM-DD`: the server uses the date in Asia/Bangkok). Someone born on 29
  * February turns a year older on 1 March in a year without one.
  */
+/** The minimum age at registration unless the deployment sets another (server MIN_AGE, web VITE_MIN_AGE). */
+export const DEFAULT_MIN_AGE = 20;
+
 export const BIRTH_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** The parts of a real calendar day, or null. */
@@ -32,10 +35,10 @@ export function bangkokDay(at: number): string {
   return new Date(at + 7 * 3_600_000).toISOString().slice(0, 10);
 }
 
-/** The birth-date rule: KEY_INVALID for a date that is not a real day, UNDERAGE under `minAge` (or born after today), else null. */
-export function checkBirthDate(birth: string, minAge: number, today: string): 'KEY_INVALID' | 'UNDERAGE' | null {
+/** The birth-date rule: BIRTH_DATE_INVALID for a date that is not a real day, UNDERAGE under `minAge` (or born after today), else null. */
+export function checkBirthDate(birth: string, minAge: number, today: string): 'BIRTH_DATE_INVALID' | 'UNDERAGE' | null {
   const age = ageOn(birth, today);
-  if (age === null) return 'KEY_INVALID';
+  if (age === null) return 'BIRTH_DATE_INVALID';
   if (age < minAge || birth > today) return 'UNDERAGE';
   return null;
 }

@@ -15,6 +15,8 @@ export const responsibleErrorCodes = [
   'TIME_OUT',
   /** 400: registration of someone younger than the minimum age (20 by default, MIN_AGE), or a birth date in the future. */
   'UNDERAGE',
+  /** 400: a birth date that is not a real day in YYYY-MM-DD. */
+  'BIRTH_DATE_INVALID',
   /** 409: a break cannot be shortened: the member is already on a break that ends later (`until`). */
   'BREAK_ALREADY_LONGER',
   /** 403 (operator): a time-out or self-exclusion cannot be lifted or shortened by anyone; the attempt is in the audit. */

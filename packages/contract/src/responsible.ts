@@ -20,8 +20,7 @@ export const SELF_EXCLUSION_MONTHS = [6, 12, 60] as const;
 export const REALITY_CHECK_MINUTES = [0, 15, 30, 60] as const;
 /** How long a raised or removed limit waits before it applies. */
 export const LIMIT_INCREASE_DELAY_HOURS = 24;
-/** The minimum age at registration unless the deployment sets another (server MIN_AGE, web VITE_MIN_AGE). */
-export const DEFAULT_MIN_AGE = 20;
+export { DEFAULT_MIN_AGE } from './age';
 
 const limitsSchema = z.object({ day: bahtSchema.nullable(), week: bahtSchema.nullable(), month: bahtSchema.nullable() });
 

@@ -565,6 +565,7 @@ export const en: Messages = {
     EXCLUSION_CANNOT_BE_LIFTED: 'A break cannot be lifted or shortened.',
     NO_PENDING_LIMIT: 'There is no pending change of this limit.',
     NO_HELD_DEPOSIT: 'This held deposit was not found.',
+    BIRTH_DATE_INVALID: 'Please enter a real date of birth.',
   },
   rules: {
     REQUIRED: 'Please fill in this field',
@@ -577,6 +578,8 @@ export const en: Messages = {
     BANK_ACCOUNT_NO_INVALID: 'The account number must have 10–18 digits',
     BANK_ACCOUNT_NAME_INVALID: 'The account name may contain letters, spaces and dots only',
     BANK_ACCOUNT_NAME_ENG: 'The bank account name must be in English only',
+    BIRTH_DATE_INVALID: 'Please enter a real date of birth',
+    UNDERAGE: 'You must be at least {{minAge}} years old to register',
   },
   slipReasons: {
     UPLOADED_FILE_NOT_EXIST: 'Incorrect slip',

@@ -329,6 +329,7 @@ export const laGuest: GuestMessages = {
     EXCLUSION_CANNOT_BE_LIFTED: 'ບໍ່ສາມາດຍົກເລີກ ຫຼື ຫຍໍ້ເວລາພັກໄດ້',
     NO_PENDING_LIMIT: 'ບໍ່ມີການປ່ຽນແປງວົງເງິນນີ້ທີ່ລໍຖ້າຢູ່',
     NO_HELD_DEPOSIT: 'ບໍ່ພົບລາຍການຝາກທີ່ຖືກພັກໄວ້',
+    BIRTH_DATE_INVALID: 'ກະລຸນາປ້ອນວັນເກີດໃຫ້ຖືກຕ້ອງ',
   },
   rules: {
     REQUIRED: 'ກະລຸນາປ້ອນຂໍ້ມູນຊ່ອງນີ້',
@@ -341,6 +342,8 @@ export const laGuest: GuestMessages = {
     BANK_ACCOUNT_NO_INVALID: 'ເລກບັນຊີຕ້ອງເປັນຕົວເລກ 10–18 ຕົວ',
     BANK_ACCOUNT_NAME_INVALID: 'ຊື່ບັນຊີໃຊ້ໄດ້ສະເພາະຕົວອັກສອນ, ຍະຫວ່າງ ແລະ ຈຸດ',
     BANK_ACCOUNT_NAME_ENG: 'ຊື່ບັນຊີທະນາຄານຕ້ອງເປັນພາສາອັງກິດເທົ່ານັ້ນ',
+    BIRTH_DATE_INVALID: 'ກະລຸນາປ້ອນວັນເກີດໃຫ້ຖືກຕ້ອງ',
+    UNDERAGE: 'ຕ້ອງມີອາຍຸຢ່າງໜ້ອຍ {{minAge}} ປີຈຶ່ງຈະສະໝັກໄດ້',
   },
   slipReasons: {
     UPLOADED_FILE_NOT_EXIST: 'ສະລິບບໍ່ຖືກຕ້ອງ',

@@ -331,6 +331,7 @@ export const thGuest = {
     EXCLUSION_CANNOT_BE_LIFTED: 'ไม่สามารถยกเลิกหรือย่นระยะเวลาพักได้',
     NO_PENDING_LIMIT: 'ไม่มีการเปลี่ยนแปลงวงเงินนี้ที่รออยู่',
     NO_HELD_DEPOSIT: 'ไม่พบรายการฝากที่ถูกพักไว้',
+    BIRTH_DATE_INVALID: 'กรุณากรอกวันเกิดให้ถูกต้อง',
   } satisfies Record<ErrorCode, string>,
   rules: {
     REQUIRED: 'กรุณากรอกข้อมูลช่องนี้',
@@ -343,6 +344,8 @@ export const thGuest = {
     BANK_ACCOUNT_NO_INVALID: 'เลขที่บัญชีต้องเป็นตัวเลข 10–18 หลัก',
     BANK_ACCOUNT_NAME_INVALID: 'ชื่อบัญชีใช้ได้เฉพาะตัวอักษร ช่องว่าง และจุด',
     BANK_ACCOUNT_NAME_ENG: 'ชื่อบัญชีธนาคารต้องเป็นภาษาอังกฤษเท่านั้น',
+    BIRTH_DATE_INVALID: 'กรุณากรอกวันเกิดให้ถูกต้อง',
+    UNDERAGE: 'ต้องมีอายุอย่างน้อย {{minAge}} ปีจึงจะสมัครได้',
   } satisfies Record<RuleCode, string>,
   slipReasons: {
     UPLOADED_FILE_NOT_EXIST: 'สลิปไม่ถูกต้อง',

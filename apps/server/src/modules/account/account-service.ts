@@ -2,8 +2,7 @@ import type { Kysely } from 'kysely';
 import { bankAllowed } from '../lookup/lookup-service';
 import type { Profile, Registration } from '@mw/contract/account';
 import type { Locale } from '@mw/contract/constants';
-import { bangkokDay, checkBirthDate } from '@mw/contract/age';
-import { DEFAULT_MIN_AGE } from '@mw/contract/responsible';
+import { bangkokDay, checkBirthDate, DEFAULT_MIN_AGE } from '@mw/contract/age';
 import {
   checkBankAccountName,
   checkBankAccountNo,
