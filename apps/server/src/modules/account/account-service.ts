@@ -184,6 +184,8 @@ export class AccountService {
           bank_account_name: member.bankAccountName,
           bank_account_no: member.bankAccountNo,
           currency: 'BAHT',
+          // The demo member is an adult (the age gate asks every new member for a birth date).
+          birth_date: '1990-01-01',
         })
         .onConflict((oc) => oc.doNothing())
         .execute();
