@@ -9,7 +9,8 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { endpointList } from '@mw/contract/endpoints';
-import type { EndpointDef } from '@mw/contract/http';
+import { breakRuleOf, type EndpointDef } from '@mw/contract/http';
+import { WALLET_CODE } from '@mw/contract/constants';
 import type { Config } from './config';
 import type { Database } from './db/database';
 import { migrate } from './db/migrations';
@@ -266,6 +267,7 @@ async function multipartRequest(request: FastifyRequest): Promise<unknown> {
 }
 
 function registerEndpoint(app: FastifyInstance, services: Services, name: string, def: EndpointDef, handler: Handler<EndpointDef> | undefined): void {
+  const rule = breakRuleOf(def);
   app.route({
     method: def.method,
     url: def.path,
@@ -278,6 +280,13 @@ function registerEndpoint(app: FastifyInstance, services: Services, name: string
     preValidation: def.auth
       ? async (request: FastifyRequest) => {
           request.member = await services.sessions.authenticate(request.headers.authorization);
+          // Responsible play: during a member's time-out or self-exclusion the calls the contract
+          // marks (every money call but withdrawals and money coming home, game launches,
+          // marketing) answer 403 TIME_OUT / SELF_EXCLUDED {until} before their body is even checked.
+          if (rule !== 'allowed' && 'responsible' in services) {
+            const homeward = rule === 'toWalletOnly' && (request.body as { to?: unknown } | null | undefined)?.to === WALLET_CODE;
+            if (!homeward) await services.responsible.assertNoBreak(request.member.memberId);
+          }
         }
       : def.domain === 'chat'
         ? // Chat is for guests and members: a token, when one comes, says which member (and must be valid).

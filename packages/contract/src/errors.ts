@@ -2,6 +2,7 @@ import { chatErrorCodes } from './chat-errors';
 import { depositErrorCodes } from './deposit-errors';
 import { payoutErrorCodes } from './payout-errors';
 import { promotionErrorCodes } from './promotion-errors';
+import { responsibleErrorCodes } from './responsible-errors';
 
 /**
  * Error codes that travel on the wire as `{ "message": CODE }`.
@@ -106,7 +107,7 @@ export const addedErrorCodes = [
  * Every code: the spec's, then each domain's own (declared in the domain's contract file, one
  * line here per domain).
  */
-export const errorCodes = [...specErrorCodes, ...spinErrorCodes, ...protocolCodes, ...addedErrorCodes, ...depositErrorCodes, ...promotionErrorCodes, ...chatErrorCodes, ...payoutErrorCodes] as const;
+export const errorCodes = [...specErrorCodes, ...spinErrorCodes, ...protocolCodes, ...addedErrorCodes, ...depositErrorCodes, ...promotionErrorCodes, ...chatErrorCodes, ...payoutErrorCodes, ...responsibleErrorCodes] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 export type SlipReasonCode = (typeof slipReasonCodes)[number];
 

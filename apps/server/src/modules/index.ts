@@ -12,6 +12,7 @@ import { inviteModule } from './invite';
 import { lookupModule } from './lookup';
 import { otpModule } from './otp';
 import { refundModule } from './refund';
+import { responsibleModule } from './responsible';
 import { settingsModule } from './settings';
 import { spinModule } from './spin';
 import { statementModule } from './statement';
@@ -36,6 +37,7 @@ export const modules: readonly DomainModule[] = [
   bonusModule,
   refundModule,
   inviteModule,
+  responsibleModule,
   chatModule,
   backofficeModule,
   demoModule,

@@ -29,6 +29,20 @@ export function operatorTokenValid(config: Pick<Config, 'OPERATOR_TOKEN'>, token
 }
 
 /**
+ * Whether the operator calling holds the owner role. Operators' own accounts and roles come with
+ * the operator-accounts work (`request.operator` with its role); until a request carries one, the
+ * only operator credential is the shared OPERATOR_TOKEN, which can do everything, so its holder
+ * counts as the owner. Calls that need the owner (a manual credit over a member's deposit limit,
+ * releasing a held deposit the limit still refuses) ask this and an explicit flag in the body.
+ */
+export function operatorIsOwner(request: FastifyRequest): boolean {
+  const operator = (request as unknown as { operator?: { role?: unknown; roles?: unknown } | null }).operator;
+  if (!operator) return true;
+  const roles = Array.isArray(operator.roles) ? operator.roles : [operator.role];
+  return roles.includes('owner');
+}
+
+/**
  * Who made an operator change, as the audit records it: the `X-Operator` header (a name the back
  * office sends, at most 64 characters) or, without it, "operator".
  */

@@ -13,6 +13,8 @@ import { ChatWidgetSlot } from '../../features/chat/ChatWidgetSlot';
 import '../../i18n/memberMessages';
 
 // The conditions (and the HTML sanitiser they need) load when the member first opens them.
+// The reality check (and the contract's schemas it reads with) loads after the layout.
+const RealityCheck = lazy(() => import('../../features/responsible/RealityCheck').then((m) => ({ default: m.RealityCheck })));
 const ConditionsModal = lazy(() => import('../../features/conditions/ConditionsModal').then((m) => ({ default: m.ConditionsModal })));
 
 /** Member pages: top bar (name, language, logout) and the five-item bottom menu. */
@@ -49,7 +51,15 @@ export function MemberLayout() {
         <Suspense fallback={<PageSpinner />}>
           <Outlet />
         </Suspense>
+        <footer className="muted responsible-footer" data-testid="responsible-footer">
+          <Link to="/user/responsible" data-testid="responsible-footer-link">
+            {t('responsible.link')}
+          </Link>
+        </footer>
       </main>
+      <Suspense fallback={null}>
+        <RealityCheck />
+      </Suspense>
       <ChatWidgetSlot />
       <BottomNav>
         <NavTab to="/user/profile" icon="user" label={t('nav.profile')} testId="nav-profile" />
