@@ -1,6 +1,8 @@
 /**
  * The back office's error codes (operators, their sessions, roles and the audit), zod-free like
- * deposit-errors.ts. Every one is in the README's "Back office: operators" section.
+ * deposit-errors.ts. Every one is in the README ("Operators, roles and the audit"). They are not
+ * in errors.ts's `errorCodes`: the member app never meets them, so its message catalogue (and
+ * its first bundle) does not carry them; the back office has its own.
  */
 export const adminErrorCodes = [
   // 401 UNAUTHORIZED (an operator call without valid credentials) is the spec's own code, in errors.ts.
@@ -33,3 +35,5 @@ export const adminErrorCodes = [
   /** 409: the operator is not active (a disabled one is enabled first; one waiting for enrolment finishes it). */
   'OPERATOR_NOT_ACTIVE',
 ] as const;
+
+export type AdminErrorCode = (typeof adminErrorCodes)[number];

@@ -1,4 +1,3 @@
-import { adminErrorCodes } from './admin-errors';
 import { chatErrorCodes } from './chat-errors';
 import { depositErrorCodes } from './deposit-errors';
 import { promotionErrorCodes } from './promotion-errors';
@@ -104,7 +103,7 @@ export const addedErrorCodes = [
  * Every code: the spec's, then each domain's own (declared in the domain's contract file, one
  * line here per domain).
  */
-export const errorCodes = [...specErrorCodes, ...spinErrorCodes, ...protocolCodes, ...addedErrorCodes, ...depositErrorCodes, ...promotionErrorCodes, ...chatErrorCodes, ...adminErrorCodes] as const;
+export const errorCodes = [...specErrorCodes, ...spinErrorCodes, ...protocolCodes, ...addedErrorCodes, ...depositErrorCodes, ...promotionErrorCodes, ...chatErrorCodes] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 export type SlipReasonCode = (typeof slipReasonCodes)[number];
 

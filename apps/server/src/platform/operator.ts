@@ -65,6 +65,13 @@ export async function authenticateOperator(services: Services, authorization: st
   return services.operatorSessions.authenticate(token, ip);
 }
 
+const registered = new WeakMap<FastifyInstance, ReadonlyArray<{ method: string; url: string }>>();
+
+/** Every /api/operator/* route the app registered (its method and pattern; HEAD left out). */
+export function operatorRoutesOf(app: FastifyInstance): ReadonlyArray<{ method: string; url: string }> {
+  return registered.get(app) ?? [];
+}
+
 /**
  * Every /api/operator/* call, centrally, before its body is read: the caller is authenticated
  * (401) and their role checked against the matrix of operator-roles.ts (403 FORBIDDEN_ROLE,
@@ -73,6 +80,12 @@ export async function authenticateOperator(services: Services, authorization: st
  */
 export function registerOperatorHooks(app: FastifyInstance, services: Services): void {
   app.decorateRequest('operator', null);
+  const routes: Array<{ method: string; url: string }> = [];
+  registered.set(app, routes);
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/operator/')) return;
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url });
+  });
   app.addHook('onRequest', async (request) => {
     if (!isOperatorRoute(request)) return;
     const operator = await authenticateOperator(services, request.headers.authorization, request.ip);
