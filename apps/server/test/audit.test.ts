@@ -83,14 +83,28 @@ describe.each(dbKinds)('the audit log on %s', (kind) => {
   });
 
   it('gives every other successful change a generic row; the api-key is recorded as api-key', async () => {
-    expect((await call(t.app, 'PUT', '/api/operator/settings/registerOTP', { token: owner, body: { value: false } })).status).toBe(200);
-    expect((await call(t.app, 'PUT', '/api/operator/settings/registerOTP', { headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'x-operator': 'deploy-bot' }, body: { value: true } })).status).toBe(200);
+    // The slip rules record no row of their own: the framework writes a generic one.
+    const rules = await call<Record<string, unknown>>(t.app, 'GET', '/api/operator/slip-settings', { token: owner });
+    expect((await call(t.app, 'PUT', '/api/operator/slip-settings', { token: owner, body: { ...rules.body, maxAgeMinutes: 45 } })).status).toBe(200);
+    expect((await call(t.app, 'PUT', '/api/operator/slip-settings', { headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'x-operator': 'deploy-bot' }, body: rules.body })).status).toBe(200);
     // A refused change writes nothing.
-    expect((await call(t.app, 'PUT', '/api/operator/settings/registerOTP', { token: owner, body: { value: 'no' } })).status).toBe(400);
-    const { rows } = await audit('action=PUT /api/operator/settings/:key');
+    expect((await call(t.app, 'PUT', '/api/operator/slip-settings', { token: owner, body: { maxAgeMinutes: 'no' } })).status).toBe(400);
+    const { rows } = await audit('action=PUT /api/operator/slip-settings');
     expect(rows).toHaveLength(2);
-    expect(rows[0]).toMatchObject({ operator: 'api-key', operatorId: 'api-key', role: 'owner', target: 'key=registerOTP', after: { value: true }, onBehalfOf: 'deploy-bot' });
-    expect(rows[1]).toMatchObject({ operator: 'owner', role: 'owner', target: 'key=registerOTP', after: { value: false }, onBehalfOf: null });
+    expect(rows[0]).toMatchObject({ operator: 'api-key', who: 'api-key', operatorId: 'api-key', role: 'owner', target: null, after: rules.body, onBehalfOf: 'deploy-bot' });
+    expect(rows[1]).toMatchObject({ operator: 'owner', role: 'owner', after: { maxAgeMinutes: 45 }, onBehalfOf: null });
+    // A path parameter is the target of a generic row.
+    const channels = await call<{ channels: Array<Record<string, unknown> & { id: string; kind: string; bank_code: string; bank_type: string; mode: string; account_name: string; account_no: string; currency: string; sort: number; active: boolean }> }>(t.app, 'GET', '/api/operator/deposit-channels', { token: owner });
+    const c = channels.body.channels[0];
+    if (!c) throw new Error('no deposit channel');
+    const body = { kind: c.kind, bankCode: c.bank_code, bankType: c.bank_type, mode: c.mode, accountName: c.account_name, accountNo: c.account_no, currency: c.currency, sort: c.sort, active: c.active };
+    expect((await call(t.app, 'PUT', `/api/operator/deposit-channels/${c.id}`, { token: owner, body })).status).toBe(200);
+    expect((await audit('action=PUT /api/operator/deposit-channels/:id')).rows[0]).toMatchObject({ target: `id=${c.id}`, after: body });
+    // The site switches record their own change, with the value before.
+    expect((await call(t.app, 'PUT', '/api/operator/settings/registerOTP', { token: owner, body: { value: false } })).status).toBe(200);
+    expect((await call(t.app, 'PUT', '/api/operator/settings/registerOTP', { token: owner, body: { value: true } })).status).toBe(200);
+    const switched = await audit('action=setting.change&target=registerOTP');
+    expect(switched.rows.map((r) => [r.before, r.after])).toEqual([[false, true], [true, false]]);
     // Reads write nothing.
     const before = (await audit('')).total;
     await call(t.app, 'GET', '/api/operator/withdrawals', { token: owner });

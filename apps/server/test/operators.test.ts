@@ -222,3 +222,21 @@ describe('demo operators without SEED_DEMO', () => {
     }
   });
 });
+
+describe('operators on a terminated site', () => {
+  it('still log in and bring the site back', async () => {
+    const t = await startApp('embedded');
+    try {
+      useTestClock(t);
+      const owner = await operatorLogin(t, 'owner');
+      expect((await call(t.app, 'PUT', '/api/operator/settings/siteActive', { token: owner, body: { value: false } })).status).toBe(200);
+      expect((await call(t.app, 'GET', '/api/lookup/active')).status).toBe(410);
+      const again = await operatorLogin(t, 'owner');
+      expect((await call(t.app, 'GET', '/api/admin/me', { token: again })).status).toBe(200);
+      expect((await call(t.app, 'PUT', '/api/operator/settings/siteActive', { token: again, body: { value: true } })).status).toBe(200);
+      expect((await call(t.app, 'GET', '/api/lookup/active')).status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});

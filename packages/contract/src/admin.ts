@@ -94,6 +94,8 @@ export const auditRowSchema = z.object({
   at: isoDateSchema,
   /** The operator's username; `api-key` for OPERATOR_TOKEN; the name typed for a failed login. */
   operator: z.string(),
+  /** The same as `operator` (the issue's word for it). */
+  who: z.string(),
   operatorId: z.string().nullable(),
   role: z.string().nullable(),
   action: z.string(),

@@ -193,17 +193,22 @@ export function registerAuditHooks(app: FastifyInstance, db: Kysely<DB>): void {
     const actor = actorOf(request);
     if (!actor) return payload;
     const params = request.params && typeof request.params === 'object' && Object.keys(request.params).length > 0 ? request.params : null;
-    await recordAudit(
-      db,
-      {
-        actor,
-        action: `${request.method} ${request.routeOptions.url ?? ''}`,
-        target: params ? Object.entries(params as Record<string, unknown>).map(([k, v]) => `${k}=${String(v)}`).join(' ') : null,
-        before: null,
-        after: request.body ?? null,
-      },
-      request,
-    );
+    try {
+      await recordAudit(
+        db,
+        {
+          actor,
+          action: `${request.method} ${request.routeOptions.url ?? ''}`,
+          target: params ? Object.entries(params as Record<string, unknown>).map(([k, v]) => `${k}=${String(v)}`).join(' ') : null,
+          before: null,
+          after: request.body ?? null,
+        },
+        request,
+      );
+    } catch (error) {
+      // The action is done and cannot be undone here: its answer goes out, the missing row is an error in the log.
+      request.log.error({ err: error, action: `${request.method} ${request.routeOptions.url ?? ''}`, operator: actor.username }, 'audit row not written');
+    }
     return payload;
   });
 }
@@ -243,6 +248,7 @@ export async function readAudit(db: Kysely<DB>, query: AuditQuery): Promise<{ ro
       id: r.id,
       at: r.at.toISOString(),
       operator: r.operator,
+      who: r.operator,
       operatorId: r.operator_id,
       role: r.role,
       action: r.action,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { readChanges } from '../../platform/audit';
+import { readChanges, recordChange } from '../../platform/audit';
 import { defineModule } from '../../platform/module';
-import { operatorGuard } from '../../platform/operator';
+import { operatorGuard, operatorName } from '../../platform/operator';
 import { SettingsService } from './settings-service';
 import './tables';
 
@@ -71,7 +71,9 @@ CREATE INDEX operator_changes_entity ON operator_changes (entity, key, at DESC);
       async (request) => {
         const { key } = request.params as { key: z.infer<typeof switchable> };
         const { value } = request.body as { value: boolean };
+        const before = await settings.get<boolean | null>(key, null);
         await settings.set(key, value);
+        await recordChange(database.db, { who: operatorName(request), entity: 'setting', key, before, after: value });
         return { key, value };
       },
     );
