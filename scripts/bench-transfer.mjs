@@ -1,10 +1,12 @@
 // The transfer benchmark: an HTTP load test of POST /api/wallet/transfer on PostgreSQL (32
 // concurrent clients over many members), then PostgreSQL's own pgbench -b tpcb-like on the same
 // server, so the two throughputs can be compared. Used by scripts/bench.mjs. BENCH_POOL sets the
-// server's PostgreSQL pool (default 32), BENCH_SECONDS the length of each run (default 15).
+// server's PostgreSQL pool (default 32, shared out between processes), BENCH_SECONDS the length of
+// each run (default 15), BENCH_PROCESSES the processes of the second transfer run (default: every core).
 import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import autocannon from 'autocannon';
 import pg from 'pg';
 
@@ -126,7 +128,9 @@ function cpuTicks(serverPid) {
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const ticks = Number(fields[11]) + Number(fields[12]);
       const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const group = Number(pid) === serverPid ? 'server' : Number(pid) === process.pid ? 'load' : comm === 'postgres' ? 'postgres' : 'other';
+      // The server's own workers (WEB_CONCURRENCY > 1) count as the server.
+      const parent = Number(fields[1]);
+      const group = Number(pid) === serverPid || parent === serverPid ? 'server' : Number(pid) === process.pid ? 'load' : comm === 'postgres' ? 'postgres' : 'other';
       groups[group] += ticks;
     } catch {
       // the process ended meanwhile
@@ -139,7 +143,8 @@ function pgbench() {
   const init = spawnSync('pgbench', ['-i', '-q', '-s', '32', PG_URL], { encoding: 'utf8' });
   if (init.status !== 0) throw new Error(`pgbench -i failed: ${init.stderr}`);
   spawnSync('psql', ['-q', '-c', 'CHECKPOINT', PG_URL]);
-  const run = spawnSync('pgbench', ['-b', 'tpcb-like', '-c', String(CONNECTIONS), '-j', '2', '-T', String(SECONDS), '-n', PG_URL], { encoding: 'utf8' });
+  // The reference: pgbench's TPC-B-like transaction from 16 connections on 2 threads.
+  const run = spawnSync('pgbench', ['-b', 'tpcb-like', '-c', '16', '-j', '2', '-T', String(SECONDS), '-n', PG_URL], { encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`pgbench failed: ${run.stderr}`);
   const tps = /tps = ([\d.]+)/.exec(run.stdout);
   const latency = /latency average = ([\d.]+) ms/.exec(run.stdout);
@@ -216,18 +221,19 @@ async function webhookLoad(base, tokens) {
   };
 }
 
-export async function transferBench(port) {
-  await admin(`DROP DATABASE IF EXISTS ${DB_NAME}`);
-  await admin(`CREATE DATABASE ${DB_NAME}`);
-  const base = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/cpuprof'] : []), 'apps/server/dist/main.js'], {
+/** The built server on the bench database: one process, or `processes` sharing the port (WEB_CONCURRENCY, with Redis). */
+function startServer(port, processes) {
+  return spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/cpuprof'] : []), 'apps/server/dist/main.js'], {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
       ...process.env,
       PORT: String(port),
       HOST: '127.0.0.1',
       DATABASE_URL: PG_URL,
-      DATABASE_POOL_SIZE: process.env.BENCH_POOL ?? String(CONNECTIONS),
+      // The pool is shared out between the processes.
+      DATABASE_POOL_SIZE: String(Math.ceil(Number(process.env.BENCH_POOL ?? CONNECTIONS) / processes)),
+      WEB_CONCURRENCY: String(processes),
+      ...(processes > 1 ? { REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379' } : {}),
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
       // A production build with every sandbox named explicitly (the demo top-up seeds the wallets).
@@ -240,37 +246,69 @@ export async function transferBench(port) {
       OPERATOR_TOKEN: process.env.BENCH_OPERATOR_TOKEN,
     },
   });
+}
+
+async function stopServer(server) {
+  if (server.exitCode !== null) return;
+  server.kill('SIGTERM');
+  await new Promise((r) => server.once('exit', r));
+}
+
+/** One measured transfer run: throughput, latency, commits and CPU per transfer. */
+async function measureTransfers(base, server, tokens) {
+  await admin('CHECKPOINT');
+  const commitsBefore = await commits();
+  const before = cpuTicks(server.pid);
+  const result = await load(base, tokens, SECONDS);
+  const after = cpuTicks(server.pid);
+  const commitsAfter = await commits();
+  const ok = result['2xx'];
+  const cpu = before && after ? Object.fromEntries(Object.keys(after).map((k) => [k, Math.round((after[k] - before[k]) / SECONDS)])) : undefined;
+  return {
+    rps: ok / SECONDS,
+    p99: result.latency.p99,
+    p50: result.latency.p50,
+    errors: result.non2xx + result.errors + result.timeouts,
+    // Database transactions committed per transfer (each statement outside a transaction is one).
+    commitsPerTransfer: ok > 0 ? Number(((commitsAfter - commitsBefore) / ok).toFixed(2)) : undefined,
+    // Share of one core each used during the measured run (100 ticks per second on Linux).
+    cpu,
+    // CPU time per transfer (ms), server and PostgreSQL.
+    cpuMsPerTransfer: cpu && ok > 0 ? { server: Number(((cpu.server * 10 * SECONDS) / ok).toFixed(3)), postgres: Number(((cpu.postgres * 10 * SECONDS) / ok).toFixed(3)) } : undefined,
+  };
+}
+
+export async function transferBench(port) {
+  await admin(`DROP DATABASE IF EXISTS ${DB_NAME}`);
+  await admin(`CREATE DATABASE ${DB_NAME}`);
+  const base = `http://127.0.0.1:${port}`;
+  const processes = Number(process.env.BENCH_PROCESSES ?? availableParallelism());
+  let server = startServer(port, 1);
   try {
     await waitFor(`${base}/healthz`);
     const tokens = await seedMembers(base);
     await load(base, tokens, 3); // warm-up
-    // Both measured runs start right after a checkpoint, so neither pays for the other's (or the
+    // Each measured run starts right after a checkpoint, so none pays for another's (or the
     // seeding's) dirty pages.
-    await admin('CHECKPOINT');
-    const commitsBefore = await commits();
-    const before = cpuTicks(server.pid);
-    const result = await load(base, tokens, SECONDS);
-    const after = cpuTicks(server.pid);
-    const commitsAfter = await commits();
-    const ok = result['2xx'];
-    const http = {
-      rps: ok / SECONDS,
-      p99: result.latency.p99,
-      p50: result.latency.p50,
-      errors: result.non2xx + result.errors + result.timeouts,
-      // Database transactions committed per transfer (each statement outside a transaction is one).
-      commitsPerTransfer: ok > 0 ? Number(((commitsAfter - commitsBefore) / ok).toFixed(2)) : undefined,
-      // Share of one core each used during the measured run (100 ticks per second on Linux).
-      cpu: before && after ? Object.fromEntries(Object.keys(after).map((k) => [k, Math.round((after[k] - before[k]) / SECONDS)])) : undefined,
-    };
+    const http = await measureTransfers(base, server, tokens);
     const webhooks = await webhookLoad(base, tokens);
     const check = await fetch(`${base}/healthz`);
     if (!check.ok) throw new Error('server unhealthy after load');
-    server.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
-    if (process.env.BENCH_SKIP_PGBENCH) return { http, webhooks, members: tokens.length };
+    await stopServer(server);
+    // The same load on WEB_CONCURRENCY processes sharing the port.
+    let many = null;
+    if (processes > 1) {
+      server = startServer(port, processes);
+      await waitFor(`${base}/healthz`);
+      await load(base, tokens, 3);
+      many = { processes, ...(await measureTransfers(base, server, tokens)) };
+      const ledger = await (await fetch(`${base}/api/operator/ledger/check`, { headers: { authorization: `Bearer ${process.env.BENCH_OPERATOR_TOKEN}` } })).json().catch(() => null);
+      many.ledgerOk = ledger?.ok === true;
+      await stopServer(server);
+    }
+    if (process.env.BENCH_SKIP_PGBENCH) return { http, many, webhooks, members: tokens.length };
     const sql = pgbench();
-    return { http, webhooks, sql, members: tokens.length };
+    return { http, many, webhooks, sql, members: tokens.length };
   } finally {
     if (server.exitCode === null) server.kill('SIGKILL');
     await admin(`DROP DATABASE IF EXISTS ${DB_NAME}`).catch(() => undefined);

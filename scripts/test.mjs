@@ -69,6 +69,9 @@ if (wants('e2e')) {
   if (!built) {
     results.push({ step: 'e2e', passed: 0, failed: 1 });
   } else {
+    // The back office's own bundle: nothing of it in the member pages' first download, their size unchanged (±1 KB).
+    const split = run('first-load check (member pages vs back office)', 'node', ['apps/web/scripts/first-load.mjs']);
+    results.push({ step: 'first-load', passed: split ? 1 : 0, failed: split ? 0 : 1 });
     const file = `${outDir}/playwright.json`;
     const ok = run('end-to-end (playwright, chromium)', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], {
       PLAYWRIGHT_JSON_OUTPUT_NAME: resolve(file),

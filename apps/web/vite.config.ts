@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { defineConfig, loadEnv, type Plugin } from 'vite';
@@ -39,7 +39,7 @@ function preloadMainFont(laos: boolean): Plugin {
  * Writes .br and .gz next to every text asset of the build, so the server can send them as they
  * are (@fastify/static `preCompressed: true`) instead of compressing on each request.
  */
-function precompress(): Plugin {
+export function precompress(subdir = ''): Plugin {
   let outDir = '';
   return {
     name: 'mw:precompress',
@@ -53,13 +53,33 @@ function precompress(): Plugin {
           const path = join(dir, name);
           return statSync(path).isDirectory() ? walk(path) : [path];
         });
-      for (const file of walk(outDir)) {
+      for (const file of walk(join(outDir, subdir))) {
         if (!/\.(js|css|html|svg|json|webmanifest)$/.test(file)) continue;
         const source = readFileSync(file);
         if (source.length < 1024) continue;
         writeFileSync(`${file}.gz`, gzipSync(source, { level: 9 }));
         writeFileSync(`${file}.br`, brotliCompressSync(source, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
       }
+    },
+  };
+}
+
+/**
+ * Writes which source modules went into which output chunk (`.chunks/<name>.json`, outside the
+ * served folder): scripts/first-load.mjs checks with it that no back-office module reaches the
+ * member pages' first download. The JavaScript written is not touched.
+ */
+export function chunkModules(name: string): Plugin {
+  return {
+    name: 'mw:chunk-modules',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const chunks: Record<string, string[]> = {};
+      for (const [file, output] of Object.entries(bundle)) {
+        if (output.type === 'chunk') chunks[file] = output.moduleIds.map((id) => relative(root, id).split(sep).join('/'));
+      }
+      mkdirSync(join(root, '.chunks'), { recursive: true });
+      writeFileSync(join(root, '.chunks', `${name}.json`), `${JSON.stringify(chunks, null, 1)}\n`);
     },
   };
 }
@@ -76,7 +96,7 @@ export default defineConfig(({ mode }) => {
     root,
     // Vite 8 transforms TSX itself (Oxc); no React plugin needed.
     oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
-    plugins: [htmlLang(laos), preloadMainFont(laos), precompress()],
+    plugins: [htmlLang(laos), preloadMainFont(laos), precompress(), chunkModules('member')],
     resolve: {
       // The Laos build bundles Lao as its default locale instead of Thai (see src/i18n/defaultMessages.ts
       // and defaultMemberMessages.ts).

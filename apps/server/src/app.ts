@@ -13,20 +13,27 @@ import type { EndpointDef } from '@mw/contract/http';
 import type { Config } from './config';
 import type { Database } from './db/database';
 import { migrate } from './db/migrations';
+import { registerApiDocs } from './http/api-docs';
 import { appDocument } from './http/app-document';
 import { registerErrorHandler } from './http/error-handler';
+import { LoadShedder, registerShedding } from './http/shedding';
 import { clientErrorHandlerWith, frameworkErrorAnswer, registerHygiene } from './http/hygiene';
 import { localeOf, type AuthMember, type Handler, type Handlers, type RequestContext } from './http/handlers';
 import { AppError } from './lib/errors';
 import { modules as allModules } from './modules';
 import { idempotencyOf } from './money/idempotency';
+import { Lease } from './platform/leader';
 import { migrationsOf, type DomainModule } from './platform/module';
-import { registerOperatorHooks } from './platform/operator';
+import { operatorAuthentication, registerOperatorHooks } from './platform/operator';
 import { createKernel, servicesUnderConstruction, type Services } from './platform/services';
 
 declare module 'fastify' {
   interface FastifyRequest {
     member: AuthMember | null;
+  }
+  interface FastifyInstance {
+    /** Every route as registered (method, URL pattern): what tests walk to hold properties of all of them. */
+    registeredRoutes: ReadonlyArray<{ method: string; url: string }>;
   }
 }
 
@@ -114,6 +121,11 @@ export async function buildApp(config: Config, database: Database, modules: read
   app.server.headersTimeout = Math.min(config.REQUEST_TIMEOUT_MS, config.UPLOAD_TIMEOUT_MS);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  const registeredRoutes: Array<{ method: string; url: string }> = [];
+  app.decorate('registeredRoutes', registeredRoutes);
+  app.addHook('onRoute', (route) => {
+    for (const method of Array.isArray(route.method) ? route.method : [route.method]) registeredRoutes.push({ method, url: route.url });
+  });
   app.decorateRequest('member', null);
   app.decorateRequest('bodyTimer', null);
   registerErrorHandler(app);
@@ -141,6 +153,9 @@ export async function buildApp(config: Config, database: Database, modules: read
     done();
   });
 
+  // An overloaded process sheds member calls with 503 BUSY before reading them (http/shedding.ts).
+  registerShedding(app, new LoadShedder({ lagMs: config.SHED_LAG_MS, poolQueue: config.SHED_POOL_QUEUE, waiting: () => database.waiting() }), isApiPath, pathOf);
+
   // A terminated site answers every API call 410 gone; operator calls stay open to revive it.
   app.addHook('onRequest', async (request, reply) => {
     const path = pathOf(request);
@@ -153,6 +168,9 @@ export async function buildApp(config: Config, database: Database, modules: read
 
   // Every /api/operator/* call: who calls (401), the roles matrix (403 FORBIDDEN_ROLE), the audit.
   registerOperatorHooks(app, services);
+
+  // The OpenAPI document of every /api route (it sees the routes as they are registered below).
+  await registerApiDocs(app, config, operatorAuthentication(services));
 
   // Each domain's contract calls and other routes, in a plugin scope of its own. A call no
   // domain answers is 501 NOT_IMPLEMENTED; `null` leaves the route out (404).
@@ -178,22 +196,36 @@ export async function buildApp(config: Config, database: Database, modules: read
     if (!answered.has(name)) registerEndpoint(app, services, name, def, undefined);
   }
 
+  // Background work (reconcilers, sweeps, imports) runs in the one process holding the jobs'
+  // lease (platform/leader.ts); every process tries to take it once the server is ready.
+  const stops: Array<() => Promise<void> | void> = [];
+  const jobs = new Lease(database.db, 'background-jobs', {
+    ttlMs: config.JOB_LEASE_MS,
+    onGain: () => {
+      app.log.info('background jobs: this process runs them');
+      for (const module of modules) {
+        const stop = module.start?.(services, app.log);
+        if (stop) stops.push(stop);
+      }
+    },
+    onLose: async () => {
+      app.log.warn('background jobs: the lease went to another process; they stop here');
+      for (const stop of stops.splice(0)) await stop();
+    },
+    onError: (error) => app.log.warn({ err: error }, 'background jobs: the lease could not be renewed'),
+  });
+
   app.get('/healthz', async () => {
     await database.db.selectNoFrom((eb) => eb.val(1).as('one')).execute();
-    return { status: 'ok', database: database.kind };
+    return { status: 'ok', database: database.kind, pid: process.pid, jobs: jobs.held ? 'running' : 'standby' };
   });
 
   await registerWebApp(app, config, services);
-  // Background work (reconcilers) once the server is ready; everything stops when it closes.
-  const stops: Array<() => Promise<void> | void> = [];
   app.addHook('onReady', async () => {
-    for (const module of modules) {
-      const stop = module.start?.(services, app.log);
-      if (stop) stops.push(stop);
-    }
+    await jobs.start();
   });
   app.addHook('onClose', async () => {
-    for (const stop of stops) await stop();
+    await jobs.close();
     for (const module of [...modules].reverse()) await module.close?.(services);
     await services.limiter.close();
   });
@@ -240,6 +272,7 @@ function registerEndpoint(app: FastifyInstance, services: Services, name: string
   app.route({
     method: def.method,
     url: def.path,
+    config: { contract: { name, def } },
     schema: {
       ...(def.params ? { params: def.params } : {}),
       ...(def.body && !def.multipart ? { body: def.body } : {}),
@@ -290,6 +323,9 @@ async function registerWebApp(app: FastifyInstance, config: Config, services: Se
   const hasWeb = existsSync(join(root, 'index.html'));
   // index.html with the site's state in it (http/app-document.ts), read once at start.
   const document = hasWeb ? appDocument(readFileSync(join(root, 'index.html'), 'utf8')) : null;
+  // The back office's page (its own build: dist/admin/index.html) for /admin and every /admin/… route.
+  const adminIndex = join(root, 'admin', 'index.html');
+  const adminDocument = existsSync(adminIndex) ? readFileSync(adminIndex) : null;
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root,
@@ -298,15 +334,19 @@ async function registerWebApp(app: FastifyInstance, config: Config, services: Se
       // The build writes .br and .gz beside each asset; they are sent to clients that accept them.
       preCompressed: true,
       setHeaders: (res, path) => {
-        void res.header('cache-control', path.includes(join(root, 'assets')) ? 'public, max-age=31536000, immutable' : 'no-cache');
+        void res.header('cache-control', path.includes(join(root, 'assets')) || path.includes(join(root, 'admin', 'assets')) ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
   }
   app.setNotFoundHandler(async (request, reply) => {
     const url = request.url;
     const path = normalisedPath(url);
-    if (isApiPath(path) || /^\/+assets\//i.test(path) || (request.method !== 'GET' && request.method !== 'HEAD') || !document) {
+    if (isApiPath(path) || /^\/+(admin\/+)?assets\//i.test(path) || (request.method !== 'GET' && request.method !== 'HEAD') || !document) {
       return reply.status(404).header('cache-control', 'no-store').send({ message: 'NOT_FOUND' });
+    }
+    if (isAdminPath(path)) {
+      if (!adminDocument) return reply.status(404).header('cache-control', 'no-store').send({ message: 'NOT_FOUND' });
+      return reply.header('cache-control', 'no-cache').header('x-robots-tag', 'noindex').type('text/html; charset=utf-8').send(adminDocument);
     }
     // History-style routes: every other GET gets the app, which shows its own 404 page.
     // Without an answer from the database the page still goes out, without the state in it.
@@ -331,6 +371,11 @@ function trustHops(hops: number): (address: string, hop: number) => boolean {
  */
 export function isApiPath(path: string): boolean {
   return /^\/+api(?![a-z0-9_.~-])/i.test(path);
+}
+
+/** Whether a path is the back office's (/admin, /admin/…), in any letter case. */
+export function isAdminPath(path: string): boolean {
+  return /^\/+admin(?:\/|$)/i.test(path);
 }
 
 /** The path a request target means: absolute form, dot segments, %-escapes and backslashes resolved. */

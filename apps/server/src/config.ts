@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
 /**
@@ -19,6 +20,23 @@ const envSchema = z.object({
   DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/).optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(16),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+  /**
+   * Server processes sharing the port (node:cluster). Default: the number of cores when both
+   * DATABASE_URL and REDIS_URL are set (shared state across processes needs both), otherwise 1.
+   * More than 1 needs DATABASE_URL and REDIS_URL (the embedded database is one process's).
+   */
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
+  /** Background jobs (reconcilers, sweeps) run in the one process that holds this lease; another takes over when it lapses. */
+  JOB_LEASE_MS: z.coerce.number().int().min(1_000).max(600_000).default(15_000),
+  /**
+   * Load shedding: API calls answer 503 BUSY with Retry-After while the event loop lags more
+   * than SHED_LAG_MS (measured every 100 ms, averaged over about a second) or more than
+   * SHED_POOL_QUEUE queries wait for a database connection. 0 switches a check off. The lag check
+   * is off by default on the embedded database, whose queries run on the event loop itself (a
+   * long query there is not an overload); on PostgreSQL it defaults to 1500 ms.
+   */
+  SHED_LAG_MS: z.coerce.number().int().min(0).max(60_000).optional(),
+  SHED_POOL_QUEUE: z.coerce.number().int().min(0).max(100_000).default(256),
   /**
    * SMS gateway: `sandbox` (keeps messages in the database, readable at GET /api/sandbox/sms) or
    * `http` (a generic HTTP gateway, SMS_HTTP_*). Default: http when SMS_HTTP_URL is set, otherwise
@@ -163,7 +181,7 @@ const envSchema = z.object({
 type ParsedEnv = z.infer<typeof envSchema>;
 
 /** The configuration after the production defaults are applied: every choice is made. */
-export type Config = Omit<ParsedEnv, 'SMS_PROVIDER' | 'GAME_PROVIDER' | 'PAYMENTS' | 'SEED_DEMO' | 'HSTS_MAX_AGE'> & {
+export type Config = Omit<ParsedEnv, 'SMS_PROVIDER' | 'GAME_PROVIDER' | 'PAYMENTS' | 'SEED_DEMO' | 'HSTS_MAX_AGE' | 'SHED_LAG_MS'> & {
   /**
    * The environment as given: a domain module reads its own variables from it with its own
    * schema (platform/module-config.ts), so a new domain does not edit this file.
@@ -174,6 +192,7 @@ export type Config = Omit<ParsedEnv, 'SMS_PROVIDER' | 'GAME_PROVIDER' | 'PAYMENT
   PAYMENTS: 'sandbox' | 'live';
   SEED_DEMO: boolean;
   HSTS_MAX_AGE: number;
+  SHED_LAG_MS: number;
 };
 
 export class ConfigError extends Error {}
@@ -216,9 +235,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     PAYMENTS: data.PAYMENTS ?? (production ? 'live' : 'sandbox'),
     SEED_DEMO: data.SEED_DEMO ?? !production,
     HSTS_MAX_AGE: data.HSTS_MAX_AGE ?? (production ? HALF_YEAR_SECONDS : 0),
+    SHED_LAG_MS: data.SHED_LAG_MS ?? (data.DATABASE_URL ? 1_500 : 0),
     ...overrides,
   };
   if (config.SMS_PROVIDER === 'http' && !config.SMS_HTTP_URL) problems.push('SMS_HTTP_URL: must be set when SMS_PROVIDER=http');
+  if ((config.WEB_CONCURRENCY ?? 1) > 1 && !(config.DATABASE_URL && config.REDIS_URL)) {
+    problems.push('WEB_CONCURRENCY: more than 1 process needs DATABASE_URL and REDIS_URL (the embedded database and in-memory state are one process\'s)');
+  }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
   return config;
+}
+
+/** How many server processes to start (WEB_CONCURRENCY, or its default: every core when PostgreSQL and Redis are configured). */
+export function processCount(config: Pick<Config, 'WEB_CONCURRENCY' | 'DATABASE_URL' | 'REDIS_URL'>, cores = availableParallelism()): number {
+  if (config.WEB_CONCURRENCY !== undefined) return config.WEB_CONCURRENCY;
+  return config.DATABASE_URL && config.REDIS_URL ? Math.max(1, cores) : 1;
 }

@@ -43,6 +43,8 @@ export async function startApp(kind: DbKind, env: Record<string, string> = {}, s
     SLIP_UPLOADS_PER_MEMBER_MINUTE: '100000',
     SLIP_UPLOADS_PER_MEMBER_HOUR: '100000',
     SLIP_UPLOADS_PER_IP_MINUTE: '100000',
+    // Load shedding on event-loop lag has its own test (scale.test.ts); elsewhere a loaded test machine must not shed.
+    SHED_LAG_MS: '0',
     ...(kind === 'postgres' ? { DATABASE_URL: PG_URL, DATABASE_SCHEMA: useSchema, DATABASE_POOL_SIZE: '8' } : {}),
     ...env,
   });

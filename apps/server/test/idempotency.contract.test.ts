@@ -438,13 +438,14 @@ describe.each(dbKinds)('every movesMoney call once per Idempotency-Key on %s', (
   it('one key sent at once to different money calls: one of them runs, the others are refused before they move anything', async () => {
     for (let round = 0; round < 4; round++) {
       const m = await member();
-      await topUp(m, 100);
+      await topUp(m, 300);
       const before = await snapshot(m);
       const key = newKey(`cross-${round}`);
       const calls: MoneyRequest[] = [
         { method: 'POST', url: '/api/wallet/add', body: { amount: 7 } },
         { method: 'GET', url: '/api/promotion/activate/FREE50' },
-        { method: 'POST', url: '/api/wallet/withdraw', body: { amount: 3 } },
+        // A withdrawal that can run (the minimum is 100): whichever call wins the key, it runs.
+        { method: 'POST', url: '/api/wallet/withdraw', body: { amount: 150 } },
         { method: 'POST', url: '/api/wallet/add', body: { amount: 17 } },
       ];
       const answers = await Promise.all(calls.map((c) => send(c, m.token, key)));
@@ -454,7 +455,7 @@ describe.each(dbKinds)('every movesMoney call once per Idempotency-Key on %s', (
       const moved = delta(before, await snapshot(m));
       const winner = calls[answers.findIndex((a) => a.status === 200)];
       // Exactly the winner's money moved (a withdrawal holds its amount out of the wallet).
-      const expected = winner?.url === '/api/promotion/activate/FREE50' ? 50 : winner?.url === '/api/wallet/withdraw' ? -3 : Number((winner?.body as { amount: number }).amount);
+      const expected = winner?.url === '/api/promotion/activate/FREE50' ? 50 : winner?.url === '/api/wallet/withdraw' ? -150 : Number((winner?.body as { amount: number }).amount);
       expect(moved.wallet, `${describeRequest(winner as MoneyRequest)} won: ${JSON.stringify(answers)}`).toBe(expected);
       // Every loser stays refused on retry; the winner answers its answer.
       for (const [i, c] of calls.entries()) {

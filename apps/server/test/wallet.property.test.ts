@@ -61,7 +61,7 @@ describe.each(dbKinds)('wallet properties on %s', (kind) => {
   }
 
   it('keeps every balance where the model says, whatever fails', async () => {
-    const { wallet, transfers, sandboxGames, games } = t.services;
+    const { wallet, transfers, sandboxGames, games, payouts } = t.services;
     const db = t.services.database.db;
     let sequence = 0;
     await fc.assert(
@@ -134,9 +134,9 @@ describe.each(dbKinds)('wallet properties on %s', (kind) => {
           } else {
             const held = m.held.shift();
             if (held) {
-              if (step.complete) await wallet.completeWithdrawal(held.id);
+              if (step.complete) await payouts.complete(held.id, 'property', true);
               else {
-                await wallet.rejectWithdrawal(held.id, 'PROP');
+                await payouts.reject(held.id, 'property', 'PROP');
                 m.wallet += held.amount;
               }
             }

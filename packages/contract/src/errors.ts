@@ -1,5 +1,6 @@
 import { chatErrorCodes } from './chat-errors';
 import { depositErrorCodes } from './deposit-errors';
+import { payoutErrorCodes } from './payout-errors';
 import { promotionErrorCodes } from './promotion-errors';
 
 /**
@@ -97,13 +98,15 @@ export const addedErrorCodes = [
   'URI_TOO_LONG',
   /** 431: request headers larger than the server accepts. */
   'HEADERS_TOO_LARGE',
+  /** 503: the server is overloaded (load shedding); nothing was read or moved, retry after `retryAfter` seconds (also the Retry-After header). */
+  'BUSY',
 ] as const;
 
 /**
  * Every code: the spec's, then each domain's own (declared in the domain's contract file, one
  * line here per domain).
  */
-export const errorCodes = [...specErrorCodes, ...spinErrorCodes, ...protocolCodes, ...addedErrorCodes, ...depositErrorCodes, ...promotionErrorCodes, ...chatErrorCodes] as const;
+export const errorCodes = [...specErrorCodes, ...spinErrorCodes, ...protocolCodes, ...addedErrorCodes, ...depositErrorCodes, ...promotionErrorCodes, ...chatErrorCodes, ...payoutErrorCodes] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 export type SlipReasonCode = (typeof slipReasonCodes)[number];
 

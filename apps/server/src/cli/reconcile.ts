@@ -3,6 +3,7 @@ import { openDatabase } from '../db/database';
 import { migrate } from '../db/migrations';
 import { modules } from '../modules';
 import { reconciliationFor } from '../modules/deposit';
+import { payoutReconciliationFor } from '../modules/wallet';
 import { migrationsOf } from '../platform/module';
 
 /** `--from=ISO` / `--to=ISO` (or `--from ISO`); null when not given, NaN-dated when not a time. */
@@ -16,7 +17,8 @@ function argument(name: string, args: readonly string[]): Date | null {
 
 /**
  * `npm run reconcile [-- --from=ISO] [--to=ISO]`: matches every deposit credited in [from, to)
- * with its outside record (bank transfers, gateway payments, e-wallet vouchers and transfers) —
+ * with its outside record (bank transfers, gateway payments, e-wallet vouchers and transfers),
+ * and every withdrawal completed with the payout provider's outgoing transfer (and back) —
  * by default over all time up to now — over the database of DATABASE_URL, or the embedded one in
  * DATA_DIR (which must not be open in a running server; a running server answers the same at
  * GET /api/operator/reconciliation). Prints the report; exits 1 on a breach, 2 on bad arguments or
@@ -36,9 +38,11 @@ async function main(): Promise<void> {
   try {
     await migrate(database, migrationsOf(modules));
     const report = await reconciliationFor(database.db, config).run({ from, to });
-    console.log(JSON.stringify(report, null, 2));
+    const payouts = await payoutReconciliationFor(database.db, config).run({ from, to });
+    console.log(JSON.stringify({ ...report, ok: report.ok && payouts.ok, payouts }, null, 2));
     console.log(report.ok ? 'deposits reconciled: OK' : `DEPOSIT RECONCILIATION BREACH: ${report.breaches.length}`);
-    process.exitCode = report.ok ? 0 : 1;
+    console.log(payouts.ok ? 'payouts reconciled: OK' : `PAYOUT RECONCILIATION BREACH: ${payouts.breaches.length}`);
+    process.exitCode = report.ok && payouts.ok ? 0 : 1;
   } finally {
     await database.close();
   }

@@ -13,6 +13,8 @@ export interface Database {
   kind: DatabaseKind;
   /** Runs a script of several statements (migrations). */
   execScript(sql: string): Promise<void>;
+  /** How many queries wait for a connection right now (the load shedder reads it). */
+  waiting(): number;
   close(): Promise<void>;
 }
 
@@ -55,6 +57,7 @@ async function openPostgres(url: string, poolSize: number, schema: string | unde
     execScript: async (sql) => {
       await pool.query(sql);
     },
+    waiting: () => pool.waitingCount,
     close: () => db.destroy(),
   };
 }
@@ -136,6 +139,7 @@ async function openEmbedded(dataDir: string): Promise<Database> {
         release();
       }
     },
+    waiting: () => pool.waiting,
     close: async () => {
       await db.destroy();
       await lite.close();
@@ -145,6 +149,8 @@ async function openEmbedded(dataDir: string): Promise<Database> {
 
 class SerialPglitePool implements PostgresPool {
   private tail: Promise<void> = Promise.resolve();
+  /** Callers waiting for the connection (the one holding it not counted). */
+  waiting = 0;
 
   constructor(private readonly lite: PGlite) {}
 
@@ -154,7 +160,11 @@ class SerialPglitePool implements PostgresPool {
     const held = new Promise<void>((r) => {
       release = r;
     });
-    const ready = this.tail.then(() => release);
+    this.waiting += 1;
+    const ready = this.tail.then(() => {
+      this.waiting -= 1;
+      return release;
+    });
     this.tail = this.tail.then(() => held);
     return ready;
   }

@@ -4,7 +4,9 @@ import type { DomainModule } from '../platform/module';
 import { accountModule } from './account';
 import { bonusModule } from './bonus';
 import { activityModule } from './activity';
+import { approvalModule } from './approval';
 import { chatModule } from './chat';
+import { backofficeModule } from './backoffice';
 import { demoModule } from './demo';
 import { depositModule } from './deposit';
 import { inviteModule } from './invite';
@@ -29,6 +31,7 @@ export const modules: readonly DomainModule[] = [
   accountModule,
   operatorsModule,
   moneyModule,
+  approvalModule,
   walletModule,
   activityModule,
   statementModule,
@@ -38,5 +41,6 @@ export const modules: readonly DomainModule[] = [
   refundModule,
   inviteModule,
   chatModule,
+  backofficeModule,
   demoModule,
 ];

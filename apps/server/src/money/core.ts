@@ -8,6 +8,7 @@ import { Credits } from './credits';
 import { callKey, claimKey, KeyTaken, lookupKey, recordAnswer, recordPlan, releaseClaim, settleAnswer, type Idem, type KeyRecord, type StoredAnswer } from './idempotency';
 import { MoneyPolicies } from './policies';
 import { Positions } from './positions';
+import { MoneyReports } from './reports';
 
 /** Refusals that are answers of the call itself (stored under the key); others are not definite. */
 function isDefiniteRefusal(error: unknown): error is AppError {
@@ -47,6 +48,8 @@ export class MoneyCore {
   readonly coins: Coins;
   /** A member's whole position (wallet, in flight, every game), and promotions' ends taken back against it (positions.ts). */
   readonly positions: Positions;
+  /** Read-only figures for operators: a period's totals, the payout queue (reports.ts). */
+  readonly reports: MoneyReports;
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -55,6 +58,7 @@ export class MoneyCore {
     this.credits = new Credits(db);
     this.coins = new Coins(db);
     this.positions = new Positions(db);
+    this.reports = new MoneyReports(db);
   }
 
   async once(memberId: string, idem: Idem | null, run: () => Promise<MoneyResult>): Promise<MoneyResult> {

@@ -117,7 +117,7 @@ function actorOf(request: FastifyRequest): AuditActor | null {
 }
 
 /** The name an automation sent in X-Operator (api-key calls only), cleaned for the log. */
-function onBehalfOf(request: FastifyRequest): string | null {
+export function onBehalfOf(request: FastifyRequest): string | null {
   if (request.operator?.via !== 'api-key') return null;
   const raw = request.headers['x-operator'];
   const name = (Array.isArray(raw) ? raw[0] : raw)?.trim() ?? '';

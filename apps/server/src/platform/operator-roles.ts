@@ -26,10 +26,28 @@ export const OPERATOR_ROUTE_ROLES: Readonly<Record<string, readonly Exclude<Oper
   // Site switches: siteActive, registerOTP, enableChatWidget.
   'PUT /api/operator/settings/:key': [],
 
-  // Withdrawals.
+  // The dashboard (every role sees its queues).
+  'GET /api/operator/dashboard': ['finance', 'support', 'marketing'],
+  // Members: read by finance (money views) and support; lock and notes by support.
+  'GET /api/operator/members': ['finance', 'support'],
+  'GET /api/operator/members/:id': ['finance', 'support'],
+  'GET /api/operator/members/:id/statement': ['finance', 'support'],
+  'GET /api/operator/members/:id/slips': ['finance', 'support'],
+  'GET /api/operator/members/:id/chat': ['finance', 'support'],
+  'POST /api/operator/members/:id/lock': ['support'],
+  'POST /api/operator/members/:id/notes': ['support'],
+
+  // Withdrawals: payouts through the bank, manual completion, refusal.
   'GET /api/operator/withdrawals': ['finance'],
+  'GET /api/operator/withdrawals/:id': ['finance'],
+  'POST /api/operator/withdrawals/:id/approve': ['finance'],
   'POST /api/operator/withdrawals/:id/complete': ['finance'],
   'POST /api/operator/withdrawals/:id/reject': ['finance'],
+  // Four eyes: the second approver of manual credits, assignments and payouts above the threshold.
+  'GET /api/operator/approvals': ['finance'],
+  'GET /api/operator/approvals/:id': ['finance'],
+  'POST /api/operator/approvals/:id/approve': ['finance'],
+  'POST /api/operator/approvals/:id/reject': ['finance'],
   // Deposits: channels, manual, unmatched.
   'GET /api/operator/deposit-channels': ['finance'],
   'PUT /api/operator/deposit-channels/:id': ['finance'],
@@ -53,6 +71,8 @@ export const OPERATOR_ROUTE_ROLES: Readonly<Record<string, readonly Exclude<Oper
   'POST /api/operator/chat/conversations/:id/messages': ['support'],
   'PUT /api/operator/chat/conversations/:id/read': ['support'],
   'POST /api/operator/chat/conversations/:id/close': ['support'],
+  'PUT /api/operator/chat/conversations/:id/assignee': ['support'],
+  'POST /api/operator/chat/uploads/:kind': ['support'],
 
   // Promotions: bonuses, promotion codes, wheel (and its coins), banners, invite and refund rules.
   'GET /api/operator/bonuses': ['marketing'],
@@ -75,6 +95,8 @@ export const OPERATOR_ROUTE_ROLES: Readonly<Record<string, readonly Exclude<Oper
   'PUT /api/operator/sandbox/games/:code/fault': [],
   'POST /api/operator/sandbox/games/:code/rounds': [],
   'PUT /api/operator/sandbox/bank/fault': [],
+  'GET /api/operator/sandbox/bank/payout-fault': [],
+  'PUT /api/operator/sandbox/bank/payout-fault': [],
   'PUT /api/operator/sandbox/ewallet/fault': [],
   'PUT /api/operator/sandbox/clock': [],
 };

@@ -4,7 +4,7 @@ import type { OperatorRole } from '@mw/contract/admin';
 import type { Config } from '../config';
 import { storedBannersSchema, type StoredBanners } from '../lib/banners';
 import { AppError, unauthorized } from '../lib/errors';
-import { isOperatorRoute, recordAudit, recordChange, registerAuditHooks } from './audit';
+import { isOperatorRoute, onBehalfOf, recordAudit, recordChange, registerAuditHooks } from './audit';
 import { roleAllows } from './operator-roles';
 import type { Services } from './services';
 
@@ -72,6 +72,34 @@ export function operatorRoutesOf(app: FastifyInstance): ReadonlyArray<{ method: 
   return registered.get(app) ?? [];
 }
 
+/** Whether a bare token is the automation key. */
+export function operatorTokenValid(config: Pick<Config, 'OPERATOR_TOKEN'>, token: string): boolean {
+  return Boolean(config.OPERATOR_TOKEN) && timingSafeEqual(digest(token), digest(config.OPERATOR_TOKEN ?? ''));
+}
+
+/**
+ * Whether a bare token (the automation key or an operator session's) may make a call of the
+ * matrix, e.g. the chat inbox's socket handshake for `GET /api/operator/chat/conversations`.
+ */
+export async function operatorTokenMay(services: Services, token: string, method: string, url: string): Promise<boolean> {
+  try {
+    const operator = await authenticateOperator(services, `Bearer ${token}`, '');
+    return roleAllows(operator.role, method, url);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A preHandler that identifies the operator (session or automation key, 401 otherwise) on a
+ * route outside /api/operator/ (the admin calls, the API documentation).
+ */
+export function operatorAuthentication(services: Services): (request: FastifyRequest) => Promise<void> {
+  return async (request) => {
+    request.operator = await authenticateOperator(services, request.headers.authorization, request.ip);
+  };
+}
+
 /**
  * Every /api/operator/* call, centrally, before its body is read: the caller is authenticated
  * (401) and their role checked against the matrix of operator-roles.ts (403 FORBIDDEN_ROLE,
@@ -111,9 +139,17 @@ export function operatorGuard(_config?: Pick<Config, 'OPERATOR_TOKEN'>): (reques
   };
 }
 
-/** Who made an operator call, as the audit names them: the operator's username, or `api-key`. */
+/**
+ * Who made an operator call, by name (notes' authors, the makers and checkers of four eyes): the
+ * operator's username; for the automation key the person it names in `X-Operator` (at most 64
+ * characters), else `api-key`. The audit log itself records the key as `api-key` and the named
+ * person beside it (`onBehalfOf`).
+ */
 export function operatorName(request: FastifyRequest): string {
-  return request.operator?.username ?? 'operator';
+  const operator = request.operator;
+  if (!operator) return 'operator';
+  if (operator.via !== 'api-key') return operator.username;
+  return onBehalfOf(request) ?? operator.username;
 }
 
 /**

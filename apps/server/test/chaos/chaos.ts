@@ -174,6 +174,8 @@ function serverEnv(port: number, database: { url?: string; schema?: string; data
     SLIP_UPLOADS_PER_MEMBER_HOUR: '100000',
     SLIP_UPLOADS_PER_IP_MINUTE: '100000',
     LOGIN_FAILS_PER_IP_MINUTE: '10000',
+    // Each server is one process here (the run kills and restarts them one by one).
+    WEB_CONCURRENCY: '1',
     ...(database.url ? { DATABASE_URL: database.url, DATABASE_POOL_SIZE: '8', REDIS_URL } : { DATA_DIR: database.dataDir }),
   };
 }

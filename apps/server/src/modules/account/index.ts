@@ -1,6 +1,7 @@
 import { defineModule } from '../../platform/module';
 import { accountHandlers } from './account-routes';
 import { AccountService } from './account-service';
+import { MemberDirectory } from './member-directory';
 import { SessionService } from './session-service';
 import './tables';
 
@@ -8,6 +9,8 @@ declare module '../../platform/services' {
   interface Services {
     sessions: SessionService;
     accounts: AccountService;
+    /** Members for operators: search, lock, notes. */
+    memberDirectory: MemberDirectory;
   }
 }
 
@@ -47,6 +50,18 @@ CREATE TABLE sessions (
 );
 CREATE INDEX sessions_member ON sessions (member_id) WHERE revoked_at IS NULL;`,
     },
+    {
+      id: 'account/002_member_notes',
+      sql: `
+CREATE TABLE member_notes (
+  id text PRIMARY KEY,
+  member_id text NOT NULL REFERENCES members(id),
+  text text NOT NULL,
+  author text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX member_notes_member ON member_notes (member_id, created_at DESC);`,
+    },
   ],
   async setup(services) {
     const { config, database, passwords, limiter } = services;
@@ -60,6 +75,7 @@ CREATE INDEX sessions_member ON sessions (member_id) WHERE revoked_at IS NULL;`,
       loginFailsPerIpMinute: config.LOGIN_FAILS_PER_IP_MINUTE,
       accountChecksPerIpMinute: config.ACCOUNT_CHECKS_PER_IP_MINUTE,
     });
+    services.memberDirectory = new MemberDirectory(database.db, services.sessions);
   },
   handlers: accountHandlers,
   async close({ sessions }) {

@@ -28,8 +28,18 @@ export interface SessionsTable {
   revoked_at: Timestamp | null;
 }
 
+/** Operators' notes on a member (the back office's member page). */
+export interface MemberNotesTable {
+  id: string;
+  member_id: string;
+  text: string;
+  author: string;
+  created_at: DefaultTimestamp;
+}
+
 declare module '../../db/schema' {
   interface DB {
+    member_notes: MemberNotesTable;
     members: MembersTable;
     sessions: SessionsTable;
   }

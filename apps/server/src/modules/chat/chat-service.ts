@@ -140,6 +140,12 @@ export class ChatService {
     return found ?? this.create({ member_id: identity.memberId, guest_id: null, origin_guest_id: null });
   }
 
+  /** A member's conversation for support, without starting one: its id and newest messages (none yet: null). */
+  async memberThread(memberId: string, limit: number, skip: number): Promise<{ threadId: string | null; messages: Conversation[] }> {
+    const found = await this.db.selectFrom('chat_threads').select('id').where('member_id', '=', memberId).executeTakeFirst();
+    return found ? { threadId: found.id, messages: await this.messages(found.id, limit, skip) } : { threadId: null, messages: [] };
+  }
+
   private async create(owner: Pick<Thread, 'member_id' | 'guest_id' | 'origin_guest_id'> & { guest_signed?: boolean }): Promise<Thread> {
     await this.db
       .insertInto('chat_threads')
@@ -281,7 +287,7 @@ export class ChatService {
     const rows = await this.db
       .selectFrom('chat_threads')
       .leftJoin('members', 'members.id', 'chat_threads.member_id')
-      .select(['chat_threads.id', 'chat_threads.member_id', 'chat_threads.guest_id', 'chat_threads.session_id', 'chat_threads.session_open', 'chat_threads.last_at', 'chat_threads.unread_support', 'chat_threads.unread_customer', 'members.name', 'members.username'])
+      .select(['chat_threads.id', 'chat_threads.member_id', 'chat_threads.guest_id', 'chat_threads.session_id', 'chat_threads.session_open', 'chat_threads.last_at', 'chat_threads.unread_support', 'chat_threads.unread_customer', 'chat_threads.assignee', 'members.name', 'members.username'])
       .orderBy('chat_threads.last_at', 'desc')
       .limit(limit)
       .offset(offset)
@@ -297,7 +303,24 @@ export class ChatService {
       lastAt: r.last_at.toISOString(),
       unread: Number(r.unread_support),
       unreadByCustomer: Number(r.unread_customer),
+      assignee: r.assignee,
     }));
+  }
+
+  /** Support's unread total and how many conversations wait (the dashboard's queue): with unread customer messages, the oldest's last message time. */
+  async unreadSummary(): Promise<{ conversations: number; messages: number; oldestAt: string | null }> {
+    const row = await this.db
+      .selectFrom('chat_threads')
+      .select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.sum<string>('unread_support').as('m'), eb.fn.min('last_at').as('oldest')])
+      .where('unread_support', '>', 0)
+      .executeTakeFirst();
+    const oldest = row?.oldest as Date | null | undefined;
+    return { conversations: Number(row?.n ?? 0), messages: Number(row?.m ?? 0), oldestAt: oldest ? new Date(oldest).toISOString() : null };
+  }
+
+  async assign(threadId: string, assignee: string | null): Promise<void> {
+    const done = await this.db.updateTable('chat_threads').set({ assignee }).where('id', '=', threadId).executeTakeFirst();
+    if (Number(done.numUpdatedRows) === 0) throw new AppError(404, 'NO_DATA');
   }
 
   async markReadBySupport(threadId: string): Promise<void> {

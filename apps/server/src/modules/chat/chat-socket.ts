@@ -9,6 +9,8 @@ import type { ChatService } from './chat-service';
 interface HandshakeAuth {
   token?: unknown;
   guestId?: unknown;
+  /** An operator's session token (the back office's inbox). */
+  operatorToken?: unknown;
 }
 
 interface SocketData {
@@ -17,6 +19,8 @@ interface SocketData {
   alias: string;
   /** A member's session (logout closes its sockets), null for a guest. */
   session: string | null;
+  /** An operator's socket: in the inbox room, never in a conversation's. */
+  operator: boolean;
 }
 
 /** What a logout or a password change revoked (session-service.ts). */
@@ -28,6 +32,8 @@ export interface RevokedSessions {
 
 interface ServerEvents {
   messaging: (conversation: Conversation) => void;
+  /** To operators: a message was stored in some conversation (the inbox refreshes its lists). */
+  inbox: (conversation: Conversation) => void;
 }
 
 interface ClientEvents {
@@ -58,6 +64,7 @@ export class ChatSocket {
     private readonly chat: ChatService,
     private readonly authenticate: (authorization: string) => Promise<AuthMember>,
     redisUrl: string | undefined,
+    private readonly authenticateOperator: (token: string) => Promise<boolean> = async () => false,
   ) {
     const options = {
       path: '/socket.io',
@@ -96,12 +103,14 @@ export class ChatSocket {
       const given: HandshakeAuth = {
         token: auth.token ?? bearer ?? query.token,
         guestId: auth.guestId ?? query.guestId,
+        operatorToken: auth.operatorToken,
       };
       this.identify(given).then(
-        ({ room, alias, session }) => {
+        ({ room, alias, session, operator }) => {
           socket.data.room = room;
           socket.data.alias = alias;
           socket.data.session = session;
+          socket.data.operator = operator;
           next();
         },
         () => next(new Error('CHAT_NO_IDENTITY')),
@@ -119,12 +128,21 @@ export class ChatSocket {
     chat.onMessage((room, conversation) => this.deliver(room, conversation));
   }
 
-  private async identify(auth: HandshakeAuth): Promise<{ room: string; alias: string; session: string | null }> {
+  private async identify(auth: HandshakeAuth): Promise<{ room: string; alias: string; session: string | null; operator: boolean }> {
+    if (typeof auth.operatorToken === 'string' && auth.operatorToken) {
+      if (!(await this.authenticateOperator(auth.operatorToken))) throw new Error('CHAT_NO_IDENTITY');
+      return { room: this.inboxRoom(), alias: this.inboxRoom(), session: null, operator: true };
+    }
     const token = typeof auth.token === 'string' && auth.token ? auth.token : null;
     const guestId = typeof auth.guestId === 'string' ? auth.guestId : null;
     const member = token ? await this.authenticate(`Bearer ${token}`) : null;
     const room = this.chat.roomOf(this.chat.identify(member, null, member ? null : guestId));
-    return { room, alias: member || !guestId ? room : `${this.chat.settings.prefix}-${guestId}`, session: member?.sessionId ?? null };
+    return { room, alias: member || !guestId ? room : `${this.chat.settings.prefix}-${guestId}`, session: member?.sessionId ?? null, operator: false };
+  }
+
+  /** The room of operators' sockets: every stored message is announced there (`inbox`). */
+  private inboxRoom(): string {
+    return `${this.chat.settings.prefix}:operators`;
   }
 
   /** The room of one member session's sockets (clients cannot join it: `join` names their chat room only). */
@@ -147,6 +165,7 @@ export class ChatSocket {
 
   deliver(room: string, conversation: Conversation): void {
     this.io.to(room).emit('messaging', conversation);
+    this.io.to(this.inboxRoom()).emit('inbox', conversation);
   }
 
   /** Disconnects every socket and stops the engine; the HTTP server is the app's to close. */

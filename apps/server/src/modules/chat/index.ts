@@ -6,7 +6,7 @@ import { CHAT_TEXT_MAX } from '@mw/contract/constants';
 import { AppError } from '../../lib/errors';
 import { defineModule } from '../../platform/module';
 import { moduleConfig } from '../../platform/module-config';
-import { operatorGuard } from '../../platform/operator';
+import { operatorGuard, operatorTokenMay } from '../../platform/operator';
 import { secretOf } from '../../platform/secrets';
 import { SignedLinks } from '../../platform/signed-links';
 import { ChatFiles, MAX_BYTES, type UploadKind } from './chat-files';
@@ -116,6 +116,11 @@ ALTER TABLE chat_files ADD COLUMN uploader text;
 CREATE INDEX chat_files_created ON chat_files (created_at);
 ALTER TABLE chat_threads ADD COLUMN guest_signed boolean NOT NULL DEFAULT false;`,
     },
+    {
+      // The operator who took a conversation (the back office's inbox: take / assign).
+      id: 'chat/003_assignee',
+      sql: `ALTER TABLE chat_threads ADD COLUMN assignee text;`,
+    },
   ],
   setup(services) {
     const { config } = services;
@@ -213,7 +218,7 @@ ALTER TABLE chat_threads ADD COLUMN guest_signed boolean NOT NULL DEFAULT false;
       return reply.type(file.mime).header('cache-control', 'private, max-age=300').header('x-content-type-options', 'nosniff').header('content-disposition', 'inline').send(file.bytes);
     });
 
-    const socket = new ChatSocket(app.server, chat, (authorization) => sessions.authenticate(authorization), config.REDIS_URL);
+    const socket = new ChatSocket(app.server, chat, (authorization) => sessions.authenticate(authorization), config.REDIS_URL, async (token) => operatorTokenMay(services, token, 'GET', '/api/operator/chat/conversations'));
     // Logout (and a password change) closes the member's sockets in every process (the adapter carries it).
     const stopListening = sessions.onRevoke((revocation) => socket.disconnectRevoked(revocation));
     app.addHook('onClose', async () => {
@@ -240,6 +245,33 @@ ALTER TABLE chat_threads ADD COLUMN guest_signed boolean NOT NULL DEFAULT false;
       await chat.markReadBySupport((request.params as { id: string }).id);
       return { ok: true };
     });
+    // Support's attachments (an image or a video for a reply): stored like a customer's upload, then
+    // named by a media message (POST …/messages), which binds it to that conversation.
+    app.post('/api/operator/chat/uploads/:kind', { preHandler: guard, schema: { params: z.object({ kind: z.enum(['image', 'video']) }) } }, async (request) => {
+      const { kind } = request.params as { kind: UploadKind };
+      let file;
+      try {
+        file = await request.file({ limits: { fileSize: MAX_BYTES[kind] } });
+      } catch {
+        throw new AppError(400, 'CHAT_NO_FILE');
+      }
+      if (!file || file.fieldname !== 'file') throw new AppError(400, 'CHAT_NO_FILE');
+      const bytes = await file.toBuffer().catch(() => {
+        throw new AppError(413, 'CHAT_FILE_TOO_LARGE');
+      });
+      if (file.file.truncated) throw new AppError(413, 'CHAT_FILE_TOO_LARGE');
+      return chat.files.save(kind, file.filename, bytes, 'support');
+    });
+    // Take (assign to oneself) or assign to another operator by name; null gives it back to the queue.
+    app.put(
+      '/api/operator/chat/conversations/:id/assignee',
+      { preHandler: guard, schema: { params: threadParams, body: z.strictObject({ assignee: z.string().trim().min(1).max(64).nullable() }) } },
+      async (request) => {
+        const { assignee } = request.body as { assignee: string | null };
+        await chat.assign((request.params as { id: string }).id, assignee);
+        return { ok: true, assignee };
+      },
+    );
     app.post('/api/operator/chat/conversations/:id/close', { preHandler: guard, schema: { params: threadParams } }, async (request) => {
       await chat.close((request.params as { id: string }).id);
       return { ok: true };

@@ -20,6 +20,8 @@ export interface ChatThreadsTable {
   unread_customer: Generated<number>;
   /** true once the guest holds a server-issued session for it: its bare uuid can no longer be adopted (POST /api/chat/guest). */
   guest_signed: Generated<boolean>;
+  /** The operator who took the conversation (null: in the queue). */
+  assignee: string | null;
   created_at: DefaultTimestamp;
 }
 

@@ -132,6 +132,17 @@ export class BankDepositService {
   }
 
   /** Deposits waiting for an operator, oldest first (at most 500). */
+  /** Unmatched deposits waiting for an operator: how many and the oldest. */
+  async unmatchedSummary(): Promise<{ count: number; oldestAt: string | null }> {
+    const row = await this.db
+      .selectFrom('unmatched_deposits')
+      .select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.min('received_at').as('oldest')])
+      .where('assigned_member_id', 'is', null)
+      .executeTakeFirst();
+    const oldest = row?.oldest as Date | null | undefined;
+    return { count: Number(row?.n ?? 0), oldestAt: oldest ? new Date(oldest).toISOString() : null };
+  }
+
   async unmatched(): Promise<UnmatchedDeposit[]> {
     const rows = await this.db.selectFrom('unmatched_deposits').selectAll().where('assigned_member_id', 'is', null).orderBy('created_at').limit(500).execute();
     return rows.map((r) => ({
@@ -147,6 +158,12 @@ export class BankDepositService {
       receivedAt: r.received_at.toISOString(),
       reference: r.ref,
     }));
+  }
+
+  /** One unmatched deposit's amount (minor units) and ledger currency, not yet assigned (null: none such, or assigned). */
+  async heldAmount(id: string): Promise<{ amount: number; currency: Currency } | null> {
+    const row = await this.db.selectFrom('unmatched_deposits').select(['amount', 'currency']).where('id', '=', id).where('assigned_member_id', 'is', null).executeTakeFirst();
+    return row ? { amount: Number(row.amount), currency: ledgerCurrency(row.currency) } : null;
   }
 
   /**

@@ -1,5 +1,5 @@
 import fastifyMultipart from '@fastify/multipart';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { slipReasonCodes } from '@mw/contract/errors';
@@ -10,7 +10,11 @@ import type { RateLimiter } from '../../lib/rate-limit';
 import { idempotencyOf } from '../../money/idempotency';
 import { defineModule } from '../../platform/module';
 import { moduleConfig } from '../../platform/module-config';
-import { operatorGuard } from '../../platform/operator';
+import { operatorGuard, operatorName } from '../../platform/operator';
+import type { Services } from '../../platform/services';
+import { ledgerCurrency } from '../../money/ledger';
+import type { ActionResult, AwaitingApproval } from '../approval/approval-service';
+import type { PayoutReconciliationReport } from '../wallet/payout-reconciliation';
 import { rsaKeyPairOf, secretOf } from '../../platform/secrets';
 import type { Bank, BankTransfer } from '../../providers/bank/bank';
 import { SandboxBank } from '../../providers/bank/sandbox-bank';
@@ -29,7 +33,6 @@ import { DepositReconciliation, type ReconciliationReport } from './reconciliati
 import { ChannelService } from './channel-service';
 import { depositMigrations } from './migrations';
 import { defaultMinimums, QrService } from './qr-service';
-import type { SettingsService } from '../settings/settings-service';
 import type { Config } from '../../config';
 import type { DB } from '../../db/schema';
 import './tables';
@@ -215,7 +218,7 @@ async function webhookRoutes(app: FastifyInstance, secrets: { payments: string; 
     }
   };
   const providerParams = z.object({ provider: z.string().max(16) });
-  app.post('/api/webhooks/payments/:provider', { schema: { params: providerParams } }, async (request) => {
+  app.post('/api/webhooks/payments/:provider', { schema: { params: providerParams }, config: { openapiBody: paymentWebhookSchema } }, async (request) => {
     const { provider } = request.params as { provider: string };
     const message = verified(secrets.payments, request);
     if (!isQrProvider(provider)) throw new AppError(404, 'NO_CHANNEL');
@@ -235,7 +238,7 @@ async function webhookRoutes(app: FastifyInstance, secrets: { payments: string; 
     return { ok: true, ...result };
   });
   const bankParams = z.object({ bankCode: z.string().max(16) });
-  app.post('/api/webhooks/bank/:bankCode', { schema: { params: bankParams } }, async (request) => {
+  app.post('/api/webhooks/bank/:bankCode', { schema: { params: bankParams }, config: { openapiBody: bankFeedSchema } }, async (request) => {
     const { bankCode } = request.params as { bankCode: string };
     const message = verified(secrets.bank, request);
     const parsed = bankFeedSchema.safeParse(message);
@@ -244,7 +247,7 @@ async function webhookRoutes(app: FastifyInstance, secrets: { payments: string; 
     const transfer: BankTransfer = { ...t, amount: amountOf(t.amount), at: new Date(t.at) };
     return { ok: true, ...(await deposits.bank.feed(transfer)) };
   });
-  app.post('/api/webhooks/ewallet/:provider', { schema: { params: providerParams } }, async (request) => {
+  app.post('/api/webhooks/ewallet/:provider', { schema: { params: providerParams }, config: { openapiBody: ewalletFeedSchema } }, async (request) => {
     const { provider } = request.params as { provider: string };
     const message = verified(secrets.ewallet, request);
     if (provider !== 'TRUEWALLET') throw new AppError(404, 'NO_WALLET');
@@ -328,6 +331,20 @@ export const depositModule = defineModule({
       graceMs: Math.max(env.DEPOSIT_RECONCILE_GRACE_MS, env.EWALLET_TIMEOUT_MS),
     });
     const reconciliation = new DepositReconciliation(db, { bank: sandboxBank ?? unconfiguredBank, gateway, ewallet: sandboxEwallet }, channels);
+    // Four eyes: what a second operator's approval runs (the maker's call, once; both are idempotent).
+    // The stored payload is the parsed request (its amount already in minor units): read back as such, never parsed as baht again.
+    const approvedManual = z.object({
+      body: z.object({ memberId: z.string(), amount: z.number().int().positive(), currency: z.enum(['BAHT', 'THB', 'LAK']), note: z.string() }),
+      idem: z.object({ key: z.string(), hash: z.string() }),
+    });
+    services.approvals.register('deposit.manual', (payload) => {
+      const { body, idem } = approvedManual.parse(payload);
+      return bank.manual(body, idem);
+    });
+    services.approvals.register('deposit.assign', (payload) => {
+      const { id, memberId } = z.object({ id: z.string(), memberId: z.string() }).parse(payload);
+      return bank.assign(id, memberId);
+    });
     services.deposits = {
       reconciliation,
       auditIntervalMs: env.DEPOSIT_AUDIT_INTERVAL_MS,
@@ -352,7 +369,7 @@ export const depositModule = defineModule({
   },
   // Payments whose webhook never came are asked of the gateway, at start-up and then periodically.
   // Slips in progress are asked of the bank again, periodically.
-  start({ deposits }, log) {
+  start({ deposits, payoutReconciliation }, log) {
     const timers: NodeJS.Timeout[] = [];
     const { intervalMs, graceMs } = deposits.reconcile;
     if (intervalMs > 0) {
@@ -373,6 +390,9 @@ export const depositModule = defineModule({
         const to = new Date();
         const report = await deposits.reconciliation.run({ from: new Date(to.getTime() - RECONCILIATION_DEFAULT_MS), to });
         if (!report.ok) log.error({ breaches: report.breaches, from: report.from, to: report.to }, 'deposit reconciliation: BREACH');
+        // Payouts against the bank's outgoing transfers, the same period.
+        const payouts = await payoutReconciliation.run({ from: new Date(to.getTime() - RECONCILIATION_DEFAULT_MS), to });
+        if (!payouts.ok) log.error({ breaches: payouts.breaches, from: payouts.from, to: payouts.to }, 'payout reconciliation: BREACH');
       };
       const run = () => audit().catch((error: unknown) => log.error({ err: error }, 'deposit reconciliation failed'));
       timers.push(setInterval(() => void run(), deposits.auditIntervalMs));
@@ -493,11 +513,14 @@ export const depositModule = defineModule({
       });
     }
     if (deposits.sandboxEwallet) sandboxEwalletRoutes(app, deposits.sandboxEwallet, deliver, deposits, operatorGuard(config));
-    operatorRoutes(app, operatorGuard(config), deposits, services.settings);
+    operatorRoutes(app, operatorGuard(config), services);
   },
 });
 
-function operatorRoutes(app: FastifyInstance, guard: ReturnType<typeof operatorGuard>, deposits: DepositServices, settings: SettingsService): void {
+/** A manual deposit (POST /api/operator/deposits). */
+const manualBody = z.strictObject({ memberId: z.string().min(1).max(64), amount: amountSchema, currency: z.enum(['BAHT', 'THB', 'LAK']), note: z.string().trim().min(1).max(200) });
+
+function operatorRoutes(app: FastifyInstance, guard: ReturnType<typeof operatorGuard>, { deposits, settings, approvals, accounts, payoutReconciliation }: Services): void {
   // The slip rules: upload on/off, the daily closed window (Asia/Bangkok), the oldest transfer accepted.
   app.get('/api/operator/slip-settings', { preHandler: guard }, async () => deposits.slips.rules());
   const hhmmBody = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/);
@@ -524,12 +547,14 @@ function operatorRoutes(app: FastifyInstance, guard: ReturnType<typeof operatorG
 
   // Deposits against the outside systems' records, for [from, to) (ISO times; default: the 24 hours before `to`, `to` now).
   const periodQuery = z.object({ from: z.string().datetime({ offset: true }).optional(), to: z.string().datetime({ offset: true }).optional() });
-  app.get('/api/operator/reconciliation', { preHandler: guard, schema: { querystring: periodQuery } }, async (request): Promise<ReconciliationReport> => {
+  app.get('/api/operator/reconciliation', { preHandler: guard, schema: { querystring: periodQuery } }, async (request): Promise<ReconciliationReport & { payouts: PayoutReconciliationReport }> => {
     const query = request.query as z.output<typeof periodQuery>;
     const to = query.to ? new Date(query.to) : new Date();
     const from = query.from ? new Date(query.from) : new Date(to.getTime() - RECONCILIATION_DEFAULT_MS);
     if (!(from.getTime() < to.getTime())) throw badRequest('KEY_INVALID', { fields: [{ path: 'from', code: 'invalid' }] });
-    return deposits.reconciliation.run({ from, to });
+    // Deposits and payouts against the outside systems; ok only when both are.
+    const [report, payouts] = await Promise.all([deposits.reconciliation.run({ from, to }), payoutReconciliation.run({ from, to })]);
+    return { ...report, ok: report.ok && payouts.ok, payouts };
   });
 
   app.put('/api/operator/deposit-manual', { preHandler: guard, schema: { body: z.strictObject({ value: z.boolean() }) } }, async (request) => {
@@ -538,18 +563,37 @@ function operatorRoutes(app: FastifyInstance, guard: ReturnType<typeof operatorG
     return { isManual: value };
   });
   app.get('/api/operator/deposits/unmatched', { preHandler: guard }, async () => ({ deposits: await deposits.bank.unmatched() }));
+  // Four eyes above FOUR_EYES_THRESHOLD: the call records an approval (202) a second operator runs.
+  const awaiting = (reply: FastifyReply, asked: AwaitingApproval | ActionResult) =>
+    'approvalId' in asked ? reply.status(202).send(asked) : reply.status(asked.status).send(asked.body);
   app.post(
     '/api/operator/deposits/:id/assign',
     { preHandler: guard, schema: { params: z.object({ id: z.string().min(1).max(64) }), body: z.strictObject({ memberId: z.string().min(1).max(64) }) } },
-    async (request) => deposits.bank.assign((request.params as { id: string }).id, (request.body as { memberId: string }).memberId),
+    async (request, reply) => {
+      const { id } = request.params as { id: string };
+      const { memberId } = request.body as { memberId: string };
+      const held = await deposits.bank.heldAmount(id);
+      if (held && approvals.needsChecker(held.amount, held.currency)) {
+        if (!(await accounts.findById(memberId))) throw new AppError(404, 'NO_USER');
+        const asked = await approvals.request({ action: 'deposit.assign', dedupeKey: `deposit.assign:${id}`, payload: { id, memberId }, memberId, amount: held.amount, currency: held.currency, maker: operatorName(request) });
+        return awaiting(reply, asked);
+      }
+      return deposits.bank.assign(id, memberId);
+    },
   );
-  const manualBody = z.strictObject({ memberId: z.string().min(1).max(64), amount: amountSchema, currency: z.enum(['BAHT', 'THB', 'LAK']), note: z.string().trim().min(1).max(200) });
-  app.post('/api/operator/deposits', { preHandler: guard, schema: { body: manualBody } }, async (request) => {
+  app.post('/api/operator/deposits', { preHandler: guard, schema: { body: manualBody } }, async (request, reply) => {
     const body = request.body as z.output<typeof manualBody>;
     const idem = idempotencyOf(request.headers['idempotency-key'], 'operatorDeposit', request.body);
     if (!idem) throw badRequest('KEY_MISSING', { fields: [{ path: 'Idempotency-Key', code: 'required' }] });
     // Operator keys live apart from members' own ('/' is not allowed in a member's key).
-    return deposits.bank.manual(body, { key: `operator/${idem.key}`, hash: idem.hash });
+    const key = { key: `operator/${idem.key}`, hash: idem.hash };
+    const currency = ledgerCurrency(body.currency);
+    if (approvals.needsChecker(body.amount, currency)) {
+      if (!(await accounts.findById(body.memberId))) throw new AppError(404, 'NO_USER');
+      const asked = await approvals.request({ action: 'deposit.manual', dedupeKey: `deposit.manual:${key.key}`, requestHash: key.hash, payload: { body, idem: key }, memberId: body.memberId, amount: body.amount, currency, maker: operatorName(request) });
+      return awaiting(reply, asked);
+    }
+    return deposits.bank.manual(body, key);
   });
   app.get('/api/operator/deposit-channels', { preHandler: guard }, async () => ({ channels: await deposits.channels.all() }));
   const channelBody = z.strictObject({

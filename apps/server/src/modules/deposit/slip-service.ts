@@ -422,6 +422,17 @@ export class SlipService {
     };
   }
 
+  /** Slips in progress (the back office's queue): how many and the oldest upload. */
+  async pendingSummary(): Promise<{ count: number; oldestAt: string | null }> {
+    const row = await this.db
+      .selectFrom('slips')
+      .select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.min('created_at').as('oldest')])
+      .where('status', '=', 'PENDING')
+      .executeTakeFirst();
+    const oldest = row?.oldest as Date | null | undefined;
+    return { count: Number(row?.n ?? 0), oldestAt: oldest ? new Date(oldest).toISOString() : null };
+  }
+
   private async inProgress(id: string): Promise<SlipRow> {
     const row = await this.db.selectFrom('slips').select(SLIP_COLUMNS).where('id', '=', id).executeTakeFirst();
     if (!row) throw new AppError(404, 'NO_SLIP');

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { readChanges, recordChange } from '../../platform/audit';
 import { defineModule } from '../../platform/module';
+import { processLeasesMigration } from '../../platform/leader';
 import { operatorGuard, operatorName } from '../../platform/operator';
 import { SettingsService } from './settings-service';
 import './tables';
@@ -41,6 +42,7 @@ CREATE TABLE operator_changes (
 );
 CREATE INDEX operator_changes_entity ON operator_changes (entity, key, at DESC);`,
     },
+    processLeasesMigration,
   ],
   setup(services) {
     services.settings = new SettingsService(services.database.db);

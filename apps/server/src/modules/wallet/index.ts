@@ -1,9 +1,14 @@
 import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Config } from '../../config';
+import type { DB } from '../../db/schema';
 import { defineModule } from '../../platform/module';
 import { operatorGuard } from '../../platform/operator';
+import { moduleConfig } from '../../platform/module-config';
 import { SecretBox } from '../../lib/secret-box';
+import { payoutWithDeadline, type PayoutProvider } from '../../providers/bank/payout';
+import { SandboxPayouts, sandboxPayoutMigrations } from '../../providers/bank/sandbox-payouts';
 import { withDeadline, type GameProvider } from '../../providers/games/game-provider';
 import { SandboxGameHouse, type FaultMode } from '../../providers/games/sandbox-games';
 import { sandboxGameMigrations } from '../../providers/games/sandbox-tables';
@@ -12,6 +17,9 @@ import type { SettingsService } from '../settings/settings-service';
 import { autologinHandlers } from './autologin-routes';
 import { GameService } from './game-service';
 import { registerGamePages } from './sandbox-pages/game-pages';
+import { PayoutReconciliation } from './payout-reconciliation';
+import { payoutRoutes } from './payout-routes';
+import { PayoutService } from './payout-service';
 import { TransferService } from './transfer-service';
 import { walletHandlers } from './wallet-routes';
 import { WalletService } from './wallet-service';
@@ -26,7 +34,39 @@ declare module '../../platform/services' {
     games: GameService;
     transfers: TransferService;
     wallet: WalletService;
+    /** Withdrawals paid out through the bank (or by hand) and their reconciliation. */
+    payouts: PayoutService;
+    payoutReconciliation: PayoutReconciliation;
+    /** Set while PAYOUT_PROVIDER=sandbox: the sandbox bank's payout API (faults, forged payouts). */
+    sandboxPayouts: SandboxPayouts | null;
+    payoutSettle: { intervalMs: number; graceMs: number };
   }
+}
+
+const payoutEnv = z.object({
+  NODE_ENV: z.string().optional(),
+  /**
+   * How withdrawals are paid: `sandbox` (the sandbox bank's payout API) or `manual` (no payout API:
+   * operators pay by hand and complete them). Default: sandbox, except with NODE_ENV=production.
+   */
+  PAYOUT_PROVIDER: z.enum(['sandbox', 'manual']).optional(),
+  /** How often payouts left processing (no answer, accepted, bank down) are asked of the bank (0: never), and how old they must be. */
+  PAYOUT_SETTLE_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),
+  PAYOUT_SETTLE_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
+});
+
+/** The payout adapter the configuration names (null: manual), with the provider deadline. */
+function payoutProviderFor(db: Kysely<DB>, config: Config): { provider: PayoutProvider | null; sandbox: SandboxPayouts | null } {
+  const env = moduleConfig(config, payoutEnv);
+  const chosen = env.PAYOUT_PROVIDER ?? (config.NODE_ENV === 'production' ? 'manual' : 'sandbox');
+  if (chosen === 'manual') return { provider: null, sandbox: null };
+  const sandbox = new SandboxPayouts(db, config.PROVIDER_TIMEOUT_MS * 2);
+  return { provider: payoutWithDeadline(sandbox, config.PROVIDER_TIMEOUT_MS), sandbox };
+}
+
+/** The payouts' reconciliation over a database without a running server (npm run reconcile). */
+export function payoutReconciliationFor(db: Kysely<DB>, config: Config): PayoutReconciliation {
+  return new PayoutReconciliation(db, payoutProviderFor(db, config).provider);
 }
 
 /** The key of stored game passwords: configured, or generated once and kept in the database. */
@@ -40,9 +80,12 @@ async function credentialsKey(config: Config, settings: SettingsService): Promis
  * The wallet and the game accounts: balance, top-up (sandbox), transfers to and from games,
  * withdrawals, game accounts and their auto-login links, the sandbox of the 16 game providers
  * with its demo game pages, and the reconciler of transfers left pending. Operator calls:
- *   GET  /api/operator/withdrawals                       — pending withdrawals, oldest first
- *   POST /api/operator/withdrawals/:id/complete          — the bank transfer went out
+ *   GET  /api/operator/withdrawals                       — withdrawals not ended, oldest first (payout: pending | processing)
+ *   GET  /api/operator/withdrawals/:id                   — one withdrawal's payout
+ *   POST /api/operator/withdrawals/:id/approve           — pay it through the payout provider, once (see PayoutService)
+ *   POST /api/operator/withdrawals/:id/complete          — paid by hand (PAYOUT_PROVIDER=manual; otherwise the owner's override)
  *   POST /api/operator/withdrawals/:id/reject { note }   — refused: the money returns to the wallet
+ *   PUT  /api/operator/sandbox/bank/payout-fault { mode, failure? } — sandbox payout API failure injection
  *   PUT  /api/operator/sandbox/games/:code/fault { mode, latencyMs } — sandbox game failure injection
  *   POST /api/operator/sandbox/games/:code/rounds { username, stake, multiplier, rounds } — sandbox
  *        play with a chosen outcome (demos and tests: a losing week, a turnover met); each round is
@@ -80,6 +123,34 @@ CREATE TABLE member_games (
 );`,
     },
     ...sandboxGameMigrations,
+    ...sandboxPayoutMigrations,
+    {
+      id: 'wallet/003_withdrawal_payouts',
+      sql: `
+-- How each withdrawal ends: paid through the bank, paid by hand, or refused; claimed once (the key).
+CREATE TABLE withdrawal_payouts (
+  withdrawal_id text PRIMARY KEY REFERENCES operations(id),
+  member_id text NOT NULL,
+  method text NOT NULL CHECK (method IN ('bank', 'manual', 'reject')),
+  state text NOT NULL CHECK (state IN ('processing', 'paid', 'returned')),
+  provider text NOT NULL,
+  amount bigint NOT NULL CHECK (amount > 0),
+  currency text NOT NULL CHECK (currency IN ('THB', 'LAK')),
+  bank_code text NOT NULL,
+  account_no text NOT NULL,
+  account_name text NOT NULL,
+  failure text,
+  reason text,
+  bank_ref text,
+  bank_status text,
+  attempts integer NOT NULL DEFAULT 0,
+  by_operator text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now(),
+  settled_at timestamptz
+);
+CREATE INDEX withdrawal_payouts_processing ON withdrawal_payouts (updated_at) WHERE state = 'processing';`,
+    },
   ],
   async setup(services) {
     const { config, database, settings, accounts, money } = services;
@@ -108,27 +179,25 @@ CREATE TABLE member_games (
     services.games = new GameService(db, provider, new SecretBox(await credentialsKey(config, settings)));
     services.transfers = new TransferService(db, services.games, money);
     services.wallet = new WalletService(db, accounts, services.games, services.transfers, settings, money, services.sandboxPayments);
+    const payoutEnvOf = moduleConfig(config, payoutEnv);
+    const payout = payoutProviderFor(db, config);
+    const payouts = new PayoutService(db, accounts, services.approvals, payout.provider);
+    services.payouts = payouts;
+    services.sandboxPayouts = payout.sandbox;
+    services.payoutReconciliation = new PayoutReconciliation(db, payout.provider);
+    services.payoutSettle = { intervalMs: payoutEnvOf.PAYOUT_SETTLE_INTERVAL_MS, graceMs: payoutEnvOf.PAYOUT_SETTLE_GRACE_MS };
+    // Four eyes: the second operator's approval runs the first one's call, skipping the threshold.
+    const withdrawalOf = (payload: unknown) => z.object({ withdrawalId: z.string() }).parse(payload).withdrawalId;
+    services.approvals.register('withdrawal.approve', (payload, checker) => payouts.approve(withdrawalOf(payload), checker, true));
+    services.approvals.register('withdrawal.complete', (payload, checker) => payouts.complete(withdrawalOf(payload), checker, true));
   },
   async seed({ settings }) {
     await settings.setIfMissing('withdrawLimits', { withdrawMinSatang: 10_000, withdrawMaxSatang: 5_000_000 });
   },
   handlers: (services) => ({ ...walletHandlers(services), ...autologinHandlers(services) }),
-  routes(app, { config, wallet, sandboxGames }) {
+  routes(app, { config, wallet, sandboxGames, payouts, sandboxPayouts }) {
     const guard = operatorGuard(config);
-    app.get('/api/operator/withdrawals', { preHandler: guard }, async () => ({ withdrawals: await wallet.pendingWithdrawals() }));
-    const idParams = z.object({ id: z.string().max(64) });
-    app.post('/api/operator/withdrawals/:id/complete', { preHandler: guard, schema: { params: idParams } }, async (request) => {
-      const op = await wallet.completeWithdrawal((request.params as { id: string }).id);
-      return { id: op.id, status: op.status };
-    });
-    app.post(
-      '/api/operator/withdrawals/:id/reject',
-      { preHandler: guard, schema: { params: idParams, body: z.strictObject({ note: z.string().min(1).max(200) }) } },
-      async (request) => {
-        const op = await wallet.rejectWithdrawal((request.params as { id: string }).id, (request.body as { note: string }).note);
-        return { id: op.id, status: op.status };
-      },
-    );
+    payoutRoutes(app, guard, { wallet, payouts, sandboxPayouts });
     if (sandboxGames) {
       registerGamePages(app, sandboxGames);
       app.put(
@@ -183,13 +252,22 @@ CREATE TABLE member_games (
   },
   // Transfers left pending (a crash, a provider that did not answer) are settled at start-up and
   // then periodically by asking their provider.
-  start({ config, transfers }, log) {
-    if (config.RECONCILE_INTERVAL_MS <= 0) return;
-    const reconcile = () => transfers.reconcile(config.RECONCILE_GRACE_MS).catch((error: unknown) => log.error({ err: error }, 'reconcile failed'));
-    void reconcile();
-    const timer = setInterval(() => void reconcile(), config.RECONCILE_INTERVAL_MS);
-    timer.unref();
-    return () => clearInterval(timer);
+  // Payouts left processing (no answer, accepted, the bank down, a crash) are settled by asking the bank.
+  start({ config, transfers, payouts, payoutSettle }, log) {
+    const timers: NodeJS.Timeout[] = [];
+    payouts.setLog(log);
+    if (config.RECONCILE_INTERVAL_MS > 0) {
+      const reconcile = () => transfers.reconcile(config.RECONCILE_GRACE_MS).catch((error: unknown) => log.error({ err: error }, 'reconcile failed'));
+      void reconcile();
+      timers.push(setInterval(() => void reconcile(), config.RECONCILE_INTERVAL_MS));
+    }
+    if (payoutSettle.intervalMs > 0) {
+      const settle = () => payouts.settle(payoutSettle.graceMs).catch((error: unknown) => log.error({ err: error }, 'payout settle failed'));
+      void settle();
+      timers.push(setInterval(() => void settle(), payoutSettle.intervalMs));
+    }
+    for (const timer of timers) timer.unref();
+    return () => timers.forEach((timer) => clearInterval(timer));
   },
   close({ sandboxGames }) {
     sandboxGames?.stopSharing();

@@ -32,3 +32,42 @@ declare module '../../db/schema' {
     member_games: MemberGamesTable;
   }
 }
+
+/**
+ * How each withdrawal was paid or returned, one row per withdrawal, claimed before anything is
+ * sent or moved (the row's primary key is what makes two approvals at once send once):
+ * `bank` (sent through the payout provider), `manual` (an operator paid by hand and completed
+ * it), `reject` (an operator refused it). `processing` until the money core settled it.
+ */
+export interface WithdrawalPayoutsTable {
+  withdrawal_id: string;
+  member_id: string;
+  method: 'bank' | 'manual' | 'reject';
+  state: 'processing' | 'paid' | 'returned';
+  /** The payout provider in force when it was claimed (`sandbox`, `manual`, …). */
+  provider: string;
+  amount: ColumnType<string, number, never>;
+  currency: string;
+  bank_code: string;
+  account_no: string;
+  account_name: string;
+  /** A bank's failure code (ACCOUNT_INVALID, NAME_MISMATCH, REFUSED) or the operator's note. */
+  failure: string | null;
+  /** The bank's own words, or the operator's note. */
+  reason: string | null;
+  bank_ref: string | null;
+  /** The bank's last answer: accepted, completed, failed, unknown (no answer), unavailable (not sent), mismatch (an answer about another transfer). */
+  bank_status: string | null;
+  attempts: Generated<number>;
+  /** Who approved (bank), completed (manual) or rejected it. */
+  by_operator: string;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+  settled_at: Date | null;
+}
+
+declare module '../../db/schema' {
+  interface DB {
+    withdrawal_payouts: WithdrawalPayoutsTable;
+  }
+}

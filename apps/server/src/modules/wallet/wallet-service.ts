@@ -3,13 +3,13 @@ import { WALLET_CODE } from '@mw/contract/constants';
 import { toBaht } from '@mw/contract/money';
 import type { MoneyResult, WalletResponse } from '@mw/contract/wallet';
 import type { DB } from '../../db/schema';
-import { AppError, badRequest, forbidden, notFound } from '../../lib/errors';
+import { AppError, badRequest, forbidden } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { answerFrom } from '../../money/answers';
 import type { MoneyCore } from '../../money/core';
 import { derive, isDuplicateKey, KeyTaken, type Idem } from '../../money/idempotency';
 import { account, balances, InsufficientFunds, memberCurrency, openMemberAccounts, type PostingKind } from '../../money/ledger';
-import { recordWithMoney, settleOnce, type OperationRow } from '../../money/operations';
+import { recordWithMoney, type OperationRow } from '../../money/operations';
 import type { AccountService } from '../account/account-service';
 import type { SettingsService } from '../settings/settings-service';
 import type { GameService } from './game-service';
@@ -24,8 +24,8 @@ interface CollectPlan {
 const MAX_TOP_UP_SATANG = 10_000_000;
 
 /**
- * The wallet: its balance, demo top-ups, withdrawals (held until an operator completes or
- * rejects them), and the calls that move everything at once.
+ * The wallet: its balance, demo top-ups, withdrawals (held until they are paid out or returned:
+ * PayoutService), and the calls that move everything at once.
  */
 export class WalletService {
   constructor(
@@ -168,42 +168,34 @@ export class WalletService {
     return answerFrom(op, after?.get(account.wallet(op.member_id)), undefined);
   }
 
-  /** Operator: the pending withdrawals, oldest first (at most 500). */
-  async pendingWithdrawals(): Promise<Array<{ id: string; memberId: string; username: string; amount: number; to: string; createdAt: string }>> {
-    const rows = await this.db
+  /**
+   * Withdrawals for operators, paged on the server: by status (every status when left out), a
+   * member's phone or id (`q`), oldest or newest first, or by amount; each with its payout: pending
+   * (waiting for an operator), processing (with the bank, or being settled) or ended.
+   */
+  async withdrawals(input: { status?: 'PENDING' | 'SUCCESS' | 'FAILED'; q?: string; page: number; pageSize: number; sort: 'createdAt' | '-createdAt' | 'amount' | '-amount' }): Promise<{
+    total: number;
+    withdrawals: Array<{ id: string; memberId: string; username: string; amount: number; to: string; createdAt: string; status: string; note: string | null; payout: 'pending' | 'processing' | 'ended'; bankStatus: string | null }>;
+  }> {
+    let query = this.db
       .selectFrom('operations')
       .innerJoin('members', 'members.id', 'operations.member_id')
-      .select(['operations.id', 'operations.member_id', 'members.username', 'operations.amount', 'operations.target', 'operations.created_at'])
-      .where('operations.type', '=', 'withdraw')
-      .where('operations.status', '=', 'PENDING')
-      .orderBy('operations.created_at')
-      .limit(500)
+      .leftJoin('withdrawal_payouts', 'withdrawal_payouts.withdrawal_id', 'operations.id')
+      .where('operations.type', '=', 'withdraw');
+    if (input.status) query = query.where('operations.status', '=', input.status);
+    const q = input.q?.trim();
+    if (q) query = query.where((eb) => eb.or([eb('members.username', '=', q), eb('members.id', '=', q), eb('operations.id', '=', q)]));
+    const count = await query.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst();
+    const rows = await query
+      .select(['operations.id', 'operations.member_id', 'members.username', 'operations.amount', 'operations.target', 'operations.created_at', 'operations.status', 'operations.note', 'withdrawal_payouts.state', 'withdrawal_payouts.bank_status'])
+      .orderBy(input.sort.endsWith('amount') ? 'operations.amount' : 'operations.created_at', input.sort.startsWith('-') ? 'desc' : 'asc')
+      .orderBy('operations.id')
+      .limit(input.pageSize)
+      .offset((input.page - 1) * input.pageSize)
       .execute();
-    return rows.map((r) => ({ id: r.id, memberId: r.member_id, username: r.username, amount: toBaht(Number(r.amount)), to: r.target, createdAt: r.created_at.toISOString() }));
-  }
-
-  /** Operator: the bank transfer went out; the held money leaves the system. */
-  async completeWithdrawal(operationId: string): Promise<OperationRow> {
-    return this.settleWithdrawal(operationId, 'SUCCESS', null);
-  }
-
-  /** Operator: the withdrawal is refused; the held money goes back to the wallet. */
-  async rejectWithdrawal(operationId: string, note: string): Promise<OperationRow> {
-    return this.settleWithdrawal(operationId, 'FAILED', note);
-  }
-
-  private async settleWithdrawal(operationId: string, status: 'SUCCESS' | 'FAILED', note: string | null): Promise<OperationRow> {
-    const op = await this.db.selectFrom('operations').selectAll().where('id', '=', operationId).where('type', '=', 'withdraw').executeTakeFirst();
-    if (!op || op.status !== 'PENDING') throw notFound('NO_OPERATION');
-    const member = op.member_id;
-    const amount = Number(op.amount);
-    const destination = status === 'SUCCESS' ? account.withdrawals(await memberCurrency(this.db, member)) : account.wallet(member);
-    const done = await settleOnce(this.db, operationId, status, note, {
-      kind: status === 'SUCCESS' ? 'withdraw_complete' : 'withdraw_reject',
-      operationId,
-      postings: [{ account: account.withdrawal(member), amount: -amount }, { account: destination, amount }],
-    });
-    if (!done) throw notFound('NO_OPERATION');
-    return { id: op.id, member_id: member, type: op.type, status, source: op.source, target: op.target, amount, note };
+    return {
+      total: Number(count?.n ?? 0),
+      withdrawals: rows.map((r) => ({ id: r.id, memberId: r.member_id, username: r.username, amount: toBaht(Number(r.amount)), to: r.target, createdAt: r.created_at.toISOString(), status: r.status, note: r.note, payout: r.status !== 'PENDING' ? 'ended' : r.state ? 'processing' : 'pending', bankStatus: r.bank_status })),
+    };
   }
 }

@@ -1,0 +1,115 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../db/schema';
+import { AppError } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import type { SessionService } from './session-service';
+
+/** A member as the back office lists them. */
+export interface MemberRow {
+  id: string;
+  username: string;
+  name: string;
+  bankCode: string;
+  bankAccountNo: string;
+  bankAccountName: string;
+  currency: string;
+  status: string;
+  inviterId: string | null;
+  createdAt: string;
+}
+
+export interface MemberNote {
+  id: string;
+  text: string;
+  author: string;
+  at: string;
+}
+
+export type MemberSort = 'createdAt' | '-createdAt' | 'username' | 'name';
+
+/**
+ * The members for operators (search, lock, notes): the account module's own tables. A search
+ * matches the id, the phone (username), the name or the bank account number, each as a part;
+ * results are paged on the server.
+ */
+export class MemberDirectory {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly sessions: SessionService,
+  ) {}
+
+  async search(input: { q: string; status?: 'active' | 'inactive'; page: number; pageSize: number; sort: MemberSort }): Promise<{ total: number; members: MemberRow[] }> {
+    const q = input.q.trim();
+    let query = this.db.selectFrom('members');
+    if (q) {
+      // LIKE's own characters in the text are matched as themselves.
+      const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const digits = q.replace(/\D/g, '');
+      query = query.where((eb) =>
+        eb.or([
+          eb('id', '=', q),
+          eb('username', 'like', like),
+          eb(sql<string>`lower(name)`, 'like', like.toLowerCase()),
+          ...(digits.length >= 3 ? [eb('bank_account_no', 'like', `%${digits}%`)] : []),
+        ]),
+      );
+    }
+    if (input.status) query = query.where('status', '=', input.status);
+    const count = await query.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst();
+    const column = input.sort.replace('-', '') === 'createdAt' ? 'created_at' : (input.sort as 'username' | 'name');
+    const rows = await query
+      .selectAll()
+      .orderBy(column, input.sort.startsWith('-') ? 'desc' : 'asc')
+      .orderBy('id')
+      .limit(input.pageSize)
+      .offset((input.page - 1) * input.pageSize)
+      .execute();
+    return { total: Number(count?.n ?? 0), members: rows.map(rowOf) };
+  }
+
+  async get(id: string): Promise<MemberRow> {
+    const row = await this.db.selectFrom('members').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) throw new AppError(404, 'NO_USER');
+    return rowOf(row);
+  }
+
+  /** The members a member invited (one level), newest first. */
+  async invited(id: string, limit = 100): Promise<MemberRow[]> {
+    const rows = await this.db.selectFrom('members').selectAll().where('inviter_id', '=', id).orderBy('created_at', 'desc').limit(limit).execute();
+    return rows.map(rowOf);
+  }
+
+  /** Locks (inactive: no login, every session ends at once) or unlocks a member. Answers the row before and after. */
+  async setLocked(id: string, locked: boolean): Promise<{ before: MemberRow; after: MemberRow }> {
+    const before = await this.get(id);
+    await this.db.updateTable('members').set({ status: locked ? 'inactive' : 'active', updated_at: new Date() }).where('id', '=', id).execute();
+    if (locked) await this.sessions.revokeAll(id);
+    return { before, after: await this.get(id) };
+  }
+
+  async notes(id: string): Promise<MemberNote[]> {
+    const rows = await this.db.selectFrom('member_notes').selectAll().where('member_id', '=', id).orderBy('created_at', 'desc').limit(200).execute();
+    return rows.map((r) => ({ id: r.id, text: r.text, author: r.author, at: r.created_at.toISOString() }));
+  }
+
+  async addNote(id: string, text: string, author: string): Promise<MemberNote> {
+    await this.get(id);
+    const row = await this.db.insertInto('member_notes').values({ id: newId(), member_id: id, text, author }).returningAll().executeTakeFirstOrThrow();
+    return { id: row.id, text: row.text, author: row.author, at: row.created_at.toISOString() };
+  }
+}
+
+function rowOf(r: { id: string; username: string; name: string; bank_code: string; bank_account_no: string; bank_account_name: string; currency: string; status: string; inviter_id: string | null; created_at: Date }): MemberRow {
+  return {
+    id: r.id,
+    username: r.username,
+    name: r.name,
+    bankCode: r.bank_code,
+    bankAccountNo: r.bank_account_no,
+    bankAccountName: r.bank_account_name,
+    currency: r.currency,
+    status: r.status,
+    inviterId: r.inviter_id,
+    createdAt: r.created_at.toISOString(),
+  };
+}

@@ -1,0 +1,155 @@
+import type { Kysely } from 'kysely';
+import { toBaht } from '@mw/contract/money';
+import type { DB } from '../../db/schema';
+import type { PayoutAnswer, PayoutProvider } from '../../providers/bank/payout';
+
+/** A completed withdrawal as the reconciliation reads it. */
+export interface CompletedWithdrawal {
+  id: string;
+  memberId: string;
+  amount: number;
+  currency: string | null;
+  method: string | null;
+  completedAt: string;
+}
+
+export interface BankPayoutSummary {
+  reference: string;
+  status: PayoutAnswer['status'];
+  amount: number;
+  currency: string;
+  bankCode: string;
+  accountNo: string;
+  bankRef: string | null;
+  at: string;
+}
+
+export type PayoutBreach =
+  /** The ledger paid a withdrawal out (a payout provider is configured) and the bank has no transfer for it, and no operator recorded paying it by hand. */
+  | { kind: 'COMPLETED_WITHOUT_PAYOUT'; withdrawal: CompletedWithdrawal }
+  /** The ledger paid it; the bank's transfer of that reference failed or is not final. */
+  | { kind: 'PAYOUT_NOT_COMPLETED'; withdrawal: CompletedWithdrawal; payout: BankPayoutSummary }
+  /** The bank paid another amount, currency or account than the withdrawal holds. */
+  | { kind: 'AMOUNT_MISMATCH' | 'CURRENCY_MISMATCH' | 'ACCOUNT_MISMATCH'; withdrawal: CompletedWithdrawal; payout: BankPayoutSummary }
+  /** An operator completed it by hand and the bank paid it too. */
+  | { kind: 'PAID_TWICE'; withdrawal: CompletedWithdrawal; payout: BankPayoutSummary }
+  /** The bank paid a reference that is no withdrawal of ours: money left that the ledger does not know. */
+  | { kind: 'UNKNOWN_PAYOUT'; payout: BankPayoutSummary }
+  /** The bank paid it and the money was also returned to the member's wallet. */
+  | { kind: 'PAID_BUT_RETURNED'; withdrawalId: string; payout: BankPayoutSummary };
+
+export interface PayoutReconciliationReport {
+  ok: boolean;
+  provider: string;
+  /** Whether the provider can list its transfers (a manual provider cannot: nothing to match). */
+  listed: boolean;
+  from: string;
+  to: string;
+  checked: {
+    /** Withdrawals completed in the period. */
+    completed: number;
+    /** …matched 1:1 with a completed bank transfer of the same reference, amount, currency and account. */
+    matched: number;
+    /** …completed by an operator by hand (PAYOUT_PROVIDER=manual, or the owner's recorded override). */
+    manual: number;
+    /** Transfers the bank made in the period. */
+    bankPayouts: number;
+  };
+  breaches: PayoutBreach[];
+  /** Completed bank transfers whose withdrawal is still processing (the settler settles them). */
+  processing: BankPayoutSummary[];
+}
+
+/** How far around the period the bank's transfers are read to match its completions (an answer settled later). */
+const LOOKBACK_MS = 7 * 86_400_000;
+const LOOKAHEAD_MS = 86_400_000;
+
+function summary(p: PayoutAnswer): BankPayoutSummary {
+  return { reference: p.reference, status: p.status, amount: toBaht(p.amount), currency: p.currency, bankCode: p.bankCode, accountNo: p.accountNo, bankRef: p.bankRef ?? null, at: p.at.toISOString() };
+}
+
+/**
+ * Payouts against the bank: every withdrawal completed in the period matches exactly one
+ * completed outgoing transfer of the bank under its reference (the withdrawal's id), with its
+ * amount, currency and account; every transfer the bank made in the period matches a completed
+ * withdrawal. With PAYOUT_PROVIDER=manual there is no bank record to match: completions are
+ * counted as manual. An owner's recorded manual completion (override) is counted as manual too.
+ */
+export class PayoutReconciliation {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly provider: PayoutProvider | null,
+  ) {}
+
+  async run(period: { from: Date; to: Date }): Promise<PayoutReconciliationReport> {
+    const { from, to } = period;
+    const completed = await this.db
+      .selectFrom('operations')
+      .leftJoin('withdrawal_payouts', 'withdrawal_payouts.withdrawal_id', 'operations.id')
+      .select(['operations.id', 'operations.member_id', 'operations.amount', 'operations.target', 'operations.updated_at', 'withdrawal_payouts.method', 'withdrawal_payouts.currency'])
+      .where('operations.type', '=', 'withdraw')
+      .where('operations.status', '=', 'SUCCESS')
+      .where('operations.updated_at', '>=', from)
+      .where('operations.updated_at', '<', to)
+      .execute();
+    const listed = Boolean(this.provider?.payouts);
+    const bank = this.provider?.payouts ? await this.provider.payouts(new Date(from.getTime() - LOOKBACK_MS), new Date(to.getTime() + LOOKAHEAD_MS)) : [];
+    const byReference = new Map(bank.map((p) => [p.reference, p]));
+    const breaches: PayoutBreach[] = [];
+    let matched = 0;
+    let manual = 0;
+    const known = new Set<string>();
+    for (const row of completed) {
+      known.add(row.id);
+      const withdrawal: CompletedWithdrawal = { id: row.id, memberId: row.member_id, amount: toBaht(Number(row.amount)), currency: row.currency, method: row.method, completedAt: row.updated_at.toISOString() };
+      const payout = byReference.get(row.id);
+      if (row.method === 'manual' || !this.provider) {
+        if (payout && payout.status !== 'failed') breaches.push({ kind: 'PAID_TWICE', withdrawal, payout: summary(payout) });
+        else manual += 1;
+        continue;
+      }
+      if (!listed) continue;
+      if (!payout) {
+        breaches.push({ kind: 'COMPLETED_WITHOUT_PAYOUT', withdrawal });
+        continue;
+      }
+      const accountNo = row.target.split(' ')[1] ?? '';
+      if (payout.status !== 'completed') breaches.push({ kind: 'PAYOUT_NOT_COMPLETED', withdrawal, payout: summary(payout) });
+      else if (row.currency !== null && payout.currency !== row.currency) breaches.push({ kind: 'CURRENCY_MISMATCH', withdrawal, payout: summary(payout) });
+      else if (payout.amount !== Number(row.amount)) breaches.push({ kind: 'AMOUNT_MISMATCH', withdrawal, payout: summary(payout) });
+      else if (payout.accountNo !== accountNo) breaches.push({ kind: 'ACCOUNT_MISMATCH', withdrawal, payout: summary(payout) });
+      else matched += 1;
+    }
+    // The bank's transfers of the period that no completion of the period explains.
+    const inPeriod = bank.filter((p) => p.at >= from && p.at < to);
+    const unexplained = inPeriod.filter((p) => p.status === 'completed' && !known.has(p.reference));
+    const ops =
+      unexplained.length === 0
+        ? []
+        : await this.db
+            .selectFrom('operations')
+            .select(['id', 'status'])
+            .where('type', '=', 'withdraw')
+            .where('id', 'in', unexplained.map((p) => p.reference))
+            .execute();
+    const statusOf = new Map(ops.map((o) => [o.id, o.status]));
+    const processing: BankPayoutSummary[] = [];
+    for (const payout of unexplained) {
+      const status = statusOf.get(payout.reference);
+      if (status === undefined) breaches.push({ kind: 'UNKNOWN_PAYOUT', payout: summary(payout) });
+      else if (status === 'FAILED') breaches.push({ kind: 'PAID_BUT_RETURNED', withdrawalId: payout.reference, payout: summary(payout) });
+      else if (status === 'PENDING') processing.push(summary(payout));
+      // SUCCESS outside the period: matched by the period it was completed in.
+    }
+    return {
+      ok: breaches.length === 0,
+      provider: this.provider?.name ?? 'manual',
+      listed,
+      from: from.toISOString(),
+      to: to.toISOString(),
+      checked: { completed: completed.length, matched, manual, bankPayouts: inPeriod.length },
+      breaches,
+      processing,
+    };
+  }
+}

@@ -1,0 +1,378 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { account, balances, checkInvariants } from '../src/money/ledger';
+import { settleOnce } from '../src/money/operations';
+import { call, dbKinds, login, OPERATOR_TOKEN, registerMember, startApp, type TestApp } from './helpers';
+
+const as = (name: string) => ({ authorization: `Bearer ${OPERATOR_TOKEN}`, 'x-operator': name });
+let keySeq = 0;
+const newKey = () => `payout-key-${Date.now()}-${++keySeq}`;
+
+interface Payout {
+  id: string;
+  status: string;
+  payout: string;
+  failure: string | null;
+  bankStatus: string | null;
+  method: string | null;
+}
+
+/** A member with `topUp` baht in the wallet and a pending withdrawal of `amount` baht (its id). */
+async function withdrawal(t: TestApp, amount: number, topUp = 1000): Promise<{ memberId: string; token: string; id: string }> {
+  const { phone, password, id: memberId } = await registerMember(t.app);
+  const token = await login(t.app, phone, password);
+  expect((await call(t.app, 'POST', '/api/wallet/add', { token, body: { amount: topUp } })).status).toBe(200);
+  const held = await call<{ reference: string }>(t.app, 'POST', '/api/wallet/withdraw', { token, body: { amount } });
+  expect(held.status).toBe(200);
+  return { memberId, token, id: held.body.reference };
+}
+
+async function wallet(t: TestApp, memberId: string): Promise<{ wallet: number; held: number }> {
+  const found = await balances(t.services.database.db, [account.wallet(memberId), account.withdrawal(memberId)]);
+  return { wallet: found.get(account.wallet(memberId))?.balance ?? 0, held: found.get(account.withdrawal(memberId))?.balance ?? 0 };
+}
+
+/** The sandbox bank's outgoing transfers of a reference (its own book). */
+async function bankTransfers(t: TestApp, reference: string) {
+  return t.services.database.db.selectFrom('sandbox_bank_payouts').selectAll().where('reference', '=', reference).execute();
+}
+
+async function ledgerTransactions(t: TestApp, operationId: string): Promise<number> {
+  const rows = await t.services.database.db.selectFrom('ledger_transactions').select('id').where('operation_id', '=', operationId).execute();
+  return rows.length;
+}
+
+const fault = (t: TestApp, mode: string, failure?: string) =>
+  call(t.app, 'PUT', '/api/operator/sandbox/bank/payout-fault', { headers: as('tester'), body: failure ? { mode, failure } : { mode } });
+
+describe.each(dbKinds)('payouts through the bank on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(kind, { PROVIDER_TIMEOUT_MS: '200', PAYOUT_SETTLE_INTERVAL_MS: '0' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('pays once when two operators approve at once, and a retried approve answers the same and moves nothing', async () => {
+    const w = await withdrawal(t, 200);
+    const [a, b] = await Promise.all([
+      call<Payout>(t.app, 'POST', `/api/operator/withdrawals/${w.id}/approve`, { headers: as('finance-a') }),
+      call<Payout>(t.app, 'POST', `/api/operator/withdrawals/${w.id}/approve`, { headers: as('finance-b') }),
+    ]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    for (const answer of [a.body, b.body]) expect(['processing', 'paid']).toContain(answer.payout);
+    expect(await bankTransfers(t, w.id)).toEqual([expect.objectContaining({ reference: w.id, amount: expect.anything(), state: 'completed' })]);
+    expect(Number((await bankTransfers(t, w.id))[0]?.amount)).toBe(20_000);
+    const paid = await call<Payout>(t.app, 'GET', `/api/operator/withdrawals/${w.id}`, { headers: as('finance-a') });
+    expect(paid.body).toMatchObject({ status: 'SUCCESS', payout: 'paid', method: 'bank', bankStatus: 'completed' });
+    expect(await wallet(t, w.memberId)).toEqual({ wallet: 80_000, held: 0 });
+    // hold + completion: two ledger transactions, and a retry adds none.
+    expect(await ledgerTransactions(t, w.id)).toBe(2);
+    const again = await call<Payout>(t.app, 'POST', `/api/operator/withdrawals/${w.id}/approve`, { headers: as('finance-a') });
+    expect(again.body).toMatchObject({ status: 'SUCCESS', payout: 'paid' });
+    expect(await ledgerTransactions(t, w.id)).toBe(2);
+    expect(await bankTransfers(t, w.id)).toHaveLength(1);
+    // Paid through the bank: it can no longer be completed or rejected by hand.
+    expect((await call(t.app, 'POST', `/api/operator/withdrawals/${w.id}/reject`, { headers: as('finance-a'), body: { note: 'late' } })).status).toBe(404);
+    expect((await call(t.app, 'POST', `/api/operator/withdrawals/${w.id}/complete`, { headers: as('owner') })).status).toBe(404);
+    // The member's statement shows it paid.
+    const statement = await call<{ statements: Array<{ statementType: string; status: string }> }>(t.app, 'POST', '/api/statement', { token: w.token, body: { page: 1, limit: 10 } });
+    expect(statement.body.statements.find((s) => s.statementType === 'withdraw')).toMatchObject({ status: 'SUCCESS' });
+  });
+
+  it('returns the money once with the reason when the bank fails the transfer', async () => {
+    const w = await withdrawal(t, 300);
+    expect((await fault(t, 'reject', 'NAME_MISMATCH')).status).toBe(200);
+    try {
+      const answer = await call<Payout>(t.app, 'POST', `/api/operator/withdrawals/${w.id}/approve`, { headers: as('finance-a') });
+      expect(answer.body).toMatchObject({ status: 'FAILED', payout: 'returned', failure: 'NAME_MISMATCH', bankStatus: 'failed' });
+    } finally {
+      await fault(t, 'none');
+    }
+    expect(await wallet(t, w.memberId)).toEqual({ wallet: 100_000, held: 0 });
+    // Approving again (the bank is fine now) sends nothing and moves nothing.
+    expect((await call<Payout>(t.app, 'POST', `/api/operator/withdrawals/${w.id}/approve`, { headers: as('finance-b') })).body).toMatchObject({ payout: 'returned' });
+    expect(await t.services.payouts.settle(0)).toBe(0);
+    expect(await bankTransfers(t, w.id)).toEqual([expect.objectContaining({ state: 'failed', failure: 'NAME_MISMATCH' })]);
+    expect(await ledgerTransactions(t, w.id)).toBe(2);
+    expect(await wallet(t, w.memberId)).toEqual({ wallet: 100_000, held: 0 });
+    const statement = await call<{ statements: Array<{ statementType: string; status: string; note?: string }> }>(t.app, 'POST', '/api/statement', { token: w.token, body: { page: 1, limit: 10 } });
+    expect(statement.body.statements.find((s) => s.statementType === 'withdraw')).toMatchObject({ status: 'FAILED', note: 'PAYOUT_NAME_MISMATCH' });
+  });
+
+  it('settles a payout whose answer was lost by asking the bank, without paying twice', async () => {
+    const w = await withdrawal(t, 150);
+    await fault(t, 'lost');
+    try {
+      const answer = await call<Payout>(t.app, 'POST', `/api/operator/withdrawals/${w.id}/approve`, { headers: as('finance-a') });
+      expect(answer.body).toMatchObject({ status: 'PENDING', payout: 'processing', bankStatus: 'unknown' });
+    } finally {
+      await fault(t, 'none');
+    }
+    // The bank executed it; the ledger still holds the money.
+    expect(await bankTransfers(t, w.id)).toEqual([expect.objectContaining({ state: 'completed' })]);
+    expect(await wallet(t, w.memberId)).toEqual({ wallet: 85_000, held: 15_000 });
+    const listed = await call<{ withdrawals: Array<{ id: string; payout: string }> }>(t.app, 'GET', '/api/operator/withdrawals', { headers: as('finance-a') });
+    expect(listed.body.withdrawals.find((x) => x.id === w.id)).toMatchObject({ payout: 'processing' });
+    // By hand it cannot end while the bank has it.
+    expect((await call(t.app, 'POST', `/api/operator/withdrawals/${w.id}/reject`, { headers: as('finance-a'), body: { note: 'x' } })).body).toMatchObject({ message: 'WITHDRAWAL_PROCESSING' });
+    expect((await call(t.app, 'POST', `/api/operator/withdrawals/${w.id}/complete`, { headers: as('owner') })).body).toMatchObject({ message: 'WITHDRAWAL_PROCESSING' });
+    expect(await t.services.payouts.settle(0)).toBeGreaterThanOrEqual(1);
+    expect((await t.services.payouts.get(w.id))).toMatchObject({ status: 'SUCCESS', payout: 'paid' });
+    expect(await bankTransfers(t, w.id)).toHaveLength(1);
+    expect(await wallet(t, w.memberId)).toEqual({ wallet: 85_000, held: 0 });
+  });
+
+  it('sends again a payout the bank never received (timeout, bank down), once', async () => {
+    const timedOut = await withdrawal(t, 120);
+    const down = await withdrawal(t, 130);
+    await fault(t, 'timeout');
+    try {
+      expect((await call<Payout>(t.app, 'POST', `/api/operator/withdrawals/${timedOut.id}/approve`, { headers: as('finance-a') })).body).toMatchObject({ payout: 'processing', bankStatus: 'unknown' });
+    } finally {
+      await fault(t, 'none');
+    }
+    await fault(t, 'down');
+    try {
+      expect((await call<Payout>(t.app, 'POST', `/api/operator/withdrawals/${down.id}/approve`, { headers: as('finance-a') })).body).toMatchObject({ payout: 'processing', bankStatus: 'unavailable' });
+      // Still down: the settler leaves it processing.
+      await t.services.payouts.settle(0);
+      expect(await t.services.payouts.get(down.id)).toMatchObject({ payout: 'processing', bankStatus: 'unavailable' });
+    } finally {
+      await fault(t, 'none');
+    }
+    expect(await bankTransfers(t, timedOut.id)).toHaveLength(0);
+    expect(await bankTransfers(t, down.id)).toHaveLength(0);
+    await Promise.all([t.services.payouts.settle(0), t.services.payouts.settle(0)]);
+    for (const w of [timedOut, down]) {
+      expect(await t.services.payouts.get(w.id)).toMatchObject({ status: 'SUCCESS', payout: 'paid' });
+      expect(await bankTransfers(t, w.id)).toHaveLength(1);
+      expect((await wallet(t, w.memberId)).held).toBe(0);
+    }
+  });
+
+  it('waits for a transfer the bank accepted until the bank completes it', async () => {
+    const w = await withdrawal(t, 140);
+    await fault(t, 'accept');
+    try {
+      expect((await call<Payout>(t.app, 'POST', `/api/operator/withdrawals/${w.id}/approve`, { headers: as('finance-a') })).body).toMatchObject({ payout: 'processing', bankStatus: 'accepted' });
+    } finally {
+      await fault(t, 'none');
+    }
+    const db = t.services.database.db;
+    // Not due yet: the settler asks and leaves it processing.
+    await db.updateTable('sandbox_bank_payouts').set({ complete_at: new Date(Date.now() + 3_600_000) }).where('reference', '=', w.id).execute();
+    await t.services.payouts.settle(0);
+    expect(await t.services.payouts.get(w.id)).toMatchObject({ payout: 'processing', bankStatus: 'accepted' });
+    // The bank's batch ran: asked again, it answers completed.
+    await db.updateTable('sandbox_bank_payouts').set({ complete_at: new Date(Date.now() - 1000) }).where('reference', '=', w.id).execute();
+    await t.services.payouts.settle(0);
+    expect(await t.services.payouts.get(w.id)).toMatchObject({ status: 'SUCCESS', payout: 'paid', bankStatus: 'completed' });
+    expect(await bankTransfers(t, w.id)).toHaveLength(1);
+  });
+
+  it('finishes what a crash interrupted: a claimed rejection, and a settled payout whose row was not marked', async () => {
+    const db = t.services.database.db;
+    const rejected = await withdrawal(t, 160);
+    const paid = await withdrawal(t, 170);
+    const sandbox = t.services.sandboxPayouts;
+    if (!sandbox) throw new Error('the sandbox payout API is the default');
+    const target = async (id: string) => {
+      const op = await db.selectFrom('operations').select('target').where('id', '=', id).executeTakeFirstOrThrow();
+      const [bankCode = '', accountNo = ''] = op.target.split(' ');
+      return { bankCode, accountNo };
+    };
+    const claimRow = async (id: string, memberId: string, method: 'reject' | 'bank', amount: number) => {
+      const { bankCode, accountNo } = await target(id);
+      await db
+        .insertInto('withdrawal_payouts')
+        .values({ withdrawal_id: id, member_id: memberId, method, state: 'processing', provider: 'sandbox', amount, currency: 'THB', bank_code: bankCode, account_no: accountNo, account_name: 'SOMCHAI JAIDEE', failure: null, reason: method === 'reject' ? 'NAME_MISMATCH' : null, bank_ref: null, bank_status: null, by_operator: 'finance-a', settled_at: null })
+        .execute();
+    };
+    // A process died right after claiming the rejection, before the money moved.
+    await claimRow(rejected.id, rejected.memberId, 'reject', 16_000);
+    // …and another died after the bank's answer settled the money, before marking the row.
+    await claimRow(paid.id, paid.memberId, 'bank', 17_000);
+    await sandbox.send({ reference: paid.id, ...(await target(paid.id)), accountName: 'SOMCHAI JAIDEE', amount: 17_000, currency: 'THB' });
+    await settleOnce(db, paid.id, 'SUCCESS', null, {
+      kind: 'withdraw_complete',
+      operationId: paid.id,
+      postings: [{ account: account.withdrawal(paid.memberId), amount: -17_000 }, { account: account.withdrawals('THB'), amount: 17_000 }],
+    });
+    expect(await t.services.payouts.settle(0)).toBe(2);
+    expect(await t.services.payouts.get(rejected.id)).toMatchObject({ status: 'FAILED', payout: 'returned', reason: 'NAME_MISMATCH' });
+    expect(await wallet(t, rejected.memberId)).toEqual({ wallet: 100_000, held: 0 });
+    expect(await t.services.payouts.get(paid.id)).toMatchObject({ status: 'SUCCESS', payout: 'paid' });
+    expect(await wallet(t, paid.memberId)).toEqual({ wallet: 83_000, held: 0 });
+    // Nothing more moves on another round.
+    expect(await t.services.payouts.settle(0)).toBe(0);
+    expect(await ledgerTransactions(t, rejected.id)).toBe(2);
+    expect(await ledgerTransactions(t, paid.id)).toBe(2);
+  });
+
+  it('keeps manual completion as the owner\'s recorded override, counted apart by the reconciliation', async () => {
+    const w = await withdrawal(t, 110);
+    const done = await call(t.app, 'POST', `/api/operator/withdrawals/${w.id}/complete`, { headers: as('owner') });
+    expect(done.body).toEqual({ id: w.id, status: 'SUCCESS' });
+    expect((await call(t.app, 'POST', `/api/operator/withdrawals/${w.id}/complete`, { headers: as('owner') })).body).toEqual({ id: w.id, status: 'SUCCESS' });
+    expect((await call(t.app, 'POST', `/api/operator/withdrawals/${w.id}/approve`, { headers: as('finance-a') })).body).toMatchObject({ payout: 'paid', method: 'manual' });
+    expect(await bankTransfers(t, w.id)).toHaveLength(0);
+    const audit = await t.services.database.db.selectFrom('audit_log').selectAll().where('entity', '=', 'withdrawal').where('target', '=', w.id).execute();
+    expect(audit).toEqual([expect.objectContaining({ operator: 'api-key', on_behalf_of: 'owner', after: expect.objectContaining({ method: 'manual', override: true }) })]);
+    expect(await ledgerTransactions(t, w.id)).toBe(2);
+  });
+
+  it('ends with the ledger and the payouts reconciled', async () => {
+    expect(await checkInvariants(t.services.database.db)).toMatchObject({ ok: true });
+    const report = await call<{ ok: boolean; payouts: { ok: boolean; breaches: unknown[]; checked: { matched: number; manual: number } } }>(t.app, 'GET', '/api/operator/reconciliation', { headers: as('finance-a') });
+    expect(report.body.payouts.breaches).toEqual([]);
+    expect(report.body.payouts).toMatchObject({ ok: true, checked: { matched: 6, manual: 1 } });
+    expect(report.body.ok).toBe(true);
+  });
+});
+
+describe.each(dbKinds)('four eyes on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // 100 baht: the suite's amounts above it need a second operator.
+    t = await startApp(kind, { FOUR_EYES_THRESHOLD: '100', PAYOUT_SETTLE_INTERVAL_MS: '0' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('holds a withdrawal above the threshold for a second operator, who pays it once', async () => {
+    const w = await withdrawal(t, 200);
+    const asked = await call<{ status: string; approvalId: string }>(t.app, 'POST', `/api/operator/withdrawals/${w.id}/approve`, { headers: as('alice') });
+    expect(asked.status).toBe(202);
+    expect(asked.body).toEqual({ status: 'awaiting-approval', approvalId: expect.any(String) });
+    // Asking again finds the same approval; nothing was sent.
+    expect((await call(t.app, 'POST', `/api/operator/withdrawals/${w.id}/approve`, { headers: as('alice') })).body).toEqual(asked.body);
+    expect(await bankTransfers(t, w.id)).toHaveLength(0);
+    const id = asked.body.approvalId;
+    const listed = await call<{ approvals: Array<{ id: string; action: string; maker: string; amount: number; status: string }> }>(t.app, 'GET', '/api/operator/approvals?status=pending', { headers: as('bob') });
+    expect(listed.body.approvals).toContainEqual(expect.objectContaining({ id, action: 'withdrawal.approve', maker: 'alice', amount: 200, status: 'pending' }));
+    // The maker cannot be the checker.
+    const self = await call(t.app, 'POST', `/api/operator/approvals/${id}/approve`, { headers: as('alice') });
+    expect(self.status).toBe(403);
+    expect(self.body).toEqual({ message: 'SAME_OPERATOR' });
+    const [bob, carol] = await Promise.all([
+      call<{ status: string; result: { status: number; body: Payout } }>(t.app, 'POST', `/api/operator/approvals/${id}/approve`, { headers: as('bob') }),
+      call<{ status: string; result: { status: number; body: Payout } }>(t.app, 'POST', `/api/operator/approvals/${id}/approve`, { headers: as('carol') }),
+    ]);
+    expect([bob.status, carol.status]).toEqual([200, 200]);
+    expect(bob.body.result.status).toBe(200);
+    expect(await bankTransfers(t, w.id)).toHaveLength(1);
+    expect(await t.services.payouts.get(w.id)).toMatchObject({ status: 'SUCCESS', payout: 'paid' });
+    expect(await ledgerTransactions(t, w.id)).toBe(2);
+    const decided = await call<{ status: string; checker: string }>(t.app, 'GET', `/api/operator/approvals/${id}`, { headers: as('alice') });
+    expect(decided.body).toMatchObject({ status: 'approved' });
+    expect(['bob', 'carol']).toContain(decided.body.checker);
+    expect((await call(t.app, 'POST', `/api/operator/approvals/${id}/reject`, { headers: as('bob'), body: { note: 'late' } })).body).toEqual({ message: 'APPROVAL_CLOSED' });
+    // Approving again answers the kept result and runs nothing.
+    expect((await call(t.app, 'POST', `/api/operator/approvals/${id}/approve`, { headers: as('dave') })).body).toMatchObject({ status: 'approved', result: { status: 200 } });
+    expect(await bankTransfers(t, w.id)).toHaveLength(1);
+    // At or below the threshold one operator pays.
+    const small = await withdrawal(t, 100);
+    expect((await call<Payout>(t.app, 'POST', `/api/operator/withdrawals/${small.id}/approve`, { headers: as('alice') })).body).toMatchObject({ payout: 'paid' });
+  });
+
+  it('runs an approved manual credit exactly once, and a rejected one never', async () => {
+    const { id: memberId } = await registerMember(t.app);
+    const body = { memberId, amount: 150, currency: 'BAHT', note: 'cash at the counter' };
+    const key = newKey();
+    const first = await call<{ status: string; approvalId: string }>(t.app, 'POST', '/api/operator/deposits', { headers: { ...as('alice'), 'idempotency-key': key }, body });
+    expect(first.status).toBe(202);
+    expect((await call(t.app, 'POST', '/api/operator/deposits', { headers: { ...as('alice'), 'idempotency-key': key }, body })).body).toEqual(first.body);
+    expect((await call(t.app, 'POST', '/api/operator/deposits', { headers: { ...as('alice'), 'idempotency-key': key }, body: { ...body, amount: 151 } })).body).toEqual({ message: 'IDEMPOTENCY_KEY_REUSED' });
+    expect((await wallet(t, memberId)).wallet).toBe(0);
+    expect((await call(t.app, 'POST', `/api/operator/approvals/${first.body.approvalId}/approve`, { headers: as('alice') })).body).toEqual({ message: 'SAME_OPERATOR' });
+    const approved = await call<{ result: { status: number; body: { ok: boolean; reference: string } } }>(t.app, 'POST', `/api/operator/approvals/${first.body.approvalId}/approve`, { headers: as('bob') });
+    expect(approved.body.result).toMatchObject({ status: 200, body: { ok: true } });
+    expect((await wallet(t, memberId)).wallet).toBe(15_000);
+    const again = await call<{ result: unknown }>(t.app, 'POST', `/api/operator/approvals/${first.body.approvalId}/approve`, { headers: as('bob') });
+    expect(again.body.result).toEqual(approved.body.result);
+    // The maker's retry after the approval answers what the credit answered.
+    const retry = await call(t.app, 'POST', '/api/operator/deposits', { headers: { ...as('alice'), 'idempotency-key': key }, body });
+    expect(retry.status).toBe(200);
+    expect(retry.body).toEqual(approved.body.result.body);
+    expect((await wallet(t, memberId)).wallet).toBe(15_000);
+    // Rejected: nothing runs, and it cannot be approved afterwards.
+    const other = await call<{ approvalId: string }>(t.app, 'POST', '/api/operator/deposits', { headers: { ...as('alice'), 'idempotency-key': newKey() }, body: { ...body, amount: 500 } });
+    expect((await call(t.app, 'POST', `/api/operator/approvals/${other.body.approvalId}/reject`, { headers: as('carol'), body: { note: 'no receipt' } })).body).toMatchObject({ status: 'rejected', checker: 'carol', note: 'no receipt' });
+    expect((await call(t.app, 'POST', `/api/operator/approvals/${other.body.approvalId}/approve`, { headers: as('bob') })).body).toEqual({ message: 'APPROVAL_CLOSED' });
+    expect((await wallet(t, memberId)).wallet).toBe(15_000);
+    // Below the threshold: credited at once.
+    expect((await call(t.app, 'POST', '/api/operator/deposits', { headers: { ...as('alice'), 'idempotency-key': newKey() }, body: { ...body, amount: 50 } })).status).toBe(200);
+    expect((await wallet(t, memberId)).wallet).toBe(20_000);
+    expect((await call(t.app, 'POST', '/api/operator/approvals/nope/approve', { headers: as('bob') })).body).toEqual({ message: 'NO_APPROVAL' });
+  });
+
+  it('ends with the ledger and the reconciliation clean', async () => {
+    expect(await checkInvariants(t.services.database.db)).toMatchObject({ ok: true });
+    const report = await call<{ ok: boolean; payouts: { breaches: unknown[] } }>(t.app, 'GET', '/api/operator/reconciliation', { headers: as('alice') });
+    expect(report.body.payouts.breaches).toEqual([]);
+    expect(report.body.ok).toBe(true);
+  });
+});
+
+describe.each(dbKinds)('payout reconciliation findings on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(kind, { PAYOUT_SETTLE_INTERVAL_MS: '0', DEPOSIT_AUDIT_INTERVAL_MS: '150', DEPOSIT_RECONCILE_INTERVAL_MS: '0', SLIP_RECHECK_INTERVAL_MS: '0' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('finds a payout the bank made that the ledger does not know, and a completion the bank never paid', async () => {
+    const logged = vi.spyOn(t.app.log, 'error');
+    const sandbox = t.services.sandboxPayouts;
+    if (!sandbox) throw new Error('the sandbox payout API is the default');
+    await sandbox.forge({ reference: 'FORGED-PAYOUT-1', bankCode: 'KBANK', accountNo: '1234567890', accountName: 'MALLORY', amount: 99_900, currency: 'THB' });
+    // A withdrawal completed behind the payout flow's back (a restore, a manual fix in the database).
+    const w = await withdrawal(t, 200);
+    await settleOnce(t.services.database.db, w.id, 'SUCCESS', null, {
+      kind: 'withdraw_complete',
+      operationId: w.id,
+      postings: [{ account: account.withdrawal(w.memberId), amount: -20_000 }, { account: account.withdrawals('THB'), amount: 20_000 }],
+    });
+    const report = await call<{ ok: boolean; payouts: { ok: boolean; breaches: Array<{ kind: string; payout?: { reference: string }; withdrawal?: { id: string } }> } }>(t.app, 'GET', '/api/operator/reconciliation', { headers: as('finance-a') });
+    expect(report.body.ok).toBe(false);
+    expect(report.body.payouts.ok).toBe(false);
+    expect(report.body.payouts.breaches).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'UNKNOWN_PAYOUT', payout: expect.objectContaining({ reference: 'FORGED-PAYOUT-1' }) }),
+        expect.objectContaining({ kind: 'COMPLETED_WITHOUT_PAYOUT', withdrawal: expect.objectContaining({ id: w.id }) }),
+      ]),
+    );
+    expect(report.body.payouts.breaches).toHaveLength(2);
+    // The scheduled reconciliation (every DEPOSIT_AUDIT_INTERVAL_MS) logs it at error level.
+    await vi.waitFor(
+      () => expect(logged).toHaveBeenCalledWith(expect.objectContaining({ breaches: expect.arrayContaining([expect.objectContaining({ kind: 'UNKNOWN_PAYOUT' })]) }), 'payout reconciliation: BREACH'),
+      { timeout: 5000, interval: 100 },
+    );
+    // The ledger itself balances: only the outside record tells.
+    expect(await checkInvariants(t.services.database.db)).toMatchObject({ ok: true });
+  });
+});
+
+describe.each(dbKinds)('manual payouts (PAYOUT_PROVIDER=manual) on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(kind, { PAYOUT_PROVIDER: 'manual', PAYOUT_SETTLE_INTERVAL_MS: '0' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('has no payout API: operators complete by hand, and the reconciliation counts it manual', async () => {
+    const w = await withdrawal(t, 200);
+    expect((await call(t.app, 'POST', `/api/operator/withdrawals/${w.id}/approve`, { headers: as('finance-a') })).body).toEqual({ message: 'PAYOUT_MANUAL' });
+    expect((await call(t.app, 'PUT', '/api/operator/sandbox/bank/payout-fault', { headers: as('finance-a'), body: { mode: 'down' } })).status).toBe(404);
+    expect((await call(t.app, 'POST', `/api/operator/withdrawals/${w.id}/complete`, { headers: as('finance-a') })).body).toEqual({ id: w.id, status: 'SUCCESS' });
+    const report = await call<{ ok: boolean; payouts: { ok: boolean; provider: string; listed: boolean; checked: { manual: number } } }>(t.app, 'GET', '/api/operator/reconciliation', { headers: as('finance-a') });
+    expect(report.body.payouts).toMatchObject({ ok: true, provider: 'manual', listed: false, checked: { manual: 1 } });
+    expect(await checkInvariants(t.services.database.db)).toMatchObject({ ok: true });
+  });
+});

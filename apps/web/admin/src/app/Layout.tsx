@@ -1,0 +1,78 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Navigate, NavLink, Outlet, useLocation } from 'react-router';
+import { changeLocale, currentLocale, type AdminLocale } from '../i18n/i18n';
+import { api } from '../shared/api';
+import { can, type Capability } from '../shared/roles';
+import { setToken } from '../shared/session';
+import { useOperator, useToken } from './useOperator';
+
+const NAV: ReadonlyArray<{ to: string; key: 'dashboard' | 'withdrawals' | 'slips' | 'unmatched' | 'members' | 'chat' | 'promotions' | 'settings' | 'operators' | 'audit' | 'sandbox'; capability: Capability }> = [
+  { to: '/', key: 'dashboard', capability: 'dashboard' },
+  { to: '/withdrawals', key: 'withdrawals', capability: 'withdrawals' },
+  { to: '/slips', key: 'slips', capability: 'slips.read' },
+  { to: '/deposits', key: 'unmatched', capability: 'deposits' },
+  { to: '/members', key: 'members', capability: 'members.read' },
+  { to: '/chat', key: 'chat', capability: 'chat' },
+  { to: '/promotions', key: 'promotions', capability: 'promotions' },
+  { to: '/settings', key: 'settings', capability: 'settings' },
+  { to: '/operators', key: 'operators', capability: 'operators' },
+  { to: '/audit', key: 'audit', capability: 'audit' },
+  { to: '/sandbox', key: 'sandbox', capability: 'sandbox' },
+];
+
+/** The signed-in frame: the menu of what the role may use, who is signed in, language, sign-out. */
+export function Layout() {
+  const { t } = useTranslation();
+  const token = useToken();
+  const location = useLocation();
+  const queryClient = useQueryClient();
+  const { data: operator, error } = useOperator();
+  if (!token || error) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  const logout = async () => {
+    await api('POST', '/api/admin/logout').catch(() => undefined);
+    setToken(null);
+    queryClient.clear();
+  };
+  return (
+    <div className="shell">
+      <a className="skip" href="#main">
+        {t('app.skip')}
+      </a>
+      <header className="topbar">
+        <span className="brand">{t('app.name')}</span>
+        <div className="topbar-right">
+          {operator ? (
+            <span className="who">
+              {operator.name} · {t('app.role', { role: t(`roles.${operator.role}`) })}
+            </span>
+          ) : null}
+          <label className="lang">
+            <span className="sr-only">{t('app.language')}</span>
+            <select value={currentLocale()} onChange={(event) => void changeLocale(event.target.value as AdminLocale)}>
+              <option value="th" lang="th">ไทย</option>
+              <option value="en" lang="en">English</option>
+            </select>
+          </label>
+          <button type="button" className="btn" onClick={() => void logout()}>
+            {t('app.logout')}
+          </button>
+        </div>
+      </header>
+      <nav className="sidenav" aria-label={t('app.menu')}>
+        <ul>
+          {NAV.filter((item) => can(operator?.role, item.capability)).map((item) => (
+            <li key={item.to}>
+              <NavLink to={item.to} end={item.to === '/'}>
+                {t(`nav.${item.key}`)}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main id="main" className="main" tabIndex={-1}>
+        {operator ? <Outlet /> : <p>{t('common.loading')}</p>}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,112 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../shared/api';
+import { Card, ErrorText, Notice, Page } from '../../shared/ui';
+import type { Dashboard } from '../dashboard/DashboardPage';
+
+const GAME_MODES = ['none', 'down', 'timeout', 'error-after-take'] as const;
+
+/** Sandbox tools, shown while the sandboxes are on: provider faults, the bonus clock, sandbox rounds. */
+export function SandboxPage() {
+  const { t } = useTranslation();
+  const dashboard = useQuery({ queryKey: ['dashboard'], queryFn: () => api<Dashboard>('GET', '/api/operator/dashboard') });
+  const [done, setDone] = useState<string | null>(null);
+  const call = useMutation({
+    mutationFn: ({ method, path, body }: { method: 'PUT' | 'POST'; path: string; body: unknown }) => api(method, path, { body }),
+    onSuccess: () => {
+      setDone(t('sandbox.done'));
+      void dashboard.refetch();
+    },
+  });
+  const [game, setGame] = useState('PG');
+  const [mode, setMode] = useState<(typeof GAME_MODES)[number]>('none');
+  const [latency, setLatency] = useState(0);
+  const [clock, setClock] = useState('');
+  const [round, setRound] = useState({ code: 'PG', username: '', stake: 1000, multiplier: 0, rounds: 1 });
+  if (dashboard.data && !dashboard.data.sandbox) return <Page title={t('sandbox.title')}><p>{t('common.none')}</p></Page>;
+  const submit = (event: FormEvent, run: () => void) => {
+    event.preventDefault();
+    run();
+  };
+  return (
+    <Page title={t('sandbox.title')}>
+      <p className="muted">{t('sandbox.hint')}</p>
+      {done ? <Notice>{done}</Notice> : null}
+      <ErrorText error={call.error} />
+      <div className="grid">
+        <Card title={t('sandbox.gameFaults')}>
+          <form className="form" onSubmit={(e) => submit(e, () => call.mutate({ method: 'PUT', path: `/api/operator/sandbox/games/${game}/fault`, body: { mode, latencyMs: latency } }))}>
+            <label className="field">
+              <span>{t('dashboard.providers')}</span>
+              <select value={game} onChange={(e) => setGame(e.target.value)}>
+                {dashboard.data?.providers.map((p) => <option key={p.code} value={p.code}>{p.code} ({p.mode})</option>)}
+              </select>
+            </label>
+            <label className="field">
+              <span>{t('sandbox.mode')}</span>
+              <select value={mode} onChange={(e) => setMode(e.target.value as (typeof GAME_MODES)[number])}>
+                {GAME_MODES.map((m) => <option key={m} value={m}>{t(`dashboard.providerMode.${m}`)}</option>)}
+              </select>
+            </label>
+            <label className="field">
+              <span>{t('sandbox.latency')}</span>
+              <input type="number" min={0} max={60000} value={latency} onChange={(e) => setLatency(Number(e.target.value))} />
+            </label>
+            <button className="btn btn-primary" type="submit">{t('sandbox.apply')}</button>
+          </form>
+        </Card>
+        <Card title={t('sandbox.bankFault')}>
+          <div className="row wrap">
+            {(['none', 'captcha', 'error'] as const).map((m) => (
+              <button key={m} type="button" className="btn" onClick={() => call.mutate({ method: 'PUT', path: '/api/operator/sandbox/bank/fault', body: { mode: m } })}>{m}</button>
+            ))}
+          </div>
+          <h3>{t('sandbox.ewalletFault')}</h3>
+          <div className="row wrap">
+            {(['none', 'down', 'hang'] as const).map((m) => (
+              <button key={m} type="button" className="btn" onClick={() => call.mutate({ method: 'PUT', path: '/api/operator/sandbox/ewallet/fault', body: { mode: m } })}>{m}</button>
+            ))}
+          </div>
+        </Card>
+        <Card title={t('sandbox.clock')}>
+          <p className="muted">{t('sandbox.clockHint')}</p>
+          <form className="form" onSubmit={(e) => submit(e, () => call.mutate({ method: 'PUT', path: '/api/operator/sandbox/clock', body: clock ? { at: new Date(clock).toISOString() } : { offsetMs: 0 } }))}>
+            <label className="field">
+              <span>{t('sandbox.clockAt')}</span>
+              <input type="datetime-local" value={clock} onChange={(e) => setClock(e.target.value)} />
+            </label>
+            <button className="btn btn-primary" type="submit">{t('sandbox.apply')}</button>
+          </form>
+        </Card>
+        <Card title={t('sandbox.rounds')}>
+          <form className="form" onSubmit={(e) => submit(e, () => call.mutate({ method: 'POST', path: `/api/operator/sandbox/games/${round.code}/rounds`, body: { username: round.username, stake: round.stake, multiplier: round.multiplier, rounds: round.rounds } }))}>
+            <label className="field">
+              <span>{t('dashboard.providers')}</span>
+              <select value={round.code} onChange={(e) => setRound({ ...round, code: e.target.value })}>
+                {dashboard.data?.providers.map((p) => <option key={p.code} value={p.code}>{p.code}</option>)}
+              </select>
+            </label>
+            <label className="field">
+              <span>{t('sandbox.username')}</span>
+              <input required value={round.username} onChange={(e) => setRound({ ...round, username: e.target.value })} />
+            </label>
+            <label className="field">
+              <span>{t('sandbox.stake')}</span>
+              <input type="number" min={1} value={round.stake} onChange={(e) => setRound({ ...round, stake: Number(e.target.value) })} />
+            </label>
+            <label className="field">
+              <span>{t('sandbox.multiplier')}</span>
+              <input type="number" min={0} step="any" value={round.multiplier} onChange={(e) => setRound({ ...round, multiplier: Number(e.target.value) })} />
+            </label>
+            <label className="field">
+              <span>{t('sandbox.count')}</span>
+              <input type="number" min={1} max={100} value={round.rounds} onChange={(e) => setRound({ ...round, rounds: Number(e.target.value) })} />
+            </label>
+            <button className="btn btn-primary" type="submit">{t('sandbox.play')}</button>
+          </form>
+        </Card>
+      </div>
+    </Page>
+  );
+}

@@ -1,0 +1,82 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../shared/api';
+import { Card, ErrorText, Notice, Page } from '../../shared/ui';
+import { JsonSetting } from '../promotions/JsonSetting';
+
+const SWITCHES = ['siteActive', 'registerOTP', 'enableChatWidget'] as const;
+
+interface Channel {
+  id: string;
+  kind: string;
+  bank_code: string;
+  mode: string;
+  account_no: string;
+  account_name: string;
+  currency: string;
+  active: boolean;
+}
+
+/** Site switches, the slip rules and the deposit channels (owner). */
+export function SettingsPage() {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [done, setDone] = useState<string | null>(null);
+  const toggle = useMutation({
+    mutationFn: ({ key, value }: { key: string; value: boolean }) => (key === 'depositManual' ? api('PUT', '/api/operator/deposit-manual', { body: { value } }) : api('PUT', `/api/operator/settings/${key}`, { body: { value } })),
+    onSuccess: () => setDone(t('common.saved')),
+  });
+  const channels = useQuery({ queryKey: ['channels'], queryFn: () => api<{ channels: Channel[] }>('GET', '/api/operator/deposit-channels') });
+  const saveChannel = useMutation({
+    mutationFn: (c: Channel) => api('PUT', `/api/operator/deposit-channels/${encodeURIComponent(c.id)}`, { body: { kind: c.kind, bankCode: c.bank_code, mode: c.mode, accountName: c.account_name, accountNo: c.account_no, currency: c.currency, active: !c.active } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['channels'] }),
+  });
+  return (
+    <Page title={t('settings.title')}>
+      {done ? <Notice>{done}</Notice> : null}
+      <ErrorText error={toggle.error ?? channels.error ?? saveChannel.error} />
+      <Card title={t('settings.site')}>
+        <ul className="list">
+          {[...SWITCHES, 'depositManual' as const].map((key) => (
+            <li key={key} className="row">
+              <span>{t(`settings.${key}`)}</span>
+              <button type="button" className="btn" onClick={() => toggle.mutate({ key, value: true })}>{t('common.yes')}</button>
+              <button type="button" className="btn" onClick={() => toggle.mutate({ key, value: false })}>{t('common.no')}</button>
+            </li>
+          ))}
+        </ul>
+      </Card>
+      <JsonSetting title={t('settings.slipRules')} path="/api/operator/slip-settings" />
+      <Card title={t('settings.channels')}>
+        <table className="table">
+          <caption className="sr-only">{t('settings.channels')}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('settings.bankCode')}</th>
+              <th scope="col">{t('settings.accountNo')}</th>
+              <th scope="col">{t('settings.accountName')}</th>
+              <th scope="col">{t('settings.mode')}</th>
+              <th scope="col">{t('common.status')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {channels.data?.channels.map((c) => (
+              <tr key={c.id}>
+                <td>{c.bank_code} ({c.kind})</td>
+                <td className="mono">{c.account_no}</td>
+                <td>{c.account_name}</td>
+                <td>{c.mode}</td>
+                <td>
+                  <button type="button" className="btn" onClick={() => saveChannel.mutate(c)} aria-pressed={c.active}>
+                    {c.active ? t('common.statuses.active') : t('common.statuses.inactive')}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </Card>
+    </Page>
+  );
+}

@@ -1,0 +1,68 @@
+import { getToken, setToken } from './session';
+
+/** A failed call: the server's status and `message` code (0 and NETWORK when nothing came back). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+  ) {
+    super(code);
+    this.name = 'ApiError';
+  }
+}
+
+export interface CallOptions {
+  body?: unknown;
+  query?: Record<string, string | number | boolean | null | undefined>;
+  /** Calls that move money carry one key per operator action (a retry sends the same). */
+  idempotencyKey?: string;
+  form?: FormData;
+}
+
+function urlOf(path: string, query: CallOptions['query']): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  const text = params.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+/**
+ * The back office's one API client: the operator's Bearer token on every call, JSON in and out,
+ * `{message}` errors as ApiError. A 401 ends the session (disabled operator, expired or revoked
+ * session): the app goes back to the sign-in page.
+ */
+export async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, options: CallOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  const token = getToken();
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
+  let body: BodyInit | undefined;
+  if (options.form) body = options.form;
+  else if (options.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(options.body);
+  }
+  let response: Response;
+  try {
+    response = await fetch(urlOf(path, options.query), { method, headers, body });
+  } catch {
+    throw new ApiError(0, 'NETWORK');
+  }
+  const text = await response.text();
+  let data: unknown = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const code = data && typeof data === 'object' && 'message' in data ? String((data as { message: unknown }).message) : `HTTP_${response.status}`;
+    if (response.status === 401 && token) setToken(null);
+    throw new ApiError(response.status, code);
+  }
+  return data as T;
+}
+
+export function newIdempotencyKey(): string {
+  return crypto.randomUUID();
+}
