@@ -24,8 +24,8 @@ import { AppError } from './lib/errors';
 import { modules as allModules } from './modules';
 import { idempotencyOf } from './money/idempotency';
 import { Lease } from './platform/leader';
-import { operatorGuard } from './platform/operator';
 import { migrationsOf, type DomainModule } from './platform/module';
+import { operatorAuthentication, registerOperatorHooks } from './platform/operator';
 import { createKernel, servicesUnderConstruction, type Services } from './platform/services';
 
 declare module 'fastify' {
@@ -160,15 +160,18 @@ export async function buildApp(config: Config, database: Database, modules: read
   // A terminated site answers every API call 410 gone; operator calls stay open to revive it.
   app.addHook('onRequest', async (request, reply) => {
     const path = pathOf(request);
-    // Operator calls stay open to revive the site; webhooks, so money that arrives is recorded.
-    if (!isApiPath(path) || /^\/+api\/(operator|webhooks)\//i.test(path)) return;
+    // Operator calls (and the operators' login) stay open to revive the site; webhooks, so money that arrives is recorded.
+    if (!isApiPath(path) || /^\/+api\/(operator|admin|webhooks)\//i.test(path)) return;
     if (!(await services.settings.siteActive())) {
       return reply.status(410).send({ message: 'gone', active: false });
     }
   });
 
+  // Every /api/operator/* call: who calls (401), the roles matrix (403 FORBIDDEN_ROLE), the audit.
+  registerOperatorHooks(app, services);
+
   // The OpenAPI document of every /api route (it sees the routes as they are registered below).
-  await registerApiDocs(app, config, operatorGuard(config));
+  await registerApiDocs(app, config, operatorAuthentication(services));
 
   // Each domain's contract calls and other routes, in a plugin scope of its own. A call no
   // domain answers is 501 NOT_IMPLEMENTED; `null` leaves the route out (404).

@@ -242,7 +242,7 @@ describe.each(dbKinds)('responsible play on %s', (kind) => {
     // Not shortened by the member, not lifted by an operator (audited).
     expect(await call(t.app, 'POST', '/api/responsible/time-out', { token, body: { days: 1 } })).toMatchObject({ status: 409, body: { message: 'BREAK_ALREADY_LONGER' } });
     expect(await call(t.app, 'DELETE', `/api/operator/members/${m.id}/responsible/break`, { headers: operator })).toMatchObject({ status: 403, body: { message: 'EXCLUSION_CANNOT_BE_LIFTED' } });
-    const audit = await t.services.database.db.selectFrom('operator_changes').select(['entity', 'key']).where('key', '=', m.id).execute();
+    const audit = await t.services.database.db.selectFrom('audit_log').select(['entity', 'target']).where('target', '=', m.id).execute();
     expect(audit).toEqual([expect.objectContaining({ entity: 'responsible-break-lift-refused' })]);
     // The database itself refuses an earlier end.
     await expect(t.services.database.db.updateTable('responsible_settings').set({ time_out_until: null }).where('member_id', '=', m.id).execute()).rejects.toThrow();

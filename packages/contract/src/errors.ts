@@ -53,7 +53,7 @@ export const addedErrorCodes = [
   'PAYLOAD_TOO_LARGE',
   /** 415: a body in a content type the call does not accept. */
   'UNSUPPORTED_MEDIA_TYPE',
-  /** 403: an operator call without the operator token. */
+  /** 403: kept for older clients; operator calls now answer 401 UNAUTHORIZED without valid credentials and 403 FORBIDDEN_ROLE outside the role. */
   'FORBIDDEN',
   /** 409: the same Idempotency-Key was used with a different request body. */
   'IDEMPOTENCY_KEY_REUSED',

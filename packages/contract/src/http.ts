@@ -12,6 +12,12 @@ export interface EndpointDef<
   path: string;
   /** Needs a member's bearer token. */
   auth: boolean;
+  /**
+   * An operator call (admin.ts): `session` needs an operator session's bearer token, `operator`
+   * a session or the OPERATOR_TOKEN automation key (every /api/operator/* call, roles per
+   * platform/operator-roles.ts). Not in `endpoints` (the member app's list).
+   */
+  operator?: 'session' | 'operator';
   /** The domain module (and the issue) that implements it. */
   domain: Domain;
   params?: P;
@@ -50,7 +56,8 @@ export type Domain =
   | 'spin'
   | 'autologin'
   | 'chat'
-  | 'responsible';
+  | 'responsible'
+  | 'admin';
 
 export type BreakRule = 'refused' | 'toWalletOnly' | 'allowed';
 

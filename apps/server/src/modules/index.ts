@@ -1,4 +1,5 @@
 import { moneyModule } from '../money/module';
+import { auditModule } from '../platform/audit';
 import type { DomainModule } from '../platform/module';
 import { accountModule } from './account';
 import { bonusModule } from './bonus';
@@ -10,6 +11,7 @@ import { demoModule } from './demo';
 import { depositModule } from './deposit';
 import { inviteModule } from './invite';
 import { lookupModule } from './lookup';
+import { operatorsModule } from './operators';
 import { otpModule } from './otp';
 import { refundModule } from './refund';
 import { responsibleModule } from './responsible';
@@ -24,9 +26,11 @@ import { walletModule } from './wallet';
  */
 export const modules: readonly DomainModule[] = [
   settingsModule,
+  auditModule,
   lookupModule,
   otpModule,
   accountModule,
+  operatorsModule,
   moneyModule,
   approvalModule,
   walletModule,
