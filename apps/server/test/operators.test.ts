@@ -74,12 +74,17 @@ describe.each(dbKinds)('operators on %s', (kind) => {
     expect(await totp(first.body.challenge, far)).toMatchObject({ status: 401, body: { message: 'WRONG_TOTP' } });
     const code = codeNow(t);
     expect((await totp(first.body.challenge, code)).status).toBe(200);
-    // The challenge is used up; the same code with a new challenge is a replay.
+    // The challenge is used up.
     expect(await totp(first.body.challenge, code)).toMatchObject({ status: 401, body: { message: 'CHALLENGE_INVALID' } });
+    // The same code signs in again while its own 30-second step lasts (a second tab, a second probe)…
+    const second = await login({ username: 'support', password: 'demo-operator-1' });
+    expect((await totp(second.body.challenge, code)).status).toBe(200);
+    // …but not once that step has passed, though the ±1 window would still take it: a replay.
+    advance(t);
     const again = await login({ username: 'support', password: 'demo-operator-1' });
     expect(await totp(again.body.challenge, code)).toMatchObject({ status: 401, body: { message: 'WRONG_TOTP' } });
-    // An older code of the window (the step before the one used) is refused too.
-    const older = totpCode(DEMO_TOTP_SECRET, new Date(t.services.operators.clock.now().getTime() - 30_000));
+    // A code of a step before the one used is refused too.
+    const older = totpCode(DEMO_TOTP_SECRET, new Date(t.services.operators.clock.now().getTime() - 60_000));
     expect(await totp(again.body.challenge, older)).toMatchObject({ status: 401, body: { message: 'WRONG_TOTP' } });
     for (let i = 0; i < 3; i += 1) expect((await totp(again.body.challenge, '000000')).body.message).toBe('WRONG_TOTP');
     // Five wrong: even the right code of a later step no longer opens it.

@@ -18,7 +18,7 @@ import type { OperatorIdentity } from '../../platform/operator';
 import { qrSvg } from '../../providers/payments/qr-svg';
 import type { Clock, OperatorSessionService } from './operator-sessions';
 import type { OperatorsTable } from './tables';
-import { matchTotp, newTotpSecret, otpauthUri } from './totp';
+import { matchTotp, newTotpSecret, otpauthUri, totpStep } from './totp';
 
 export interface OperatorOptions {
   /** OPERATOR_ENROLMENT_HOURS: how long an enrolment link works. */
@@ -356,14 +356,19 @@ export class OperatorService {
     }
     const actor: AuditActor = { id: open.operatorId, username: open.username, role: open.role };
     const step = matchTotp(this.box.open(open.totp_secret), code, now);
-    // A step after the last one accepted, taken atomically: a code (or an older one) is never taken twice.
+    // A step after the last one accepted, or that same step while it is still the current one (a
+    // second sign-in within the code's own 30 s), taken atomically: a code is never taken again once
+    // its step has passed (a replay after its window), nor an older one.
+    const current = step !== null && step === totpStep(now);
     const taken =
       step !== null &&
       (await this.db
         .updateTable('operators')
         .set({ totp_last_step: String(step) })
         .where('id', '=', open.operatorId)
-        .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', String(step))]))
+        .where((eb) =>
+          eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', String(step)), ...(current ? [eb('totp_last_step', '=', String(step))] : [])]),
+        )
         .executeTakeFirst()
         .then((r) => Number(r.numUpdatedRows) === 1));
     if (!taken) {
