@@ -2,6 +2,20 @@ import type { MemberMessages } from './messages';
 
 /** Lao texts of the member area only. */
 export const laMember: MemberMessages = {
+  explain: {
+    conditionBonus: 'ໂບນັດ {{code}}',
+    conditionInvite: 'ເງື່ອນໄຂຂອງຍອດແນະນຳໝູ່ທີ່ຮັບໄປ',
+    conditionRefund: 'ເງື່ອນໄຂຂອງຍອດຄືນເງິນທີ່ຮັບໄປ',
+    BONUS_CONDITION_WITHDRAW_LOCKED: 'ຖອນເງິນໄດ້ເມື່ອເຮັດ{{condition}}ຄົບ: ຍັງເຫຼືອຍອດເທີນໂອເວີ {{remaining}} (ເຮັດແລ້ວ {{turnover}} ຈາກ {{target}}). ຫຼື ຍົກເລີກໂບນັດໄດ້ທີ່ໜ້າໂບນັດ.',
+    BONUS_CONDITION_TRANSFER_LOCKED: 'ເງິນໃນ {{games}} ຕ້ອງຢູ່ໃນເກມຈົນກວ່າຈະເຮັດ{{condition}}ຄົບ: ຍັງເຫຼືອຍອດເທີນໂອເວີ {{remaining}} (ເຮັດແລ້ວ {{turnover}} ຈາກ {{target}}). ການຍົກເລີກໂບນັດທີ່ໜ້າໂບນັດຈະຍ້າຍເງິນກັບມາໃຫ້.',
+    BONUS_CONDITION_NO_QUALIFYING_DEPOSIT: 'ຕ້ອງມີຍອດຝາກໃໝ່ຢ່າງໜ້ອຍ {{minDeposit}} ພາຍໃນ {{minutes}} ນາທີຜ່ານມາ ແລະ ຍັງບໍ່ໄດ້ໃຊ້ຮັບໂບນັດອື່ນ. ຝາກເງິນກ່ອນແລ້ວຈຶ່ງຮັບ.',
+    BONUS_CONDITION_DEPOSIT_SPENT: 'ໂບນັດຄິດຈາກຍອດຝາກ {{deposit}} ແຕ່ຕອນນີ້ກະເປົາມີ {{wallet}}. ຄວນຮັບໂບນັດທັນທີຫຼັງຝາກ ກ່ອນເລີ່ມຫຼິ້ນ.',
+    BONUS_CONDITION_BONUS_TOO_SMALL: 'ຍອດຝາກ {{deposit}} ໜ້ອຍເກີນໄປສຳລັບໂບນັດນີ້.',
+    BONUS_CONDITION_MONEY_IN_GAMES: 'ຍ້າຍເງິນໃນ {{games}} ກັບກະເປົາບໍ່ສຳເລັດໃນຕອນນີ້. ລອງໃໝ່ອີກຄັ້ງໃນອີກບໍ່ດົນ.',
+    slipCredited: 'ລາຍການໂອນນີ້ເຂົ້າກະເປົາແລ້ວ: {{amount}} ເມື່ອ {{time}}. ກວດເບິ່ງຍອດເງິນຂອງທ່ານ.',
+    minimum: 'ຂັ້ນຕ່ຳ {{amount}}.',
+    maximum: 'ສູງສຸດ {{amount}}.',
+  },
   profile: {
     title: 'ໂປຣໄຟລ໌',
     memberId: 'ລະຫັດສະມາຊິກ',
@@ -191,6 +205,11 @@ export const laMember: MemberMessages = {
     transfer: 'ໂອນເງິນເຂົ້າເກມ',
     transferHint: 'ຍອດທັງໝົດໃນກະເປົາ ฿{{amount}} ຈະຖືກໂອນເຂົ້າເກມນີ້',
     walletEmpty: 'ກະເປົາເງິນຂອງທ່ານບໍ່ມີຍອດເງິນ ກົດເຂົ້າຫຼິ້ນໄດ້ເລີຍ',
+    playConfirmTitle: 'ຍ້າຍເງິນໃນກະເປົາເຂົ້າ {{name}} ບໍ?',
+    playConfirmText: 'ເງິນ {{amount}} ຈະຍ້າຍຈາກກະເປົາເຂົ້າ {{name}} ແລ້ວເກມຈະເປີດຂຶ້ນ. ຍ້າຍກັບຈາກເກມໄດ້ພາຍຫຼັງ.',
+    playDontAsk: 'ບໍ່ຕ້ອງຖາມອີກ',
+    playConfirm: 'ຍ້າຍເງິນ ແລະ ຫຼິ້ນ',
+    playMoved: 'ຍ້າຍ {{amount}} ຈາກກະເປົາເຂົ້າ {{name}} ແລ້ວ.',
     noLaunch: 'ເກມນີ້ຍັງບໍ່ຮອງຮັບການເຂົ້າຫຼິ້ນຜ່ານເວັບ ກະລຸນາໃຊ້ແອັບຂອງຜູ້ໃຫ້ບໍລິການ',
   },
   statement: {

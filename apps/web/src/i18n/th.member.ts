@@ -1,5 +1,19 @@
 /** Thai texts of the member area only (loaded with the member layout; see i18n/memberMessages.ts). */
 export const thMember = {
+  explain: {
+    conditionBonus: 'โบนัส {{code}}',
+    conditionInvite: 'เงื่อนไขของยอดชวนเพื่อนที่รับไป',
+    conditionRefund: 'เงื่อนไขของยอดคืนยอดเสียที่รับไป',
+    BONUS_CONDITION_WITHDRAW_LOCKED: 'ถอนเงินได้เมื่อทำ{{condition}}ครบ: ยังเหลือยอดเทิร์นโอเวอร์ {{remaining}} (ทำแล้ว {{turnover}} จาก {{target}}) หรือยกเลิกโบนัสได้ที่หน้าโบนัส',
+    BONUS_CONDITION_TRANSFER_LOCKED: 'เงินใน {{games}} ต้องอยู่ในเกมจนกว่าจะทำ{{condition}}ครบ: ยังเหลือยอดเทิร์นโอเวอร์ {{remaining}} (ทำแล้ว {{turnover}} จาก {{target}}) การยกเลิกโบนัสที่หน้าโบนัสจะย้ายเงินกลับมาให้',
+    BONUS_CONDITION_NO_QUALIFYING_DEPOSIT: 'ต้องมียอดฝากใหม่อย่างน้อย {{minDeposit}} ภายใน {{minutes}} นาทีที่ผ่านมา และยังไม่ได้ใช้รับโบนัสอื่น ฝากเงินก่อนแล้วค่อยรับ',
+    BONUS_CONDITION_DEPOSIT_SPENT: 'โบนัสคิดจากยอดฝาก {{deposit}} แต่ตอนนี้กระเป๋ามี {{wallet}} ควรรับโบนัสทันทีหลังฝาก ก่อนเริ่มเล่น',
+    BONUS_CONDITION_BONUS_TOO_SMALL: 'ยอดฝาก {{deposit}} น้อยเกินไปสำหรับโบนัสนี้',
+    BONUS_CONDITION_MONEY_IN_GAMES: 'ย้ายเงินใน {{games}} กลับกระเป๋าไม่สำเร็จในตอนนี้ ลองอีกครั้งในอีกสักครู่',
+    slipCredited: 'รายการโอนนี้เข้ากระเป๋าแล้ว: {{amount}} เมื่อ {{time}} ตรวจสอบยอดเงินของคุณ',
+    minimum: 'ขั้นต่ำ {{amount}}',
+    maximum: 'สูงสุด {{amount}}',
+  },
   profile: {
     title: 'โปรไฟล์',
     memberId: 'รหัสสมาชิก',
@@ -189,6 +203,11 @@ export const thMember = {
     transfer: 'โอนเงินเข้าเกม',
     transferHint: 'ยอดทั้งหมดในกระเป๋า ฿{{amount}} จะถูกโอนเข้าเกมนี้',
     walletEmpty: 'กระเป๋าเงินของคุณไม่มียอดเงิน กดเข้าเล่นได้เลย',
+    playConfirmTitle: 'ย้ายเงินในกระเป๋าเข้า {{name}} ไหม',
+    playConfirmText: 'เงิน {{amount}} จะย้ายจากกระเป๋าเข้า {{name}} แล้วเกมจะเปิดขึ้น ย้ายกลับจากเกมได้ภายหลัง',
+    playDontAsk: 'ไม่ต้องถามอีก',
+    playConfirm: 'ย้ายเงินและเล่น',
+    playMoved: 'ย้าย {{amount}} จากกระเป๋าเข้า {{name}} แล้ว',
     noLaunch: 'เกมนี้ยังไม่รองรับการเข้าเล่นผ่านเว็บ กรุณาใช้แอปของผู้ให้บริการ',
   },
   statement: {

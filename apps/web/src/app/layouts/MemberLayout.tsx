@@ -11,6 +11,8 @@ import { BottomNav, NavButton, NavHome, NavTab } from './BottomNav';
 import { ChatWidgetSlot } from '../../features/chat/ChatWidgetSlot';
 // The default locale's member texts, before any member screen renders.
 import '../../i18n/memberMessages';
+// Refusals explained from their figures (the guest pages' bundle does not carry it).
+import '../memberExplain';
 
 // The conditions (and the HTML sanitiser they need) load when the member first opens them.
 const ConditionsModal = lazy(() => import('../../features/conditions/ConditionsModal').then((m) => ({ default: m.ConditionsModal })));
@@ -33,6 +35,7 @@ export function MemberLayout() {
           <Logo name={info.data?.name || t('app.name')} size={34} />
         </Link>
         <LanguageSelect compact />
+        <ChatWidgetSlot docked />
         <button
           type="button"
           className="icon-button"
@@ -50,7 +53,6 @@ export function MemberLayout() {
           <Outlet />
         </Suspense>
       </main>
-      <ChatWidgetSlot />
       <BottomNav>
         <NavTab to="/user/profile" icon="user" label={t('nav.profile')} testId="nav-profile" />
         <NavButton icon="conditions" label={t('nav.conditions')} testId="nav-conditions" onClick={() => setConditionsOpen(true)} />

@@ -16,6 +16,9 @@ import { WalletHeader } from './WalletHeader';
 import { GAME_CATEGORIES, gamesOf } from './walletTotals';
 import './home.css';
 
+/** How often the dashboard reads the wallet again while it is shown (until pushed balances replace it). */
+const HOME_WALLET_POLL_MS = 15_000;
+
 export interface HomeActions {
   onDeposit: () => void;
   onWithdraw: () => void;
@@ -33,7 +36,7 @@ export interface HomeActions {
 export function HomePage({ onDeposit, onWithdraw, onTransfer, onOpenGame, onInvite, onRefund }: HomeActions) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const wallet = useWallet(entryMountOptions());
+  const wallet = useWallet({ ...entryMountOptions(), pollMs: HOME_WALLET_POLL_MS });
   const refresh = useRefreshGames();
   const spinActive = useSpinActive();
   const receiveInvite = useReceiveInviteBonus();
@@ -41,11 +44,18 @@ export function HomePage({ onDeposit, onWithdraw, onTransfer, onOpenGame, onInvi
   const [inviteOpen, setInviteOpen] = useState(false);
   useEffect(() => endFirstEntry, []);
 
-  const refreshing = refresh.isFetching;
-  // Refresh-all tile: game balances from the providers first, then the wallet as the server now has it.
+  const [checking, setChecking] = useState(false);
+  const refreshing = refresh.isFetching || checking;
+  // "Check balance" and the refresh-all tile: game balances from the providers first, then the
+  // wallet (and its coins) as the server now has it — a bank-feed deposit shows without a reload.
   const refreshAll = async () => {
-    await refresh.refetch();
-    await reloadWallet(queryClient);
+    setChecking(true);
+    try {
+      await refresh.refetch();
+      await reloadWallet(queryClient);
+    } finally {
+      setChecking(false);
+    }
   };
 
   const receive = () => {
@@ -75,7 +85,7 @@ export function HomePage({ onDeposit, onWithdraw, onTransfer, onOpenGame, onInvi
         refreshing={refreshing}
         lastSync={refresh.data?.updatedAt ?? lastSyncTime()}
         receiving={receiveInvite.isPending}
-        onCheckBalance={() => void refresh.refetch()}
+        onCheckBalance={() => void refreshAll()}
         onTransfer={onTransfer}
         onReceiveInvite={() => setInviteOpen(true)}
       />

@@ -61,10 +61,12 @@ function errorFromBody(status: number, body: unknown): ApiError {
   let code: string | null = null;
   let fields: FieldError[] = [];
   const detail: Record<string, number> = {};
+  const extra: Record<string, unknown> = {};
   if (typeof body === 'object' && body !== null) {
     const record = body as Record<string, unknown>;
     for (const [key, value] of Object.entries(record)) {
       if (typeof value === 'number' && Number.isFinite(value)) detail[key] = value;
+      else if (key !== 'message' && key !== 'fields') extra[key] = value;
     }
     if (typeof record.message === 'string' && record.message !== '') code = record.message;
     if (Array.isArray(record.fields)) {
@@ -74,7 +76,7 @@ function errorFromBody(status: number, body: unknown): ApiError {
       );
     }
   }
-  return new ApiError('server', { status, code, fields, detail });
+  return new ApiError('server', { status, code, fields, detail, extra });
 }
 
 function signalSessionEnd(error: ApiError): void {
