@@ -334,17 +334,4 @@ export const laGuest: GuestMessages = {
     BANK_ACCOUNT_NAME_INVALID: 'ຊື່ບັນຊີໃຊ້ໄດ້ສະເພາະຕົວອັກສອນ, ຍະຫວ່າງ ແລະ ຈຸດ',
     BANK_ACCOUNT_NAME_ENG: 'ຊື່ບັນຊີທະນາຄານຕ້ອງເປັນພາສາອັງກິດເທົ່ານັ້ນ',
   },
-  slipReasons: {
-    UPLOADED_FILE_NOT_EXIST: 'ສະລິບບໍ່ຖືກຕ້ອງ',
-    IMG_SIZE_UNABLE_TO_PROCESS: 'ສະລິບບໍ່ຖືກຕ້ອງ',
-    CANNOT_READ_CROPPED_IMAGE: 'ສະລິບບໍ່ຖືກຕ້ອງ',
-    DEST_ACC_INVALID: 'ບັນຊີປາຍທາງບໍ່ຖືກຕ້ອງ',
-    SLIP_REFNO_DUPLICATED: 'ສະລິບຊ້ຳ',
-    UNSTABLE_REFNO_ON_SLIP: 'ອ່ານເລກອ້າງອີງໃນສະລິບບໍ່ໄດ້',
-    TRIPPLE_WRONG_CAPTCHA: 'ປ້ອນແຄັບຊາຜິດ 3 ຄັ້ງຕິດຕໍ່ກັນ',
-    INVALID_SLIP: 'ອ່ານຂໍ້ມູນສະລິບບໍ່ໄດ້',
-    NOT_MATCH: 'ບັນຊີບໍ່ກົງກັບບັນຊີທີ່ລົງທະບຽນໄວ້',
-    EXPIRED_SLIP: 'ສະລິບໝົດອາຍຸ',
-    UNKNOW_ERROR: 'ເກີດຂໍ້ຜິດພາດທີ່ບໍ່ຮູ້ສາເຫດ ກະລຸນາຕິດຕໍ່ແອັດມິນ',
-  },
 };

@@ -1,3 +1,4 @@
+import type { SlipReasonCode } from '@mw/contract/errors';
 /** Thai texts of the member area only (loaded with the member layout; see i18n/memberMessages.ts). */
 export const thMember = {
   explain: {
@@ -256,4 +257,18 @@ export const thMember = {
     next: 'หน้าถัดไป',
     page: 'หน้า {{page}}',
   },
+  // Slip reasons show on member screens only (slip upload, statement): not in the guest pages' download.
+  slipReasons: {
+    UPLOADED_FILE_NOT_EXIST: 'สลิปไม่ถูกต้อง',
+    IMG_SIZE_UNABLE_TO_PROCESS: 'สลิปไม่ถูกต้อง',
+    CANNOT_READ_CROPPED_IMAGE: 'สลิปไม่ถูกต้อง',
+    DEST_ACC_INVALID: 'บัญชีปลายทางไม่ถูกต้อง',
+    SLIP_REFNO_DUPLICATED: 'สลิปซ้ำ',
+    UNSTABLE_REFNO_ON_SLIP: 'อ่านเลขอ้างอิงบนสลิปไม่ได้',
+    TRIPPLE_WRONG_CAPTCHA: 'กรอกแคปต์ชาผิด 3 ครั้งติดต่อกัน',
+    INVALID_SLIP: 'อ่านข้อมูลสลิปไม่ได้',
+    NOT_MATCH: 'บัญชีไม่ตรงกับบัญชีที่ลงทะเบียนไว้',
+    EXPIRED_SLIP: 'สลิปหมดอายุ',
+    UNKNOW_ERROR: 'เกิดข้อผิดพลาดที่ไม่ทราบสาเหตุ กรุณาติดต่อแอดมิน',
+  } satisfies Record<SlipReasonCode, string>,
 };

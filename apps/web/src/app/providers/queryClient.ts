@@ -1,4 +1,4 @@
-import { focusManager, MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
+import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../shared/api/ApiError';
 import { endsSession } from '../../shared/api/client';
 import { errorMessage } from '../../shared/api/errorMessage';
@@ -16,27 +16,7 @@ function redirects(error: unknown): boolean {
   return error instanceof ApiError && (error.code === 'gone' || endsSession(error.code));
 }
 
-/**
- * The app "comes back" on visibility (another app or tab was in front) and on window focus (a
- * desktop window behind another): queries that re-read on focus (the wallet) follow both.
- */
-function watchFocus(): void {
-  focusManager.setEventListener((handleFocus) => {
-    const changed = () => handleFocus(document.visibilityState === 'visible');
-    window.addEventListener('visibilitychange', changed, false);
-    const left = () => handleFocus(false);
-    window.addEventListener('focus', changed, false);
-    window.addEventListener('blur', left, false);
-    return () => {
-      window.removeEventListener('visibilitychange', changed);
-      window.removeEventListener('focus', changed);
-      window.removeEventListener('blur', left);
-    };
-  });
-}
-
 export function createQueryClient(): QueryClient {
-  if (typeof window !== 'undefined') watchFocus();
   return new QueryClient({
     queryCache: new QueryCache({
       onError: (error, query) => {

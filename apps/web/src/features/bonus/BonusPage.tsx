@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BonusItem } from '@mw/contract/bonus';
 import { request } from '../../shared/api/client';
-import { errorMessage } from '../../shared/api/errorMessage';
+import { refusalMessage } from '../../shared/api/refusalMessage';
 import { formatMoney } from '../../shared/format/money';
 import { currencySign, useMoneyCurrency } from '../../shared/format/moneyCurrency';
 import { useLocale } from '../../shared/format/useLocale';
@@ -50,7 +50,7 @@ function ActiveBonus({ type }: { type: string }) {
       },
       onError: (error) => {
         setConfirming(false);
-        void showAlert({ tone: 'error', title: t('common.errorTitle'), message: errorMessage(error) });
+        void showAlert({ tone: 'error', title: t('common.errorTitle'), message: refusalMessage(error) });
       },
     });
   return (
@@ -144,7 +144,7 @@ function BonusModal({ bonus, onClose }: { bonus: BonusItem; onClose: () => void 
         const message = p ? text('received_amount', { amount: money(p.bonus), target: money(p.target) }) : text('received_toast');
         void showAlert({ tone: 'success', title: t('common.successTitle'), message });
       },
-      onError: (error) => void showAlert({ tone: 'error', title: t('common.errorTitle'), message: errorMessage(error) }),
+      onError: (error) => void showAlert({ tone: 'error', title: t('common.errorTitle'), message: refusalMessage(error) }),
     });
   const noticeText = (notice.data?.notice ?? '').replace(/%percentFail%/g, String(bonus.percentFail));
   return (
@@ -192,7 +192,7 @@ export function BonusPage() {
         <PromotionForm />
       )}
       {bonuses.isError ? (
-        <p className="muted">{errorMessage(bonuses.error)}</p>
+        <p className="muted">{refusalMessage(bonuses.error)}</p>
       ) : cards.length === 0 ? (
         <p className="muted">{text('empty')}</p>
       ) : (

@@ -60,7 +60,7 @@ function useWho(started: boolean): ChatWho | null {
  * The chat bubble (spec section 2): the invite message, the unread count, and the panel — whose
  * code (and the socket) loads on the first open and then stays, so the bubble keeps counting.
  */
-export function ChatLauncher({ docked = false }: { docked?: boolean }) {
+export function ChatLauncher() {
   const text = useChatTexts();
   const [open, setOpen] = useState(false);
   const [started, setStarted] = useState(false);
@@ -85,7 +85,7 @@ export function ChatLauncher({ docked = false }: { docked?: boolean }) {
     return () => window.removeEventListener(OPEN_CHAT_EVENT, show);
   }, []);
   return (
-    <div className={docked ? 'chat-widget chat-widget-docked' : 'chat-widget'} data-testid="chat-widget">
+    <div className="chat-widget" data-testid="chat-widget">
       {started && who && (
         <Suspense fallback={null}>
           <ChatPanel key={who.kind === 'member' ? who.userId : who.guestId} who={who} open={open} onClose={() => setOpen(false)} onIncoming={onIncoming} />

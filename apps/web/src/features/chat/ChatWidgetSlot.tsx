@@ -80,20 +80,14 @@ function useOpenRequested(): boolean {
   return requested;
 }
 
-/**
- * `docked`: the bubble sits in the layout's bar (member pages) instead of floating over the page,
- * so it never covers content; its place is kept from the start, so nothing moves when it loads.
- */
-export function ChatWidgetSlot({ docked = false }: { docked?: boolean }) {
+export function ChatWidgetSlot() {
   const enabled = useChatWidgetEnabled();
   const idle = useIdle();
   const requested = useOpenRequested();
-  if (!enabled) return null;
-  const space = docked ? <span className="chat-dock-space" aria-hidden="true" /> : null;
-  if (!(idle || requested)) return space;
+  if (!enabled || !(idle || requested)) return null;
   return (
-    <Suspense fallback={space}>
-      <ChatLauncher docked={docked} />
+    <Suspense fallback={null}>
+      <ChatLauncher />
     </Suspense>
   );
 }

@@ -3,7 +3,8 @@ import { useCallback, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toBaht } from '@mw/contract/money';
 import { ApiError } from '../../shared/api/ApiError';
-import { codeMessage, errorMessage } from '../../shared/api/errorMessage';
+import { codeMessage } from '../../shared/api/errorMessage';
+import { refusalMessage } from '../../shared/api/refusalMessage';
 import { parseAmountInput } from '../../shared/format/amountInput';
 import { formatMoney } from '../../shared/format/money';
 import { useLocale } from '../../shared/format/useLocale';
@@ -54,7 +55,7 @@ export function QrDeposit({ channel, onCredited, onTransferred }: Props) {
   if (state.isError) {
     return (
       <div className="notice" role="alert">
-        <span>{errorMessage(state.error)}</span>
+        <span>{refusalMessage(state.error)}</span>
         <button type="button" className="btn btn-ghost" onClick={() => void state.refetch()}>
           {t('common.retry')}
         </button>
@@ -77,7 +78,7 @@ export function QrDeposit({ channel, onCredited, onTransferred }: Props) {
         onCancel={() =>
           cancel.mutate(qrcodeId, {
             onSuccess: () => toast.info(t('deposit.qr.cancelled')),
-            onError: (error) => toast.error(errorMessage(error)),
+            onError: (error) => toast.error(refusalMessage(error)),
           })
         }
         onExpired={expire}
@@ -118,7 +119,7 @@ function QrCreateForm({ channel }: { channel: QrChannel }) {
         else if (code === 'DEPOSIT_MAXIMUM' && detail.maximum !== undefined) {
           setError(t('wallet.maxAmountMsg', { amount: formatMoney(detail.maximum, locale), unit: t('wallet.baht') }));
         } else {
-          toast.error(errorMessage(failure));
+          toast.error(refusalMessage(failure));
           // An open QR at this provider already (another tab): show it.
           if (code === 'QR_ALREADY_OPEN') void queryClient.invalidateQueries({ queryKey: qrQueryKey(channel.code) });
         }

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'r
 import { useQueryClient } from '@tanstack/react-query';
 import type { Slip } from '@mw/contract/wallet';
 import { ApiError } from '../../shared/api/ApiError';
-import { errorMessage } from '../../shared/api/errorMessage';
+import { refusalMessage } from '../../shared/api/refusalMessage';
 import { formatMoney } from '../../shared/format/money';
 import { currencySign, useMoneyCurrency } from '../../shared/format/moneyCurrency';
 import { useLocale } from '../../shared/format/useLocale';
@@ -85,7 +85,7 @@ export function SlipUpload({ onCredited }: { onCredited: () => void }) {
         const code = error instanceof ApiError ? error.code : null;
         // What to do next, not only what went wrong: no QR found / a QR that is no slip name the QR;
         // an already-credited transfer says when and how much (errorMessage adds it).
-        const reason = code === 'CANNOT_READ_CROPPED_IMAGE' ? text('slipNoQr') : code === 'INVALID_SLIP' ? text('slipQrNotSlip') : errorMessage(error);
+        const reason = code === 'CANNOT_READ_CROPPED_IMAGE' ? text('slipNoQr') : code === 'INVALID_SLIP' ? text('slipQrNotSlip') : refusalMessage(error);
         const credited = code === 'SLIP_REFNO_DUPLICATED' && error instanceof ApiError && typeof error.extra.creditedAt === 'string';
         setOutcome({ tone: credited ? 'pending' : 'error', text: text('slipFailed', { reason }), status: 'FAILED' });
         if (credited) onCredited();

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { GameAccount, GameLogin } from '@mw/contract/wallet';
 import { ApiError } from '../../shared/api/ApiError';
-import { errorMessage } from '../../shared/api/errorMessage';
+import { refusalMessage } from '../../shared/api/refusalMessage';
 import { useIdempotencyKey } from '../../shared/api/useIdempotencyKey';
 import { patchGameAccount, useWallet } from '../../shared/api/wallet';
 import { config } from '../../shared/config';
@@ -73,7 +73,7 @@ export function SlotAccountModal({ game, onClose }: Props) {
       onError: (error) => {
         // Opened meanwhile (another tab, a double tap): it is active, so show it as such.
         if (error instanceof ApiError && error.code === 'SLOT_ALREADY_ACTIVE') markActive({ ...account, isActive: true });
-        toast.error(errorMessage(error));
+        toast.error(refusalMessage(error));
       },
     });
   };
@@ -85,7 +85,7 @@ export function SlotAccountModal({ game, onClose }: Props) {
         if (!account.isActive) markActive({ ...account, isActive: true });
         toast.success(t('gameAccount.passwordReset'));
       },
-      onError: (error) => toast.error(errorMessage(error)),
+      onError: (error) => toast.error(refusalMessage(error)),
     });
   };
 
@@ -109,7 +109,7 @@ export function SlotAccountModal({ game, onClose }: Props) {
         setChanged(true);
         return { outcome: 'empty' };
       }
-      void showAlert({ tone: 'error', title: t('common.errorTitle'), message: errorMessage(error) });
+      void showAlert({ tone: 'error', title: t('common.errorTitle'), message: refusalMessage(error) });
       return { outcome: 'failed' };
     }
   };
@@ -168,7 +168,7 @@ export function SlotAccountModal({ game, onClose }: Props) {
       onClose(true);
     } catch (error) {
       target.abandon();
-      void showAlert({ tone: 'error', title: t('common.errorTitle'), message: errorMessage(error) });
+      void showAlert({ tone: 'error', title: t('common.errorTitle'), message: refusalMessage(error) });
     } finally {
       setLaunching(false);
     }
@@ -207,7 +207,7 @@ export function SlotAccountModal({ game, onClose }: Props) {
                 <PageSpinner />
               ) : login.isError ? (
                 <div className="slot-credentials-error">
-                  <p className="muted">{errorMessage(login.error)}</p>
+                  <p className="muted">{refusalMessage(login.error)}</p>
                   <button type="button" className="btn btn-ghost" onClick={() => void login.refetch()}>
                     {t('common.retry')}
                   </button>

@@ -1,10 +1,10 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { GameAccount } from '@mw/contract/wallet';
-import { errorMessage } from '../../shared/api/errorMessage';
+import { refusalMessage } from '../../shared/api/refusalMessage';
 import { useIdempotencyKey } from '../../shared/api/useIdempotencyKey';
-import { reloadWallet, useWallet } from '../../shared/api/wallet';
+import { reloadWallet, walletQuery } from '../../shared/api/wallet';
 import { toast } from '../../shared/ui/toast';
 import { HomeBonusProgress } from '../bonus/HomeBonusProgress';
 import { GameAccountList } from './GameAccountList';
@@ -18,6 +18,11 @@ import './home.css';
 
 /** How often the dashboard reads the wallet again while it is shown (until pushed balances replace it). */
 const HOME_WALLET_POLL_MS = 15_000;
+
+/** The dashboard's wallet: loaded on entry, then read again quietly every HOME_WALLET_POLL_MS while shown. */
+function useHomeWallet() {
+  return useQuery({ ...walletQuery({ background: true }), ...entryMountOptions(), refetchInterval: HOME_WALLET_POLL_MS, refetchIntervalInBackground: false });
+}
 
 export interface HomeActions {
   onDeposit: () => void;
@@ -36,7 +41,7 @@ export interface HomeActions {
 export function HomePage({ onDeposit, onWithdraw, onTransfer, onOpenGame, onInvite, onRefund }: HomeActions) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const wallet = useWallet({ ...entryMountOptions(), pollMs: HOME_WALLET_POLL_MS });
+  const wallet = useHomeWallet();
   const refresh = useRefreshGames();
   const spinActive = useSpinActive();
   const receiveInvite = useReceiveInviteBonus();
@@ -69,7 +74,7 @@ export function HomePage({ onDeposit, onWithdraw, onTransfer, onOpenGame, onInvi
       onError: (error) => {
         inviteKeys.failed(error);
         setInviteOpen(false);
-        toast.error(errorMessage(error));
+        toast.error(refusalMessage(error));
       },
     });
   };
@@ -102,7 +107,7 @@ export function HomePage({ onDeposit, onWithdraw, onTransfer, onOpenGame, onInvi
       />
       {wallet.isError && !data && (
         <div className="card home-error" role="alert">
-          <p className="muted">{errorMessage(wallet.error)}</p>
+          <p className="muted">{refusalMessage(wallet.error)}</p>
           <button type="button" className="btn btn-secondary" onClick={() => void wallet.refetch()}>
             {t('common.retry')}
           </button>

@@ -14,7 +14,7 @@ export class ApiError extends Error {
   readonly fields: readonly FieldError[];
   /** Numbers the answer carried beside its code, such as `minimum` of DEPOSIT_MINIMUM. */
   readonly detail: Readonly<Record<string, number>>;
-  /** Everything else the answer carried beside its code (a `reason`, a time, game codes; contract error-details.ts). */
+  /** The whole answer's body: what it carried beside its code (a `reason`, a time, game codes; contract error-details.ts). */
   readonly extra: Readonly<Record<string, unknown>>;
 
   constructor(

@@ -61,12 +61,12 @@ function errorFromBody(status: number, body: unknown): ApiError {
   let code: string | null = null;
   let fields: FieldError[] = [];
   const detail: Record<string, number> = {};
-  const extra: Record<string, unknown> = {};
+  let extra: Record<string, unknown> = {};
   if (typeof body === 'object' && body !== null) {
     const record = body as Record<string, unknown>;
+    extra = record;
     for (const [key, value] of Object.entries(record)) {
       if (typeof value === 'number' && Number.isFinite(value)) detail[key] = value;
-      else if (key !== 'message' && key !== 'fields') extra[key] = value;
     }
     if (typeof record.message === 'string' && record.message !== '') code = record.message;
     if (Array.isArray(record.fields)) {

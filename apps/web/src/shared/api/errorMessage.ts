@@ -19,23 +19,9 @@ export function errorMessage(error: unknown): string {
       default:
         break;
     }
-    if (error.code) {
-      const base = codeMessage(error.code);
-      const more = explainer?.(error) ?? null;
-      return more ? `${base} ${more}` : base;
-    }
+    if (error.code) return codeMessage(error.code);
   }
   return i18next.t('failure.generic');
-}
-
-/**
- * What the member area adds to a refusal's text from the figures the answer carried (the reason
- * of a BONUS_CONDITION, the amount of a minimum…): set by the member layout (member/explain.ts),
- * so the guest pages' bundle does not carry it.
- */
-let explainer: ((error: ApiError) => string | null) | null = null;
-export function setErrorExplainer(explain: (error: ApiError) => string | null): void {
-  explainer = explain;
 }
 
 /** A code the server sent (as an error, or as `message` of an answer): translated when known, else as sent. */

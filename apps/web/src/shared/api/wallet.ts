@@ -42,19 +42,8 @@ export function walletQuery(options: { background?: boolean } = {}) {
   return queryOptions({ queryKey: walletQueryKey, queryFn: ({ signal }) => fetchWallet(signal, background) });
 }
 
-/**
- * The wallet as every screen reads it. It is read again whenever the app comes back to the front
- * (focus or visibility: a payment may have landed while the member was in the bank app), and every
- * `pollMs` when given (the home dashboard, until pushed balances replace it), quietly.
- */
-export function useWallet(options: { refetchOnMount?: boolean | 'always'; retryOnMount?: boolean; pollMs?: number } = {}) {
-  return useQuery({
-    ...walletQuery({ background: options.pollMs !== undefined }),
-    refetchOnMount: options.refetchOnMount ?? true,
-    retryOnMount: options.retryOnMount ?? true,
-    refetchOnWindowFocus: 'always',
-    ...(options.pollMs !== undefined ? { refetchInterval: options.pollMs, refetchIntervalInBackground: false } : {}),
-  });
+export function useWallet(options: { refetchOnMount?: boolean | 'always'; retryOnMount?: boolean } = {}) {
+  return useQuery({ ...walletQuery(), refetchOnMount: options.refetchOnMount ?? true, retryOnMount: options.retryOnMount ?? true });
 }
 
 /**

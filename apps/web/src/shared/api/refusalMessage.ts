@@ -1,15 +1,16 @@
 import i18next from 'i18next';
-import type { ApiError } from '../shared/api/ApiError';
-import { setErrorExplainer } from '../shared/api/errorMessage';
-import { formatDateTime } from '../shared/format/date';
-import { formatMoney } from '../shared/format/money';
-import { currencySign, currentMoneyCurrency } from '../shared/format/moneyCurrency';
-import { currentLocale } from '../i18n/i18n';
+import { currentLocale } from '../../i18n/i18n';
+import { formatDateTime } from '../format/date';
+import { formatMoney } from '../format/money';
+import { currencySign, currentMoneyCurrency } from '../format/moneyCurrency';
+import { ApiError } from './ApiError';
+import { errorMessage } from './errorMessage';
 
 /**
  * What a refusal's figures say, after its code's text (contract error-details.ts): the reason and
  * turnover of a BONUS_CONDITION, when an already-credited slip was credited, the amount of a
- * minimum. Loaded with the member layout (errorMessage.ts asks it), in the member's language.
+ * minimum. Member screens only (its texts are the member half's `explain`), so the guest pages'
+ * first download does not carry it.
  */
 function money(value: unknown): string {
   return `${currencySign(currentMoneyCurrency())}${formatMoney(typeof value === 'number' ? value : 0, currentLocale())}`;
@@ -22,7 +23,7 @@ function conditionName(extra: Readonly<Record<string, unknown>>): string {
   return i18next.t('explain.conditionBonus', { code: typeof extra.bonusCode === 'string' ? extra.bonusCode : '' });
 }
 
-export function explainError(error: ApiError): string | null {
+function explainError(error: ApiError): string | null {
   const { detail, extra } = error;
   if (error.code === 'BONUS_CONDITION' && typeof extra.reason === 'string') {
     const key = `explain.BONUS_CONDITION_${extra.reason}`;
@@ -50,4 +51,9 @@ export function explainError(error: ApiError): string | null {
   return null;
 }
 
-setErrorExplainer(explainError);
+/** A failed call's text on a member screen: errorMessage, then what the answer's figures say and what to do next. */
+export function refusalMessage(error: unknown): string {
+  const base = errorMessage(error);
+  const more = error instanceof ApiError && error.kind === 'server' ? explainError(error) : null;
+  return more ? `${base} ${more}` : base;
+}
