@@ -5,6 +5,8 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.mjs';
 const MAIN_PORT = Number(process.env.E2E_PORT ?? 3190);
 export const MAIN_URL = `http://127.0.0.1:${MAIN_PORT}`;
 export const TERMINATED_URL = `http://127.0.0.1:${MAIN_PORT + 1}`;
+/** A server with LAOS_MODE=true: the Lao site from the server's one switch. */
+export const LAOS_URL = `http://127.0.0.1:${MAIN_PORT + 2}`;
 
 export default defineConfig({
   testDir: './tests',
@@ -31,12 +33,15 @@ export default defineConfig({
     launchOptions: { executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] },
   },
   projects: [
-    { name: 'main', testIgnore: /terminated\.spec\.ts/, use: { baseURL: MAIN_URL } },
+    { name: 'main', testIgnore: /(terminated|laos)\.spec\.ts/, use: { baseURL: MAIN_URL } },
     // Terminating the site is global, so it runs against a server of its own.
     { name: 'terminated', testMatch: /terminated\.spec\.ts/, use: { baseURL: TERMINATED_URL } },
+    // The Lao site (LAOS_MODE=true on the server, the same build): a server of its own.
+    { name: 'laos', testMatch: /laos\.spec\.ts/, use: { baseURL: LAOS_URL } },
   ],
   webServer: [
     { command: `node e2e/serve.mjs main ${MAIN_PORT}`, cwd: '..', url: `${MAIN_URL}/healthz`, timeout: 120_000, reuseExistingServer: false },
     { command: `node e2e/serve.mjs terminated ${MAIN_PORT + 1}`, cwd: '..', url: `${TERMINATED_URL}/healthz`, timeout: 120_000, reuseExistingServer: false },
+    { command: `node e2e/serve.mjs laos ${MAIN_PORT + 2}`, cwd: '..', url: `${LAOS_URL}/healthz`, timeout: 120_000, reuseExistingServer: false },
   ],
 });

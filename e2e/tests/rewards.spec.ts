@@ -94,7 +94,8 @@ test('invite in en: banners, the link with copy, a friend registers from it and 
   await expect(page.getByTestId('invite-bonus-amount')).toHaveText('฿0.00');
   await expect(page.getByTestId('wallet-balance')).toHaveText('฿10.00');
   // Under its condition: the home page shows its turnover.
-  await expect(page.getByTestId('home-bonus-progress')).toContainText('INVITE');
+  // Named in words (not the raw code INVITE).
+  await expect(page.getByTestId('home-bonus-progress')).toContainText(bonusTexts.en.originInvite);
 
   // The table lists what the friend brought.
   await page.getByTestId('home-tile-invite').click();
@@ -150,7 +151,7 @@ test('refund in th after a losing week: the check, receive, add to the wallet af
   // The modal closed with "changed": the home reloads the wallet.
   await expect(modal).toBeHidden();
   await expect(page.getByTestId('wallet-balance')).toHaveText('฿430.00');
-  await expect(page.getByTestId('home-bonus-progress')).toContainText('REFUND');
+  await expect(page.getByTestId('home-bonus-progress')).toContainText(bonusTexts.th.originRefund);
   expect(await homeAmount(page, 'total-balance')).toBe('฿430.00');
 });
 
@@ -175,10 +176,10 @@ test('bonus in en: deposit, take a bonus, play the demo game until the turnover 
   await expect(card).toContainText(text.maxReceivedOnce);
   await card.click();
   await page.getByTestId('bonus-modal').getByTestId('bonus-receive').click();
-  await expect(page.getByTestId('alert-message')).toHaveText(text.received_toast);
+  // Target: (1,000 + 100) × 0.2 = 220.
+  await expect(page.getByTestId('alert-message')).toHaveText(fill(text.received_amount, { amount: '฿100.00', target: '฿220.00' }));
   await page.getByTestId('alert-ok').click();
   const active = page.getByTestId('bonus-active');
-  // Target: (1,000 + 100) × 0.2 = 220.
   await expect(active.getByTestId('bonus-progress')).toContainText(fill(text.turnoverOf, { done: '฿0.00', target: '฿220.00' }));
 
   // Play: the wallet goes into PG and the demo game opens; three spins of 100 meet the turnover.
@@ -188,8 +189,11 @@ test('bonus in en: deposit, take a bonus, play the demo game until the turnover 
   const slot = page.getByTestId('slot-account-modal');
   await slot.getByTestId('slot-activate').click();
   await expect(slot.getByTestId('slot-status')).toHaveText(m.gameAccount.active);
-  const tabOpened = page.waitForEvent('popup');
+  // Play asks first: the whole wallet moves into PG.
   await slot.getByTestId('slot-play').click();
+  await expect(slot.getByTestId('play-confirm-text')).toHaveText(fill(m.gameAccount.playConfirmText, { amount: '฿1,100.00', name: 'PG Soft' }));
+  const tabOpened = page.waitForEvent('popup');
+  await slot.getByTestId('play-confirm-go').click();
   const game = await tabOpened;
   await game.waitForURL(/\/sandbox\/games\/PG\/play\?t=/);
   await expect(game.getByTestId('game-balance')).toHaveText('1100.00');

@@ -174,8 +174,11 @@ for (const locale of ['th', 'en'] as const) {
     await pgCard.click();
     slot = page.getByTestId('slot-account-modal');
     await expect(slot.getByTestId('slot-transfer-hint')).toHaveText(fill(m.gameAccount.transferHint, { amount: baht(300) }));
-    const tabOpened = page.waitForEvent('popup');
+    // Play says what moves where before anything moves.
     await slot.getByTestId('slot-play').click();
+    await expect(slot.getByTestId('play-confirm-text')).toHaveText(fill(m.gameAccount.playConfirmText, { amount: `฿${baht(300)}`, name: 'PG Soft' }));
+    const tabOpened = page.waitForEvent('popup');
+    await slot.getByTestId('play-confirm-go').click();
     const game = await tabOpened;
     await game.waitForURL(/\/sandbox\/games\/PG\/play\?t=/);
     const gameBalance = game.getByTestId('game-balance');

@@ -95,9 +95,10 @@ export function RegisterPage() {
 
   useEffect(() => {
     if (step !== 4) return;
-    const timer = setTimeout(() => navigate('/login', { replace: true }), REGISTER_REDIRECT_MS);
+    // The login form then carries the phone just registered (router state: nothing stored).
+    const timer = setTimeout(() => navigate('/login', { replace: true, state: { phone: form.phone } }), REGISTER_REDIRECT_MS);
     return () => clearTimeout(timer);
-  }, [step, navigate]);
+  }, [step, navigate, form.phone]);
 
   const goTo = (next: Step) => {
     setErrors({});
