@@ -10,6 +10,7 @@ import { formatMoney } from '../../shared/format/money';
 import { useLocale } from '../../shared/format/useLocale';
 import { AmountField } from '../../shared/forms/AmountField';
 import { PresetChips } from '../../shared/forms/PresetChips';
+import { Icon } from '../../shared/ui/Icon';
 import { PageSpinner, Spinner } from '../../shared/ui/Spinner';
 import { toast } from '../../shared/ui/toast';
 import { dropQr, qrQueryKey, useCancelQr, useCreateQr, useQrState } from './depositApi';
@@ -36,10 +37,15 @@ export function QrDeposit({ channel, onCredited, onTransferred }: Props) {
   const cancel = useCancelQr(channel.code);
   const { code } = channel;
 
-  const expire = useCallback(() => {
-    dropQr(queryClient, code);
-    toast.info(t('deposit.qr.expired'));
-  }, [queryClient, code, t]);
+  // An expired QR leaves its amount behind: the member gets a new QR for it in one tap.
+  const [expiredAmount, setExpiredAmount] = useState<number | null>(null);
+  const expire = useCallback(
+    (amount: number) => {
+      dropQr(queryClient, code);
+      setExpiredAmount(amount);
+    },
+    [queryClient, code],
+  );
 
   const balanceUp = useCallback(
     (balance: number) => {
@@ -81,13 +87,43 @@ export function QrDeposit({ channel, onCredited, onTransferred }: Props) {
             onError: (error) => toast.error(refusalMessage(error)),
           })
         }
-        onExpired={expire}
+        onExpired={() => expire(qr.amount ?? 0)}
         onBalanceUp={balanceUp}
         onTransferred={onTransferred}
       />
     );
   }
+  if (expiredAmount !== null) return <QrExpired channel={channel} amount={expiredAmount} onOther={() => setExpiredAmount(null)} onRenewed={() => setExpiredAmount(null)} />;
   return <QrCreateForm channel={channel} />;
+}
+
+/** The QR ran out: says so, and offers a new QR for the same amount (or another amount). */
+function QrExpired({ channel, amount, onOther, onRenewed }: { channel: QrChannel; amount: number; onOther: () => void; onRenewed: () => void }) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const create = useCreateQr(channel.code);
+  const renew = () =>
+    create.mutate(amount, {
+      onSuccess: (state) => {
+        if (!state.hasQrcode) toast.error(codeMessage(state.message ?? 'QR_FAIL'));
+        else onRenewed();
+      },
+      onError: (failure) => toast.error(refusalMessage(failure)),
+    });
+  return (
+    <section className="qr-expired" data-testid="qr-expired" role="status">
+      <Icon name="clock" size={28} />
+      <h3 className="qr-expired-title">{t('deposit.qr.expiredTitle')}</h3>
+      <p className="muted">{t('deposit.qr.expiredText')}</p>
+      <button type="button" className="btn btn-primary btn-block" onClick={renew} disabled={create.isPending} data-testid="qr-renew">
+        {create.isPending && <Spinner />}
+        {t('deposit.qr.renew', { amount: formatMoney(amount, locale) })}
+      </button>
+      <button type="button" className="btn btn-ghost btn-block" onClick={onOther} data-testid="qr-other-amount">
+        {t('deposit.qr.otherAmount')}
+      </button>
+    </section>
+  );
 }
 
 function QrCreateForm({ channel }: { channel: QrChannel }) {

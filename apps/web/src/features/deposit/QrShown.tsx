@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { saveQrImage } from './saveQr';
 import { useTranslation } from 'react-i18next';
 import { usePolledWallet } from '../../shared/api/wallet';
 import { formatMoney } from '../../shared/format/money';
@@ -6,6 +7,7 @@ import { useLocale } from '../../shared/format/useLocale';
 import { Icon } from '../../shared/ui/Icon';
 import { Money } from '../../shared/ui/Money';
 import { Spinner } from '../../shared/ui/Spinner';
+import { toast } from '../../shared/ui/toast';
 import { formatCountdown, useSecondsLeft } from './countdown';
 import { QrImage } from './QrImage';
 
@@ -45,6 +47,13 @@ export function QrShown({ qrcodeId, amount, expiresAt, payload, markup, cancelli
     onExpired();
   }, [left, onExpired]);
 
+  const frame = useRef<HTMLDivElement>(null);
+  const save = () => {
+    const svg = frame.current?.querySelector('svg');
+    if (!svg) return;
+    saveQrImage(svg, `qr-${formatMoney(amount, 'en').replace(/,/g, '')}.png`).catch(() => toast.error(t('failure.generic')));
+  };
+
   const balance = usePolledWallet(WALLET_POLL_MS).data?.wallet.amount;
   const seen = useRef<number | undefined>(undefined);
   useEffect(() => {
@@ -64,10 +73,15 @@ export function QrShown({ qrcodeId, amount, expiresAt, payload, markup, cancelli
           {formatCountdown(left)}
         </strong>
       </p>
-      <div className="qr-frame">
+      <div className="qr-frame" ref={frame}>
         <QrImage payload={payload} markup={markup} label={t('deposit.qr.image', { amount: formatMoney(amount, locale) })} />
       </div>
       <p className="qr-scan">{t('deposit.qr.scan')}</p>
+      <button type="button" className="btn btn-secondary btn-block" onClick={save} data-testid="qr-save">
+        <Icon name="image" size={20} />
+        {t('deposit.qr.save')}
+      </button>
+      <p className="muted qr-save-hint">{t('deposit.qr.saveHint')}</p>
       <p className="notice notice-warning">
         <Icon name="alert" size={20} />
         <span>{t('deposit.qr.note')}</span>

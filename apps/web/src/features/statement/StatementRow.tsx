@@ -45,7 +45,8 @@ export function StatementRow({ item, now, names }: { item: StatementItem; now: D
           testId="statement-amount"
         />
         <span className={`status-pill status-${kind}`} data-testid="statement-status">
-          {statusText(item.status, item.note)}
+          {/* A condition's end says how it ended in its activity line; its note is no failure reason. */}
+          {statusText(item.status, item.statementType === 'finish_bonus' ? undefined : item.note)}
         </span>
       </div>
     </li>
