@@ -60,8 +60,12 @@ test('invite in en: banners, the link with copy, a friend registers from it and 
   await banners.getByTestId('banner-continue').click();
   const modal = page.getByTestId('invite-modal');
   await expect(modal).toBeVisible();
-  const link = `${baseURL ?? ''}/register?code=PR${id}`;
+  // A short code (6 characters without look-alikes), in the link and to copy on its own; LINE share beside.
+  const code = (await modal.getByTestId('invite-code').innerText()).trim();
+  expect(code).toMatch(/^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{6}$/);
+  const link = `${baseURL ?? ''}/register?code=${code}`;
   await expect(modal.getByTestId('invite-link')).toHaveText(link);
+  await expect(modal.getByTestId('invite-share-line')).toHaveAttribute('href', new RegExp(`^https://line\\.me/R/share\\?text=.*${code}`));
   await expect(modal).toContainText(text.inviteEmpty);
   await modal.getByTestId('invite-link-copy').click();
   await expect(page.getByTestId('toast').filter({ hasText: fill(m.common.copied, { text: link }) })).toBeVisible();
@@ -74,11 +78,13 @@ test('invite in en: banners, the link with copy, a friend registers from it and 
   const friendPage = await friendContext.newPage();
   await friendPage.goto(link);
   await expect(friendPage.getByTestId('register-step-phone')).toBeVisible();
-  await expect.poll(() => friendPage.evaluate(() => window.localStorage.getItem('code'))).toBe(`PR${id}`);
+  await expect.poll(() => friendPage.evaluate(() => window.localStorage.getItem('code'))).toBe(code);
   const storedCode = (await friendPage.evaluate(() => window.localStorage.getItem('code'))) ?? '';
   await friendContext.close();
   const friend = await registerViaApi(request, { name: 'Bunma Friend', bankAccountName: 'BUNMA FRIEND' }, { inviteCode: storedCode });
   const friendToken = await loginViaApi(request, friend.phone, friend.password);
+  // A link shared before the short codes (PR + the member's id) still names the inviter.
+  await registerViaApi(request, { name: 'Old Link Friend', bankAccountName: 'OLD LINK' }, { inviteCode: `PR${id}` });
   await ok(request.post('/api/wallet/add', { data: { amount: 1000 }, headers: headers(friendToken) }));
 
   // The inviter's header shows 1 % of it; receiving asks first, with the condition's percentages.

@@ -47,6 +47,13 @@ CREATE TABLE sessions (
 );
 CREATE INDEX sessions_member ON sessions (member_id) WHERE revoked_at IS NULL;`,
     },
+    {
+      // A short invite code per member (made when first asked for; the old PR + id codes still work).
+      id: 'account/002_invite_codes',
+      sql: `
+ALTER TABLE members ADD COLUMN invite_code text;
+CREATE UNIQUE INDEX members_invite_code ON members (invite_code);`,
+    },
   ],
   async setup(services) {
     const { config, database, passwords, limiter } = services;

@@ -14,6 +14,8 @@ export interface MembersTable {
   /** BAHT, or LAK for Laos-mode members who chose it: the currency of every ledger account of theirs. */
   currency: string;
   coin: Generated<number>;
+  /** The short invite code (INVITE_CODE_ALPHABET), made when the member first asks for it; null until then. */
+  invite_code: Generated<string | null>;
   status: Generated<string>;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
