@@ -178,7 +178,7 @@ export const JOURNEY_SCRIPTS: Record<JourneyId, Journey> = {
         await director.hold(700);
       }
       await say('back');
-      await director.tap(game.getByRole('link', { name: 'Back to wallet' }));
+      await director.tap(game.getByTestId('game-back'));
       await game.waitForURL(/\/user\/home$/);
       await visible(game.getByTestId('total-balance'));
       await director.restoreCaption();

@@ -238,8 +238,8 @@ export const en: Messages = {
     },
     inviteConfirm: {
       title: 'Receive the invite bonus',
-      success: 'Success rate',
-      fail: 'Fail rate',
+      success: 'Turnover to play',
+      fail: 'Ends early if your balance falls to',
       condition: 'The bonus goes into your wallet under a condition: play {{success}}% of it in any game before withdrawing. The condition ends early if your total balance falls to {{fail}}% of it.',
     },
   },
