@@ -266,3 +266,105 @@ test('the chat bubble overlaps no interactive element on the member pages, at th
     if (path === '/user/home') await screen(page, 'th-home-chat-docked');
   }
 });
+
+/**
+ * Each changed screen in th, la and en at 390×844, saved to test-results/screens/<locale>-x2-*.png
+ * for a look: the home with the docked chat bubble, the invite code with its share buttons, the
+ * bonus cancel with its figures, a refusal with its reason and figures, the QR with "save" and its
+ * expired state (the page's clock moved on 10 minutes), the statement naming its sources, a slip refused
+ * for having no QR. Each also fails on a raw key or an unfilled placeholder.
+ */
+for (const locale of ['th', 'la', 'en'] as const satisfies readonly Locale[]) {
+  test(`changed screens in ${locale}`, async ({ page, request }) => {
+    test.setTimeout(120_000);
+    const member = await registerViaApi(request);
+    const token = await loginViaApi(request, member.phone, member.password);
+    expect((await request.post('/api/wallet/add', { data: { amount: 1000 }, headers: headers(token, `add-${member.phone}`) })).ok()).toBe(true);
+    expect((await request.get('/api/bonus/activate/WELCOME20', { headers: headers(token, `bonus-${member.phone}`) })).ok()).toBe(true);
+    await startInLocale(page, locale);
+    await skipAgreement(page);
+    await loginInBrowser(page, member.phone, member.password);
+    const shot = async (name: string) => {
+      const text = await page.evaluate(() => document.body.innerText);
+      expect.soft(text, `${locale}-x2-${name}: unfilled placeholder`).not.toContain('{{');
+      expect.soft(text, `${locale}-x2-${name}: raw key`).not.toMatch(/\b(?:explain|gameAccount|statement|deposit)\.[A-Za-z_]+/);
+      await screen(page, `${locale}-x2-${name}`);
+    };
+    await expect(page.getByTestId('chat-launcher')).toBeVisible({ timeout: 15_000 });
+    await shot('home');
+
+    await page.getByTestId('home-tile-invite').click();
+    const banners = page.getByTestId('banner-modal');
+    const invite = page.getByTestId('invite-modal');
+    await expect(banners.or(invite)).toBeVisible();
+    if (await banners.isVisible()) await banners.getByTestId('banner-continue').click();
+    await expect(invite.getByTestId('invite-code')).toHaveText(/^[A-Z2-9]{6}$/);
+    await shot('invite');
+    await invite.getByTestId('modal-close').click();
+
+    await page.getByTestId('home-tile-withdraw').click();
+    const withdraw = page.getByTestId('withdraw-modal');
+    await withdraw.locator('input[name=amount]').fill('100');
+    await withdraw.getByTestId('withdraw-submit').click();
+    await expect(page.getByTestId('alert-message')).toContainText(MESSAGES[locale].errors.BONUS_CONDITION);
+    await shot('withdraw-refused');
+    await page.getByTestId('alert-ok').click();
+    await withdraw.getByTestId('modal-close').click();
+
+    await page.getByTestId('home-tile-deposit').click();
+    const deposit = page.getByTestId('deposit-modal');
+    const upload = deposit.getByTestId('slip-upload');
+    const photo = Buffer.from(
+      await page.evaluate(() => {
+        const canvas = document.createElement('canvas');
+        canvas.width = 600;
+        canvas.height = 800;
+        const ctx = canvas.getContext('2d');
+        if (!ctx) return '';
+        ctx.fillStyle = '#8fb8de';
+        ctx.fillRect(0, 0, 600, 800);
+        ctx.fillStyle = '#ffffff';
+        ctx.fillRect(120, 200, 360, 300);
+        return canvas.toDataURL('image/png').split(',')[1] ?? '';
+      }),
+      'base64',
+    );
+    await upload.getByTestId('slip-file').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: photo });
+    await upload.getByTestId('slip-send').click();
+    await expect(upload.getByTestId('slip-result')).toContainText(depositTexts[locale].slipNoQr, { timeout: 30_000 });
+    await upload.getByTestId('slip-result').scrollIntoViewIfNeeded();
+    await shot('slip-no-qr');
+
+    await deposit.getByTestId('deposit-tab-qr').click();
+    await deposit.getByTestId('qr-provider-WW').click();
+    await deposit.getByTestId('qr-preset-200').click();
+    await deposit.getByTestId('qr-create').click();
+    // Saved once the QR is drawn (its encoder loads with the first QR).
+    await expect(deposit.getByTestId('qr-image')).toBeVisible();
+    const saved = page.waitForEvent('download');
+    await deposit.getByTestId('qr-save').click();
+    expect((await saved).suggestedFilename()).toBe('qr-200.00.png');
+    await shot('qr-shown');
+    // The page's clock moves on past the QR's 10 minutes (its countdown reads Date.now each second).
+    await page.evaluate(() => {
+      const real = Date.now.bind(Date);
+      Date.now = () => real() + 605_000;
+    });
+    const expired = deposit.getByTestId('qr-expired');
+    await expect(expired).toBeVisible();
+    await expect(expired.getByTestId('qr-renew')).toContainText('200');
+    await shot('qr-expired');
+    await deposit.getByTestId('deposit-close').click();
+
+    await page.goto('/user/bonus');
+    await page.getByTestId('bonus-active').getByTestId('bonus-cancel').click();
+    await expect(page.getByTestId('bonus-cancel-figures')).toContainText('200');
+    await shot('bonus-cancel');
+    await page.getByTestId('bonus-cancel-confirm').click();
+    await expect(page.getByTestId('bonus-active')).toBeHidden();
+
+    await page.getByTestId('nav-statement').click();
+    await expect(page.getByTestId('statement-row').first()).toBeVisible();
+    await shot('statement');
+  });
+}

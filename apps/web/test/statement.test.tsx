@@ -128,8 +128,8 @@ describe('statement page', () => {
         [a.wheelPrize, '+฿5.00', th.statement.status.success],
         [a.deposit.replace('{{source}}', 'TrueMoney Wallet'), '+฿20.00', th.statement.status.success],
         [a.deposit.replace('{{source}}', a.qrSource.replace('{{provider}}', 'WW')), '+฿200.00', th.statement.status.success],
-        [a.finishCleared.replace('{{name}}', 'WELCOME20'), '\u2212฿200.00', th.statement.status.failed],
-        [a.finishMet.replace('{{name}}', a.payoutInvite), '฿10.00', th.statement.status.success],
+        [a.finishCleared.replace('{{name}}', 'WELCOME20'), '\u2212฿200.00', th.statement.status.ended],
+        [a.finishMet.replace('{{name}}', a.payoutInvite), '฿10.00', th.statement.status.ended],
       ]),
     );
   });

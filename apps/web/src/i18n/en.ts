@@ -398,6 +398,7 @@ export const en: Messages = {
       qrSource: 'QR payment ({{provider}})',
     },
     status: {
+      ended: 'Ended',
       success: 'Success',
       failed: 'Failed',
       pending: 'In progress',

@@ -6,8 +6,8 @@ export const laMember: MemberMessages = {
     conditionBonus: 'ໂບນັດ {{code}}',
     conditionInvite: 'ເງື່ອນໄຂຂອງຍອດແນະນຳໝູ່ທີ່ຮັບໄປ',
     conditionRefund: 'ເງື່ອນໄຂຂອງຍອດຄືນເງິນທີ່ຮັບໄປ',
-    BONUS_CONDITION_WITHDRAW_LOCKED: 'ຖອນເງິນໄດ້ເມື່ອເຮັດ{{condition}}ຄົບ: ຍັງເຫຼືອຍອດເທີນໂອເວີ {{remaining}} (ເຮັດແລ້ວ {{turnover}} ຈາກ {{target}}). ຫຼື ຍົກເລີກໂບນັດໄດ້ທີ່ໜ້າໂບນັດ.',
-    BONUS_CONDITION_TRANSFER_LOCKED: 'ເງິນໃນ {{games}} ຕ້ອງຢູ່ໃນເກມຈົນກວ່າຈະເຮັດ{{condition}}ຄົບ: ຍັງເຫຼືອຍອດເທີນໂອເວີ {{remaining}} (ເຮັດແລ້ວ {{turnover}} ຈາກ {{target}}). ການຍົກເລີກໂບນັດທີ່ໜ້າໂບນັດຈະຍ້າຍເງິນກັບມາໃຫ້.',
+    BONUS_CONDITION_WITHDRAW_LOCKED: 'ຖອນເງິນໄດ້ເມື່ອເຮັດ {{condition}} ຄົບ: ຍັງເຫຼືອຍອດເທີນໂອເວີ {{remaining}} (ເຮັດແລ້ວ {{turnover}} ຈາກ {{target}}). ຫຼື ຍົກເລີກໂບນັດໄດ້ທີ່ໜ້າໂບນັດ.',
+    BONUS_CONDITION_TRANSFER_LOCKED: 'ເງິນໃນ {{games}} ຕ້ອງຢູ່ໃນເກມຈົນກວ່າຈະເຮັດ {{condition}} ຄົບ: ຍັງເຫຼືອຍອດເທີນໂອເວີ {{remaining}} (ເຮັດແລ້ວ {{turnover}} ຈາກ {{target}}). ການຍົກເລີກໂບນັດທີ່ໜ້າໂບນັດຈະຍ້າຍເງິນກັບມາໃຫ້.',
     BONUS_CONDITION_NO_QUALIFYING_DEPOSIT: 'ຕ້ອງມີຍອດຝາກໃໝ່ຢ່າງໜ້ອຍ {{minDeposit}} ພາຍໃນ {{minutes}} ນາທີຜ່ານມາ ແລະ ຍັງບໍ່ໄດ້ໃຊ້ຮັບໂບນັດອື່ນ. ຝາກເງິນກ່ອນແລ້ວຈຶ່ງຮັບ.',
     BONUS_CONDITION_DEPOSIT_SPENT: 'ໂບນັດຄິດຈາກຍອດຝາກ {{deposit}} ແຕ່ຕອນນີ້ກະເປົາມີ {{wallet}}. ຄວນຮັບໂບນັດທັນທີຫຼັງຝາກ ກ່ອນເລີ່ມຫຼິ້ນ.',
     BONUS_CONDITION_BONUS_TOO_SMALL: 'ຍອດຝາກ {{deposit}} ໜ້ອຍເກີນໄປສຳລັບໂບນັດນີ້.',
@@ -243,6 +243,7 @@ export const laMember: MemberMessages = {
       qrSource: 'ຈ່າຍດ້ວຍຄິວອາ ({{provider}})',
     },
     status: {
+      ended: 'ສິ້ນສຸດແລ້ວ',
       success: 'ສຳເລັດ',
       failed: 'ບໍ່ສຳເລັດ',
       pending: 'ກຳລັງດຳເນີນການ',

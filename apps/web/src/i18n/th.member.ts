@@ -5,8 +5,8 @@ export const thMember = {
     conditionBonus: 'โบนัส {{code}}',
     conditionInvite: 'เงื่อนไขของยอดชวนเพื่อนที่รับไป',
     conditionRefund: 'เงื่อนไขของยอดคืนยอดเสียที่รับไป',
-    BONUS_CONDITION_WITHDRAW_LOCKED: 'ถอนเงินได้เมื่อทำ{{condition}}ครบ: ยังเหลือยอดเทิร์นโอเวอร์ {{remaining}} (ทำแล้ว {{turnover}} จาก {{target}}) หรือยกเลิกโบนัสได้ที่หน้าโบนัส',
-    BONUS_CONDITION_TRANSFER_LOCKED: 'เงินใน {{games}} ต้องอยู่ในเกมจนกว่าจะทำ{{condition}}ครบ: ยังเหลือยอดเทิร์นโอเวอร์ {{remaining}} (ทำแล้ว {{turnover}} จาก {{target}}) การยกเลิกโบนัสที่หน้าโบนัสจะย้ายเงินกลับมาให้',
+    BONUS_CONDITION_WITHDRAW_LOCKED: 'ถอนเงินได้เมื่อทำ {{condition}} ครบ: ยังเหลือยอดเทิร์นโอเวอร์ {{remaining}} (ทำแล้ว {{turnover}} จาก {{target}}) หรือยกเลิกโบนัสได้ที่หน้าโบนัส',
+    BONUS_CONDITION_TRANSFER_LOCKED: 'เงินใน {{games}} ต้องอยู่ในเกมจนกว่าจะทำ {{condition}} ครบ: ยังเหลือยอดเทิร์นโอเวอร์ {{remaining}} (ทำแล้ว {{turnover}} จาก {{target}}) การยกเลิกโบนัสที่หน้าโบนัสจะย้ายเงินกลับมาให้',
     BONUS_CONDITION_NO_QUALIFYING_DEPOSIT: 'ต้องมียอดฝากใหม่อย่างน้อย {{minDeposit}} ภายใน {{minutes}} นาทีที่ผ่านมา และยังไม่ได้ใช้รับโบนัสอื่น ฝากเงินก่อนแล้วค่อยรับ',
     BONUS_CONDITION_DEPOSIT_SPENT: 'โบนัสคิดจากยอดฝาก {{deposit}} แต่ตอนนี้กระเป๋ามี {{wallet}} ควรรับโบนัสทันทีหลังฝาก ก่อนเริ่มเล่น',
     BONUS_CONDITION_BONUS_TOO_SMALL: 'ยอดฝาก {{deposit}} น้อยเกินไปสำหรับโบนัสนี้',
@@ -242,6 +242,7 @@ export const thMember = {
       qrSource: 'ชำระด้วยคิวอาร์ ({{provider}})',
     },
     status: {
+      ended: 'สิ้นสุดแล้ว',
       success: 'สำเร็จ',
       failed: 'ไม่สำเร็จ',
       pending: 'กำลังดำเนินการ',
