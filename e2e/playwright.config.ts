@@ -1,12 +1,15 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.mjs';
 
-/** The two servers' ports: 3190 and 3191 unless E2E_PORT moves them (to run two suites side by side). */
+/** The servers' ports: 3190, 3191 (and 3290, Laos mode) unless E2E_PORT moves them (to run two suites side by side). */
 const MAIN_PORT = Number(process.env.E2E_PORT ?? 3190);
 export const MAIN_URL = `http://127.0.0.1:${MAIN_PORT}`;
 export const TERMINATED_URL = `http://127.0.0.1:${MAIN_PORT + 1}`;
-/** A server with LAOS_MODE=true: the Lao site from the server's one switch. */
-export const LAOS_URL = `http://127.0.0.1:${MAIN_PORT + 2}`;
+/**
+ * A server with LAOS_MODE=true: the Lao site from the server's one switch. 100 ports up, clear of
+ * the main and terminated ports of suites run side by side on neighbouring E2E_PORTs.
+ */
+export const LAOS_URL = `http://127.0.0.1:${MAIN_PORT + 100}`;
 
 export default defineConfig({
   testDir: './tests',
@@ -42,6 +45,6 @@ export default defineConfig({
   webServer: [
     { command: `node e2e/serve.mjs main ${MAIN_PORT}`, cwd: '..', url: `${MAIN_URL}/healthz`, timeout: 120_000, reuseExistingServer: false },
     { command: `node e2e/serve.mjs terminated ${MAIN_PORT + 1}`, cwd: '..', url: `${TERMINATED_URL}/healthz`, timeout: 120_000, reuseExistingServer: false },
-    { command: `node e2e/serve.mjs laos ${MAIN_PORT + 2}`, cwd: '..', url: `${LAOS_URL}/healthz`, timeout: 120_000, reuseExistingServer: false },
+    { command: `node e2e/serve.mjs laos ${MAIN_PORT + 100}`, cwd: '..', url: `${LAOS_URL}/healthz`, timeout: 120_000, reuseExistingServer: false },
   ],
 });

@@ -190,7 +190,7 @@ describe('deposit modal', () => {
     const { modal, api } = await openDeposit({
       'GET /api/qrcode/KBANK': () => ok(kbank),
       'POST /api/qrcode/KBANK': () => {
-        kbank = openQr(50, 600);
+        kbank = { ...openQr(50, 600), qrcodeId: 'qr-renewed' };
         return ok(kbank);
       },
     });

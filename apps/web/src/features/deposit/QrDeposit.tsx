@@ -37,12 +37,13 @@ export function QrDeposit({ channel, onCredited, onTransferred }: Props) {
   const cancel = useCancelQr(channel.code);
   const { code } = channel;
 
-  // An expired QR leaves its amount behind: the member gets a new QR for it in one tap.
-  const [expiredAmount, setExpiredAmount] = useState<number | null>(null);
+  // An expired QR leaves its amount behind: the member gets a new QR for it in one tap. Its id is
+  // kept: the server may still list it for a moment after 00:00 (clocks differ), and it is gone.
+  const [expired, setExpired] = useState<{ id: string; amount: number; showing: boolean } | null>(null);
   const expire = useCallback(
-    (amount: number) => {
+    (id: string, amount: number) => {
       dropQr(queryClient, code);
-      setExpiredAmount(amount);
+      setExpired({ id, amount, showing: true });
     },
     [queryClient, code],
   );
@@ -70,7 +71,7 @@ export function QrDeposit({ channel, onCredited, onTransferred }: Props) {
   }
   const qr = state.data;
   // A QR with no time left is as good as gone (the server may still list it for a moment after 00:00).
-  if (qr.hasQrcode && qr.qrcodeId && qr.amount !== null && qr.expireIn !== null && qr.expireIn > 0) {
+  if (qr.hasQrcode && qr.qrcodeId && qr.qrcodeId !== expired?.id && qr.amount !== null && qr.expireIn !== null && qr.expireIn > 0) {
     const qrcodeId = qr.qrcodeId;
     return (
       <QrShown
@@ -87,13 +88,14 @@ export function QrDeposit({ channel, onCredited, onTransferred }: Props) {
             onError: (error) => toast.error(refusalMessage(error)),
           })
         }
-        onExpired={() => expire(qr.amount ?? 0)}
+        onExpired={() => expire(qrcodeId, qr.amount ?? 0)}
         onBalanceUp={balanceUp}
         onTransferred={onTransferred}
       />
     );
   }
-  if (expiredAmount !== null) return <QrExpired channel={channel} amount={expiredAmount} onOther={() => setExpiredAmount(null)} onRenewed={() => setExpiredAmount(null)} />;
+  const dismiss = () => setExpired((current) => current && { ...current, showing: false });
+  if (expired?.showing) return <QrExpired channel={channel} amount={expired.amount} onOther={dismiss} onRenewed={dismiss} />;
   return <QrCreateForm channel={channel} />;
 }
 
