@@ -148,8 +148,9 @@ test('refund in th after a losing week: the check, receive, add to the wallet af
   const received = modal.getByTestId('refund-received');
   await expect(received).toContainText('฿30.00');
   await expect(modal.getByTestId('refund-table').locator('tbody tr')).toHaveCount(1);
-  await received.getByTestId('refund-add-wallet').click();
+  // Received: adding it to the wallet asks at once (no extra tap on "add to wallet").
   const confirm = page.getByTestId('refund-add-confirm');
+  await expect(confirm).toBeVisible();
   await expect(confirm).toContainText(fill(text.addWalletText, { success: 100, fail: 0 }));
   await screen(page, 'th-refund-confirm');
   await confirm.getByTestId('refund-add-confirm-button').click();

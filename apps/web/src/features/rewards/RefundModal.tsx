@@ -37,6 +37,8 @@ export function RefundModal({ onClose }: { onClose: (changed: boolean) => void }
       onSuccess: (answer) => {
         receiveKeys.done();
         toast.success(t(`errors.${answer.message}` as 'errors.REFUND_SUCCESS', { defaultValue: answer.message }));
+        // Received: the next step (into the wallet, with its condition) asks at once — one tap fewer.
+        setConfirming(true);
       },
       onError: (error) => {
         receiveKeys.failed(error);
