@@ -1,5 +1,5 @@
 // Starts the built server for the end-to-end tests on a fresh embedded database.
-// Usage: node e2e/serve.mjs <name> <port>
+// Usage: node e2e/serve.mjs <name> <port>   (name `laos`: a server with LAOS_MODE=true)
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -25,6 +25,8 @@ const child = spawn(process.execPath, ['apps/server/dist/main.js'], {
     // Slip upload open all day, whenever the run happens (the closed window has its own server test).
     SLIP_CLOSED_FROM: '00:00',
     SLIP_CLOSED_TO: '00:00',
+    // The Lao site comes from the server's one switch (the build is the same).
+    ...(name === 'laos' ? { LAOS_MODE: 'true' } : {}),
   },
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));

@@ -160,8 +160,11 @@ export const JOURNEY_SCRIPTS: Record<JourneyId, Journey> = {
       await waitForText(slot.getByTestId('slot-username'), /\S/);
       await say('credentials');
       await say('play');
-      const opened = page.waitForEvent('popup');
       await director.tap(slot.getByTestId('slot-play'));
+      // Play says what moves where first.
+      await visible(slot.getByTestId('play-confirm'));
+      const opened = page.waitForEvent('popup');
+      await director.tap(slot.getByTestId('play-confirm-go'));
       const game = await opened;
       await director.follow(game, created.get(game) ?? Date.now());
       await game.waitForURL(/\/sandbox\/games\/PG\/play/);
@@ -175,7 +178,7 @@ export const JOURNEY_SCRIPTS: Record<JourneyId, Journey> = {
         await director.hold(700);
       }
       await say('back');
-      await director.tap(game.getByRole('link', { name: 'Back to wallet' }));
+      await director.tap(game.getByTestId('game-back'));
       await game.waitForURL(/\/user\/home$/);
       await visible(game.getByTestId('total-balance'));
       await director.restoreCaption();

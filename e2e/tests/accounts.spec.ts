@@ -53,7 +53,8 @@ test('a newcomer registers in the browser alone, logs in, uses the profile, chan
   await otpStep.locator('input[name=otpCode]').fill(code === '000000' ? '111111' : '000000');
   await expect(page.getByTestId('register-error')).toHaveCount(0);
   await page.getByTestId('otp-verify').click();
-  await expect(page.getByTestId('register-error')).toHaveText(th.errors.OTP_CODE_INVALID);
+  // A wrong code says how many tries are left (OTP_MAX_ATTEMPTS 5, one used).
+  await expect(page.getByTestId('register-error')).toHaveText(`${th.errors.OTP_CODE_INVALID} ลองได้อีก 4 ครั้ง`);
   await otpStep.locator('input[name=otpCode]').fill(code);
   await page.getByTestId('otp-verify').click();
 
@@ -93,8 +94,9 @@ test('a newcomer registers in the browser alone, logs in, uses the profile, chan
   expect(waited).toBeGreaterThanOrEqual(1_500);
   expect(waited).toBeLessThan(4_500);
 
-  // Log in (not remembered: the token lives in sessionStorage).
+  // Log in (not remembered: the token lives in sessionStorage). The form carries the phone just registered.
   const loginForm = page.getByTestId('login-form');
+  await expect(loginForm.locator('input[name=username]')).toHaveValue(phone);
   await loginForm.locator('input[name=username]').fill(phone);
   await loginForm.locator('input[name=password]').fill(password);
   await page.getByTestId('login-submit').click();

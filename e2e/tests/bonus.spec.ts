@@ -23,7 +23,8 @@ test('bonus in th: receive WELCOME20 on a deposit, see the turnover, withdrawals
   const modal = page.getByTestId('bonus-modal');
   await expect(modal).toBeVisible();
   await modal.getByTestId('bonus-receive').click();
-  await expect(page.getByTestId('alert-message')).toHaveText(text.received_toast);
+  // The alert names the amount and the turnover it asks: 20 % of 1,000; (1,000 + 200) × 5.
+  await expect(page.getByTestId('alert-message')).toHaveText(fill(text.received_amount, { amount: '฿200.00', target: '฿6,000.00' }));
   await page.getByTestId('alert-ok').click();
 
   const active = page.getByTestId('bonus-active');
@@ -42,7 +43,8 @@ test('bonus in th: receive WELCOME20 on a deposit, see the turnover, withdrawals
   await expect(page).toHaveURL(/\/user\/bonus$/);
   const refused = await request.post('/api/wallet/withdraw', { data: { amount: 100 }, headers: auth });
   expect(refused.status()).toBe(403);
-  expect(((await refused.json()) as { message: string }).message).toBe('BONUS_CONDITION');
+  // The spec's code, with what it is about: the reason and the turnover still to play.
+  expect(await refused.json()).toMatchObject({ message: 'BONUS_CONDITION', reason: 'WITHDRAW_LOCKED', bonusCode: 'WELCOME20', origin: 'bonus', turnover: 0, target: 6000, remainingTurnover: 6000 });
 
   await active.getByTestId('bonus-cancel').click();
   await page.getByTestId('bonus-cancel-dialog').getByTestId('bonus-cancel-confirm').click();

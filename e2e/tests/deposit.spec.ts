@@ -144,11 +144,12 @@ test.describe('deposits on the main server', () => {
     await expect(modal.getByTestId('deposit-balance')).toHaveText('฿275.50');
     await screen(page, 'th-deposit-slip-credited');
 
-    // The same slip again: refused as a duplicate, nothing more credited.
+    // The same slip again: refused as a duplicate that was already credited (how much), nothing more credited.
     await upload.getByTestId('slip-file').setInputFiles({ name: 'slip-again.png', mimeType: 'image/png', buffer: slipPng });
     await upload.getByTestId('slip-send').click();
     await expect(result).toHaveAttribute('data-status', 'FAILED', { timeout: 30_000 });
-    await expect(result).toHaveText(fill(thDeposit.slipFailed, { reason: th.slipReasons.SLIP_REFNO_DUPLICATED }));
+    await expect(result).toContainText(fill(thDeposit.slipFailed, { reason: th.slipReasons.SLIP_REFNO_DUPLICATED }));
+    await expect(result).toContainText(`${th.explain.slipCredited.split('{{amount}}')[0]}฿275.50`);
     await screen(page, 'th-deposit-slip-duplicate');
     await modal.getByTestId('deposit-close').click();
     await expect(page.getByTestId('wallet-balance')).toHaveText('฿275.50');

@@ -72,7 +72,8 @@ test('an unregistered phone gets the same next step, no SMS, and the reset then 
   await resetStep.locator('input[name=newPassword]').fill('whatever12');
   await resetStep.locator('input[name=confirmPassword]').fill('whatever12');
   await page.getByTestId('forgot-submit').click();
-  await expect(page.getByTestId('forgot-error')).toHaveText(th.errors.OTP_CODE_INVALID);
+  // As for a registered phone: the wrong code, with the tries left.
+  await expect(page.getByTestId('forgot-error')).toHaveText(`${th.errors.OTP_CODE_INVALID} ลองได้อีก 4 ครั้ง`);
   await expect(page).toHaveURL(/\/forgot-password$/);
   await screen(page, 'th-forgot-unknown-phone');
 

@@ -10,6 +10,9 @@ import { fill, loginInBrowser, MESSAGES, registerViaApi, sandboxBankTransfer, sk
  * (the worker ready, controlling, the prompt shown), never a fixed delay.
  */
 
+// The installable app's tests are the only ones that let the service worker run (see playwright.config.ts).
+test.use({ serviceWorkers: 'allow' });
+
 const DIST = fileURLToPath(new URL('../../apps/web/dist/', import.meta.url));
 /** What the update test adds to the served worker (whatever a test run left behind is taken off again). */
 const MARKER = /\n\/\/ e2e build \d+\n/g;

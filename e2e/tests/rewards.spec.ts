@@ -60,8 +60,12 @@ test('invite in en: banners, the link with copy, a friend registers from it and 
   await banners.getByTestId('banner-continue').click();
   const modal = page.getByTestId('invite-modal');
   await expect(modal).toBeVisible();
-  const link = `${baseURL ?? ''}/register?code=PR${id}`;
+  // A short code (6 characters without look-alikes), in the link and to copy on its own; LINE share beside.
+  const code = (await modal.getByTestId('invite-code').innerText()).trim();
+  expect(code).toMatch(/^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{6}$/);
+  const link = `${baseURL ?? ''}/register?code=${code}`;
   await expect(modal.getByTestId('invite-link')).toHaveText(link);
+  await expect(modal.getByTestId('invite-share-line')).toHaveAttribute('href', new RegExp(`^https://line\\.me/R/share\\?text=.*${code}`));
   await expect(modal).toContainText(text.inviteEmpty);
   await modal.getByTestId('invite-link-copy').click();
   await expect(page.getByTestId('toast').filter({ hasText: fill(m.common.copied, { text: link }) })).toBeVisible();
@@ -74,11 +78,13 @@ test('invite in en: banners, the link with copy, a friend registers from it and 
   const friendPage = await friendContext.newPage();
   await friendPage.goto(link);
   await expect(friendPage.getByTestId('register-step-phone')).toBeVisible();
-  await expect.poll(() => friendPage.evaluate(() => window.localStorage.getItem('code'))).toBe(`PR${id}`);
+  await expect.poll(() => friendPage.evaluate(() => window.localStorage.getItem('code'))).toBe(code);
   const storedCode = (await friendPage.evaluate(() => window.localStorage.getItem('code'))) ?? '';
   await friendContext.close();
   const friend = await registerViaApi(request, { name: 'Bunma Friend', bankAccountName: 'BUNMA FRIEND' }, { inviteCode: storedCode });
   const friendToken = await loginViaApi(request, friend.phone, friend.password);
+  // A link shared before the short codes (PR + the member's id) still names the inviter.
+  await registerViaApi(request, { name: 'Old Link Friend', bankAccountName: 'OLD LINK' }, { inviteCode: `PR${id}` });
   await ok(request.post('/api/wallet/add', { data: { amount: 1000 }, headers: headers(friendToken) }));
 
   // The inviter's header shows 1 % of it; receiving asks first, with the condition's percentages.
@@ -94,7 +100,8 @@ test('invite in en: banners, the link with copy, a friend registers from it and 
   await expect(page.getByTestId('invite-bonus-amount')).toHaveText('฿0.00');
   await expect(page.getByTestId('wallet-balance')).toHaveText('฿10.00');
   // Under its condition: the home page shows its turnover.
-  await expect(page.getByTestId('home-bonus-progress')).toContainText('INVITE');
+  // Named in words (not the raw code INVITE).
+  await expect(page.getByTestId('home-bonus-progress')).toContainText(bonusTexts.en.originInvite);
 
   // The table lists what the friend brought.
   await page.getByTestId('home-tile-invite').click();
@@ -141,8 +148,9 @@ test('refund in th after a losing week: the check, receive, add to the wallet af
   const received = modal.getByTestId('refund-received');
   await expect(received).toContainText('฿30.00');
   await expect(modal.getByTestId('refund-table').locator('tbody tr')).toHaveCount(1);
-  await received.getByTestId('refund-add-wallet').click();
+  // Received: adding it to the wallet asks at once (no extra tap on "add to wallet").
   const confirm = page.getByTestId('refund-add-confirm');
+  await expect(confirm).toBeVisible();
   await expect(confirm).toContainText(fill(text.addWalletText, { success: 100, fail: 0 }));
   await screen(page, 'th-refund-confirm');
   await confirm.getByTestId('refund-add-confirm-button').click();
@@ -150,7 +158,7 @@ test('refund in th after a losing week: the check, receive, add to the wallet af
   // The modal closed with "changed": the home reloads the wallet.
   await expect(modal).toBeHidden();
   await expect(page.getByTestId('wallet-balance')).toHaveText('฿430.00');
-  await expect(page.getByTestId('home-bonus-progress')).toContainText('REFUND');
+  await expect(page.getByTestId('home-bonus-progress')).toContainText(bonusTexts.th.originRefund);
   expect(await homeAmount(page, 'total-balance')).toBe('฿430.00');
 });
 
@@ -175,10 +183,10 @@ test('bonus in en: deposit, take a bonus, play the demo game until the turnover 
   await expect(card).toContainText(text.maxReceivedOnce);
   await card.click();
   await page.getByTestId('bonus-modal').getByTestId('bonus-receive').click();
-  await expect(page.getByTestId('alert-message')).toHaveText(text.received_toast);
+  // Target: (1,000 + 100) × 0.2 = 220.
+  await expect(page.getByTestId('alert-message')).toHaveText(fill(text.received_amount, { amount: '฿100.00', target: '฿220.00' }));
   await page.getByTestId('alert-ok').click();
   const active = page.getByTestId('bonus-active');
-  // Target: (1,000 + 100) × 0.2 = 220.
   await expect(active.getByTestId('bonus-progress')).toContainText(fill(text.turnoverOf, { done: '฿0.00', target: '฿220.00' }));
 
   // Play: the wallet goes into PG and the demo game opens; three spins of 100 meet the turnover.
@@ -188,8 +196,11 @@ test('bonus in en: deposit, take a bonus, play the demo game until the turnover 
   const slot = page.getByTestId('slot-account-modal');
   await slot.getByTestId('slot-activate').click();
   await expect(slot.getByTestId('slot-status')).toHaveText(m.gameAccount.active);
-  const tabOpened = page.waitForEvent('popup');
+  // Play asks first: the whole wallet moves into PG.
   await slot.getByTestId('slot-play').click();
+  await expect(slot.getByTestId('play-confirm-text')).toHaveText(fill(m.gameAccount.playConfirmText, { amount: '฿1,100.00', name: 'PG Soft' }));
+  const tabOpened = page.waitForEvent('popup');
+  await slot.getByTestId('play-confirm-go').click();
   const game = await tabOpened;
   await game.waitForURL(/\/sandbox\/games\/PG\/play\?t=/);
   await expect(game.getByTestId('game-balance')).toHaveText('1100.00');

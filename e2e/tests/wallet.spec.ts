@@ -175,10 +175,16 @@ for (const locale of ['th', 'en'] as const) {
     await pgCard.click();
     slot = page.getByTestId('slot-account-modal');
     await expect(slot.getByTestId('slot-transfer-hint')).toHaveText(fill(m.gameAccount.transferHint, { amount: baht(300) }));
-    const tabOpened = page.waitForEvent('popup');
+    // Play says what moves where before anything moves.
     await slot.getByTestId('slot-play').click();
+    await expect(slot.getByTestId('play-confirm-text')).toHaveText(fill(m.gameAccount.playConfirmText, { amount: `฿${baht(300)}`, name: 'PG Soft' }));
+    const tabOpened = page.waitForEvent('popup');
+    await slot.getByTestId('play-confirm-go').click();
     const game = await tabOpened;
     await game.waitForURL(/\/sandbox\/games\/PG\/play\?t=/);
+    // The demo game speaks the member's language.
+    await expect(game.locator('html')).toHaveAttribute('lang', locale);
+    await expect(game.getByTestId('spin')).toHaveText(locale === 'th' ? 'หมุน' : 'SPIN');
     const gameBalance = game.getByTestId('game-balance');
     await expect(gameBalance).toHaveText('500.00');
     await expect(slot).toBeHidden();
@@ -191,14 +197,14 @@ for (const locale of ['th', 'en'] as const) {
       spins += 1;
       // The button is off while the reels turn and back on with the result line written.
       await expect(game.getByTestId('spin')).toBeEnabled();
-      await expect(game.getByTestId('game-result')).toHaveText(/WIN|No win/);
+      await expect(game.getByTestId('game-result')).toHaveText(locale === 'th' ? /ชนะ|ไม่ได้รางวัล/ : /WIN|No win/);
       shown = (await gameBalance.innerText()).trim();
     }
     expect(shown).not.toBe('500.00');
     const played = Number(shown);
 
     // "Back to wallet" leads to the member home; the wallet tab then checks the balance.
-    await game.getByRole('link', { name: 'Back to wallet' }).click();
+    await game.getByTestId('game-back').click();
     await expect(game).toHaveURL(/\/user\/home$/);
     await game.close();
     await expect(home.getByTestId('wallet-balance')).toHaveText('฿0.00');

@@ -331,7 +331,7 @@ async function registerWebApp(app: FastifyInstance, config: Config, services: Se
   const root = config.WEB_DIST ? resolve(config.WEB_DIST) : resolve(here, '../../web/dist');
   const hasWeb = existsSync(join(root, 'index.html'));
   // index.html with the site's state in it (http/app-document.ts), read once at start.
-  const document = hasWeb ? appDocument(readFileSync(join(root, 'index.html'), 'utf8')) : null;
+  const document = hasWeb ? appDocument(readFileSync(join(root, 'index.html'), 'utf8'), { laos: config.LAOS_MODE }) : null;
   // The back office's page (its own build: dist/admin/index.html) for /admin and every /admin/… route.
   const adminIndex = join(root, 'admin', 'index.html');
   const adminDocument = existsSync(adminIndex) ? readFileSync(adminIndex) : null;

@@ -54,6 +54,21 @@ describe('the app document (index.html with the site state)', () => {
   it('still works on a page without <head>', () => {
     expect(metaOf(appDocument('<p>hi</p>').pick(true, undefined).body.toString('utf8'))).toBe('true');
   });
+
+  it('in Laos mode marks every variant as the Lao site (meta mw-laos, <html lang="lo-LA">); otherwise not', () => {
+    const laos = appDocument(INDEX, { laos: true });
+    for (const state of [true, false, null]) {
+      const html = laos.pick(state, undefined).body.toString('utf8');
+      expect(html).toContain('<meta name="mw-laos" content="true" />');
+      expect(html).toContain('<html lang="lo-LA">');
+      expect(html.indexOf('mw-laos')).toBeLessThan(html.indexOf('<script'));
+    }
+    expect(metaOf(laos.pick(false, undefined).body.toString('utf8'))).toBe('false');
+    expect(gunzipSync(laos.pick(true, 'gzip').body).toString('utf8')).toContain('mw-laos');
+    expect(document.pick(true, undefined).body.toString('utf8')).not.toContain('mw-laos');
+    // A page whose <html> has no lang gets one.
+    expect(appDocument('<html><head></head></html>', { laos: true }).pick(null, undefined).body.toString('utf8')).toContain('<html lang="lo-LA">');
+  });
 });
 
 describe.each(dbKinds)('the server sends the app document on %s', (kind) => {
@@ -77,6 +92,19 @@ describe.each(dbKinds)('the server sends the app document on %s', (kind) => {
     const html = coding === 'br' ? brotliDecompressSync(res.rawPayload) : coding === 'gzip' ? gunzipSync(res.rawPayload) : res.rawPayload;
     return { status: res.statusCode, html: html.toString('utf8'), headers: res.headers };
   }
+
+  it('writes LAOS_MODE into the page: the web app is the Lao site from the server\'s one switch', async () => {
+    const lao = await startApp(kind, { WEB_DIST: dist, LAOS_MODE: 'true' });
+    try {
+      const res = await lao.app.inject({ method: 'GET', url: '/register' });
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('<meta name="mw-laos" content="true" />');
+      expect(res.body).toContain('<html lang="lo-LA">');
+    } finally {
+      await lao.close();
+    }
+    expect((await page('/register')).html).not.toContain('mw-laos');
+  });
 
   it('answers every history route with the page, marked active, never cached', async () => {
     for (const url of ['/', '/login', '/user/home', '/no/such/page?x=1']) {

@@ -96,10 +96,19 @@ describe.each(dbKinds)('bonuses on %s', (kind) => {
   });
 
   it('ends as bust when the total balance falls to percentFail % of deposit + bonus; refuses without a qualifying deposit', async () => {
+    // The spec's code, with the reason and what the bonus asks (contract error-details.ts).
     const none = await member(0);
-    expect(await activate(none.token, 'DAILY10')).toMatchObject({ status: 400, body: { message: 'BONUS_CONDITION' } });
+    expect(await activate(none.token, 'DAILY10')).toMatchObject({
+      status: 400,
+      body: { message: 'BONUS_CONDITION', reason: 'NO_QUALIFYING_DEPOSIT', bonusCode: 'DAILY10', origin: 'bonus', minDeposit: 50, depositWindowMinutes: 60 },
+    });
     const small = await member(20);
-    expect(await activate(small.token, 'DAILY10')).toMatchObject({ status: 400, body: { message: 'BONUS_CONDITION' } });
+    expect(await activate(small.token, 'DAILY10')).toMatchObject({ status: 400, body: { message: 'BONUS_CONDITION', reason: 'NO_QUALIFYING_DEPOSIT', minDeposit: 50 } });
+    // A deposit already played: the wallet no longer holds it.
+    const spent = await member(100);
+    expect((await call(t.app, 'GET', '/api/wallet/activate/UFABET', { token: spent.token })).status).toBe(200);
+    expect((await transfer(spent.token, 'WALLET', 'UFABET', 60)).status).toBe(200);
+    expect(await activate(spent.token, 'DAILY10')).toMatchObject({ status: 400, body: { message: 'BONUS_CONDITION', reason: 'DEPOSIT_SPENT', deposit: 100, wallet: 40 } });
     expect(await activate(small.token, 'NOPE')).toMatchObject({ status: 404 });
     const m = await member(100);
     expect((await activate(m.token, 'DAILY10')).status).toBe(200);
@@ -137,25 +146,29 @@ describe.each(dbKinds)('bonuses on %s', (kind) => {
     expect((await withdraw(m.token, 100)).status).toBe(200);
   });
 
-  it('counts the whole position on cancel: money parked in a game outside the bonus (or in flight) is brought back first, and the member keeps the deposit', async () => {
-    // The hole of issue 20: deposit 100 → slot-only bonus 20 → 120 into a sport game → cancel → back → withdraw 120.
+  it('cancels with money anywhere in the games: the cancel brings every game home (its own lock lets that move pass) and the member keeps the deposit', async () => {
+    // Issue 25's dead end: deposit → bonus → Play (the money in a slot game of the bonus) → cancel.
     const m = await member(100);
     expect((await activate(m.token, 'WELCOME20')).status).toBe(200);
     expect(await wallet(m.token)).toBe(120);
-    for (const code of ['UFABET', 'HUAYHD']) expect((await call(t.app, 'GET', `/api/wallet/activate/${code}`, { token: m.token })).status).toBe(200);
-    // Into a game outside the bonus's categories is allowed; it stays part of the position.
-    expect((await transfer(m.token, 'WALLET', 'UFABET', 100)).status).toBe(200);
+    for (const code of ['UFABET', 'HUAYHD', 'PG']) expect((await call(t.app, 'GET', `/api/wallet/activate/${code}`, { token: m.token })).status).toBe(200);
+    expect((await transfer(m.token, 'WALLET', 'UFABET', 60)).status).toBe(200);
     expect((await transfer(m.token, 'WALLET', 'HUAYHD', 20)).status).toBe(200);
-    expect((await call(t.app, 'GET', '/api/bonus/check/minimum', { token: m.token })).body).toEqual({ status: false, amount: 120, minimum: 120 });
-    expect(await call(t.app, 'GET', '/api/bonus/clear', { token: m.token })).toMatchObject({ status: 409, body: { message: 'BONUS_MONEY_IN_GAMES', games: ['HUAYHD', 'UFABET'], inFlight: false } });
-    expect((await call(t.app, 'GET', '/api/bonus/check/active', { token: m.token })).body).toEqual({ status: true, type: 'limit' });
-    // Out of those games back to the wallet is allowed; the withdrawal is not (the condition is open).
-    expect(await withdraw(m.token, 100)).toMatchObject({ status: 403, body: { message: 'BONUS_CONDITION' } });
-    expect((await transfer(m.token, 'UFABET', 'WALLET', 100)).status).toBe(200);
-    expect(await call(t.app, 'GET', '/api/bonus/clear', { token: m.token })).toMatchObject({ status: 409, body: { message: 'BONUS_MONEY_IN_GAMES', games: ['HUAYHD'] } });
-    expect((await transfer(m.token, 'HUAYHD', 'WALLET', 20)).status).toBe(200);
+    expect((await transfer(m.token, 'WALLET', 'PG', 40)).status).toBe(200);
+    // What a cancel would do, for the dialog: everything is in games; 20 goes back, 100 stays.
+    expect((await call(t.app, 'GET', '/api/bonus/check/minimum', { token: m.token })).body).toEqual({ status: false, amount: 120, minimum: 120, wallet: 0, games: 120, takeBack: 20, keep: 100 });
+    // The member alone cannot move the slot money out, nor withdraw: each refusal says why and what is left.
+    expect(await transfer(m.token, 'PG', 'WALLET', 10)).toMatchObject({
+      status: 403,
+      body: { message: 'BONUS_CONDITION', reason: 'TRANSFER_LOCKED', bonusCode: 'WELCOME20', origin: 'bonus', turnover: 0, target: 600, remainingTurnover: 600, games: ['PG'] },
+    });
+    expect(await withdraw(m.token, 100)).toMatchObject({ status: 403, body: { message: 'BONUS_CONDITION', reason: 'WITHDRAW_LOCKED', remainingTurnover: 600 } });
+    // The cancel does it all: every game home, the bonus taken back, the deposit kept.
     expect((await call(t.app, 'GET', '/api/bonus/clear', { token: m.token })).body).toEqual({ message: 'BONUS_CLEAR' });
     expect(await wallet(m.token)).toBe(100);
+    const slots = (await call<{ slots: Array<{ code: string; amount: number }> }>(t.app, 'GET', '/api/wallet/refresh/slot', { token: m.token })).body.slots;
+    expect(slots.filter((g) => g.amount > 0)).toEqual([]);
+    expect((await call(t.app, 'GET', '/api/bonus/check/active', { token: m.token })).body).toEqual({ status: false, type: null });
     expect(await withdraw(m.token, 120)).toMatchObject({ status: 400, body: { message: 'MONEY_NOT_ENOUGH' } });
     expect((await withdraw(m.token, 100)).status).toBe(200);
     // Winnings in a game outside the bonus go too: the member keeps at most the deposit.
@@ -165,7 +178,7 @@ describe.each(dbKinds)('bonuses on %s', (kind) => {
     expect((await transfer(w.token, 'WALLET', 'UFABET', 120)).status).toBe(200);
     const username = (await t.services.database.db.selectFrom('member_games').select('username').where('member_id', '=', w.id).where('game_code', '=', 'UFABET').executeTakeFirstOrThrow()).username;
     await t.services.sandboxGames?.spin('UFABET', username, 10_000, 3);
-    expect((await transfer(w.token, 'UFABET', 'WALLET', 320)).status).toBe(200);
+    expect((await call(t.app, 'GET', '/api/bonus/check/minimum', { token: w.token })).body).toMatchObject({ amount: 320, games: 320, takeBack: 220, keep: 100 });
     expect((await call(t.app, 'GET', '/api/bonus/clear', { token: w.token })).body).toEqual({ message: 'BONUS_CLEAR' });
     expect(await wallet(w.token)).toBe(100);
   });

@@ -21,6 +21,20 @@ describe.each(dbKinds)('invite a friend on %s', (kind) => {
   const wallet = async (token: string) => (await call<{ wallet: { amount: number }; invite: { amount: number; success: number; fail: number } }>(t.app, 'GET', '/api/wallet', { token })).body;
   const deposit = async (token: string, amount: number) => expect((await call(t.app, 'POST', '/api/wallet/add', { token, body: { amount } })).status).toBe(200);
 
+  it('gives each member a short invite code (made once, stable), which registers a friend as the old PR + id code does', async () => {
+    const inviter = await member({ bankAccountName: 'SHORT CODE' });
+    const profile = async () => (await call<{ inviteCode: string }>(t.app, 'GET', '/api/account/profile', { token: inviter.token })).body.inviteCode;
+    const codes = await Promise.all([profile(), profile(), profile()]);
+    expect(codes[0]).toMatch(/^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{6}$/);
+    expect(new Set(codes).size).toBe(1);
+    expect(await profile()).toBe(codes[0]);
+    const byShort = await member({ bankAccountName: 'SHORT FRIEND', inviteCode: (codes[0] ?? '').toLowerCase() });
+    const byOld = await member({ bankAccountName: 'OLD FRIEND', inviteCode: `PR${inviter.id}` });
+    const invitees = await t.services.database.db.selectFrom('members').select('inviter_id').where('id', 'in', [byShort.id, byOld.id]).execute();
+    expect(invitees.map((r) => r.inviter_id)).toEqual([inviter.id, inviter.id]);
+    expect((await registerMember(t.app, { bankAccountName: 'NOBODY FRIEND', inviteCode: 'ZZZZZZ' }).catch((error: unknown) => String(error)))).toMatch(/INVALID_INVITE_CODE/);
+  });
+
   it('earns 1 % of each invitee deposit once, pays it into the wallet once (20 receives at once), lists it', async () => {
     const inviter = await member({ bankAccountName: 'ANAN INVITER' });
     expect(await call(t.app, 'GET', '/api/invite/bonus', { token: inviter.token })).toMatchObject({ status: 404, body: { message: 'NO_INVITE_BONUS' } });
@@ -40,9 +54,13 @@ describe.each(dbKinds)('invite a friend on %s', (kind) => {
     expect(after.wallet.amount).toBe(15);
     expect(after.invite.amount).toBe(0);
     // Received under its own condition: 100 % of it to play before it can be withdrawn.
-    expect((await call<{ progress: unknown }>(t.app, 'GET', '/api/bonus/progress', { token: inviter.token })).body.progress).toMatchObject({ code: 'INVITE', target: 15, bonus: 15 });
+    expect((await call<{ progress: unknown }>(t.app, 'GET', '/api/bonus/progress', { token: inviter.token })).body.progress).toMatchObject({ code: 'INVITE', origin: 'invite', target: 15, bonus: 15 });
     await deposit(inviter.token, 500);
-    expect(await call(t.app, 'POST', '/api/wallet/withdraw', { token: inviter.token, body: { amount: 100 } })).toMatchObject({ status: 403, body: { message: 'BONUS_CONDITION' } });
+    // The refusal names the payout's condition and what it asks.
+    expect(await call(t.app, 'POST', '/api/wallet/withdraw', { token: inviter.token, body: { amount: 100 } })).toMatchObject({
+      status: 403,
+      body: { message: 'BONUS_CONDITION', reason: 'WITHDRAW_LOCKED', bonusCode: 'INVITE', origin: 'invite', target: 15, remainingTurnover: 15 },
+    });
     expect(await call(t.app, 'GET', '/api/invite/bonus', { token: inviter.token })).toMatchObject({ status: 404, body: { message: 'NO_INVITE_BONUS' } });
     // The friend's later deposit earns again; it cannot be received while the condition is open,
     // and stays to receive (nothing taken, nothing credited).

@@ -64,7 +64,15 @@ describe.each(dbKinds)('slip deposits on %s', (kind) => {
     const first = await upload(m.token, png);
     expect(first).toMatchObject({ status: 200, body: { status: 'SUCCESS', amount: 456.78, note: null } });
     expect(await wallet(m.token)).toBe(456.78);
-    expect(await upload(m.token, png)).toMatchObject({ status: 409, body: { message: 'SLIP_REFNO_DUPLICATED', status: 'FAILED' } });
+    // Again: refused, saying when and how much that transfer was credited (contract error-details.ts).
+    const again = await upload(m.token, png);
+    expect(again).toMatchObject({ status: 409, body: { message: 'SLIP_REFNO_DUPLICATED', status: 'FAILED', creditedAmount: 456.78 } });
+    expect(Math.abs(Date.parse(String(again.body.creditedAt)) - Date.now())).toBeLessThan(60_000);
+    // Someone else's upload of it learns nothing about that credit.
+    const stranger = await member();
+    const theirs = await upload(stranger.token, png);
+    expect(theirs.body).not.toHaveProperty('creditedAt');
+    expect(theirs.body).not.toHaveProperty('creditedAmount');
     const other = await member();
     const { png: png2 } = await transfer(other, GSB, 10);
     const ten = await Promise.all(Array.from({ length: 10 }, () => upload(other.token, png2)));

@@ -4,7 +4,7 @@ import { App } from './app/App';
 import { adoptServedSiteActive, startSiteActiveCheck } from './app/guards/SiteActiveGuard';
 import { loadScreenCode, loadScreenFonts, memberScreen, prefetchScreenData } from './app/memberBoot';
 import { createQueryClient } from './app/providers/queryClient';
-import { changeLocale, defaultLocale, setupI18n, storedLocale } from './i18n/i18n';
+import { bundledLocale, changeLocale, setupI18n, storedLocale } from './i18n/i18n';
 import './shared/ui/fonts';
 import './shared/ui/theme.css';
 import './shared/ui/components.css';
@@ -36,13 +36,14 @@ async function start(): Promise<void> {
   if (screen) {
     await nextTask();
     screenCode = loadScreenCode(screen);
-    // Calls carry <html lang>, which already names the default language.
-    if (locale === defaultLocale) prefetchScreenData(screen, queryClient);
+    // Calls carry <html lang>, which already names the bundled language.
+    if (locale === bundledLocale) prefetchScreenData(screen, queryClient);
     await nextTask();
   }
   setupI18n();
-  if (locale !== defaultLocale) {
-    // A remembered non-default language loads before the first paint, so nothing flips.
+  if (locale !== bundledLocale) {
+    // A remembered language, or the Lao site's default, that the entry does not bundle loads
+    // before the first paint, so nothing flips.
     await changeLocale(locale).catch(() => undefined);
     if (screen) prefetchScreenData(screen, queryClient);
   }

@@ -201,15 +201,26 @@ describe('deposit modal', () => {
     expect((await screen.findByText(th.deposit.qr.cancelled)).textContent).toBe(th.deposit.qr.cancelled);
   });
 
-  it('QR: drops the QR at 00:00 and offers a new one', async () => {
+  it('QR: at 00:00 shows the expired state, with a new QR for the same amount in one tap (or another amount)', async () => {
     let kbank: QrState = openQr(50, 2);
-    const { modal } = await openDeposit({ 'GET /api/qrcode/KBANK': () => ok(kbank) });
+    const { modal, api } = await openDeposit({
+      'GET /api/qrcode/KBANK': () => ok(kbank),
+      'POST /api/qrcode/KBANK': () => {
+        kbank = { ...openQr(50, 600), qrcodeId: 'qr-renewed' };
+        return ok(kbank);
+      },
+    });
     fireEvent.click(within(modal).getByTestId('deposit-tab-qr'));
     const shown = await within(modal).findByTestId('qr-shown');
     expect(within(shown).getByTestId('qr-countdown').textContent).toMatch(/^00:0[12]$/);
     kbank = NO_QR;
-    await within(modal).findByTestId('qr-create-form', {}, { timeout: 4_000 });
-    expect(await screen.findByText(th.deposit.qr.expired)).toBeTruthy();
+    const expired = await within(modal).findByTestId('qr-expired', {}, { timeout: 4_000 });
+    expect(expired.textContent).toContain(th.deposit.qr.expiredTitle);
+    const renew = within(expired).getByTestId('qr-renew');
+    expect(renew.textContent).toBe(th.deposit.qr.renew.replace('{{amount}}', '50.00'));
+    fireEvent.click(renew);
+    expect(await within(modal).findByTestId('qr-shown')).toBeTruthy();
+    expect(api.callsTo('POST', '/api/qrcode/KBANK')[0]?.body).toEqual({ amount: 50 });
   });
 
   it('QR: a failed gateway is a red toast; the server’s minimum is shown inline', async () => {

@@ -83,6 +83,13 @@ describe('slot account modal', () => {
     expect(within(modal).getByTestId('slot-balance').textContent).toBe('฿200.10');
 
     fireEvent.click(within(modal).getByTestId('slot-play'));
+    // Nothing moves before the member has seen what moves where.
+    const sheet = within(modal).getByTestId('play-confirm');
+    expect(sheet.textContent).toContain('฿400.00');
+    expect(open).not.toHaveBeenCalled();
+    expect(api.callsTo('POST', '/api/wallet/transferAll')).toHaveLength(0);
+    fireEvent.click(within(sheet).getByTestId('play-dont-ask'));
+    fireEvent.click(within(sheet).getByTestId('play-confirm-go'));
     // Synchronously in the click, before any answer: pop-up blockers allow it.
     expect(open).toHaveBeenCalledWith('about:blank', '_blank');
     await waitFor(() => expect(tab.location.href).toBe('/sandbox/games/PG/play?t=abc'));
@@ -93,10 +100,15 @@ describe('slot account modal', () => {
     const order = api.calls.map((c) => c.path).filter((p) => p === '/api/wallet/transferAll' || p.startsWith('/api/autoLogin'));
     expect(order).toEqual(['/api/wallet/transferAll', '/api/autoLogin/pg/pg0001']);
     await waitFor(() => expect(screen.queryByTestId('slot-account-modal')).toBeNull());
+    // A toast says what moved; "don't ask again" is remembered.
+    expect((await screen.findByText(th.gameAccount.playMoved.replace('{{amount}}', '฿400.00').replace('{{name}}', 'PG Games'))).textContent).toBeTruthy();
+    expect(window.localStorage.getItem('play-no-ask')).toBe('true');
   });
 
   it('Play still launches when the server finds the wallet empty after all; a real failure closes the tab', async () => {
     loginMember();
+    // The member chose not to be asked before Play moves the wallet.
+    window.localStorage.setItem('play-no-ask', 'true');
     const { tab } = stubWindowOpen();
     let transferAnswer = { status: 400, body: { message: 'MONEY_NOT_ENOUGH' } };
     mockApi({

@@ -53,6 +53,22 @@ describe('home dashboard', () => {
     expect(within(screen.getByTestId('game-card-SLOTXO')).getByTestId('game-card-open').textContent).toBe(th.home.openAccount);
   });
 
+  it('"check balance" reads the wallet and its coins again, not only the game balances (a bank-feed deposit shows)', async () => {
+    loginMember();
+    let wallet = walletAnswer();
+    const api = mockApi({ ...homeRoutes(), 'GET /api/wallet': () => ({ status: 200, body: wallet }) });
+    renderApp('/user/home');
+    expect((await screen.findByTestId('wallet-balance')).textContent).toBe('฿400.00');
+    const before = api.callsTo('GET', '/api/wallet').length;
+    // Money arrived meanwhile (the bank feed), and a coin.
+    wallet = walletAnswer({ wallet: { amount: 900 }, profile: { ...wallet.profile, coin: 8 } });
+    fireEvent.click(screen.getByTestId('check-balance'));
+    await waitFor(() => expect(screen.getByTestId('wallet-balance').textContent).toBe('฿900.00'));
+    expect(screen.getByTestId('coin-count').textContent).toBe('8');
+    expect(api.callsTo('GET', '/api/wallet').length).toBeGreaterThan(before);
+    expect(api.callsTo('GET', '/api/wallet/refresh/slot').length).toBeGreaterThanOrEqual(2);
+  });
+
   it('shows the refresh-all tile while the spin wheel is not active (501), the spin tile when it is', async () => {
     loginMember();
     const api = mockApi(homeRoutes());

@@ -100,6 +100,40 @@ describe('statement page', () => {
     expect(within(first).getByTestId('statement-ago').textContent).toMatch(/ที่ผ่านมา$/);
   });
 
+  it('names every source in words and signs a condition\'s end only when it took money back', async () => {
+    loginMember();
+    const named: StatementItem[] = [
+      item({ _id: 'p', statementType: 'bonus', from: 'FREE50', to: 'WALLET', amount: 50 }),
+      item({ _id: 'i', statementType: 'bonus', from: 'INVITE', to: 'WALLET', amount: 10 }),
+      item({ _id: 'f', statementType: 'bonus', from: 'REFUND', to: 'WALLET', amount: 30 }),
+      item({ _id: 's', statementType: 'bonus', from: 'SPIN', to: 'WALLET', amount: 5 }),
+      item({ _id: 'e', statementType: 'deposit', from: 'TRUEWALLET', to: 'WALLET', amount: 20 }),
+      item({ _id: 'q', statementType: 'deposit', from: 'WW', to: 'WALLET', amount: 200 }),
+      item({ _id: 'c', statementType: 'finish_bonus', from: 'WELCOME20', to: 'WALLET', amount: 200, status: 'FAILED', note: 'BONUS_CLEAR', takenBack: true }),
+      item({ _id: 'm', statementType: 'finish_bonus', from: 'INVITE', to: 'WALLET', amount: 10, status: 'SUCCESS', note: 'TURNOVER_MET', takenBack: false }),
+    ];
+    mockApi({ 'POST /api/statement': ok({ total: named.length, statements: named }), 'GET /api/wallet': ok(walletAnswer()), 'GET /api/lookup/banks': ok([]) });
+    renderApp('/user/statement');
+    const list = await screen.findByTestId('statement-list');
+    const a = th.statement.activity;
+    await waitFor(() =>
+      expect(
+        within(list)
+          .getAllByTestId('statement-row')
+          .map((row) => [within(row).getByTestId('statement-activity').textContent, within(row).getByTestId('statement-amount').textContent, within(row).getByTestId('statement-status').textContent]),
+      ).toEqual([
+        [a.bonusOf.replace('{{name}}', 'FREE50'), '+฿50.00', th.statement.status.success],
+        [a.invitePayout, '+฿10.00', th.statement.status.success],
+        [a.refundPayout, '+฿30.00', th.statement.status.success],
+        [a.wheelPrize, '+฿5.00', th.statement.status.success],
+        [a.deposit.replace('{{source}}', 'TrueMoney Wallet'), '+฿20.00', th.statement.status.success],
+        [a.deposit.replace('{{source}}', a.qrSource.replace('{{provider}}', 'WW')), '+฿200.00', th.statement.status.success],
+        [a.finishCleared.replace('{{name}}', 'WELCOME20'), '\u2212฿200.00', th.statement.status.ended],
+        [a.finishMet.replace('{{name}}', a.payoutInvite), '฿10.00', th.statement.status.ended],
+      ]),
+    );
+  });
+
   it('pages through the list at 10 a page', async () => {
     loginMember();
     const api = mockApi({

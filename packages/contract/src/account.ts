@@ -52,8 +52,15 @@ export const profileSchema = z.object({
   bankAccountNo: z.string(),
   bank: profileBankSchema.nullable(),
   currency: z.string(),
+  /** Added: the member's short invite code (the invite link's `code`); the old `PR` + `_id` codes still work. */
+  inviteCode: z.string().optional(),
 });
 export type Profile = z.infer<typeof profileSchema>;
+
+/** Short invite codes: 6 characters without look-alikes (no 0/O, 1/I/L), upper case. */
+export const INVITE_CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+export const INVITE_CODE_LENGTH = 6;
+export const INVITE_CODE_PATTERN = /^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{6}$/;
 
 export const profileUpdateSchema = z.strictObject({
   name: text(200),

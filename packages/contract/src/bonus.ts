@@ -39,11 +39,16 @@ export const activeBonusSchema = z.object({
 });
 export type ActiveBonus = z.infer<typeof activeBonusSchema>;
 
-/** GET /api/bonus/check/minimum (unused by the client): whether the active bonus may be cancelled. */
+/** GET /api/bonus/check/minimum (the cancel dialog's figures): whether the active bonus may be cancelled. */
 export const bonusMinimumSchema = z.object({
   status: z.boolean().describe('deposit plus bonus is not below the threshold, so cancel is allowed'),
   amount: bahtSchema.describe('current deposit plus bonus'),
   minimum: bahtSchema.describe('the threshold'),
+  // Added: what a cancel would do, so the member sees it before confirming.
+  wallet: bahtSchema.optional().describe('what the wallet holds'),
+  games: bahtSchema.optional().describe('what the game accounts hold (a cancel brings it to the wallet first)'),
+  takeBack: bahtSchema.optional().describe('what a cancel takes back (the bonus and what it earned)'),
+  keep: bahtSchema.optional().describe('what the member keeps after a cancel'),
 });
 
 export const bonusClearResponseSchema = z.object({ message: z.string().describe('BONUS_CLEAR on success') });
@@ -64,7 +69,7 @@ export const promotionActivateResponseSchema = okSchema.extend({ promotion: prom
 /** The open condition's progress (added to the spec), in baht: turnover so far, its target, the bust line. */
 export const bonusProgressSchema = z.object({
   progress: z
-    .object({ code: z.string(), turnover: bahtSchema, target: bahtSchema, bonus: bahtSchema, deposit: bahtSchema, bust: bahtSchema })
+    .object({ code: z.string(), origin: z.enum(['bonus', 'invite', 'refund']).optional().describe('what opened the condition (invite/refund: a payout)'), turnover: bahtSchema, target: bahtSchema, bonus: bahtSchema, deposit: bahtSchema, bust: bahtSchema })
     .nullable()
     .describe('null when no bonus is active'),
 });

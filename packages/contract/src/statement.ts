@@ -21,6 +21,8 @@ export const statementItemSchema = z.object({
   createdAt: isoDateSchema,
   /** Added: the reason code of a FAILED item (e.g. TRANSFER_FAIL, or the operator's reason for a rejected withdrawal). */
   note: z.string().optional(),
+  /** Added (finish_bonus): true when the end took money back from the wallet (the amount, out); false: nothing moved. */
+  takenBack: z.boolean().optional(),
   bonus: linked,
   promotion: linked,
   invite: linked,

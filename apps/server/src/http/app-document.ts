@@ -27,6 +27,19 @@ export interface AppDocument {
 
 export const SITE_ACTIVE_META = 'mw-site-active';
 
+/**
+ * In Laos mode (LAOS_MODE) every variant also carries `<meta name="mw-laos" content="true">` and
+ * `<html lang="lo-LA">`: the web app reads it at start (apps/web/src/shared/config.ts `LAOS`) and is
+ * the Lao site — Lao by default, 8–15 digit phones, BCEL, the currency choice — from this one
+ * switch, whatever its build.
+ */
+export const LAOS_META = 'mw-laos';
+
+function withLaos(html: string): string {
+  const lang = html.replace(/<html(\s[^>]*)?>/i, (tag) => (/\slang=/i.test(tag) ? tag.replace(/\slang=("[^"]*"|'[^']*'|[^\s>]*)/i, ' lang="lo-LA"') : tag.replace(/^<html/i, '<html lang="lo-LA"')));
+  return withMeta(lang, `<meta name="${LAOS_META}" content="true" />`);
+}
+
 interface Variant {
   identity: Buffer;
   gzip: Buffer;
@@ -34,7 +47,10 @@ interface Variant {
 }
 
 function withState(html: string, active: boolean): string {
-  const meta = `<meta name="${SITE_ACTIVE_META}" content="${active ? 'true' : 'false'}" />`;
+  return withMeta(html, `<meta name="${SITE_ACTIVE_META}" content="${active ? 'true' : 'false'}" />`);
+}
+
+function withMeta(html: string, meta: string): string {
   // Right after <head …>, so it is in the document before any script of the app runs.
   const head = /<head(\s[^>]*)?>/i.exec(html);
   if (!head) return `${meta}${html}`;
@@ -62,7 +78,8 @@ function accepts(acceptEncoding: string, coding: string): boolean {
   return false;
 }
 
-export function appDocument(html: string): AppDocument {
+export function appDocument(source: string, options: { laos?: boolean } = {}): AppDocument {
+  const html = options.laos ? withLaos(source) : source;
   const variants = { active: variant(withState(html, true)), gone: variant(withState(html, false)), unknown: variant(html) };
   return {
     pick(active, acceptEncoding) {

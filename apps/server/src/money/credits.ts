@@ -395,6 +395,18 @@ export async function creditedBy(db: Kysely<DB>, source: string, ref: string): P
   return row?.operation_id ?? null;
 }
 
+/** When, to whom and how much (minor units) an outside message was credited, if it was. */
+export async function creditOf(db: Kysely<DB>, source: string, ref: string): Promise<{ memberId: string; amount: number; at: Date } | null> {
+  const row = await db
+    .selectFrom('external_credits as ec')
+    .innerJoin('operations as o', 'o.id', 'ec.operation_id')
+    .select(['o.member_id', 'o.amount', 'ec.created_at'])
+    .where('ec.source', '=', source)
+    .where('ec.ref', '=', ref)
+    .executeTakeFirst();
+  return row ? { memberId: row.member_id, amount: Number(row.amount), at: new Date(row.created_at) } : null;
+}
+
 /** A deposit credit as reconciliation reads it: its key, member, and what moved on the ledger. */
 export interface RecordedCredit {
   source: string;

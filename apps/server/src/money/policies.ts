@@ -18,6 +18,8 @@ export interface MoneyLeaving {
   to: string;
   /** Satang. */
   amount: number;
+  /** Set by the server's own moves: `bonus-clear` brings game money home for a bonus cancel. */
+  purpose?: 'bonus-clear';
 }
 
 export type PolicyHook = (leaving: MoneyLeaving) => Promise<void> | void;

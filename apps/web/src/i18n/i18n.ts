@@ -8,13 +8,19 @@ import {
   STORAGE_KEYS,
   type Locale,
 } from '@mw/contract/constants';
-import { LAOS_BUILD } from '../shared/config';
+import { LAOS, LAOS_BUILD } from '../shared/config';
 import { readStorage, writeStorage } from '../shared/storage';
 import { defaultMessages } from './defaultMessages';
 import type { MemberMessages, Messages } from './messages';
 
-/** th by default, la in the Laos build; only the default locale's guest texts are in the first bundle. */
-export const defaultLocale: Locale = LAOS_BUILD ? DEFAULT_LAOS_LOCALE : DEFAULT_LOCALE;
+/** The locale whose guest texts the entry bundles (th, or la in a Laos build). */
+export const bundledLocale: Locale = LAOS_BUILD ? DEFAULT_LAOS_LOCALE : DEFAULT_LOCALE;
+
+/**
+ * What a visitor who chose nothing sees: la on the Lao site (the server's LAOS_MODE, read from the
+ * page at run time), else th. When it is not the bundled one it loads before the first paint.
+ */
+export const defaultLocale: Locale = LAOS ? DEFAULT_LAOS_LOCALE : DEFAULT_LOCALE;
 
 const loaders: Record<Locale, () => Promise<Messages>> = {
   th: () => import('./th').then((m) => m.th),
@@ -44,7 +50,7 @@ let pendingMemberMessages: MemberMessages | null = null;
  * guest texts, which the entry bundles: at once, or at set-up if it has not happened yet.
  */
 export function registerDefaultMemberMessages(messages: MemberMessages): void {
-  if (i18next.isInitialized) i18next.addResourceBundle(defaultLocale, 'translation', messages, true, true);
+  if (i18next.isInitialized) i18next.addResourceBundle(bundledLocale, 'translation', messages, true, true);
   else pendingMemberMessages = messages;
 }
 
@@ -52,16 +58,16 @@ export function registerDefaultMemberMessages(messages: MemberMessages): void {
 export function setupI18n(): typeof i18next {
   if (!i18next.isInitialized) {
     void i18next.use(initReactI18next).init({
-      lng: defaultLocale,
-      fallbackLng: defaultLocale,
+      lng: bundledLocale,
+      fallbackLng: bundledLocale,
       supportedLngs: [...LOCALES],
-      resources: { [defaultLocale]: { translation: { ...defaultMessages, ...pendingMemberMessages } } },
+      resources: { [bundledLocale]: { translation: { ...defaultMessages, ...pendingMemberMessages } } },
       interpolation: { escapeValue: false },
       initAsync: false,
       returnNull: false,
       showSupportNotice: false,
     });
-    applyDocumentLocale(defaultLocale);
+    applyDocumentLocale(bundledLocale);
   }
   return i18next;
 }

@@ -1,4 +1,4 @@
-import type { ErrorCode, SlipReasonCode } from '@mw/contract/errors';
+import type { ErrorCode } from '@mw/contract/errors';
 import type { RuleCode } from '@mw/contract/rules';
 
 /** Thai, the default locale: the texts of the guest pages and of everything on every page (the
@@ -364,19 +364,6 @@ export const thGuest = {
     BIRTH_DATE_INVALID: 'กรุณากรอกวันเกิดให้ถูกต้อง',
     UNDERAGE: 'ต้องมีอายุอย่างน้อย {{minAge}} ปีจึงจะสมัครได้',
   } satisfies Record<RuleCode, string>,
-  slipReasons: {
-    UPLOADED_FILE_NOT_EXIST: 'สลิปไม่ถูกต้อง',
-    IMG_SIZE_UNABLE_TO_PROCESS: 'สลิปไม่ถูกต้อง',
-    CANNOT_READ_CROPPED_IMAGE: 'สลิปไม่ถูกต้อง',
-    DEST_ACC_INVALID: 'บัญชีปลายทางไม่ถูกต้อง',
-    SLIP_REFNO_DUPLICATED: 'สลิปซ้ำ',
-    UNSTABLE_REFNO_ON_SLIP: 'อ่านเลขอ้างอิงบนสลิปไม่ได้',
-    TRIPPLE_WRONG_CAPTCHA: 'กรอกแคปต์ชาผิด 3 ครั้งติดต่อกัน',
-    INVALID_SLIP: 'อ่านข้อมูลสลิปไม่ได้',
-    NOT_MATCH: 'บัญชีไม่ตรงกับบัญชีที่ลงทะเบียนไว้',
-    EXPIRED_SLIP: 'สลิปหมดอายุ',
-    UNKNOW_ERROR: 'เกิดข้อผิดพลาดที่ไม่ทราบสาเหตุ กรุณาติดต่อแอดมิน',
-  } satisfies Record<SlipReasonCode, string>,
   registerAge: {
     birthDate: "วันเกิด",
     hint: "ต้องมีอายุ {{minAge}} ปีขึ้นไปจึงจะเล่นได้",

@@ -16,13 +16,25 @@ function positiveNumber(value: string | undefined, fallback: number): number {
 }
 
 /**
- * Laos build: default locale la, no 10-digit phone rule, currency choice at registration.
- * A plain comparison so the bundler folds it and drops the other build's default locale.
+ * Which locale's texts the entry bundles (la with `VITE_LAOS=true`, else th). A plain comparison
+ * so the bundler folds it and drops the other build's default locale. Only a bundling choice now:
+ * whether the site is the Lao one is the server's (LAOS below).
  */
 export const LAOS_BUILD = import.meta.env.VITE_LAOS === 'true';
 
+/** The meta the server writes into the page in Laos mode (apps/server/src/http/app-document.ts). */
+export const LAOS_META = 'mw-laos';
+
+/**
+ * The Lao site: the server's LAOS_MODE, which it writes into every page it serves as
+ * `<meta name="mw-laos" content="true">` (as it writes the site state), or a Laos build. Lao by
+ * default, 8–15 digit phones, Lao banks (BCEL) and the currency choice at registration.
+ */
+export const LAOS: boolean =
+  LAOS_BUILD || (typeof document !== 'undefined' && document.querySelector(`meta[name="${LAOS_META}"]`)?.getAttribute('content') === 'true');
+
 export const config = {
-  laos: LAOS_BUILD,
+  laos: LAOS,
   launchNewTab: flag(import.meta.env.VITE_LAUNCH_NEW_TAB, true),
   paytimzMin: positiveNumber(import.meta.env.VITE_PAYTIMZ_MIN, QR_MINIMUMS.PAYTIMZ),
   zpayMin: positiveNumber(import.meta.env.VITE_ZPAY_MIN, QR_MINIMUMS.ZPAY),

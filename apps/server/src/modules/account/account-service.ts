@@ -1,6 +1,7 @@
+import { randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { bankAllowed } from '../lookup/lookup-service';
-import type { Profile, Registration } from '@mw/contract/account';
+import { INVITE_CODE_ALPHABET, INVITE_CODE_LENGTH, INVITE_CODE_PATTERN, type Profile, type Registration } from '@mw/contract/account';
 import type { Locale } from '@mw/contract/constants';
 import { bangkokDay, checkBirthDate, DEFAULT_MIN_AGE } from '@mw/contract/age';
 import {
@@ -131,12 +132,12 @@ export class AccountService {
       const source = await this.db.selectFrom('sources').select('code').where('code', '=', sourceCode).executeTakeFirst();
       if (!source) throw badRequest('INVALID_SOURCE');
     }
-    const inviteCode = (input.inviteCode ?? '').trim().replace(/^PR/i, '');
+    const inviteCode = (input.inviteCode ?? '').trim();
     let inviterId: string | null = null;
     if (inviteCode) {
-      const inviter = await this.db.selectFrom('members').select('id').where('id', '=', inviteCode.toLowerCase()).executeTakeFirst();
+      const inviter = await this.inviterOf(inviteCode);
       if (!inviter) throw badRequest('INVALID_INVITE_CODE');
-      inviterId = inviter.id;
+      inviterId = inviter;
     }
 
     const existingUser = await this.db.selectFrom('members').select('id').where('username', '=', username).executeTakeFirst();
@@ -158,6 +159,39 @@ export class AccountService {
       currency,
       birthDate,
     };
+  }
+
+  /**
+   * The member an invite code names: the short code (any letter case), or the old form `PR` + the
+   * member's id, which links already shared keep using.
+   */
+  private async inviterOf(code: string): Promise<string | null> {
+    const short = code.toUpperCase();
+    if (INVITE_CODE_PATTERN.test(short)) {
+      const row = await this.db.selectFrom('members').select('id').where('invite_code', '=', short).executeTakeFirst();
+      if (row) return row.id;
+    }
+    const id = code.replace(/^PR/i, '').toLowerCase();
+    const row = await this.db.selectFrom('members').select('id').where('id', '=', id).executeTakeFirst();
+    return row?.id ?? null;
+  }
+
+  /** The member's short invite code, made (once, unique) the first time it is asked for. */
+  private async inviteCodeOf(memberId: string, current: string | null): Promise<string> {
+    if (current) return current;
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const code = Array.from({ length: INVITE_CODE_LENGTH }, () => INVITE_CODE_ALPHABET[randomInt(0, INVITE_CODE_ALPHABET.length)]).join('');
+      try {
+        const set = await this.db.updateTable('members').set({ invite_code: code }).where('id', '=', memberId).where('invite_code', 'is', null).returning('invite_code').executeTakeFirst();
+        if (set?.invite_code) return set.invite_code;
+        // Made meanwhile by another request: that one is the code.
+        const made = await this.db.selectFrom('members').select('invite_code').where('id', '=', memberId).executeTakeFirst();
+        if (made?.invite_code) return made.invite_code;
+      } catch (error) {
+        if (uniqueViolation(error) === null) throw error;
+      }
+    }
+    throw new AppError(500, 'INTERNAL_SERVER_ERROR');
   }
 
   /**
@@ -326,6 +360,7 @@ export class AccountService {
         'members.bank_account_name',
         'members.bank_account_no',
         'members.currency',
+        'members.invite_code',
         'banks.name_th',
         'banks.name_en',
         'banks.name_la',
@@ -345,6 +380,7 @@ export class AccountService {
       bankAccountNo: row.bank_account_no,
       bank: row.name_th !== null ? { code: row.bank_code, nameTH: row.name_th, nameEN: row.name_en ?? '', nameLA: row.name_la ?? row.name_en ?? '' } : null,
       currency: row.currency,
+      inviteCode: await this.inviteCodeOf(row.id, row.invite_code),
     };
   }
 

@@ -67,6 +67,13 @@ CREATE INDEX member_notes_member ON member_notes (member_id, created_at DESC);`,
       // The age gate (issue 22): kept as the day given (text YYYY-MM-DD, no time zone to shift it).
       sql: `ALTER TABLE members ADD COLUMN birth_date text CHECK (birth_date ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$');`,
     },
+    {
+      // A short invite code per member (made when first asked for; the old PR + id codes still work).
+      id: 'account/004_invite_codes',
+      sql: `
+ALTER TABLE members ADD COLUMN invite_code text;
+CREATE UNIQUE INDEX members_invite_code ON members (invite_code);`,
+    },
   ],
   async setup(services) {
     const { config, database, passwords, limiter } = services;

@@ -16,6 +16,8 @@ export interface MembersTable {
   /** YYYY-MM-DD (issue 22's age gate); null for members registered before it. */
   birth_date: ColumnType<string | null, string | null | undefined, string | null>;
   coin: Generated<number>;
+  /** The short invite code (INVITE_CODE_ALPHABET), made when the member first asks for it; null until then. */
+  invite_code: Generated<string | null>;
   status: Generated<string>;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;

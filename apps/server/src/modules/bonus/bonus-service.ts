@@ -1,6 +1,7 @@
 import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import { WALLET_CODE } from '@mw/contract/constants';
 import type { ActiveBonus, BonusItem, UserBonus } from '@mw/contract/bonus';
+import type { BonusConditionReason } from '@mw/contract/error-details';
 import { toBaht } from '@mw/contract/money';
 import type { Locale } from '@mw/contract/constants';
 import type { DB } from '../../db/schema';
@@ -25,6 +26,11 @@ type Receipt = Selectable<BonusReceiptsTable>;
 /** A bonus's amounts in a currency, or null when it is not offered in that currency. */
 export function bonusAmountsIn(bonus: Pick<Bonus, 'amounts'>, currency: Currency): BonusCurrencyAmounts | null {
   return bonus.amounts[currency] ?? null;
+}
+
+/** BONUS_CONDITION with what it is about (contract error-details.ts): the reason and its figures. */
+function conditionError(status: number, reason: BonusConditionReason, figures: Record<string, unknown>): AppError {
+  return new AppError(status, 'BONUS_CONDITION', { reason, ...figures });
 }
 
 /** The statement's "from" of bonus rows is the bonus code; the credit's key is the receipt. */
@@ -166,13 +172,13 @@ export class BonusService {
   }
 
   /** The open condition's progress (turnover so far against its target), for the member's screens. */
-  async progress(memberId: string): Promise<{ code: string; turnover: number; target: number; bonus: number; deposit: number; bust: number } | null> {
+  async progress(memberId: string): Promise<{ code: string; origin: ReceiptOrigin; turnover: number; target: number; bonus: number; deposit: number; bust: number } | null> {
     await this.settle(memberId);
     const receipt = await this.active(memberId);
     if (!receipt) return null;
     const turnover = (await this.activity.totals(memberId, receipt.started_at, null, receipt.categories)).stakes;
     const floor = Math.floor(((Number(receipt.deposit_amount) + Number(receipt.bonus_amount)) * Number(receipt.percent_fail)) / 100);
-    return { code: receipt.bonus_code, turnover: toBaht(turnover), target: toBaht(Number(receipt.turnover_target)), bonus: toBaht(Number(receipt.bonus_amount)), deposit: toBaht(Number(receipt.deposit_amount)), bust: toBaht(floor) };
+    return { code: receipt.bonus_code, origin: receipt.origin, turnover: toBaht(turnover), target: toBaht(Number(receipt.turnover_target)), bonus: toBaht(Number(receipt.bonus_amount)), deposit: toBaht(Number(receipt.deposit_amount)), bust: toBaht(floor) };
   }
 
   /** GET /api/bonus/activate/:code */
@@ -231,14 +237,18 @@ export class BonusService {
       .limit(1)
       .executeTakeFirst();
     const depositAmount = Number(deposit?.amount ?? 0);
-    if (!deposit || depositAmount < amounts.minDeposit) throw new AppError(400, 'BONUS_CONDITION');
+    if (!deposit || depositAmount < amounts.minDeposit) {
+      throw conditionError(400, 'NO_QUALIFYING_DEPOSIT', { bonusCode: bonus.code, origin: 'bonus', minDeposit: toBaht(amounts.minDeposit), depositWindowMinutes: Number(bonus.deposit_window_minutes) });
+    }
     // The wallet must still hold the deposit (it was not played or withdrawn already).
     const held = await trx.selectFrom('ledger_accounts').select('balance').where('id', '=', account.wallet(memberId)).executeTakeFirst();
-    if (Number(held?.balance ?? 0) < depositAmount) throw new AppError(400, 'BONUS_CONDITION');
+    if (Number(held?.balance ?? 0) < depositAmount) {
+      throw conditionError(400, 'DEPOSIT_SPENT', { bonusCode: bonus.code, origin: 'bonus', deposit: toBaht(depositAmount), wallet: toBaht(Number(held?.balance ?? 0)) });
+    }
     // Read after the wallet: a deposit the wallet did not show yet is after the mark.
     const mark = await this.money.positions.mark(trx);
     const amount = Math.min(Math.floor((depositAmount * Number(bonus.percent)) / 100), amounts.maxBonus);
-    if (amount <= 0) throw new AppError(400, 'BONUS_CONDITION');
+    if (amount <= 0) throw conditionError(400, 'BONUS_TOO_SMALL', { bonusCode: bonus.code, origin: 'bonus', deposit: toBaht(depositAmount) });
     const row = {
       id: newId(),
       member_id: memberId,
@@ -284,11 +294,19 @@ export class BonusService {
     if (!receipt) return;
     const settled = await this.settleReceipt(receipt);
     if (settled !== 'ACTIVE') return;
-    if (leaving.action === 'withdraw') throw new AppError(403, 'BONUS_CONDITION');
-    if (leaving.from !== WALLET_CODE) {
+    if (leaving.action === 'withdraw') throw conditionError(403, 'WITHDRAW_LOCKED', await this.figures(receipt));
+    // A cancel brings the money of the bonus's games home before it takes the bonus back (clear).
+    if (leaving.from !== WALLET_CODE && !(leaving.purpose === 'bonus-clear' && leaving.to === WALLET_CODE)) {
       const game = await this.db.selectFrom('games').select('category').where('code', '=', leaving.from).executeTakeFirst();
-      if (game && receipt.categories.includes(game.category)) throw new AppError(403, 'BONUS_CONDITION');
+      if (game && receipt.categories.includes(game.category)) throw conditionError(403, 'TRANSFER_LOCKED', { ...(await this.figures(receipt)), games: [leaving.from] });
     }
+  }
+
+  /** What a refusal by an open condition says about it: whose it is and the turnover left (baht). */
+  private async figures(receipt: Receipt): Promise<Record<string, unknown>> {
+    const turnover = (await this.activity.totals(receipt.member_id, receipt.started_at, null, receipt.categories)).stakes;
+    const target = Number(receipt.turnover_target);
+    return { bonusCode: receipt.bonus_code, origin: receipt.origin, turnover: toBaht(turnover), target: toBaht(target), remainingTurnover: toBaht(Math.max(0, target - turnover)) };
   }
 
   /** Ends the member's open condition when its turnover is met or its balance is bust. */
@@ -355,17 +373,33 @@ export class BonusService {
     return { inPlay, elsewhere, inFlight: position.inflight > 0 };
   }
 
+  /** The member's own money under a bonus: the wallet when it was taken plus deposits since. */
+  private async ownMoney(receipt: Receipt): Promise<number> {
+    if (receipt.own_amount === null || receipt.own_mark === null) return Number(receipt.deposit_amount);
+    return Number(receipt.own_amount) + (await this.money.positions.depositedSince(this.db, receipt.member_id, Number(receipt.own_mark)));
+  }
+
   /**
    * GET /api/bonus/check/minimum: whether clear is allowed now (all the member's money in the
    * wallet), the position (`amount`) and deposit + bonus (`minimum`).
    */
-  async checkMinimum(memberId: string): Promise<{ status: boolean; amount: number; minimum: number }> {
+  async checkMinimum(memberId: string): Promise<{ status: boolean; amount: number; minimum: number; wallet?: number; games?: number; takeBack?: number; keep?: number }> {
     await this.settle(memberId);
     const receipt = await this.active(memberId);
     if (!receipt) return { status: false, amount: 0, minimum: 0 };
     const position = await this.position(memberId);
     const { inPlay, elsewhere, inFlight } = this.blocked(receipt, position, await this.categories());
-    return { status: inPlay.length === 0 && elsewhere.length === 0 && !inFlight, amount: toBaht(position.total), minimum: toBaht(Number(receipt.deposit_amount) + Number(receipt.bonus_amount)) };
+    const keep = receipt.origin === 'bonus' ? await this.ownMoney(receipt) : Math.max(0, position.total - Number(receipt.bonus_amount));
+    const games = [...position.games.values()].reduce((sum, balance) => sum + Math.max(0, balance), 0);
+    return {
+      status: inPlay.length === 0 && elsewhere.length === 0 && !inFlight,
+      amount: toBaht(position.total),
+      minimum: toBaht(Number(receipt.deposit_amount) + Number(receipt.bonus_amount)),
+      wallet: toBaht(position.wallet),
+      games: toBaht(games),
+      takeBack: toBaht(Math.max(0, position.total - keep)),
+      keep: toBaht(Math.min(keep, position.total)),
+    };
   }
 
   /**
@@ -379,6 +413,11 @@ export class BonusService {
     await this.settle(memberId);
     const receipt = await this.active(memberId);
     if (!receipt) throw notFound('NO_DATA');
+    // Every game balance comes home first (the bonus's lock lets this one move pass): the cancel
+    // takes back from the wallet what the games held too, instead of sending the member to move
+    // money its own lock keeps in the games. Each move is a transfer of what the game holds now, so
+    // a retried cancel moves only what is still out.
+    await this.wallet.bringHome(memberId, 'bonus-clear');
     // Book every provider's balance (wins and losses) before the position is locked and read.
     await this.games.refreshAll(memberId);
     const currency = await memberCurrency(this.db, memberId);
@@ -386,7 +425,7 @@ export class BonusService {
     const categories = await this.categories();
     await this.money.positions.locked(memberId, currency, async (trx, position) => {
       const { inPlay, elsewhere, inFlight } = this.blocked(receipt, position, categories);
-      if (inPlay.length > 0) throw new AppError(409, 'BONUS_CONDITION', { games: inPlay });
+      if (inPlay.length > 0) throw conditionError(409, 'MONEY_IN_GAMES', { bonusCode: receipt.bonus_code, origin: receipt.origin, games: inPlay });
       if (elsewhere.length > 0 || inFlight) throw new AppError(409, 'BONUS_MONEY_IN_GAMES', { games: elsewhere, inFlight });
       // Everything is in the wallet now: the position is the wallet. A bonus: the member keeps
       // their own money (when it was taken, plus deposits since); a payout's condition: the payout goes back.

@@ -29,7 +29,7 @@ const TEXTS: Record<Locale, { hello: string; choose: string; quick: string; card
       DEPOSIT: 'ฝากเงินได้ที่ปุ่ม "ฝากเงิน" หน้าหลัก หากโอนแล้วยอดไม่เข้าใน 5 นาที ส่งสลิปมาที่นี่ได้เลยค่ะ',
       WITHDRAW: 'ถอนเงินได้ที่ปุ่ม "ถอนเงิน" เงินจะเข้าบัญชีที่ลงทะเบียนไว้ภายใน 15 นาที',
       BONUS: 'ดูโบนัสทั้งหมดและเงื่อนไขได้ที่หน้าโบนัสค่ะ',
-      HUMAN: 'พนักงานจะตอบกลับโดยเร็วที่สุดค่ะ',
+      HUMAN: 'รับเรื่องแล้วค่ะ พนักงานจะตอบในแชตนี้ภายในประมาณ {{minutes}} นาที เปิดแชตค้างไว้หรือกลับมาดูภายหลังได้ค่ะ',
       RECEIVED_YES: 'ขอบคุณค่ะ ขอให้สนุกกับการเล่น',
       RECEIVED_NO: 'รบกวนส่งสลิปการโอนมาที่นี่ พนักงานจะตรวจสอบให้ค่ะ',
     },
@@ -52,7 +52,7 @@ const TEXTS: Record<Locale, { hello: string; choose: string; quick: string; card
       DEPOSIT: 'ຝາກເງິນໄດ້ທີ່ປຸ່ມ "ຝາກເງິນ" ໜ້າຫຼັກ ຖ້າໂອນແລ້ວຍອດບໍ່ເຂົ້າໃນ 5 ນາທີ ສົ່ງສະລິບມາທີ່ນີ້ໄດ້ເລີຍ',
       WITHDRAW: 'ຖອນເງິນໄດ້ທີ່ປຸ່ມ "ຖອນເງິນ" ເງິນຈະເຂົ້າບັນຊີທີ່ລົງທະບຽນໄວ້ພາຍໃນ 15 ນາທີ',
       BONUS: 'ເບິ່ງໂບນັດທັງໝົດ ແລະ ເງື່ອນໄຂໄດ້ທີ່ໜ້າໂບນັດ',
-      HUMAN: 'ພະນັກງານຈະຕອບກັບໄວທີ່ສຸດ',
+      HUMAN: 'ຮັບເລື່ອງແລ້ວ. ພະນັກງານຈະຕອບໃນແຊັດນີ້ພາຍໃນປະມານ {{minutes}} ນາທີ. ເປີດແຊັດໄວ້ ຫຼື ກັບມາເບິ່ງພາຍຫຼັງໄດ້.',
       RECEIVED_YES: 'ຂອບໃຈ ຂໍໃຫ້ມ່ວນກັບການຫຼິ້ນ',
       RECEIVED_NO: 'ກະລຸນາສົ່ງສະລິບການໂອນມາທີ່ນີ້ ພະນັກງານຈະກວດສອບໃຫ້',
     },
@@ -75,7 +75,7 @@ const TEXTS: Record<Locale, { hello: string; choose: string; quick: string; card
       DEPOSIT: 'Use the Deposit button on the home page. If a transfer has not arrived within 5 minutes, send us the slip here.',
       WITHDRAW: 'Use the Withdraw button; the money reaches your registered account within 15 minutes.',
       BONUS: 'Every bonus and its terms are on the bonus page.',
-      HUMAN: 'A support agent will answer as soon as possible.',
+      HUMAN: 'Got it: a support agent will answer here in about {{minutes}} minutes. Keep this chat open or come back to it later.',
       RECEIVED_YES: 'Thank you, enjoy your game.',
       RECEIVED_NO: 'Please send the transfer slip here and an agent will check it.',
     },
@@ -83,11 +83,27 @@ const TEXTS: Record<Locale, { hello: string; choose: string; quick: string; card
 };
 
 /** The bot's answer to a customer's message: nothing, or the messages to send back in order. */
+/**
+ * How long a customer who asks for a person is told to expect (minutes): the acknowledgement says
+ * so at once, so "talk to staff" is never met with silence.
+ */
+export const STAFF_WAIT_MINUTES = 5;
+
+/** The "talk to a person" button (a plain button: its title comes back as text), in any language. */
+const ASKS_FOR_STAFF: ReadonlySet<string> = new Set(Object.values(TEXTS).map((t) => t.human.trim().toLowerCase()));
+
+function answerOf(t: (typeof TEXTS)[Locale], key: string): string | undefined {
+  return t.answer[key]?.replace('{{minutes}}', String(STAFF_WAIT_MINUTES));
+}
+
 export function botReplies(incoming: ChatMessage, firstOfSession: boolean, locale: Locale, site: string): ChatMessage[] {
   const t = TEXTS[locale];
   if (incoming.message_type === 'postback') {
-    const answer = t.answer[incoming.payload.payload];
+    const answer = answerOf(t, incoming.payload.payload);
     return answer ? [{ message_type: 'text', payload: { message: answer } }] : [];
+  }
+  if (incoming.message_type === 'text' && ASKS_FOR_STAFF.has(incoming.payload.message.trim().toLowerCase())) {
+    return [{ message_type: 'text', payload: { message: answerOf(t, 'HUMAN') ?? '' } }];
   }
   const greeting = incoming.message_type === 'text' && GREETING.test(incoming.payload.message.trim());
   if (!greeting && !firstOfSession) return [];

@@ -7,6 +7,7 @@ import type { DB } from '../../db/schema';
 import { AppError, badRequest, uniqueViolation } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { MoneyCore } from '../../money/core';
+import { creditOf } from '../../money/credits';
 import { ledgerCurrency } from '../../money/ledger';
 import { BANK_CODE, isTransRef, transferKey, type BankTransfer } from '../../providers/bank/bank';
 import { ImageError, sniffImage } from '../../providers/slips/image';
@@ -199,9 +200,9 @@ export class SlipService {
   }
 
   /** A refusal that is also a slip record (FAILED with its reason): the answer carries both. */
-  private async refuse(memberId: string, status: number, reason: SlipReasonCode, amount: number, image: Buffer): Promise<never> {
+  private async refuse(memberId: string, status: number, reason: SlipReasonCode, amount: number, image: Buffer, extra: Record<string, unknown> = {}): Promise<never> {
     const row = await this.record(memberId, 'FAILED', reason, amount, null, image);
-    throw new AppError(status, reason, { ...this.answer(row) });
+    throw new AppError(status, reason, { ...this.answer(row), ...extra });
   }
 
   async upload(memberId: string, image: Buffer | null, maxBytes: number): Promise<Slip> {
@@ -239,12 +240,23 @@ export class SlipService {
         // The member's own earlier slip of this transfer that the bank did not know (in progress,
         // UNSTABLE_REFNO_ON_SLIP: a variant of the reference, or uploaded before the bank had it)
         // never holds back the slip the bank confirms: it fails, and this one goes on, once.
-        if (attempt > 0 || !(await this.supersedeUnverified(memberId, transfer))) return this.refuse(memberId, 409, 'SLIP_REFNO_DUPLICATED', verdict.transfer.amount, image);
+        if (attempt > 0 || !(await this.supersedeUnverified(memberId, transfer))) {
+          return this.refuse(memberId, 409, 'SLIP_REFNO_DUPLICATED', verdict.transfer.amount, image, await this.creditedBefore(memberId, verdict.transfer));
+        }
       }
     }
     const settled = await this.credit(row, verdict.transfer, verdict.transfer.amount, verdict.transfer.currency, checked.channel.bank_code);
-    if (settled.status !== 'SUCCESS') throw new AppError(409, 'SLIP_REFNO_DUPLICATED', { ...this.answer(settled) });
+    if (settled.status !== 'SUCCESS') throw new AppError(409, 'SLIP_REFNO_DUPLICATED', { ...this.answer(settled), ...(await this.creditedBefore(memberId, verdict.transfer)) });
     return this.answer(settled);
+  }
+
+  /**
+   * An already-credited transfer's credit, for the member it was credited to: when and how much
+   * (`creditedAt`, `creditedAmount`; contract error-details.ts). Nothing for anyone else's.
+   */
+  private async creditedBefore(memberId: string, transfer: { fromBankCode: string; transRef: string }): Promise<Record<string, unknown>> {
+    const credit = await creditOf(this.db, BANK_TRANSFER_SOURCE, transferKey(transfer.fromBankCode, transfer.transRef));
+    return credit && credit.memberId === memberId ? { creditedAt: credit.at.toISOString(), creditedAmount: toBaht(credit.amount) } : {};
   }
 
   /** The bank does not know the reference yet: in progress (checked again later). */

@@ -43,6 +43,8 @@ export class StatementService {
         amount: toBaht(Number(r.amount)),
         createdAt: r.created_at.toISOString(),
         ...(r.note ? { note: r.note } : {}),
+        // A condition's end moved money only when it took some back (it then has a ledger transaction).
+        ...(r.type === 'finish_bonus' ? { takenBack: r.start_tx !== null } : {}),
       })),
     };
   }

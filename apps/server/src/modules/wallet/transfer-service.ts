@@ -6,6 +6,7 @@ import { AppError, badRequest } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { answerFrom, answerOf } from '../../money/answers';
 import type { MoneyCore } from '../../money/core';
+import type { MoneyLeaving } from '../../money/policies';
 import { derive, isDuplicateKey, KeyTaken, type Idem } from '../../money/idempotency';
 import { account, InsufficientFunds } from '../../money/ledger';
 import { settleTransfer, TransferPostings, type OperationRow } from '../../money/operations';
@@ -42,7 +43,7 @@ export class TransferService {
    * recording (the key is unique), not by an extra read first. Game to game is two transfers,
    * out to the wallet and in to the other game, each once-only under its own derived key.
    */
-  transfer(memberId: string, from: string, to: string, amount: number, idem: Idem | null): Promise<MoneyResult> {
+  transfer(memberId: string, from: string, to: string, amount: number, idem: Idem | null, purpose?: MoneyLeaving['purpose']): Promise<MoneyResult> {
     return this.money.once(memberId, idem, async () => {
       if (amount < MIN_TRANSFER_SATANG) throw badRequest('TRANSFER_MINIMUM', { minimum: MIN_TRANSFER_BAHT });
       if (from === to) throw badRequest('TRANSFER_SAME_ACCOUNT');
@@ -52,7 +53,7 @@ export class TransferService {
       }
       const code = from === WALLET_CODE ? to : from;
       const game = { code, username: await this.games.gameUsername(memberId, code) };
-      await this.money.policies.check({ memberId, action: 'transfer', from, to, amount });
+      await this.money.policies.check({ memberId, action: 'transfer', from, to, amount, ...(purpose ? { purpose } : {}) });
       return from === WALLET_CODE ? this.toGame(memberId, game, amount, idem) : this.fromGame(memberId, game, amount, idem);
     });
   }

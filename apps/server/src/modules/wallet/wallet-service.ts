@@ -7,6 +7,7 @@ import { AppError, badRequest, forbidden } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { answerFrom } from '../../money/answers';
 import type { MoneyCore } from '../../money/core';
+import type { MoneyLeaving } from '../../money/policies';
 import { derive, isDuplicateKey, KeyTaken, type Idem } from '../../money/idempotency';
 import { account, balances, InsufficientFunds, memberCurrency, openMemberAccounts, type PostingKind } from '../../money/ledger';
 import { recordWithMoney, type OperationRow } from '../../money/operations';
@@ -137,6 +138,22 @@ export class WalletService {
       if (amount <= 0) throw badRequest('MONEY_NOT_ENOUGH');
       return this.transfers.transfer(memberId, WALLET_CODE, to, amount, idem);
     });
+  }
+
+  /**
+   * Brings every game balance home to the wallet for one of the server's own moves (a bonus cancel):
+   * each game's live balance, moved once; a game that fails is left where it is (the caller decides
+   * on what stayed out). No key: it moves what each game holds now, so running it again moves only what is still out.
+   */
+  async bringHome(memberId: string, purpose: NonNullable<MoneyLeaving['purpose']>): Promise<void> {
+    const { parts } = await this.collectPlan(memberId);
+    for (const { code, amount } of parts) {
+      try {
+        await this.transfers.transfer(memberId, code, WALLET_CODE, amount, null, purpose);
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+      }
+    }
   }
 
   /** Every positive game balance, read live from the providers (a failing provider is left out). */

@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet } from 'react-router';
@@ -8,9 +9,11 @@ import { LanguageSelect } from '../../shared/ui/LanguageSelect';
 import { Logo } from '../../shared/ui/Logo';
 import { PageSpinner } from '../../shared/ui/Spinner';
 import { BottomNav, NavButton, NavHome, NavTab } from './BottomNav';
-import { ChatWidgetSlot } from '../../features/chat/ChatWidgetSlot';
+import { ChatWidgetSlot, useChatWidgetEnabled } from '../../features/chat/ChatWidgetSlot';
 // The default locale's member texts, before any member screen renders.
 import '../../i18n/memberMessages';
+// The wallet is read again when the app comes back to the front (focus or visibility).
+import { refetchWalletOnFocus } from '../watchFocus';
 
 // Balances pushed by the server (and socket.io with them) load after the layout's first render.
 const BalancePush = lazy(() => import('../../features/balance-push/BalancePush'));
@@ -25,6 +28,9 @@ export function MemberLayout() {
   const info = useSiteInfo();
   const { logout, pending } = useLogout();
   const [conditionsOpen, setConditionsOpen] = useState(false);
+  const chatEnabled = useChatWidgetEnabled();
+  const queryClient = useQueryClient();
+  useState(() => refetchWalletOnFocus(queryClient));
 
   return (
     <div className="app-column member-layout" data-testid="member-layout">
@@ -37,6 +43,12 @@ export function MemberLayout() {
           <Logo name={info.data?.name || t('app.name')} size={34} />
         </Link>
         <LanguageSelect compact />
+        {/* The chat bubble is docked here on member pages instead of floating over their content. */}
+        {chatEnabled && (
+          <span className="chat-dock">
+            <ChatWidgetSlot />
+          </span>
+        )}
         <button
           type="button"
           className="icon-button"
@@ -62,7 +74,6 @@ export function MemberLayout() {
       <Suspense fallback={null}>
         <RealityCheck />
       </Suspense>
-      <ChatWidgetSlot />
       <Suspense fallback={null}>
         <BalancePush />
       </Suspense>

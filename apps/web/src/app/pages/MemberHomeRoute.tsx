@@ -76,7 +76,7 @@ export function MemberHomeRoute() {
       </Suspense>
       {agreementDue && (
         <Suspense fallback={null}>
-          <AgreementModal />
+          <AgreementModal waiting={open !== null} />
         </Suspense>
       )}
     </>

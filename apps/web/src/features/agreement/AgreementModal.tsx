@@ -8,9 +8,10 @@ import { agreementAccepted, rememberAgreement } from './agreementStorage';
 
 /**
  * Opens on the member home 1.5 s after entry unless the member already accepted
- * (localStorage `remember-agreement`); confirming remembers it and closes.
+ * (localStorage `remember-agreement`); confirming remembers it and closes. `waiting`: another sheet
+ * the member opened is on screen — the agreement waits until it is closed, never popping over it.
  */
-export function AgreementModal() {
+export function AgreementModal({ waiting = false }: { waiting?: boolean }) {
   const { t } = useTranslation();
   const [due, setDue] = useState(false);
   const [accepted, setAccepted] = useState(agreementAccepted);
@@ -23,7 +24,7 @@ export function AgreementModal() {
   }, [accepted]);
 
   const paragraphs = agreements.data ?? [];
-  const open = due && !accepted && paragraphs.length > 0;
+  const open = due && !waiting && !accepted && paragraphs.length > 0;
 
   const confirm = () => {
     rememberAgreement();

@@ -1,7 +1,9 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BonusItem } from '@mw/contract/bonus';
-import { errorMessage } from '../../shared/api/errorMessage';
+import { request } from '../../shared/api/client';
+import { refusalMessage } from '../../shared/api/refusalMessage';
 import { formatMoney } from '../../shared/format/money';
 import { currencySign, useMoneyCurrency } from '../../shared/format/moneyCurrency';
 import { useLocale } from '../../shared/format/useLocale';
@@ -12,7 +14,8 @@ import { BannerCarousel } from '../../shared/ui/BannerCarousel';
 import { SafeHtml } from '../../shared/ui/SafeHtml';
 import { PageSpinner, Spinner } from '../../shared/ui/Spinner';
 import { toast } from '../../shared/ui/toast';
-import { useActivateBonus, useActiveBonus, useBonuses, useBonusProgress, useClearBonus, useNotice } from './bonusApi';
+import { useActivateBonus, useActiveBonus, useBonuses, useBonusProgress, useCancelFigures, useClearBonus, useNotice } from './bonusApi';
+import { BONUS_PROGRESS_PATH, bonusProgressParser, conditionTitle } from './bonusProgress';
 import { PromotionForm } from './PromotionForm';
 import { useBonusTexts } from './useBonusTexts';
 import './bonus.css';
@@ -34,6 +37,7 @@ function ActiveBonus({ type }: { type: string }) {
   const progress = useBonusProgress();
   const clear = useClearBonus();
   const [confirming, setConfirming] = useState(false);
+  const figures = useCancelFigures(confirming);
   const money = (amount: number) => `${currencySign(currency)}${formatMoney(amount, locale)}`;
   const p = progress.data?.progress ?? null;
   const percent = p && p.target > 0 ? Math.min(100, Math.floor((p.turnover / p.target) * 100)) : 0;
@@ -46,7 +50,7 @@ function ActiveBonus({ type }: { type: string }) {
       },
       onError: (error) => {
         setConfirming(false);
-        void showAlert({ tone: 'error', title: t('common.errorTitle'), message: errorMessage(error) });
+        void showAlert({ tone: 'error', title: t('common.errorTitle'), message: refusalMessage(error) });
       },
     });
   return (
@@ -61,7 +65,9 @@ function ActiveBonus({ type }: { type: string }) {
       </div>
       {p ? (
         <>
-          <p className="bonus-code">{p.code}</p>
+          <p className="bonus-code" data-testid="bonus-condition-name">
+            {conditionTitle(p, text)}
+          </p>
           <div className="bonus-progress" data-testid="bonus-progress">
             <div className="bonus-progress-label">
               <span>{text('turnover')}</span>
@@ -71,7 +77,9 @@ function ActiveBonus({ type }: { type: string }) {
               <span className="bonus-progress-bar" style={{ width: `${percent}%` }} />
             </div>
           </div>
-          <p className="muted bonus-note">{text('lockNote')}</p>
+          <p className="muted bonus-note">
+            {p.origin === 'invite' || p.origin === 'refund' ? text('payoutNote', { target: money(p.target), turnover: money(p.turnover) }) : text('lockNote')}
+          </p>
           <p className="muted bonus-note">{text('bustLine', { amount: money(p.bust) })}</p>
         </>
       ) : (
@@ -100,6 +108,17 @@ function ActiveBonus({ type }: { type: string }) {
         }
       >
         <p>{text('cancelText')}</p>
+        <p className="bonus-cancel-figures" data-testid="bonus-cancel-figures">
+          {figures.data?.takeBack !== undefined
+            ? text('cancelFigures', {
+                total: money(figures.data.amount),
+                wallet: money(figures.data.wallet ?? 0),
+                games: money(figures.data.games ?? 0),
+                takeBack: money(figures.data.takeBack),
+                keep: money(figures.data.keep ?? 0),
+              })
+            : text('cancelLoading')}
+        </p>
       </Modal>
     </section>
   );
@@ -109,15 +128,23 @@ function ActiveBonus({ type }: { type: string }) {
 function BonusModal({ bonus, onClose }: { bonus: BonusItem; onClose: () => void }) {
   const text = useBonusTexts();
   const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const locale = useLocale();
+  const currency = useMoneyCurrency();
+  const money = (amount: number) => `${currencySign(currency)}${formatMoney(amount, locale)}`;
   const notice = useNotice();
   const activate = useActivateBonus(bonus.code);
   const receive = () =>
     activate.mutate(undefined, {
-      onSuccess: () => {
+      onSuccess: async () => {
         onClose();
-        void showAlert({ tone: 'success', title: t('common.saved'), message: text('received_toast') });
+        // The amount and the turnover it asks, in the alert (the activation answers neither).
+        const fresh = await queryClient.fetchQuery({ queryKey: ['bonus', 'progress'], queryFn: ({ signal }) => request(BONUS_PROGRESS_PATH, bonusProgressParser, { signal, background: true }), staleTime: 0 }).catch(() => null);
+        const p = fresh?.progress;
+        const message = p ? text('received_amount', { amount: money(p.bonus), target: money(p.target) }) : text('received_toast');
+        void showAlert({ tone: 'success', title: t('common.successTitle'), message });
       },
-      onError: (error) => void showAlert({ tone: 'error', title: t('common.errorTitle'), message: errorMessage(error) }),
+      onError: (error) => void showAlert({ tone: 'error', title: t('common.errorTitle'), message: refusalMessage(error) }),
     });
   const noticeText = (notice.data?.notice ?? '').replace(/%percentFail%/g, String(bonus.percentFail));
   return (
@@ -157,9 +184,15 @@ export function BonusPage() {
     <section className="page bonus-page" data-testid="bonus-page">
       <h1 className="page-title">{text('title')}</h1>
       {active.data?.status && active.data.type && <ActiveBonus type={active.data.type} />}
-      {!active.data?.status && <PromotionForm />}
+      {active.data?.status ? (
+        <p className="muted bonus-note" data-testid="promotion-while-active">
+          {text('promoWhileActive')}
+        </p>
+      ) : (
+        <PromotionForm />
+      )}
       {bonuses.isError ? (
-        <p className="muted">{errorMessage(bonuses.error)}</p>
+        <p className="muted">{refusalMessage(bonuses.error)}</p>
       ) : cards.length === 0 ? (
         <p className="muted">{text('empty')}</p>
       ) : (

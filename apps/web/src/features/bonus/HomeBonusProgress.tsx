@@ -3,7 +3,7 @@ import { formatMoney } from '../../shared/format/money';
 import { currencySign, useMoneyCurrency } from '../../shared/format/moneyCurrency';
 import { useLocale } from '../../shared/format/useLocale';
 import { Icon } from '../../shared/ui/Icon';
-import { useBonusProgress } from './bonusProgress';
+import { conditionTitle, useBonusProgress } from './bonusProgress';
 import { useBonusTexts } from './useBonusTexts';
 import './bonus.css';
 
@@ -21,7 +21,7 @@ export function HomeBonusProgress() {
     <Link to="/user/bonus" className="card home-bonus-progress" data-testid="home-bonus-progress">
       <span className="bonus-progress-label">
         <span>
-          <Icon name="gift" size={18} /> {p.code} · {text('turnover')}
+          <Icon name="gift" size={18} /> {conditionTitle(p, text)} · {text('turnover')}
         </span>
         <span className="num">{text('turnoverOf', { done: money(p.turnover), target: money(p.target) })}</span>
       </span>

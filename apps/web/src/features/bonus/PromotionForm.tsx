@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Promotion } from '@mw/contract/bonus';
 import { ApiError } from '../../shared/api/ApiError';
-import { errorMessage } from '../../shared/api/errorMessage';
+import { refusalMessage } from '../../shared/api/refusalMessage';
 import { showAlert } from '../../shared/ui/alerts';
 import { TextField } from '../../shared/ui/fields';
 import { Modal } from '../../shared/ui/Modal';
@@ -33,7 +33,7 @@ export function PromotionForm() {
         if (error instanceof ApiError && error.code === 'NO_PROMOTION') setFound({ state: 'none' });
         else {
           setFound(null);
-          void showAlert({ tone: 'error', title: t('common.errorTitle'), message: errorMessage(error) });
+          void showAlert({ tone: 'error', title: t('common.errorTitle'), message: refusalMessage(error) });
         }
       },
     });
@@ -46,7 +46,7 @@ export function PromotionForm() {
         setCode('');
         void showAlert({ tone: 'success', title: t('common.saved'), message: text('promoReceived') });
       },
-      onError: (error) => void showAlert({ tone: 'error', title: t('common.errorTitle'), message: errorMessage(error) }),
+      onError: (error) => void showAlert({ tone: 'error', title: t('common.errorTitle'), message: refusalMessage(error) }),
     });
 
   return (

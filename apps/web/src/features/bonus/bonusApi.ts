@@ -34,6 +34,17 @@ export function useActivateBonus(code: string) {
   return useBonusChange(() => callEndpoint(bonusEndpoints.bonusActivate, { params: { code } }));
 }
 
+/** GET /api/bonus/check/minimum: what a cancel would take back (read when the cancel dialog opens). */
+export function useCancelFigures(enabled: boolean) {
+  return useQuery({
+    queryKey: ['bonus', 'minimum'],
+    queryFn: ({ signal }) => callEndpoint(bonusEndpoints.bonusCheckMinimum, { signal }),
+    enabled,
+    staleTime: 0,
+    meta: { silent: true },
+  });
+}
+
 export function useClearBonus() {
   return useBonusChange(() => callEndpoint(bonusEndpoints.bonusClear));
 }

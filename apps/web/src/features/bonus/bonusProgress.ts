@@ -9,6 +9,8 @@ import { request, type ResponseParser } from '../../shared/api/client';
  */
 export interface BonusProgressCondition {
   code: string;
+  /** What opened it: a bonus, or a payout of invite earnings or of a refund (named in words, not by code). */
+  origin?: 'bonus' | 'invite' | 'refund';
   turnover: number;
   target: number;
   bonus: number;
@@ -38,7 +40,8 @@ function condition(value: unknown): BonusProgressCondition | undefined {
   }
   const { turnover, target, bonus, deposit, bust } = amounts;
   if (turnover === undefined || target === undefined || bonus === undefined || deposit === undefined || bust === undefined) return undefined;
-  return { code: value.code, turnover, target, bonus, deposit, bust };
+  const origin = value.origin === 'bonus' || value.origin === 'invite' || value.origin === 'refund' ? value.origin : undefined;
+  return { code: value.code, ...(origin ? { origin } : {}), turnover, target, bonus, deposit, bust };
 }
 
 export const bonusProgressParser: ResponseParser<BonusProgress> = {
@@ -57,4 +60,11 @@ export function useBonusProgress() {
     queryFn: ({ signal }) => request(BONUS_PROGRESS_PATH, bonusProgressParser, { signal, background: true }),
     meta: { silent: true },
   });
+}
+
+/** The condition's name in words: the bonus's code, or what kind of payout opened it. */
+export function conditionTitle(p: BonusProgressCondition, text: (key: 'originInvite' | 'originRefund') => string): string {
+  if (p.origin === 'invite') return text('originInvite');
+  if (p.origin === 'refund') return text('originRefund');
+  return p.code;
 }

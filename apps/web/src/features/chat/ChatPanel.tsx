@@ -2,6 +2,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, typ
 import type { ChatDeliverStatus, Conversation, SendMessageRequest } from '@mw/contract/chat';
 import { CHAT_IMAGE_MAX_MB, CHAT_MARK_READ_THROTTLE_MS, CHAT_TEXT_MAX, CHAT_VIDEO_MAX_MB } from '@mw/contract/constants';
 import { errorMessage } from '../../shared/api/errorMessage';
+import { localDateFormat } from '../../shared/format/localDate';
 import { useLocale } from '../../shared/format/useLocale';
 import { Icon } from '../../shared/ui/Icon';
 import { toast } from '../../shared/ui/toast';
@@ -19,7 +20,6 @@ interface Entry {
   retry?: () => void;
 }
 
-const LOCALE_TAGS = { th: 'th-TH', la: 'lo-LA', en: 'en-GB' } as const;
 const isLocal = (c: Conversation) => c._id.startsWith('local:');
 
 function byTime(a: Entry, b: Entry): number {
@@ -240,8 +240,10 @@ export function ChatPanel({ who, open, onClose, onIncoming }: { who: ChatWho; op
     run();
   };
 
-  const dateFormat = useMemo(() => new Intl.DateTimeFormat(LOCALE_TAGS[locale], { day: 'numeric', month: 'long', year: 'numeric' }), [locale]);
-  const timeFormat = useMemo(() => new Intl.DateTimeFormat(LOCALE_TAGS[locale], { hour: '2-digit', minute: '2-digit' }), [locale]);
+  // Dates in the member's language, Lao included where the browser's Intl has no Lao data.
+  const formats = useMemo(() => localDateFormat(locale), [locale]);
+  const dateFormat = useMemo(() => ({ format: formats.day }), [formats]);
+  const timeFormat = useMemo(() => ({ format: formats.time }), [formats]);
   const lastCustomerAt = entries.reduce((last, e) => (e.conversation.sender === 'customer' && e.conversation.createdAt > last ? e.conversation.createdAt : last), '');
 
   const rows: React.ReactNode[] = [];

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { MIN_TRANSFER_BAHT } from '@mw/contract/constants';
 import { toBaht } from '@mw/contract/money';
 import { ApiError } from '../../shared/api/ApiError';
-import { errorMessage } from '../../shared/api/errorMessage';
+import { refusalMessage } from '../../shared/api/refusalMessage';
 import { useIdempotencyKey } from '../../shared/api/useIdempotencyKey';
 import { parseAmountInput } from '../../shared/format/amountInput';
 import { formatMoney } from '../../shared/format/money';
@@ -67,7 +67,7 @@ export function DemoTopUpForm({ onTopUp }: { onTopUp: () => void }) {
             setRefused(true);
             return;
           }
-          setError(errorMessage(failure));
+          setError(refusalMessage(failure));
         },
       },
     );

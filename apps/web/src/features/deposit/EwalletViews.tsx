@@ -2,7 +2,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EWALLET_MIN_BAHT } from '@mw/contract/constants';
 import { formatAccountNo } from '@mw/contract/rules';
-import { errorMessage } from '../../shared/api/errorMessage';
+import { refusalMessage } from '../../shared/api/refusalMessage';
 import { useIdempotencyKey } from '../../shared/api/useIdempotencyKey';
 import { formatMoney } from '../../shared/format/money';
 import { useLocale } from '../../shared/format/useLocale';
@@ -98,7 +98,7 @@ export function GiftLinkForm({ wallet, onCredited }: { wallet: DepositWallet; on
         },
         onError: (error) => {
           keys.failed(error);
-          toast.error(errorMessage(error));
+          toast.error(refusalMessage(error));
         },
       },
     );

@@ -3,12 +3,14 @@ import { useCallback, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toBaht } from '@mw/contract/money';
 import { ApiError } from '../../shared/api/ApiError';
-import { codeMessage, errorMessage } from '../../shared/api/errorMessage';
+import { codeMessage } from '../../shared/api/errorMessage';
+import { refusalMessage } from '../../shared/api/refusalMessage';
 import { parseAmountInput } from '../../shared/format/amountInput';
 import { formatMoney } from '../../shared/format/money';
 import { useLocale } from '../../shared/format/useLocale';
 import { AmountField } from '../../shared/forms/AmountField';
 import { PresetChips } from '../../shared/forms/PresetChips';
+import { Icon } from '../../shared/ui/Icon';
 import { PageSpinner, Spinner } from '../../shared/ui/Spinner';
 import { toast } from '../../shared/ui/toast';
 import { dropQr, qrQueryKey, useCancelQr, useCreateQr, useQrState } from './depositApi';
@@ -35,10 +37,16 @@ export function QrDeposit({ channel, onCredited, onTransferred }: Props) {
   const cancel = useCancelQr(channel.code);
   const { code } = channel;
 
-  const expire = useCallback(() => {
-    dropQr(queryClient, code);
-    toast.info(t('deposit.qr.expired'));
-  }, [queryClient, code, t]);
+  // An expired QR leaves its amount behind: the member gets a new QR for it in one tap. Its id is
+  // kept: the server may still list it for a moment after 00:00 (clocks differ), and it is gone.
+  const [expired, setExpired] = useState<{ id: string; amount: number; showing: boolean } | null>(null);
+  const expire = useCallback(
+    (id: string, amount: number) => {
+      dropQr(queryClient, code);
+      setExpired({ id, amount, showing: true });
+    },
+    [queryClient, code],
+  );
 
   const balanceUp = useCallback(
     (balance: number) => {
@@ -54,7 +62,7 @@ export function QrDeposit({ channel, onCredited, onTransferred }: Props) {
   if (state.isError) {
     return (
       <div className="notice" role="alert">
-        <span>{errorMessage(state.error)}</span>
+        <span>{refusalMessage(state.error)}</span>
         <button type="button" className="btn btn-ghost" onClick={() => void state.refetch()}>
           {t('common.retry')}
         </button>
@@ -63,7 +71,7 @@ export function QrDeposit({ channel, onCredited, onTransferred }: Props) {
   }
   const qr = state.data;
   // A QR with no time left is as good as gone (the server may still list it for a moment after 00:00).
-  if (qr.hasQrcode && qr.qrcodeId && qr.amount !== null && qr.expireIn !== null && qr.expireIn > 0) {
+  if (qr.hasQrcode && qr.qrcodeId && qr.qrcodeId !== expired?.id && qr.amount !== null && qr.expireIn !== null && qr.expireIn > 0) {
     const qrcodeId = qr.qrcodeId;
     return (
       <QrShown
@@ -77,16 +85,47 @@ export function QrDeposit({ channel, onCredited, onTransferred }: Props) {
         onCancel={() =>
           cancel.mutate(qrcodeId, {
             onSuccess: () => toast.info(t('deposit.qr.cancelled')),
-            onError: (error) => toast.error(errorMessage(error)),
+            onError: (error) => toast.error(refusalMessage(error)),
           })
         }
-        onExpired={expire}
+        onExpired={() => expire(qrcodeId, qr.amount ?? 0)}
         onBalanceUp={balanceUp}
         onTransferred={onTransferred}
       />
     );
   }
+  const dismiss = () => setExpired((current) => current && { ...current, showing: false });
+  if (expired?.showing) return <QrExpired channel={channel} amount={expired.amount} onOther={dismiss} onRenewed={dismiss} />;
   return <QrCreateForm channel={channel} />;
+}
+
+/** The QR ran out: says so, and offers a new QR for the same amount (or another amount). */
+function QrExpired({ channel, amount, onOther, onRenewed }: { channel: QrChannel; amount: number; onOther: () => void; onRenewed: () => void }) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const create = useCreateQr(channel.code);
+  const renew = () =>
+    create.mutate(amount, {
+      onSuccess: (state) => {
+        if (!state.hasQrcode) toast.error(codeMessage(state.message ?? 'QR_FAIL'));
+        else onRenewed();
+      },
+      onError: (failure) => toast.error(refusalMessage(failure)),
+    });
+  return (
+    <section className="qr-expired" data-testid="qr-expired" role="status">
+      <Icon name="clock" size={28} />
+      <h3 className="qr-expired-title">{t('deposit.qr.expiredTitle')}</h3>
+      <p className="muted">{t('deposit.qr.expiredText')}</p>
+      <button type="button" className="btn btn-primary btn-block" onClick={renew} disabled={create.isPending} data-testid="qr-renew">
+        {create.isPending && <Spinner />}
+        {t('deposit.qr.renew', { amount: formatMoney(amount, locale) })}
+      </button>
+      <button type="button" className="btn btn-ghost btn-block" onClick={onOther} data-testid="qr-other-amount">
+        {t('deposit.qr.otherAmount')}
+      </button>
+    </section>
+  );
 }
 
 function QrCreateForm({ channel }: { channel: QrChannel }) {
@@ -118,7 +157,7 @@ function QrCreateForm({ channel }: { channel: QrChannel }) {
         else if (code === 'DEPOSIT_MAXIMUM' && detail.maximum !== undefined) {
           setError(t('wallet.maxAmountMsg', { amount: formatMoney(detail.maximum, locale), unit: t('wallet.baht') }));
         } else {
-          toast.error(errorMessage(failure));
+          toast.error(refusalMessage(failure));
           // An open QR at this provider already (another tab): show it.
           if (code === 'QR_ALREADY_OPEN') void queryClient.invalidateQueries({ queryKey: qrQueryKey(channel.code) });
         }

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { saveQrImage } from './saveQr';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { walletQuery } from '../../shared/api/wallet';
@@ -7,6 +8,7 @@ import { useLocale } from '../../shared/format/useLocale';
 import { Icon } from '../../shared/ui/Icon';
 import { Money } from '../../shared/ui/Money';
 import { Spinner } from '../../shared/ui/Spinner';
+import { toast } from '../../shared/ui/toast';
 import { formatCountdown, useSecondsLeft } from './countdown';
 import { QrImage } from './QrImage';
 
@@ -40,6 +42,13 @@ export function QrShown({ qrcodeId, amount, expiresAt, payload, markup, cancelli
     onExpired();
   }, [left, onExpired]);
 
+  const frame = useRef<HTMLDivElement>(null);
+  const save = () => {
+    const svg = frame.current?.querySelector('svg');
+    if (!svg) return;
+    saveQrImage(svg, `qr-${formatMoney(amount, 'en').replace(/,/g, '')}.png`).catch(() => toast.error(t('failure.generic')));
+  };
+
   // Quietly (no loading bar): the figure follows the cached wallet, which the balance push updates.
   const balance = useQuery(walletQuery({ background: true })).data?.wallet.amount;
   const seen = useRef<number | undefined>(undefined);
@@ -60,10 +69,15 @@ export function QrShown({ qrcodeId, amount, expiresAt, payload, markup, cancelli
           {formatCountdown(left)}
         </strong>
       </p>
-      <div className="qr-frame">
+      <div className="qr-frame" ref={frame}>
         <QrImage payload={payload} markup={markup} label={t('deposit.qr.image', { amount: formatMoney(amount, locale) })} />
       </div>
       <p className="qr-scan">{t('deposit.qr.scan')}</p>
+      <button type="button" className="btn btn-secondary btn-block" onClick={save} data-testid="qr-save">
+        <Icon name="image" size={20} />
+        {t('deposit.qr.save')}
+      </button>
+      <p className="muted qr-save-hint">{t('deposit.qr.saveHint')}</p>
       <p className="notice notice-warning">
         <Icon name="alert" size={20} />
         <span>{t('deposit.qr.note')}</span>

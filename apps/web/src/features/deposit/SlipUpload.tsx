@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Slip } from '@mw/contract/wallet';
-import { errorMessage } from '../../shared/api/errorMessage';
+import { ApiError } from '../../shared/api/ApiError';
+import { refusalMessage } from '../../shared/api/refusalMessage';
 import { formatMoney } from '../../shared/format/money';
 import { currencySign, useMoneyCurrency } from '../../shared/format/moneyCurrency';
 import { useLocale } from '../../shared/format/useLocale';
@@ -81,7 +82,13 @@ export function SlipUpload({ onCredited }: { onCredited: () => void }) {
       })
       .catch((error: unknown) => {
         if (controller.signal.aborted) return;
-        setOutcome({ tone: 'error', text: text('slipFailed', { reason: errorMessage(error) }), status: 'FAILED' });
+        const code = error instanceof ApiError ? error.code : null;
+        // What to do next, not only what went wrong: no QR found / a QR that is no slip name the QR;
+        // an already-credited transfer says when and how much (errorMessage adds it).
+        const reason = code === 'CANNOT_READ_CROPPED_IMAGE' ? text('slipNoQr') : code === 'INVALID_SLIP' ? text('slipQrNotSlip') : refusalMessage(error);
+        const credited = code === 'SLIP_REFNO_DUPLICATED' && error instanceof ApiError && typeof error.extra.creditedAt === 'string';
+        setOutcome({ tone: credited ? 'pending' : 'error', text: text('slipFailed', { reason }), status: 'FAILED' });
+        if (credited) onCredited();
         settled(null);
       })
       .finally(() => setProgress(null));

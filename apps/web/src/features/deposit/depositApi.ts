@@ -37,6 +37,8 @@ export function useQrState(code: string) {
   return useQuery({
     queryKey: qrQueryKey(code),
     queryFn: ({ signal }) => callEndpoint(qrEndpoints.qrGet, { params: { bankCode: code }, signal }),
+    // Back from the banking app: the countdown is set again from the server's time left.
+    refetchOnWindowFocus: 'always',
   });
 }
 

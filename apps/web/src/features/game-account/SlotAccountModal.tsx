@@ -3,11 +3,13 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { GameAccount, GameLogin } from '@mw/contract/wallet';
 import { ApiError } from '../../shared/api/ApiError';
-import { errorMessage } from '../../shared/api/errorMessage';
+import { refusalMessage } from '../../shared/api/refusalMessage';
 import { useIdempotencyKey } from '../../shared/api/useIdempotencyKey';
 import { patchGameAccount, useWallet } from '../../shared/api/wallet';
 import { config } from '../../shared/config';
 import { formatMoney } from '../../shared/format/money';
+import { currencySign, useMoneyCurrency } from '../../shared/format/moneyCurrency';
+import { readStorage, writeStorage } from '../../shared/storage';
 import { useLocale } from '../../shared/format/useLocale';
 import { showAlert } from '../../shared/ui/alerts';
 import { Icon } from '../../shared/ui/Icon';
@@ -19,6 +21,9 @@ import { CredentialRow } from './CredentialRow';
 import { fetchGameLogin, gameLoginQueryKey, useActivateGame, useGameLogin, useResetGamePassword, useTransferAllToGame } from './gameAccountApi';
 import { launch, launchRoute, openLaunchTarget } from './launch';
 import './slotAccount.css';
+
+/** localStorage: the member chose not to be asked before Play moves the wallet into a game. */
+const PLAY_NO_ASK_KEY = 'play-no-ask';
 
 interface Props {
   game: GameAccount;
@@ -43,6 +48,10 @@ export function SlotAccountModal({ game, onClose }: Props) {
   const reset = useResetGamePassword(game.code);
   const transferAll = useTransferAllToGame(game.code);
   const keys = useIdempotencyKey();
+  const currency = useMoneyCurrency();
+  const [askingPlay, setAskingPlay] = useState(false);
+  const [dontAsk, setDontAsk] = useState(false);
+  const money = (amount: number) => `${currencySign(currency)}${formatMoney(amount, locale)}`;
 
   // Until the wallet is known, play (which moves the wallet in first) and transfer wait for it.
   const walletKnown = wallet.data !== undefined;
@@ -64,7 +73,7 @@ export function SlotAccountModal({ game, onClose }: Props) {
       onError: (error) => {
         // Opened meanwhile (another tab, a double tap): it is active, so show it as such.
         if (error instanceof ApiError && error.code === 'SLOT_ALREADY_ACTIVE') markActive({ ...account, isActive: true });
-        toast.error(errorMessage(error));
+        toast.error(refusalMessage(error));
       },
     });
   };
@@ -76,7 +85,7 @@ export function SlotAccountModal({ game, onClose }: Props) {
         if (!account.isActive) markActive({ ...account, isActive: true });
         toast.success(t('gameAccount.passwordReset'));
       },
-      onError: (error) => toast.error(errorMessage(error)),
+      onError: (error) => toast.error(refusalMessage(error)),
     });
   };
 
@@ -100,7 +109,7 @@ export function SlotAccountModal({ game, onClose }: Props) {
         setChanged(true);
         return { outcome: 'empty' };
       }
-      void showAlert({ tone: 'error', title: t('common.errorTitle'), message: errorMessage(error) });
+      void showAlert({ tone: 'error', title: t('common.errorTitle'), message: refusalMessage(error) });
       return { outcome: 'failed' };
     }
   };
@@ -118,16 +127,36 @@ export function SlotAccountModal({ game, onClose }: Props) {
     });
   };
 
+  /**
+   * Play: with money in the wallet, a sheet first says what moves where (unless the member chose
+   * not to be asked again); the move itself then runs from the sheet's button (a user gesture, so
+   * the game's tab may open).
+   */
+  const onPlayTap = () => {
+    if (busy) return;
+    if (walletAmount > 0 && readStorage('local', PLAY_NO_ASK_KEY) !== 'true') {
+      setAskingPlay(true);
+      return;
+    }
+    void onPlay();
+  };
+
   /** Spec section 5: with money in the wallet it goes into the game first; with none the game just opens. */
   const onPlay = async () => {
     if (busy) return;
+    if (askingPlay && dontAsk) writeStorage('local', PLAY_NO_ASK_KEY, 'true');
+    setAskingPlay(false);
     const target = openLaunchTarget(config.launchNewTab);
     setLaunching(true);
     try {
       // An empty wallet (even one the server finds empty) just means: play with what the game has.
-      if (walletAmount > 0 && (await moveWalletIn()).outcome === 'failed') {
-        target.abandon();
-        return;
+      if (walletAmount > 0) {
+        const moved = await moveWalletIn();
+        if (moved.outcome === 'failed') {
+          target.abandon();
+          return;
+        }
+        if (moved.outcome === 'moved') toast.success(t('gameAccount.playMoved', { amount: money(moved.amount), name: account.name }));
       }
       const credentials =
         login.data ?? (await queryClient.fetchQuery<GameLogin>({ queryKey: gameLoginQueryKey(game.code), queryFn: () => fetchGameLogin(game.code) }));
@@ -139,7 +168,7 @@ export function SlotAccountModal({ game, onClose }: Props) {
       onClose(true);
     } catch (error) {
       target.abandon();
-      void showAlert({ tone: 'error', title: t('common.errorTitle'), message: errorMessage(error) });
+      void showAlert({ tone: 'error', title: t('common.errorTitle'), message: refusalMessage(error) });
     } finally {
       setLaunching(false);
     }
@@ -178,7 +207,7 @@ export function SlotAccountModal({ game, onClose }: Props) {
                 <PageSpinner />
               ) : login.isError ? (
                 <div className="slot-credentials-error">
-                  <p className="muted">{errorMessage(login.error)}</p>
+                  <p className="muted">{refusalMessage(login.error)}</p>
                   <button type="button" className="btn btn-ghost" onClick={() => void login.refetch()}>
                     {t('common.retry')}
                   </button>
@@ -194,8 +223,30 @@ export function SlotAccountModal({ game, onClose }: Props) {
                 </>
               )}
             </section>
+            {askingPlay ? (
+              <div className="slot-play-sheet" role="group" aria-labelledby="slot-play-sheet-title" data-testid="play-confirm">
+                <p className="slot-play-sheet-title" id="slot-play-sheet-title">
+                  {t('gameAccount.playConfirmTitle', { name: account.name })}
+                </p>
+                <p className="muted" data-testid="play-confirm-text">
+                  {t('gameAccount.playConfirmText', { amount: money(walletAmount), name: account.name })}
+                </p>
+                <label className="checkbox">
+                  <input type="checkbox" checked={dontAsk} onChange={(e) => setDontAsk(e.target.checked)} data-testid="play-dont-ask" />
+                  <span>{t('gameAccount.playDontAsk')}</span>
+                </label>
+                <div className="btn-row">
+                  <button type="button" className="btn btn-secondary" onClick={() => setAskingPlay(false)} data-testid="play-confirm-cancel">
+                    {t('common.cancel')}
+                  </button>
+                  <button type="button" className="btn btn-primary" onClick={() => void onPlay()} disabled={busy} data-testid="play-confirm-go">
+                    {t('gameAccount.playConfirm')}
+                  </button>
+                </div>
+              </div>
+            ) : (
             <div className="slot-actions">
-              <button type="button" className="btn btn-primary btn-block" onClick={() => void onPlay()} disabled={busy} data-testid="slot-play">
+              <button type="button" className="btn btn-primary btn-block" onClick={onPlayTap} disabled={busy} data-testid="slot-play">
                 {launching ? <Spinner /> : <Icon name="play" size={20} />}
                 {t('gameAccount.play')}
               </button>
@@ -219,6 +270,7 @@ export function SlotAccountModal({ game, onClose }: Props) {
                 )}
               </p>
             </div>
+            )}
           </>
         )}
       </div>

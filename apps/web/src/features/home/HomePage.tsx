@@ -1,10 +1,10 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { GameAccount } from '@mw/contract/wallet';
-import { errorMessage } from '../../shared/api/errorMessage';
+import { refusalMessage } from '../../shared/api/refusalMessage';
 import { useIdempotencyKey } from '../../shared/api/useIdempotencyKey';
-import { reloadWallet, useWallet } from '../../shared/api/wallet';
+import { reloadWallet, walletQuery } from '../../shared/api/wallet';
 import { toast } from '../../shared/ui/toast';
 import { HomeBonusProgress } from '../bonus/HomeBonusProgress';
 import { GameAccountList } from './GameAccountList';
@@ -15,6 +15,15 @@ import { InviteBonusDialog } from './InviteBonusDialog';
 import { WalletHeader } from './WalletHeader';
 import { GAME_CATEGORIES, gamesOf } from './walletTotals';
 import './home.css';
+
+/**
+ * The dashboard's wallet: loaded on entry; afterwards the server pushes every change of it (the
+ * member's socket, features/balance-push), the app re-reads it when it comes back to the front and
+ * after a reconnect, and "check balance" re-reads it — no polling.
+ */
+function useHomeWallet() {
+  return useQuery({ ...walletQuery({ background: true }), ...entryMountOptions() });
+}
 
 export interface HomeActions {
   onDeposit: () => void;
@@ -33,7 +42,7 @@ export interface HomeActions {
 export function HomePage({ onDeposit, onWithdraw, onTransfer, onOpenGame, onInvite, onRefund }: HomeActions) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const wallet = useWallet(entryMountOptions());
+  const wallet = useHomeWallet();
   const refresh = useRefreshGames();
   const spinActive = useSpinActive();
   const receiveInvite = useReceiveInviteBonus();
@@ -41,11 +50,18 @@ export function HomePage({ onDeposit, onWithdraw, onTransfer, onOpenGame, onInvi
   const [inviteOpen, setInviteOpen] = useState(false);
   useEffect(() => endFirstEntry, []);
 
-  const refreshing = refresh.isFetching;
-  // Refresh-all tile: game balances from the providers first, then the wallet as the server now has it.
+  const [checking, setChecking] = useState(false);
+  const refreshing = refresh.isFetching || checking;
+  // "Check balance" and the refresh-all tile: game balances from the providers first, then the
+  // wallet (and its coins) as the server now has it — a bank-feed deposit shows without a reload.
   const refreshAll = async () => {
-    await refresh.refetch();
-    await reloadWallet(queryClient);
+    setChecking(true);
+    try {
+      await refresh.refetch();
+      await reloadWallet(queryClient);
+    } finally {
+      setChecking(false);
+    }
   };
 
   const receive = () => {
@@ -59,7 +75,7 @@ export function HomePage({ onDeposit, onWithdraw, onTransfer, onOpenGame, onInvi
       onError: (error) => {
         inviteKeys.failed(error);
         setInviteOpen(false);
-        toast.error(errorMessage(error));
+        toast.error(refusalMessage(error));
       },
     });
   };
@@ -75,7 +91,7 @@ export function HomePage({ onDeposit, onWithdraw, onTransfer, onOpenGame, onInvi
         refreshing={refreshing}
         lastSync={refresh.data?.updatedAt ?? lastSyncTime()}
         receiving={receiveInvite.isPending}
-        onCheckBalance={() => void refresh.refetch()}
+        onCheckBalance={() => void refreshAll()}
         onTransfer={onTransfer}
         onReceiveInvite={() => setInviteOpen(true)}
       />
@@ -92,7 +108,7 @@ export function HomePage({ onDeposit, onWithdraw, onTransfer, onOpenGame, onInvi
       />
       {wallet.isError && !data && (
         <div className="card home-error" role="alert">
-          <p className="muted">{errorMessage(wallet.error)}</p>
+          <p className="muted">{refusalMessage(wallet.error)}</p>
           <button type="button" className="btn btn-secondary" onClick={() => void wallet.refetch()}>
             {t('common.retry')}
           </button>

@@ -38,11 +38,16 @@ export function InviteBonusDialog({ invite, pending, onConfirm, onClose }: Props
         <dl className="invite-confirm-rates">
           <div>
             <dt>{t('home.inviteConfirm.success')}</dt>
-            <dd>{invite.success}%</dd>
+            {/* What the percentages mean in money: the turnover to play, the balance that ends it early. */}
+            <dd>
+              <Money amount={Math.round(invite.amount * invite.success) / 100} /> ({invite.success}%)
+            </dd>
           </div>
           <div>
             <dt>{t('home.inviteConfirm.fail')}</dt>
-            <dd>{invite.fail}%</dd>
+            <dd>
+              <Money amount={Math.round(invite.amount * invite.fail) / 100} /> ({invite.fail}%)
+            </dd>
           </div>
         </dl>
         <p className="muted">{t('home.inviteConfirm.condition', { success: invite.success, fail: invite.fail })}</p>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../../shared/api/errorMessage';
+import { refusalMessage } from '../../shared/api/refusalMessage';
 import { useIdempotencyKey } from '../../shared/api/useIdempotencyKey';
 import { formatDateTime } from '../../shared/format/date';
 import { Modal } from '../../shared/ui/Modal';
@@ -37,10 +37,12 @@ export function RefundModal({ onClose }: { onClose: (changed: boolean) => void }
       onSuccess: (answer) => {
         receiveKeys.done();
         toast.success(t(`errors.${answer.message}` as 'errors.REFUND_SUCCESS', { defaultValue: answer.message }));
+        // Received: the next step (into the wallet, with its condition) asks at once — one tap fewer.
+        setConfirming(true);
       },
       onError: (error) => {
         receiveKeys.failed(error);
-        toast.error(errorMessage(error));
+        toast.error(refusalMessage(error));
       },
     });
   const onAdd = () =>
@@ -54,7 +56,7 @@ export function RefundModal({ onClose }: { onClose: (changed: boolean) => void }
       onError: (error) => {
         addKeys.failed(error);
         setConfirming(false);
-        toast.error(errorMessage(error));
+        toast.error(refusalMessage(error));
       },
     });
 

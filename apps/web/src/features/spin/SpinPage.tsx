@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Coupon } from '@mw/contract/spin';
-import { codeMessage, errorMessage } from '../../shared/api/errorMessage';
+import { codeMessage } from '../../shared/api/errorMessage';
+import { refusalMessage } from '../../shared/api/refusalMessage';
 import { formatMoney } from '../../shared/format/money';
 import { currencySign, useMoneyCurrency } from '../../shared/format/moneyCurrency';
 import { useLocale } from '../../shared/format/useLocale';
@@ -105,7 +106,7 @@ export function SpinPage() {
         });
       },
       onError: (error) => {
-        toast.error(errorMessage(error));
+        toast.error(refusalMessage(error));
         setSpinning(false);
         reload();
       },
@@ -127,7 +128,7 @@ export function SpinPage() {
       window.setTimeout(() => {
         claim.mutate(coupon._id, {
           onSuccess: () => toast.success(text('claimed', { label: coupon.prize.slice })),
-          onError: (error) => toast.error(errorMessage(error)),
+          onError: (error) => toast.error(refusalMessage(error)),
           onSettled: () => {
             setClaimWaiting(false);
             setClaiming(null);
@@ -148,7 +149,7 @@ export function SpinPage() {
           <span className="empty-state-art" aria-hidden="true">
             <Icon name="spin" size={32} />
           </span>
-          <p className="muted">{setup.isError ? errorMessage(setup.error) : codeMessage('NO_SPINWHEEL')}</p>
+          <p className="muted">{setup.isError ? refusalMessage(setup.error) : codeMessage('NO_SPINWHEEL')}</p>
         </div>
       ) : (
         <>

@@ -1,3 +1,4 @@
+import i18next from 'i18next';
 import type { StatementItem, StatementType } from '@mw/contract/statement';
 import { formatDateTime } from '../../shared/format/date';
 import { formatTimeAgo } from '../../shared/format/timeAgo';
@@ -18,7 +19,10 @@ const ICONS: Record<StatementType, IconName> = {
 export function StatementRow({ item, now, names }: { item: StatementItem; now: Date; names: StatementNames }) {
   const locale = useLocale();
   const sign = statementSign(item);
+  // A condition's end is not a failed payment: its row is neither struck through nor red.
+  const ended = item.statementType === 'finish_bonus';
   const kind = statusKind(item.status);
+  const look = ended ? 'ended' : kind;
   return (
     <li className="statement-row" data-testid="statement-row" data-type={item.statementType} data-status={kind}>
       <span className={`statement-icon statement-icon-${item.statementType}`} aria-hidden="true">
@@ -41,11 +45,12 @@ export function StatementRow({ item, now, names }: { item: StatementItem; now: D
         <Money
           amount={item.amount}
           sign={sign}
-          className={`statement-amount${sign === '+' ? ' amount-in' : sign === '-' ? ' amount-out' : ''}${kind === 'failed' ? ' amount-void' : ''}`}
+          className={`statement-amount${sign === '+' ? ' amount-in' : sign === '-' ? ' amount-out' : ''}${look === 'failed' ? ' amount-void' : ''}`}
           testId="statement-amount"
         />
-        <span className={`status-pill status-${kind}`} data-testid="statement-status">
-          {statusText(item.status, item.note)}
+        <span className={`status-pill status-${look}`} data-testid="statement-status">
+          {/* A condition's end says how it ended in its activity line. */}
+          {ended ? i18next.t('statement.status.ended') : statusText(item.status, item.note)}
         </span>
       </div>
     </li>

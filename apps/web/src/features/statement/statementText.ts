@@ -9,7 +9,7 @@ import type { MoneySign } from '../../shared/ui/Money';
  * Sign of a statement amount (amounts arrive unsigned): + for money coming in (deposit, bonus, a
  * transfer into the wallet), − for money going out (withdrawal, a transfer out of the wallet).
  */
-export function statementSign(item: Pick<StatementItem, 'statementType' | 'from' | 'to'>): MoneySign {
+export function statementSign(item: Pick<StatementItem, 'statementType' | 'from' | 'to' | 'takenBack'>): MoneySign {
   switch (item.statementType) {
     case 'deposit':
     case 'bonus':
@@ -21,7 +21,8 @@ export function statementSign(item: Pick<StatementItem, 'statementType' | 'from'
       if (item.from === WALLET_CODE) return '-';
       return null;
     case 'finish_bonus':
-      return null;
+      // Out only when the end took money back (a cancel, a payout's give-back); otherwise nothing moved.
+      return item.takenBack ? '-' : null;
   }
 }
 
@@ -71,10 +72,32 @@ function accountName(code: string, names: StatementNames): string {
   return code === WALLET_CODE ? i18next.t('wallet.walletName') : (names.game(code) ?? code);
 }
 
-/** A deposit's source: a bank by its name, a staff top-up in words, a provider's code as it is. */
+/** QR payment providers (a deposit's source): named as a QR payment, the provider in brackets. */
+const QR_PROVIDERS: ReadonlySet<string> = new Set(['WW', 'PAYTIMZ', 'PAYONEX', 'ZPAY']);
+/** E-wallets by their brand name (the same in every language). */
+const EWALLETS: Readonly<Record<string, string>> = { TRUEWALLET: 'TrueMoney Wallet' };
+
+/** A deposit's source: a bank by its name, a staff top-up in words, a QR provider or an e-wallet by name. */
 function sourceName(code: string, names: StatementNames): string {
   if (code === 'MANUAL') return i18next.t('statement.activity.manualSource');
+  if (EWALLETS[code]) return EWALLETS[code];
+  if (QR_PROVIDERS.has(code)) return i18next.t('statement.activity.qrSource', { provider: code });
   return names.bank(code) ?? code;
+}
+
+/** A promotion's name in a statement row: payouts and the wheel in words, a bonus or code by its code. */
+function promotionName(code: string): string {
+  if (code === 'INVITE') return i18next.t('statement.activity.payoutInvite');
+  if (code === 'REFUND') return i18next.t('statement.activity.payoutRefund');
+  return code;
+}
+
+/** How a condition ended, in words (the row's note): turnover met, bust, or cancelled. */
+function finishText(item: StatementItem, name: string): string {
+  if (item.note === 'TURNOVER_MET') return i18next.t('statement.activity.finishMet', { name });
+  if (item.note === 'BUST') return i18next.t('statement.activity.finishBust', { name });
+  if (item.note === 'BONUS_CLEAR') return i18next.t('statement.activity.finishCleared', { name });
+  return i18next.t('statement.activity.finishBonusOf', { name });
 }
 
 /** A withdrawal's target "KBANK 1234567890" as the profile shows an account: "Kasikornbank 123-456-7890". */
@@ -97,8 +120,13 @@ export function activityText(item: StatementItem, names: StatementNames = NO_NAM
     case 'transfer':
       return i18next.t('statement.activity.transfer', { from: accountName(item.from, names), to: accountName(item.to, names) });
     case 'bonus':
-      return linked ? i18next.t('statement.activity.bonusOf', { name: linked.description }) : i18next.t('statement.activity.bonus');
+      if (linked) return i18next.t('statement.activity.bonusOf', { name: linked.description });
+      // Every credit names its source: the invite or refund payout, the wheel, the bonus or code.
+      if (item.from === 'INVITE') return i18next.t('statement.activity.invitePayout');
+      if (item.from === 'REFUND') return i18next.t('statement.activity.refundPayout');
+      if (item.from === 'SPIN') return i18next.t('statement.activity.wheelPrize');
+      return item.from ? i18next.t('statement.activity.bonusOf', { name: item.from }) : i18next.t('statement.activity.bonus');
     case 'finish_bonus':
-      return linked ? i18next.t('statement.activity.finishBonusOf', { name: linked.description }) : i18next.t('statement.activity.finishBonus');
+      return finishText(item, linked ? linked.description : promotionName(item.from));
   }
 }

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { WALLET_CODE } from '@mw/contract/constants';
 import { toBaht } from '@mw/contract/money';
-import { errorMessage } from '../../shared/api/errorMessage';
+import { refusalMessage } from '../../shared/api/refusalMessage';
 import { useIdempotencyKey } from '../../shared/api/useIdempotencyKey';
 import { useWallet } from '../../shared/api/wallet';
 import { formatMoney } from '../../shared/format/money';
@@ -68,7 +68,7 @@ export function TransferModal({ onClose }: Props) {
         },
         onError: (error) => {
           keys.failed(error);
-          void showAlert({ tone: 'error', title: t('common.errorTitle'), message: errorMessage(error) });
+          void showAlert({ tone: 'error', title: t('common.errorTitle'), message: refusalMessage(error) });
         },
       },
     );

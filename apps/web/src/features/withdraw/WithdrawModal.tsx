@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toBaht } from '@mw/contract/money';
 import { formatAccountNo } from '@mw/contract/rules';
-import { errorMessage } from '../../shared/api/errorMessage';
+import { refusalMessage } from '../../shared/api/refusalMessage';
 import { useIdempotencyKey } from '../../shared/api/useIdempotencyKey';
 import { useWallet } from '../../shared/api/wallet';
 import { bankName } from '../../shared/format/bankName';
@@ -53,7 +53,7 @@ export function WithdrawModal({ onClose }: Props) {
         },
         onError: (error) => {
           keys.failed(error);
-          void showAlert({ tone: 'error', title: t('common.errorTitle'), message: errorMessage(error) });
+          void showAlert({ tone: 'error', title: t('common.errorTitle'), message: refusalMessage(error) });
         },
       },
     );

@@ -14,10 +14,12 @@ export class ApiError extends Error {
   readonly fields: readonly FieldError[];
   /** Numbers the answer carried beside its code, such as `minimum` of DEPOSIT_MINIMUM. */
   readonly detail: Readonly<Record<string, number>>;
+  /** The whole answer's body: what it carried beside its code (a `reason`, a time, game codes; contract error-details.ts). */
+  readonly extra: Readonly<Record<string, unknown>>;
 
   constructor(
     kind: ApiErrorKind,
-    options: { status?: number; code?: string | null; fields?: FieldError[]; detail?: Record<string, number> } = {},
+    options: { status?: number; code?: string | null; fields?: FieldError[]; detail?: Record<string, number>; extra?: Record<string, unknown> } = {},
   ) {
     super(options.code ?? kind);
     this.name = 'ApiError';
@@ -26,6 +28,7 @@ export class ApiError extends Error {
     this.code = options.code ?? null;
     this.fields = options.fields ?? [];
     this.detail = options.detail ?? {};
+    this.extra = options.extra ?? {};
   }
 }
 

@@ -61,8 +61,10 @@ function errorFromBody(status: number, body: unknown): ApiError {
   let code: string | null = null;
   let fields: FieldError[] = [];
   const detail: Record<string, number> = {};
+  let extra: Record<string, unknown> = {};
   if (typeof body === 'object' && body !== null) {
     const record = body as Record<string, unknown>;
+    extra = record;
     for (const [key, value] of Object.entries(record)) {
       if (typeof value === 'number' && Number.isFinite(value)) detail[key] = value;
     }
@@ -74,7 +76,7 @@ function errorFromBody(status: number, body: unknown): ApiError {
       );
     }
   }
-  return new ApiError('server', { status, code, fields, detail });
+  return new ApiError('server', { status, code, fields, detail, extra });
 }
 
 function signalSessionEnd(error: ApiError): void {

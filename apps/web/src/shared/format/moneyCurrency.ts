@@ -27,3 +27,8 @@ export function useMoneyCurrency(): MoneyCurrency {
 export function currencySign(currency: MoneyCurrency): string {
   return currency === 'LAK' ? '\u20AD' : '\u0E3F';
 }
+
+/** The current currency outside React (texts built in plain functions). */
+export function currentMoneyCurrency(): MoneyCurrency {
+  return current;
+}

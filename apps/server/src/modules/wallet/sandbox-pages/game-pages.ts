@@ -42,8 +42,16 @@ function draw(): number {
 
 const escape = (text: string) => text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+/** The demo game's words in the member's language (`lang` on the launch link; English otherwise). */
+const DEMO_TEXTS = {
+  en: { game: 'Sandbox demo game', balance: 'Balance', bet: 'Bet', spin: 'SPIN', back: 'Back to wallet', win: 'WIN', noWin: 'No win', notEnough: 'Not enough balance', tag: 'en' },
+  th: { game: 'เกมทดลอง (แซนด์บ็อกซ์)', balance: 'ยอดเงิน', bet: 'เดิมพัน', spin: 'หมุน', back: 'กลับไปที่กระเป๋าเงิน', win: 'ชนะ', noWin: 'ไม่ได้รางวัล', notEnough: 'ยอดเงินไม่พอ', tag: 'th' },
+  la: { game: 'ເກມທົດລອງ (ແຊນບັອກ)', balance: 'ຍອດເງິນ', bet: 'ເດີມພັນ', spin: 'ໝຸນ', back: 'ກັບໄປກະເປົາເງິນ', win: 'ຊະນະ', noWin: 'ບໍ່ໄດ້ລາງວັນ', notEnough: 'ຍອດເງິນບໍ່ພໍ', tag: 'lo' },
+} as const;
+type DemoLocale = keyof typeof DEMO_TEXTS;
+
+function page(title: string, body: string, lang = 'en'): string {
+  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escape(title)}</title><link rel="stylesheet" href="/sandbox/games/demo.css"></head><body>${body}
 <script src="/sandbox/games/demo.js" defer></script></body></html>`;
 }
@@ -93,21 +101,24 @@ export function registerGamePages(app: FastifyInstance, house: SandboxGameHouse)
     return reply.redirect(`/sandbox/games/${code}/play?t=${token}`, 303);
   });
 
-  app.get('/sandbox/games/:code/play', { schema: { params: codeParams, querystring: z.object({ t: z.string().max(100) }) } }, async (request, reply) => {
+  const playQuery = z.object({ t: z.string().max(100), lang: z.enum(['en', 'th', 'la']).optional().catch(undefined) });
+  app.get('/sandbox/games/:code/play', { schema: { params: codeParams, querystring: playQuery } }, async (request, reply) => {
     const { code } = request.params as { code: string };
-    const { t } = request.query as { t: string };
+    const { t, lang } = request.query as { t: string; lang?: DemoLocale };
+    const words = DEMO_TEXTS[lang ?? 'en'];
     const session = await house.session(t);
     if (!session || session.gameCode !== code) return reply.status(401).type('text/html').send(page('Session ended', '<main class="lobby"><h1>Session ended</h1></main>'));
     const name = entry(code)?.name ?? code;
     return reply.type('text/html').send(
       page(
         `${name} — demo`,
-        `<main class="game" data-token="${escape(t)}"><header><h1>${escape(name)}</h1><span class="sandbox">Sandbox demo game</span></header>
-<p class="player">${escape(session.username)}</p><p class="balance">Balance <strong data-testid="game-balance">…</strong> ฿</p>
+        `<main class="game" data-token="${escape(t)}" data-win="${escape(words.win)}" data-no-win="${escape(words.noWin)}" data-not-enough="${escape(words.notEnough)}"><header><h1>${escape(name)}</h1><span class="sandbox">${escape(words.game)}</span></header>
+<p class="player">${escape(session.username)}</p><p class="balance">${escape(words.balance)} <strong data-testid="game-balance">…</strong> ฿</p>
 <div class="reels" aria-live="polite"><span>🍒</span><span>🔔</span><span>⭐</span></div>
 <p class="result" data-testid="game-result">&nbsp;</p>
-<div class="bets"><button type="button" data-bet="10">Bet 10</button><button type="button" data-bet="50">Bet 50</button><button type="button" data-bet="100">Bet 100</button></div>
-<button type="button" class="spin" data-testid="spin">SPIN</button><a class="back" href="/user/home">Back to wallet</a></main>`,
+<div class="bets">${[10, 50, 100].map((bet) => `<button type="button" data-bet="${bet}" data-testid="bet-${bet}">${escape(words.bet)} ${bet}</button>`).join('')}</div>
+<button type="button" class="spin" data-testid="spin">${escape(words.spin)}</button><a class="back" href="/user/home" data-testid="game-back">${escape(words.back)}</a></main>`,
+        words.tag,
       ),
     );
   });

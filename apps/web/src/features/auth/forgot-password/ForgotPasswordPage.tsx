@@ -3,8 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { PHONE_LENGTH } from '@mw/contract/constants';
 import { checkPassword, checkPasswordsMatch, checkPhone, LAOS_PHONE_MAX, type RuleCode } from '@mw/contract/rules';
-import { errorMessage } from '../../../shared/api/errorMessage';
-import { LAOS_BUILD } from '../../../shared/config';
+import { currentLocale } from '../../../i18n/i18n';
+import { otpErrorMessage } from '../otp/otpAttempts';
+import { LAOS } from '../../../shared/config';
 import { ruleMessage } from '../../../shared/forms/ruleMessage';
 import { FormError, PasswordField, TextField } from '../../../shared/ui/fields';
 import { Spinner } from '../../../shared/ui/Spinner';
@@ -45,7 +46,7 @@ export function ForgotPasswordPage() {
 
   const requestCode = (event?: FormEvent) => {
     event?.preventDefault();
-    const phoneError = checkPhone(values.phoneNumber, LAOS_BUILD);
+    const phoneError = checkPhone(values.phoneNumber, LAOS);
     setErrors(phoneError ? { phoneNumber: phoneError } : {});
     if (phoneError) return;
     send.mutate(values.phoneNumber, {
@@ -53,7 +54,7 @@ export function ForgotPasswordPage() {
         setOtp({ ref: otpRef, token: otpToken, sentAt: Date.now() });
         setValues((current) => ({ ...current, otpCode: '' }));
       },
-      onError: (error) => setServerError(errorMessage(error)),
+      onError: (error) => setServerError(otpErrorMessage(error, currentLocale())),
     });
   };
 
@@ -75,7 +76,7 @@ export function ForgotPasswordPage() {
           toast.success(t('forgot.success'));
           navigate('/login', { replace: true });
         },
-        onError: (error) => setServerError(errorMessage(error)),
+        onError: (error) => setServerError(otpErrorMessage(error, currentLocale())),
       },
     );
   };
@@ -97,7 +98,7 @@ export function ForgotPasswordPage() {
               type="tel"
               autoComplete="tel"
               inputMode="numeric"
-              maxLength={LAOS_BUILD ? LAOS_PHONE_MAX : PHONE_LENGTH}
+              maxLength={LAOS ? LAOS_PHONE_MAX : PHONE_LENGTH}
               value={values.phoneNumber}
               onChange={(e) => change('phoneNumber', e.target.value.replace(/\D/g, ''))}
               error={message('phoneNumber')}

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import type { RuleCode } from '@mw/contract/rules';
 import { errorMessage } from '../../../shared/api/errorMessage';
 import { setToken } from '../../../shared/auth/token';
@@ -17,7 +17,9 @@ export function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const login = useLogin();
-  const [username, setUsername] = useState('');
+  const { state } = useLocation();
+  // Right after registering, the phone comes along (RegisterPage's redirect).
+  const [username, setUsername] = useState(() => (state as { phone?: string } | null)?.phone ?? '');
   const [password, setPassword] = useState('');
   const [remember, setRemember] = useState(false);
   const [fieldErrors, setFieldErrors] = useState<Partial<Record<Field, RuleCode>>>({});

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { LAOS_CURRENCIES } from '@mw/contract/constants';
-import { LAOS_BUILD } from '../../../shared/config';
+import { LAOS } from '../../../shared/config';
 import { bankName } from '../../../shared/format/bankName';
 import { useLocale } from '../../../shared/format/useLocale';
 import { FormError, SelectField, TextField } from '../../../shared/ui/fields';
@@ -14,7 +14,7 @@ import { stepHandlers, type StepProps } from './stepProps';
  * and the Thai ones too for a baht wallet. The server takes no other (INVALID_BANK).
  */
 function bankOffered(country: 'TH' | 'LA', currency: string): boolean {
-  if (!LAOS_BUILD) return country === 'TH';
+  if (!LAOS) return country === 'TH';
   return country === 'LA' || currency === 'BAHT';
 }
 
@@ -26,7 +26,7 @@ export function BankStep({ form, errors, serverError, pending, onChange, onSubmi
   return (
     <form className="form" onSubmit={submit} noValidate data-testid="register-step-bank">
       {/* In the Laos build the currency comes first: it decides which banks are offered. */}
-      {LAOS_BUILD && (
+      {LAOS && (
         <SelectField label={t('register.currency')} name="currency" value={form.currency} onChange={(e) => {
             const currency = e.target.value;
             onChange('currency', currency);

@@ -2,7 +2,7 @@ import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PHONE_LENGTH } from '@mw/contract/constants';
 import { LAOS_PHONE_MAX } from '@mw/contract/rules';
-import { LAOS_BUILD } from '../../../shared/config';
+import { LAOS } from '../../../shared/config';
 import { ruleMessage } from '../../../shared/forms/ruleMessage';
 import { FormError, TextField } from '../../../shared/ui/fields';
 import { Spinner } from '../../../shared/ui/Spinner';
@@ -23,12 +23,12 @@ export function PhoneStep({ form, errors, serverError, pending, onChange, onSubm
         type="tel"
         autoComplete="tel"
         inputMode="numeric"
-        maxLength={LAOS_BUILD ? LAOS_PHONE_MAX : PHONE_LENGTH}
+        maxLength={LAOS ? LAOS_PHONE_MAX : PHONE_LENGTH}
         placeholder={t('register.phonePlaceholder')}
         value={form.phone}
         onChange={(e) => onChange('phone', e.target.value.replace(/\D/g, ''))}
         error={errors.phone ? ruleMessage(errors.phone) : null}
-        hint={LAOS_BUILD ? t('register.phoneHintLaos') : t('register.phoneHint')}
+        hint={LAOS ? t('register.phoneHintLaos') : t('register.phoneHint')}
       />
       <FormError message={serverError} testId="register-error" />
       <button type="submit" className="btn btn-primary btn-block" disabled={pending} data-testid="register-next">

@@ -4,8 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { LAOS_CURRENCIES, REGISTER_REDIRECT_MS, STORAGE_KEYS, type Currency } from '@mw/contract/constants';
 import { ApiError } from '../../../shared/api/ApiError';
-import { errorMessage } from '../../../shared/api/errorMessage';
-import { config, LAOS_BUILD } from '../../../shared/config';
+import { currentLocale } from '../../../i18n/i18n';
+import { otpErrorMessage } from '../otp/otpAttempts';
+import { config, LAOS } from '../../../shared/config';
 import { isRuleCode } from '../../../shared/forms/ruleMessage';
 import { readStorage, removeStorage, writeStorage } from '../../../shared/storage';
 import { Icon } from '../../../shared/ui/Icon';
@@ -94,9 +95,10 @@ export function RegisterPage() {
 
   useEffect(() => {
     if (step !== 4) return;
-    const timer = setTimeout(() => navigate('/login', { replace: true }), REGISTER_REDIRECT_MS);
+    // The login form then carries the phone just registered (router state: nothing stored).
+    const timer = setTimeout(() => navigate('/login', { replace: true, state: { phone: form.phone } }), REGISTER_REDIRECT_MS);
     return () => clearTimeout(timer);
-  }, [step, navigate]);
+  }, [step, navigate, form.phone]);
 
   const goTo = (next: Step) => {
     setErrors({});
@@ -115,7 +117,7 @@ export function RegisterPage() {
 
   const fail = (error: unknown) => {
     setErrors(serverFieldErrors(error));
-    setServerError(errorMessage(error));
+    setServerError(otpErrorMessage(error, currentLocale()));
   };
 
   const skipOtp = () => {
@@ -148,7 +150,7 @@ export function RegisterPage() {
     });
 
   const submitPhone = async () => {
-    const found = validatePhoneStep(form, LAOS_BUILD);
+    const found = validatePhoneStep(form, LAOS);
     setErrors(found);
     setServerError(null);
     if (hasErrors(found)) return;
@@ -195,7 +197,7 @@ export function RegisterPage() {
     setErrors(found);
     setServerError(null);
     if (hasErrors(found)) return;
-    validate.mutate(toRegistration(form, LAOS_BUILD), {
+    validate.mutate(toRegistration(form, LAOS), {
       onSuccess: () => goTo(3),
       onError: (error) => {
         // The bank step is still empty here: complaints about it are for later, not a reason to stop.
@@ -213,7 +215,7 @@ export function RegisterPage() {
     setErrors(found);
     setServerError(null);
     if (hasErrors(found)) return;
-    create.mutate(toRegistration(form, LAOS_BUILD, verifiedToken), {
+    create.mutate(toRegistration(form, LAOS, verifiedToken), {
       onSuccess: () => {
         remember(null);
         goTo(4);

@@ -38,10 +38,10 @@
         setTimeout(function () {
           clearInterval(timer);
           spinButton.disabled = false;
-          if (!res.ok) { resultEl.textContent = 'Not enough balance'; return; }
+          if (!res.ok) { resultEl.textContent = root.dataset.notEnough || 'Not enough balance'; return; }
           var win = res.body.multiplier > 0;
           if (win) reels.forEach(function (reel) { paint(reel, Math.min(5, Math.round(res.body.multiplier))); });
-          resultEl.textContent = win ? 'WIN ' + res.body.win.toFixed(2) + ' (x' + res.body.multiplier + ')' : 'No win';
+          resultEl.textContent = win ? (root.dataset.win || 'WIN') + ' ' + res.body.win.toFixed(2) + ' (x' + res.body.multiplier + ')' : root.dataset.noWin || 'No win';
           resultEl.className = 'result ' + (win ? 'win' : 'lose');
           show(res.body.balance);
         }, 600);
