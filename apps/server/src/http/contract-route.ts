@@ -18,7 +18,19 @@ export interface CallContext<D extends EndpointDef> {
 }
 
 /** What a handler answers: the call's `response` (a call that `produces` something else sends it through `reply`). */
-export type CallAnswer<D extends EndpointDef> = D['produces'] extends string ? unknown : z.output<D['response']>;
+export type CallAnswer<D extends EndpointDef> = D['produces'] extends string ? unknown : Known<z.output<D['response']>> | FastifyReply;
+
+/**
+ * An answer's type without the index signatures of `looseObject` schemas: a service's interface
+ * (which has none) answers a loose schema's known fields, and the rest goes out as it is.
+ */
+type Known<T> = T extends Date | string | number | boolean | bigint | null | undefined
+  ? T
+  : T extends ReadonlyArray<infer U>
+    ? ReadonlyArray<Known<U>>
+    : T extends object
+      ? { [K in keyof T as string extends K ? never : K]: Known<T[K]> }
+      : T;
 
 export interface CallOptions {
   preHandler?: preHandlerAsyncHookHandler;

@@ -1,5 +1,6 @@
 import { adminEndpoints } from '../admin';
 import type { EndpointDef } from '../http';
+import { depositOperatorCalls, depositSandboxCalls, depositWebhookCalls } from './deposit';
 import { settingsCalls } from './settings';
 
 /**
@@ -12,6 +13,9 @@ import { settingsCalls } from './settings';
 export const operatorCalls = {
   ...adminEndpoints,
   ...settingsCalls,
+  ...depositOperatorCalls,
+  ...depositWebhookCalls,
+  ...depositSandboxCalls,
 };
 
 export type OperatorCalls = typeof operatorCalls;
