@@ -1,6 +1,7 @@
 import { adminEndpoints } from '../admin';
 import type { EndpointDef } from '../http';
 import { depositOperatorCalls, depositSandboxCalls, depositWebhookCalls } from './deposit';
+import { promotionOperatorCalls } from './promotions';
 import { settingsCalls } from './settings';
 
 /**
@@ -16,6 +17,7 @@ export const operatorCalls = {
   ...depositOperatorCalls,
   ...depositWebhookCalls,
   ...depositSandboxCalls,
+  ...promotionOperatorCalls,
 };
 
 export type OperatorCalls = typeof operatorCalls;
