@@ -1,5 +1,6 @@
 import { adminEndpoints } from '../admin';
 import type { EndpointDef } from '../http';
+import { approvalOperatorCalls, responsibleOperatorCalls } from './approval';
 import { depositOperatorCalls, depositSandboxCalls, depositWebhookCalls } from './deposit';
 import { promotionOperatorCalls } from './promotions';
 import { settingsCalls } from './settings';
@@ -18,6 +19,8 @@ export const operatorCalls = {
   ...depositWebhookCalls,
   ...depositSandboxCalls,
   ...promotionOperatorCalls,
+  ...approvalOperatorCalls,
+  ...responsibleOperatorCalls,
 };
 
 export type OperatorCalls = typeof operatorCalls;
