@@ -110,9 +110,3 @@ export const pageRequestSchema = z.strictObject({
 export const isoDateSchema = z.string().describe('ISO 8601 timestamp');
 /** An id in a request (or an answer): 1–64 characters, no control characters. */
 export const idSchema = text(64).min(1);
-
-/**
- * A moment in an operator call's answer: the server hands a Date or an ISO 8601 string; the wire
- * carries the ISO string either way.
- */
-export const instantSchema = z.union([z.date(), z.string()]).describe('ISO 8601 timestamp');

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { slipReasonCodes } from '../errors';
-import { endpoint, instantSchema } from '../http';
+import { endpoint } from '../http';
+import { instantSchema } from './common';
 import { amountSchema } from '../money';
 import { moneyResultSchema, slipSchema } from '../wallet';
 

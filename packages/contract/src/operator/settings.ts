@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { endpoint, instantSchema } from '../http';
+import { endpoint } from '../http';
+import { instantSchema } from './common';
 
 /** Settings an operator may switch over the API. */
 export const SWITCHABLE_SETTINGS = ['siteActive', 'registerOTP', 'enableChatWidget'] as const;
