@@ -33,8 +33,11 @@ declare module 'fastify' {
     member: AuthMember | null;
   }
   interface FastifyInstance {
-    /** Every route as registered (method, URL pattern): what tests walk to hold properties of all of them. */
-    registeredRoutes: ReadonlyArray<{ method: string; url: string }>;
+    /**
+     * Every route as registered (method, URL pattern, and the name of the contract call it answers,
+     * if any): what tests walk to hold properties of all of them.
+     */
+    registeredRoutes: ReadonlyArray<{ method: string; url: string; contract?: string }>;
   }
 }
 
@@ -122,10 +125,11 @@ export async function buildApp(config: Config, database: Database, modules: read
   app.server.headersTimeout = Math.min(config.REQUEST_TIMEOUT_MS, config.UPLOAD_TIMEOUT_MS);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  const registeredRoutes: Array<{ method: string; url: string }> = [];
+  const registeredRoutes: Array<{ method: string; url: string; contract?: string }> = [];
   app.decorate('registeredRoutes', registeredRoutes);
   app.addHook('onRoute', (route) => {
-    for (const method of Array.isArray(route.method) ? route.method : [route.method]) registeredRoutes.push({ method, url: route.url });
+    const contract = route.config?.contract?.name;
+    for (const method of Array.isArray(route.method) ? route.method : [route.method]) registeredRoutes.push({ method, url: route.url, ...(contract ? { contract } : {}) });
   });
   app.decorateRequest('member', null);
   app.decorateRequest('bodyTimer', null);

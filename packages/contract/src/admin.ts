@@ -154,6 +154,6 @@ export const adminEndpoints = {
     ...admin, operator: 'operator', method: 'POST', path: '/api/operator/operators/:id/reset-totp', params: operatorIdParams, response: operatorCreatedSchema,
     description: 'A new secret and enrolment link; the operator waits for enrolment (sessions revoked) until they finish it.',
   }),
-  operatorAudit: endpoint({ ...admin, operator: 'operator', method: 'GET', path: '/api/operator/audit', response: auditPageSchema, description: 'Query: auditQuerySchema.' }),
+  operatorAudit: endpoint({ ...admin, operator: 'operator', method: 'GET', path: '/api/operator/audit', query: auditQuerySchema, response: auditPageSchema, description: 'The audit log, newest first, filtered and paged.' }),
 };
 export type AdminEndpoints = typeof adminEndpoints;

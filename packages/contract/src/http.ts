@@ -6,6 +6,7 @@ export interface EndpointDef<
   P extends z.ZodType = z.ZodType,
   B extends z.ZodType = z.ZodType,
   R extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
 > {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Fastify-style path: `/api/wallet/activate/:code`. */
@@ -21,9 +22,18 @@ export interface EndpointDef<
   /** The domain module (and the issue) that implements it. */
   domain: Domain;
   params?: P;
+  /** The query string (operator calls: filters and paging). */
+  query?: Q;
   /** JSON body, or for multipart calls the non-file fields. */
   body?: B;
   response: R;
+  /**
+   * The handler reads the body itself from the raw bytes (webhooks: the signature is over them);
+   * `body` then documents what it accepts and the route does not parse it.
+   */
+  rawBody?: boolean;
+  /** The answer is not JSON (an image, an HTML page): its media type; `response` is not applied. */
+  produces?: string;
   /** multipart/form-data with a file field. */
   multipart?: { fileField: string };
   /** Moves money: accepts an Idempotency-Key header. */
@@ -57,7 +67,15 @@ export type Domain =
   | 'autologin'
   | 'chat'
   | 'responsible'
-  | 'admin';
+  | 'admin'
+  // Operator calls (contract/operator/*), provider webhooks and the sandbox providers' calls.
+  | 'settings'
+  | 'backoffice'
+  | 'approval'
+  | 'payout'
+  | 'ledger'
+  | 'webhook'
+  | 'sandbox';
 
 export type BreakRule = 'refused' | 'toWalletOnly' | 'allowed';
 
@@ -66,9 +84,9 @@ export function breakRuleOf(def: Pick<EndpointDef, 'duringBreak' | 'movesMoney'>
   return def.duringBreak ?? (def.movesMoney ? 'refused' : 'allowed');
 }
 
-export function endpoint<P extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
-  def: EndpointDef<P, B, R>,
-): EndpointDef<P, B, R> {
+export function endpoint<P extends z.ZodType, B extends z.ZodType, R extends z.ZodType, Q extends z.ZodType = z.ZodType>(
+  def: EndpointDef<P, B, R, Q>,
+): EndpointDef<P, B, R, Q> {
   return def;
 }
 

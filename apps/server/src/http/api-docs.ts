@@ -116,13 +116,15 @@ export async function registerApiDocs(app: FastifyInstance, config: Config, guar
       const schema = transformed.schema as FastifySchema & Record<string, unknown>;
       const def = contract?.def;
       const segment = url.split('/')[2] ?? 'api';
-      const tag = def ? def.domain : segment === 'operator' ? `operator: ${url.split('/')[3] ?? ''}` : segment;
+      // Member calls by domain; operator calls as `operator: <domain>`; admin, webhook and sandbox calls by their segment.
+      const memberCall = def !== undefined && !/^\/api\/(operator|admin|webhooks|sandbox)\//.test(url);
+      const tag = segment === 'operator' ? `operator: ${def?.domain ?? url.split('/')[3] ?? ''}` : def ? def.domain : segment;
       const response = { ...((schema.response as Record<string, unknown> | undefined) ?? {}), ...errorResponses(url, def) };
       const extra: Record<string, unknown> = {
         tags: [tag],
         ...(contract ? { operationId: contract.name } : {}),
         ...(def?.description ? { description: def.description } : {}),
-        ...(def?.added ? { summary: `${contract?.name ?? ''} (added to spec section 7)` } : contract ? { summary: contract.name } : {}),
+        ...(def?.added && memberCall ? { summary: `${contract?.name ?? ''} (added to spec section 7)` } : contract ? { summary: contract.name } : {}),
         security: def?.auth ? [{ member: [] }] : /^\/api\/(operator|admin)\//.test(url) && !/^\/api\/admin\/(login|enrol)/.test(url) ? [{ operator: [] }] : url.startsWith('/api/webhooks/') ? [{ webhookSignature: [] }] : [],
         response,
       };

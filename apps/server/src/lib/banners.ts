@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { Locale } from '@mw/contract/constants';
 
 /** A carousel banner (spec section 3): an image URL and HTML, either may be empty. */
@@ -20,7 +19,5 @@ export function bannersFor(stored: StoredBanners | null | undefined, locale: Loc
   return stored[locale] ?? stored.en ?? stored.th ?? [];
 }
 
-const bannerList = z.array(z.strictObject({ image: z.string().max(500), html: z.string().max(5000) })).max(10);
-
-/** What an operator may write as banners: one list, or one per language. */
-export const storedBannersSchema = z.union([bannerList, z.strictObject({ th: bannerList.optional(), la: bannerList.optional(), en: bannerList.optional() })]);
+/** What an operator may write as banners: one list, or one per language (the contract's). */
+export { storedBannersSchema } from '@mw/contract/operator/promotions';

@@ -2,7 +2,9 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { OperatorRole } from '@mw/contract/admin';
 import type { Config } from '../config';
-import { storedBannersSchema, type StoredBanners } from '../lib/banners';
+import { promotionOperatorCalls } from '@mw/contract/operator/promotions';
+import { contractRoute } from '../http/contract-route';
+import type { StoredBanners } from '../lib/banners';
 import { AppError, unauthorized } from '../lib/errors';
 import { isOperatorRoute, onBehalfOf, recordAudit, recordChange, registerAuditHooks } from './audit';
 import { roleAllows } from './operator-roles';
@@ -168,11 +170,14 @@ export function operatorName(request: FastifyRequest): string {
 export function bannerSettingRoutes(app: FastifyInstance, services: Pick<Services, 'config' | 'settings' | 'database'>, name: 'invite' | 'refund'): void {
   const guard = operatorGuard(services.config);
   const key = `${name}Banners`;
-  app.get(`/api/operator/${name}-banners`, { preHandler: guard }, async () => services.settings.get<StoredBanners>(key, []));
-  app.put(`/api/operator/${name}-banners`, { preHandler: guard, schema: { body: storedBannersSchema } }, async (request) => {
+  const calls = name === 'invite'
+    ? { get: promotionOperatorCalls.inviteBannersGet, put: promotionOperatorCalls.inviteBannersPut }
+    : { get: promotionOperatorCalls.refundBannersGet, put: promotionOperatorCalls.refundBannersPut };
+  contractRoute(app, calls.get, { preHandler: guard }, async () => services.settings.get<StoredBanners>(key, []));
+  contractRoute(app, calls.put, { preHandler: guard }, async ({ body, request }) => {
     const before = await services.settings.get<StoredBanners>(key, []);
-    await services.settings.set(key, request.body);
-    await recordChange(services.database.db, { who: operatorName(request), entity: 'banners', key: name, before, after: request.body });
-    return request.body;
+    await services.settings.set(key, body);
+    await recordChange(services.database.db, { who: operatorName(request), entity: 'banners', key: name, before, after: body });
+    return body;
   });
 }

@@ -1,3 +1,5 @@
+import { approvalOperatorCalls } from '@mw/contract/operator/approval';
+import { contractRoute } from '../../http/contract-route';
 import { z } from 'zod';
 import { defineModule } from '../../platform/module';
 import { moduleConfig } from '../../platform/module-config';
@@ -66,22 +68,13 @@ CREATE INDEX operator_approvals_status ON operator_approvals (status, created_at
   },
   routes(app, { config, approvals }) {
     const guard = operatorGuard(config);
-    const listQuery = z.object({ status: z.enum(['pending', 'approved', 'rejected']).optional() });
-    app.get('/api/operator/approvals', { preHandler: guard, schema: { querystring: listQuery } }, async (request) => {
-      const { status } = request.query as z.output<typeof listQuery>;
-      return { approvals: await approvals.list(status) };
-    });
-    const idParams = z.object({ id: z.string().min(1).max(64) });
-    app.get('/api/operator/approvals/:id', { preHandler: guard, schema: { params: idParams } }, async (request) => approvals.get((request.params as { id: string }).id));
-    app.post('/api/operator/approvals/:id/approve', { preHandler: guard, schema: { params: idParams } }, async (request) => {
-      const { id } = request.params as { id: string };
+    const c = approvalOperatorCalls;
+    contractRoute(app, c.approvalsList, { preHandler: guard }, async ({ query }) => ({ approvals: await approvals.list(query.status) }));
+    contractRoute(app, c.approvalGet, { preHandler: guard }, async ({ params }) => approvals.get(params.id));
+    contractRoute(app, c.approvalApprove, { preHandler: guard }, async ({ params: { id }, request }) => {
       const result = await approvals.approve(id, operatorName(request));
       return { id, status: 'approved' as const, result };
     });
-    app.post(
-      '/api/operator/approvals/:id/reject',
-      { preHandler: guard, schema: { params: idParams, body: z.strictObject({ note: z.string().trim().min(1).max(200) }) } },
-      async (request) => approvals.reject((request.params as { id: string }).id, operatorName(request), (request.body as { note: string }).note),
-    );
+    contractRoute(app, c.approvalReject, { preHandler: guard }, async ({ params, body, request }) => approvals.reject(params.id, operatorName(request), body.note));
   },
 });

@@ -1,13 +1,14 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { promotionOperatorCalls, type bonusBodySchema } from '@mw/contract/operator/promotions';
+import { contractRoute } from '../../http/contract-route';
 import { requireMember } from '../../http/handlers';
 import { AppError, badRequest, tooMany } from '../../lib/errors';
 import type { RateLimiter } from '../../lib/rate-limit';
 import { pickLocale, type Localized } from '../settings/settings-service';
-import { storedBannersSchema } from '../../lib/banners';
 import { defineModule } from '../../platform/module';
 import { recordChange } from '../../platform/audit';
 import { operatorGuard, operatorName } from '../../platform/operator';
-import { BASE_CURRENCY, CURRENCIES } from '../../money/tables';
+import { BASE_CURRENCY } from '../../money/tables';
 import type { SandboxClock } from '../../platform/clock';
 import { BonusService } from './bonus-service';
 import { PromotionService } from './promotion-service';
@@ -24,46 +25,7 @@ declare module '../../platform/services' {
   }
 }
 
-const categories = z.array(z.enum(['slot', 'sport', 'lotto'])).min(1).max(3);
-/** Minor units of a currency (satang, or LAK's hundredths). */
-const minor = z.number().int().min(1).max(100_000_000_000);
-const ledgerCurrencies = z.enum(CURRENCIES);
-const bonusAmountsBody = z.partialRecord(ledgerCurrencies, z.strictObject({ minDeposit: minor, maxBonus: minor }));
-const bonusBody = z.strictObject({
-  type: z.enum(['limit', 'day', 'week']),
-  maxReceived: z.number().int().min(1).max(1000),
-  maxTotal: z.number().int().min(1).max(10_000_000).nullable().default(null),
-  percentFail: z.number().min(0).max(100),
-  banners: storedBannersSchema.default([]),
-  percent: z.number().min(0.01).max(1000),
-  /** Amounts per currency (minor units); a currency without an entry is not offered the bonus. */
-  amounts: bonusAmountsBody.default({}),
-  /** The THB amounts in the older form (satang): `amounts.THB` wins when both are given. */
-  maxBonus: z.number().int().min(1).max(100_000_000).optional(),
-  minDeposit: z.number().int().min(1).max(100_000_000).optional(),
-  turnoverMultiple: z.number().min(0).max(100),
-  categories,
-  depositWindowMinutes: z.number().int().min(1).max(7 * 24 * 60).default(60),
-  active: z.boolean().default(true),
-  sort: z.number().int().min(0).max(10_000).default(0),
-});
-export type BonusInput = z.output<typeof bonusBody>;
-
-const promotionBody = z.strictObject({
-  kind: z.enum(['credit', 'bonus']),
-  /** kind credit: the amount per currency (minor units); a currency without an entry is not offered the code. */
-  amounts: z.partialRecord(ledgerCurrencies, minor).default({}),
-  /** kind credit, the older form: the THB amount in satang (`amounts.THB` wins). */
-  amount: z.number().int().min(1).max(100_000_000).optional(),
-  bonusCode: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/).optional(),
-  percentFail: z.number().min(0).max(100).default(0),
-  description: z.strictObject({ th: z.string().max(500), la: z.string().max(500), en: z.string().max(500) }),
-  validFrom: z.string().datetime({ offset: true }).nullable().default(null),
-  validTo: z.string().datetime({ offset: true }).nullable().default(null),
-  maxUses: z.number().int().min(1).max(10_000_000).nullable().default(null),
-  maxPerMember: z.number().int().min(1).max(1000).default(1),
-  active: z.boolean().default(true),
-});
+export type BonusInput = z.output<typeof bonusBodySchema>;
 
 /** The limits of promotion code calls (see PROMOTION_CODES_* in config.ts). */
 export interface PromotionCodeLimits {
@@ -249,22 +211,17 @@ ALTER TABLE bonus_receipts ADD COLUMN own_mark bigint;`,
   },
   routes(app, { config, bonuses, database, bonusClock }) {
     const guard = operatorGuard(config);
+    const c = promotionOperatorCalls;
     // The bonus clock, outside production: {at} (an instant) or {offsetMs}; {} puts it back.
     if (config.NODE_ENV !== 'production') {
-      const clockBody = z.strictObject({ at: z.string().datetime({ offset: true }).optional(), offsetMs: z.number().int().min(-400 * 86_400_000).max(400 * 86_400_000).optional() });
-      app.put('/api/operator/sandbox/clock', { preHandler: guard, schema: { body: clockBody } }, async (request) => {
-        const body = request.body as z.output<typeof clockBody>;
+      contractRoute(app, c.sandboxClock, { preHandler: guard }, async ({ body }) => {
         bonusClock.set(body.at ? new Date(body.at).getTime() - Date.now() : (body.offsetMs ?? 0));
         return { now: new Date(bonusClock.now()).toISOString(), offsetMs: bonusClock.offset };
       });
     }
-    app.get('/api/operator/promotions', { preHandler: guard }, async () => ({ promotions: await database.db.selectFrom('promotions').selectAll().orderBy('code').execute() }));
-    app.put(
-      '/api/operator/promotions/:code',
-      { preHandler: guard, schema: { params: z.object({ code: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/) }), body: promotionBody } },
-      async (request) => {
-        const code = (request.params as { code: string }).code.toUpperCase();
-        const p = request.body as z.output<typeof promotionBody>;
+    contractRoute(app, c.promotionsList, { preHandler: guard }, async () => ({ promotions: await database.db.selectFrom('promotions').selectAll().orderBy('code').execute() }));
+    contractRoute(app, c.promotionPut, { preHandler: guard }, async ({ params, body: p, request }) => {
+        const code = params.code.toUpperCase();
         const amounts = p.kind === 'credit' ? { ...(p.amount ? { [BASE_CURRENCY]: p.amount } : {}), ...p.amounts } : {};
         const values = {
           code,
@@ -285,22 +242,16 @@ ALTER TABLE bonus_receipts ADD COLUMN own_mark bigint;`,
         const after = await database.db.insertInto('promotions').values(values).onConflict((oc) => oc.column('code').doUpdateSet(values)).returningAll().executeTakeFirstOrThrow();
         await recordChange(database.db, { who: operatorName(request), entity: 'promotion', key: code, before, after });
         return after;
-      },
-    );
-    app.get('/api/operator/bonuses', { preHandler: guard }, async () => ({ bonuses: await database.db.selectFrom('bonuses').selectAll().orderBy('sort').execute() }));
-    app.put(
-      '/api/operator/bonuses/:code',
-      { preHandler: guard, schema: { params: z.object({ code: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/) }), body: bonusBody } },
-      async (request) => {
-        const code = (request.params as { code: string }).code.toUpperCase();
-        const input = request.body as BonusInput;
+    });
+    contractRoute(app, c.bonusesList, { preHandler: guard }, async () => ({ bonuses: await database.db.selectFrom('bonuses').selectAll().orderBy('sort').execute() }));
+    contractRoute(app, c.bonusPut, { preHandler: guard }, async ({ params, body: input, request }) => {
+        const code = params.code.toUpperCase();
         if (Object.keys(input.amounts).length === 0 && !(input.minDeposit && input.maxBonus)) throw badRequest('KEY_MISSING', { fields: [{ path: 'amounts', code: 'required' }] });
         const before = await database.db.selectFrom('bonuses').selectAll().where('code', '=', code).executeTakeFirst();
         const after = await bonuses.upsert(code, input);
         await recordChange(database.db, { who: operatorName(request), entity: 'bonus', key: code, before, after });
         return after;
-      },
-    );
+    });
   },
   start({ bonuses }, log) {
     const timer = setInterval(() => void bonuses.sweep().catch((error: unknown) => log.warn({ err: error }, 'bonus sweep failed')), 30_000);

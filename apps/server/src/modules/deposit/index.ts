@@ -1,9 +1,10 @@
 import fastifyMultipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { slipReasonCodes } from '@mw/contract/errors';
-import { amountSchema, parseBaht } from '@mw/contract/money';
+import { parseBaht } from '@mw/contract/money';
+import { bankFeedSchema, depositOperatorCalls, depositSandboxCalls, depositWebhookCalls, ewalletFeedSchema, paymentWebhookSchema } from '@mw/contract/operator/deposit';
+import { contractRoute } from '../../http/contract-route';
 import { requireMember } from '../../http/handlers';
 import { AppError, badRequest, tooMany } from '../../lib/errors';
 import type { RateLimiter } from '../../lib/rate-limit';
@@ -18,7 +19,7 @@ import type { PayoutReconciliationReport } from '../wallet/payout-reconciliation
 import { rsaKeyPairOf, secretOf } from '../../platform/secrets';
 import type { Bank, BankTransfer } from '../../providers/bank/bank';
 import { SandboxBank } from '../../providers/bank/sandbox-bank';
-import { isQrProvider, PAYMENT_ID, unconfiguredGateway, type PaymentGateway } from '../../providers/payments/gateway';
+import { isQrProvider, unconfiguredGateway, type PaymentGateway } from '../../providers/payments/gateway';
 import { SandboxGateway } from '../../providers/payments/sandbox-gateway';
 import { verifyWebhook, type WebhookDelivery } from '../../providers/payments/signing';
 import { SlipVerifier } from '../../providers/slips/verifier';
@@ -118,48 +119,6 @@ const depositEnv = z.object({
   ZPAY_MIN: positiveBaht.optional(),
 });
 
-/** A gateway's webhook body (extra fields are allowed: gateways add their own). */
-const paymentWebhookSchema = z.object({
-  event: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/),
-  paymentId: z.string().regex(PAYMENT_ID),
-  provider: z.string().regex(/^[A-Z]{2,16}$/),
-  reference: z.string().regex(/^[A-Z0-9]{1,20}$/),
-  amount: z.union([z.string().max(32), z.number()]),
-  currency: z.enum(['THB', 'LAK']),
-  paidAt: z.string().datetime({ offset: true }).optional(),
-});
-
-/** A name from a bank, for operators to read: control and bidi-override characters and lone surrogates dropped. */
-const bankName = z
-  .string()
-  .max(120)
-  .default('')
-  // eslint-disable-next-line no-control-regex -- dropping control characters is the point
-  .transform((v) => v.replace(/[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, ''));
-
-const bankFeedSchema = z.object({
-  transRef: z.string().regex(/^[A-Za-z0-9]{6,40}$/),
-  fromBankCode: z.string().regex(/^[A-Z0-9]{2,16}$/),
-  fromAccountNo: z.string().regex(/^\d{6,20}$/),
-  fromName: bankName,
-  toBankCode: z.string().regex(/^[A-Z0-9]{2,16}$/),
-  toAccountNo: z.string().regex(/^\d{6,20}$/),
-  toName: bankName,
-  amount: z.union([z.string().max(32), z.number()]),
-  currency: z.enum(['THB', 'LAK']),
-  at: z.string().datetime({ offset: true }),
-});
-
-const phone = z.string().regex(/^0\d{9}$/);
-const ewalletFeedSchema = z.object({
-  transferId: z.string().regex(/^[A-Za-z0-9_-]{6,64}$/),
-  fromPhone: phone,
-  toPhone: phone,
-  amount: z.union([z.string().max(32), z.number()]),
-  currency: z.enum(['THB', 'LAK']),
-  at: z.string().datetime({ offset: true }),
-});
-
 /** The period the reconciliation call and the scheduled run cover when not told: the last 24 hours. */
 export const RECONCILIATION_DEFAULT_MS = 86_400_000;
 
@@ -203,8 +162,7 @@ async function webhookRoutes(app: FastifyInstance, secrets: { payments: string; 
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_request, body, done) => {
     done(null, typeof body === 'string' ? body : body.toString('utf8'));
   });
-  const verified = (secretText: string, request: { headers: Record<string, string | string[] | undefined>; body: unknown }): unknown => {
-    const raw = typeof request.body === 'string' ? request.body : '';
+  const verified = (secretText: string, { request, raw }: { request: FastifyRequest; raw: string }): unknown => {
     const header = (name: string) => {
       const value = request.headers[name];
       return Array.isArray(value) ? value[0] : value;
@@ -217,16 +175,16 @@ async function webhookRoutes(app: FastifyInstance, secrets: { payments: string; 
       throw badRequest('KEY_INVALID');
     }
   };
-  const providerParams = z.object({ provider: z.string().max(16) });
-  app.post('/api/webhooks/payments/:provider', { schema: { params: providerParams }, config: { openapiBody: paymentWebhookSchema } }, async (request) => {
-    const { provider } = request.params as { provider: string };
-    const message = verified(secrets.payments, request);
+  const w = depositWebhookCalls;
+  contractRoute(app, w.webhookPayment, async (ctx) => {
+    const { provider } = ctx.params;
+    const message = verified(secrets.payments, ctx);
     if (!isQrProvider(provider)) throw new AppError(404, 'NO_CHANNEL');
     const parsed = paymentWebhookSchema.safeParse(message);
     if (!parsed.success || parsed.data.provider !== provider) throw badRequest('KEY_INVALID');
     const body = parsed.data;
     // Only a succeeded payment moves money; other events are acknowledged and change nothing.
-    if (body.event !== 'payment.succeeded') return { ok: true, credited: false, duplicate: false };
+    if (body.event !== 'payment.succeeded') return { ok: true as const, credited: false, duplicate: false };
     const result = await deposits.qr.paid({
       provider,
       paymentId: body.paymentId,
@@ -235,26 +193,23 @@ async function webhookRoutes(app: FastifyInstance, secrets: { payments: string; 
       currency: body.currency,
       paidAt: body.paidAt ? new Date(body.paidAt) : new Date(),
     });
-    return { ok: true, ...result };
+    return { ok: true as const, ...result };
   });
-  const bankParams = z.object({ bankCode: z.string().max(16) });
-  app.post('/api/webhooks/bank/:bankCode', { schema: { params: bankParams }, config: { openapiBody: bankFeedSchema } }, async (request) => {
-    const { bankCode } = request.params as { bankCode: string };
-    const message = verified(secrets.bank, request);
+  contractRoute(app, w.webhookBank, async (ctx) => {
+    const message = verified(secrets.bank, ctx);
     const parsed = bankFeedSchema.safeParse(message);
-    if (!parsed.success || parsed.data.toBankCode !== bankCode) throw badRequest('KEY_INVALID');
+    if (!parsed.success || parsed.data.toBankCode !== ctx.params.bankCode) throw badRequest('KEY_INVALID');
     const t = parsed.data;
     const transfer: BankTransfer = { ...t, amount: amountOf(t.amount), at: new Date(t.at) };
-    return { ok: true, ...(await deposits.bank.feed(transfer)) };
+    return { ok: true as const, ...(await deposits.bank.feed(transfer)) };
   });
-  app.post('/api/webhooks/ewallet/:provider', { schema: { params: providerParams }, config: { openapiBody: ewalletFeedSchema } }, async (request) => {
-    const { provider } = request.params as { provider: string };
-    const message = verified(secrets.ewallet, request);
-    if (provider !== 'TRUEWALLET') throw new AppError(404, 'NO_WALLET');
+  contractRoute(app, w.webhookEwallet, async (ctx) => {
+    const message = verified(secrets.ewallet, ctx);
+    if (ctx.params.provider !== 'TRUEWALLET') throw new AppError(404, 'NO_WALLET');
     const parsed = ewalletFeedSchema.safeParse(message);
     if (!parsed.success) throw badRequest('KEY_INVALID');
     const t = parsed.data;
-    return { ok: true, ...(await deposits.ewallet.feed({ ...t, amount: amountOf(t.amount), at: new Date(t.at) })) };
+    return { ok: true as const, ...(await deposits.ewallet.feed({ ...t, amount: amountOf(t.amount), at: new Date(t.at) })) };
   });
 }
 
@@ -455,56 +410,31 @@ export const depositModule = defineModule({
       const answer = await app.inject({ method: 'POST', url: path, headers, payload: body });
       return { status: answer.statusCode, body: answer.body };
     };
-    const idParams = z.object({ qrcodeId: z.string().min(1).max(64) });
+    const sb = depositSandboxCalls;
     if (deposits.sandboxGateway) {
       const gateway = deposits.sandboxGateway;
       gateway.connect(deliver);
-      app.post('/api/sandbox/payments/:qrcodeId/pay', { schema: { params: idParams } }, async (request) => {
-        const ref = await deposits.qr.gatewayRef((request.params as { qrcodeId: string }).qrcodeId);
-        return gateway.pay(ref);
+      contractRoute(app, sb.sandboxPaymentPay, async ({ params }) => gateway.pay(await deposits.qr.gatewayRef(params.qrcodeId)));
+      contractRoute(app, sb.sandboxPaymentRedeliver, async ({ params, body }) => {
+        const ref = await deposits.qr.gatewayRef(params.qrcodeId);
+        return { deliveries: await gateway.redeliver(ref, body.times) };
       });
-      app.post(
-        '/api/sandbox/payments/:qrcodeId/redeliver',
-        { schema: { params: idParams, body: z.strictObject({ times: z.number().int().min(1).max(100) }) } },
-        async (request) => {
-          const ref = await deposits.qr.gatewayRef((request.params as { qrcodeId: string }).qrcodeId);
-          return { deliveries: await gateway.redeliver(ref, (request.body as { times: number }).times) };
-        },
-      );
     }
     if (deposits.sandboxBank) {
       const bank = deposits.sandboxBank;
       bank.connect(deliver, (bankCode, accountNo) => deposits.channels.fedByBank(bankCode, accountNo));
-      const transferBody = z.strictObject({
-        fromBankCode: z.string().regex(/^[A-Z0-9]{2,16}$/),
-        fromAccountNo: z.string().regex(/^\d{6,20}$/),
-        fromName: z.string().min(1).max(120).optional(),
-        toBankCode: z.string().regex(/^[A-Z0-9]{2,16}$/),
-        toAccountNo: z.string().regex(/^\d{6,20}$/),
-        amount: amountSchema,
-        currency: z.enum(['THB', 'LAK']).optional(),
-        at: z.string().datetime({ offset: true }).optional(),
-        /** A slip made before the transfer reached the bank's records (tests of slips in progress). */
-        transRef: z.string().regex(/^[A-Za-z0-9]{6,40}$/).optional(),
-      });
       // The slip the sending bank's app shows for a transfer (PNG with the slip-verify mini-QR).
-      app.get('/api/sandbox/bank/transfers/:transRef/slip.png', { schema: { params: z.object({ transRef: z.string().regex(/^[A-Za-z0-9]{6,40}$/) }) } }, async (request, reply) => {
-        const png = await bank.slip((request.params as { transRef: string }).transRef);
+      contractRoute(app, sb.sandboxBankSlip, async ({ params, reply }) => {
+        const png = await bank.slip(params.transRef);
         if (!png) return reply.status(404).send({ message: 'NOT_FOUND' });
         return reply.type('image/png').header('cache-control', 'no-store').send(png);
       });
       // Failure injection of the sandbox bank's look-ups (slip verification), in this process.
-      app.put(
-        '/api/operator/sandbox/bank/fault',
-        { preHandler: operatorGuard(config), schema: { body: z.strictObject({ mode: z.enum(['none', 'captcha', 'error']) }) } },
-        async (request) => {
-          const { mode } = request.body as { mode: 'none' | 'captcha' | 'error' };
-          await bank.setLookupFault(mode);
-          return { mode };
-        },
-      );
-      app.post('/api/sandbox/bank/transfers', { schema: { body: transferBody } }, async (request) => {
-        const input = request.body as z.output<typeof transferBody>;
+      contractRoute(app, depositOperatorCalls.sandboxBankFault, { preHandler: operatorGuard(config) }, async ({ body: { mode } }) => {
+        await bank.setLookupFault(mode);
+        return { mode };
+      });
+      contractRoute(app, sb.sandboxBankTransfer, async ({ body: input }) => {
         if (input.amount <= 0) throw badRequest('KEY_INVALID', { fields: [{ path: 'amount', code: 'invalid' }] });
         // The currency of the receiving account when not given (BCEL accounts hold LAK).
         const channel = await deposits.channels.byAccount(input.toBankCode, input.toAccountNo);
@@ -519,73 +449,49 @@ export const depositModule = defineModule({
   },
 });
 
-/** A manual deposit (POST /api/operator/deposits). */
-// overLimit: an owner's explicit credit over the member's deposit limit (else 403 DEPOSIT_LIMIT).
-const manualBody = z.strictObject({ memberId: z.string().min(1).max(64), amount: amountSchema, currency: z.enum(['BAHT', 'THB', 'LAK']), note: z.string().trim().min(1).max(200), overLimit: z.boolean().optional() });
-
 function operatorRoutes(app: FastifyInstance, guard: ReturnType<typeof operatorGuard>, { deposits, settings, approvals, accounts, payoutReconciliation }: Services): void {
+  const c = depositOperatorCalls;
+  const options = { preHandler: guard };
   // The slip rules: upload on/off, the daily closed window (Asia/Bangkok), the oldest transfer accepted.
-  app.get('/api/operator/slip-settings', { preHandler: guard }, async () => deposits.slips.rules());
-  const hhmmBody = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/);
-  const rulesBody = z.strictObject({ uploadEnabled: z.boolean(), closedFrom: hhmmBody, closedTo: hhmmBody, maxAgeMinutes: z.number().int().min(1).max(7 * 24 * 60) });
-  app.put('/api/operator/slip-settings', { preHandler: guard, schema: { body: rulesBody } }, async (request) => deposits.slips.setRules(request.body as z.output<typeof rulesBody>));
+  contractRoute(app, c.slipSettings, options, async () => deposits.slips.rules());
+  contractRoute(app, c.slipSettingsPut, options, async ({ body }) => deposits.slips.setRules(body));
   // Slips for the back office; approve / reject of slips in progress (see SlipService).
-  const slipQuery = z.object({ status: z.enum(['PENDING', 'SUCCESS', 'FAILED']).optional(), page: z.coerce.number().int().min(1).max(10_000).default(1) });
-  app.get('/api/operator/slips', { preHandler: guard, schema: { querystring: slipQuery } }, async (request) => {
-    const { status, page } = request.query as z.output<typeof slipQuery>;
-    return deposits.slips.list(status, page);
-  });
-  const slipParams = z.object({ id: z.string().min(1).max(64) });
-  const approveBody = z.strictObject({ amount: amountSchema.optional() }).default({});
-  app.post('/api/operator/slips/:id/approve', { preHandler: guard, schema: { params: slipParams, body: approveBody } }, async (request) => {
-    const { amount } = (request.body ?? {}) as z.output<typeof approveBody>;
+  contractRoute(app, c.slipsList, options, async ({ query }) => deposits.slips.list(query.status, query.page));
+  contractRoute(app, c.slipApprove, options, async ({ params, body }) => {
+    const amount = body.amount;
     if (amount !== undefined && amount <= 0) throw badRequest('KEY_INVALID', { fields: [{ path: 'amount', code: 'invalid' }] });
-    return deposits.slips.approve((request.params as { id: string }).id, amount);
+    return deposits.slips.approve(params.id, amount);
   });
-  const rejectBody = z.strictObject({ reason: z.enum(slipReasonCodes).default('INVALID_SLIP') }).default({ reason: 'INVALID_SLIP' });
-  app.post('/api/operator/slips/:id/reject', { preHandler: guard, schema: { params: slipParams, body: rejectBody } }, async (request) => {
-    const { reason } = (request.body ?? { reason: 'INVALID_SLIP' }) as z.output<typeof rejectBody>;
-    return deposits.slips.reject((request.params as { id: string }).id, reason);
-  });
+  contractRoute(app, c.slipReject, options, async ({ params, body }) => deposits.slips.reject(params.id, body.reason));
 
   // Deposits against the outside systems' records, for [from, to) (ISO times; default: the 24 hours before `to`, `to` now).
-  const periodQuery = z.object({ from: z.string().datetime({ offset: true }).optional(), to: z.string().datetime({ offset: true }).optional() });
-  app.get('/api/operator/reconciliation', { preHandler: guard, schema: { querystring: periodQuery } }, async (request): Promise<ReconciliationReport & { payouts: PayoutReconciliationReport }> => {
-    const query = request.query as z.output<typeof periodQuery>;
+  contractRoute(app, c.reconciliation, options, async ({ query }) => {
     const to = query.to ? new Date(query.to) : new Date();
     const from = query.from ? new Date(query.from) : new Date(to.getTime() - RECONCILIATION_DEFAULT_MS);
     if (!(from.getTime() < to.getTime())) throw badRequest('KEY_INVALID', { fields: [{ path: 'from', code: 'invalid' }] });
     // Deposits and payouts against the outside systems; ok only when both are.
-    const [report, payouts] = await Promise.all([deposits.reconciliation.run({ from, to }), payoutReconciliation.run({ from, to })]);
+    const [report, payouts]: [ReconciliationReport, PayoutReconciliationReport] = await Promise.all([deposits.reconciliation.run({ from, to }), payoutReconciliation.run({ from, to })]);
     return { ...report, ok: report.ok && payouts.ok, payouts };
   });
 
-  app.put('/api/operator/deposit-manual', { preHandler: guard, schema: { body: z.strictObject({ value: z.boolean() }) } }, async (request) => {
-    const { value } = request.body as { value: boolean };
+  contractRoute(app, c.depositManualSwitch, options, async ({ body: { value } }) => {
     await settings.set('depositManual', value);
     return { isManual: value };
   });
-  app.get('/api/operator/deposits/unmatched', { preHandler: guard }, async () => ({ deposits: await deposits.bank.unmatched() }));
+  contractRoute(app, c.depositsUnmatched, options, async () => ({ deposits: await deposits.bank.unmatched() }));
   // Four eyes above FOUR_EYES_THRESHOLD: the call records an approval (202) a second operator runs.
   const awaiting = (reply: FastifyReply, asked: AwaitingApproval | ActionResult) =>
     'approvalId' in asked ? reply.status(202).send(asked) : reply.status(asked.status).send(asked.body);
-  app.post(
-    '/api/operator/deposits/:id/assign',
-    { preHandler: guard, schema: { params: z.object({ id: z.string().min(1).max(64) }), body: z.strictObject({ memberId: z.string().min(1).max(64) }) } },
-    async (request, reply) => {
-      const { id } = request.params as { id: string };
-      const { memberId } = request.body as { memberId: string };
-      const held = await deposits.bank.heldAmount(id);
-      if (held && approvals.needsChecker(held.amount, held.currency)) {
-        if (!(await accounts.findById(memberId))) throw new AppError(404, 'NO_USER');
-        const asked = await approvals.request({ action: 'deposit.assign', dedupeKey: `deposit.assign:${id}`, payload: { id, memberId }, memberId, amount: held.amount, currency: held.currency, maker: operatorName(request) });
-        return awaiting(reply, asked);
-      }
-      return deposits.bank.assign(id, memberId);
-    },
-  );
-  app.post('/api/operator/deposits', { preHandler: guard, schema: { body: manualBody } }, async (request, reply) => {
-    const body = request.body as z.output<typeof manualBody>;
+  contractRoute(app, c.depositAssign, options, async ({ params: { id }, body: { memberId }, request, reply }) => {
+    const held = await deposits.bank.heldAmount(id);
+    if (held && approvals.needsChecker(held.amount, held.currency)) {
+      if (!(await accounts.findById(memberId))) throw new AppError(404, 'NO_USER');
+      const asked = await approvals.request({ action: 'deposit.assign', dedupeKey: `deposit.assign:${id}`, payload: { id, memberId }, memberId, amount: held.amount, currency: held.currency, maker: operatorName(request) });
+      return awaiting(reply, asked);
+    }
+    return deposits.bank.assign(id, memberId);
+  });
+  contractRoute(app, c.depositManual, options, async ({ body, request, reply }) => {
     const idem = idempotencyOf(request.headers['idempotency-key'], 'operatorDeposit', request.body);
     if (!idem) throw badRequest('KEY_MISSING', { fields: [{ path: 'Idempotency-Key', code: 'required' }] });
     // Operator keys live apart from members' own ('/' is not allowed in a member's key).
@@ -598,26 +504,9 @@ function operatorRoutes(app: FastifyInstance, guard: ReturnType<typeof operatorG
     }
     return deposits.bank.manual(body, key, operatorIsOwner(request));
   });
-  app.get('/api/operator/deposit-channels', { preHandler: guard }, async () => ({ channels: await deposits.channels.all() }));
-  const channelBody = z.strictObject({
-    kind: z.enum(['bank', 'wallet']),
-    bankCode: z.string().regex(/^[A-Z0-9]{2,16}$/),
-    bankType: z.enum(['BANK', 'PAYMENT']).default('BANK'),
-    mode: z.enum(['AUTO', 'SMS', 'MANUAL', 'NONE', 'GIFT']),
-    accountName: z.string().max(120).default(''),
-    accountNo: z.string().regex(/^\d{0,20}$/).default(''),
-    currency: z.enum(['BAHT', 'LAK']).default('BAHT'),
-    sort: z.number().int().min(0).max(10_000).default(0),
-    active: z.boolean().default(true),
-  });
-  app.put(
-    '/api/operator/deposit-channels/:id',
-    { preHandler: guard, schema: { params: z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/) }), body: channelBody } },
-    async (request) => {
-      const c = request.body as z.output<typeof channelBody>;
-      const id = (request.params as { id: string }).id;
-      return deposits.channels.upsert({ id, kind: c.kind, bank_code: c.bankCode, bank_type: c.bankType, mode: c.mode, account_name: c.accountName, account_no: c.accountNo, currency: c.currency, sort: c.sort, active: c.active });
-    },
+  contractRoute(app, c.depositChannels, options, async () => ({ channels: await deposits.channels.all() }));
+  contractRoute(app, c.depositChannelPut, options, async ({ params: { id }, body: b }) =>
+    deposits.channels.upsert({ id, kind: b.kind, bank_code: b.bankCode, bank_type: b.bankType, mode: b.mode, account_name: b.accountName, account_no: b.accountNo, currency: b.currency, sort: b.sort, active: b.active }),
   );
 }
 
@@ -631,35 +520,24 @@ function operatorRoutes(app: FastifyInstance, guard: ReturnType<typeof operatorG
 function sandboxEwalletRoutes(app: FastifyInstance, sandbox: SandboxEWallet, deliver: WebhookDelivery, deposits: DepositServices, guard: ReturnType<typeof operatorGuard>): void {
   const autoWallet = async () => (await deposits.channels.all()).find((c) => c.kind === 'wallet' && c.active && c.mode === 'AUTO' && c.account_no !== '');
   sandbox.connect(deliver, async (toPhone) => (await deposits.channels.all()).some((c) => c.kind === 'wallet' && c.account_no === toPhone));
-  const voucherBody = z.strictObject({
-    amount: amountSchema,
-    expiresInSeconds: z.number().int().min(-86_400).max(30 * 86_400).default(86_400),
-    fromPhone: z.string().regex(/^0\d{9}$/).optional(),
-  });
-  app.post('/api/sandbox/ewallet/vouchers', { schema: { body: voucherBody } }, async (request) => {
-    const body = request.body as z.output<typeof voucherBody>;
+  const sb = depositSandboxCalls;
+  contractRoute(app, sb.sandboxEwalletVoucher, async ({ body }) => {
     if (body.amount <= 0 || body.amount > 1_000_000_00) throw badRequest('KEY_INVALID', { fields: [{ path: 'amount', code: 'invalid' }] });
     const ownerPhone = body.fromPhone ?? `09${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
     const voucher = await sandbox.createVoucher({ amount: body.amount, expiresInSeconds: body.expiresInSeconds, ownerPhone });
     return { link: voucher.link, hash: voucher.hash, amount: body.amount / 100, expiresAt: voucher.expiresAt.toISOString() };
   });
-  const transferBody = z.strictObject({ fromPhone: z.string().regex(/^0\d{9}$/), amount: amountSchema, toPhone: z.string().regex(/^0\d{9}$/).optional() });
-  app.post('/api/sandbox/ewallet/transfers', { schema: { body: transferBody } }, async (request) => {
-    const body = request.body as z.output<typeof transferBody>;
+  contractRoute(app, sb.sandboxEwalletTransfer, async ({ body }) => {
     if (body.amount <= 0) throw badRequest('KEY_INVALID', { fields: [{ path: 'amount', code: 'invalid' }] });
     const toPhone = body.toPhone ?? (await autoWallet())?.account_no;
     if (!toPhone) throw new AppError(404, 'NO_WALLET');
     const sent = await sandbox.transfer({ fromPhone: body.fromPhone, toPhone, amount: body.amount });
     return { transferId: sent.transferId, fromPhone: body.fromPhone, toPhone, amount: body.amount / 100, at: sent.at.toISOString(), feed: sent.feed };
   });
-  app.post(
-    '/api/sandbox/ewallet/transfers/:id/redeliver',
-    { schema: { params: z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{6,64}$/) }), body: z.strictObject({ times: z.number().int().min(1).max(100) }) } },
-    async (request) => ({ deliveries: await sandbox.redeliver((request.params as { id: string }).id, (request.body as { times: number }).times) }),
-  );
-  app.put('/api/operator/sandbox/ewallet/fault', { preHandler: guard, schema: { body: z.strictObject({ mode: z.enum(['none', 'down', 'hang']) }) } }, async (request) => {
-    const { mode } = request.body as { mode: EwalletFault };
-    await sandbox.setFault(mode);
+  contractRoute(app, sb.sandboxEwalletRedeliver, async ({ params, body }) => ({ deliveries: await sandbox.redeliver(params.id, body.times) }));
+  contractRoute(app, depositOperatorCalls.sandboxEwalletFault, { preHandler: guard }, async ({ body: { mode } }) => {
+    const fault: EwalletFault = mode;
+    await sandbox.setFault(fault);
     return { mode };
   });
 }

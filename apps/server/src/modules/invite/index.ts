@@ -1,5 +1,6 @@
+import { promotionOperatorCalls } from '@mw/contract/operator/promotions';
+import { contractRoute } from '../../http/contract-route';
 import { sql, type Kysely } from 'kysely';
-import { z } from 'zod';
 import { toBaht } from '@mw/contract/money';
 import type { DB, DefaultTimestamp } from '../../db/schema';
 import { requireMember } from '../../http/handlers';
@@ -240,18 +241,6 @@ export class InviteService {
   }
 }
 
-const minorUnits = z.number().int().min(1).max(100_000_000_000);
-const rulesBody = z.strictObject({
-  active: z.boolean(),
-  percent: z.number().min(0).max(100),
-  // Per currency (minor units); a bare number is the base currency's (the older form).
-  minimum: z.union([
-    minorUnits.transform((n) => ({ [BASE_CURRENCY]: n })),
-    z.record(z.string(), minorUnits).refine((m) => Object.keys(m).every((c) => CURRENCIES.some((k) => k === c)), 'currency codes: THB, LAK'),
-  ]),
-  successPercent: z.number().min(0).max(10_000),
-  failPercent: z.number().min(0).max(100),
-});
 
 /** Invite a friend (spec sections 2, 3, 7, 8). Operator: GET/PUT /api/operator/invite-settings. */
 export const inviteModule = defineModule({
@@ -294,10 +283,12 @@ ALTER TABLE invite_earnings ALTER COLUMN currency SET NOT NULL;`,
     const { config, invites, settings, database } = services;
     bannerSettingRoutes(app, services, 'invite');
     const guard = operatorGuard(config);
-    app.get('/api/operator/invite-settings', { preHandler: guard }, async () => invites.rules());
-    app.put('/api/operator/invite-settings', { preHandler: guard, schema: { body: rulesBody } }, async (request) => {
+    const c = promotionOperatorCalls;
+    contractRoute(app, c.inviteSettingsGet, { preHandler: guard }, async () => invites.rules());
+    contractRoute(app, c.inviteSettingsPut, { preHandler: guard }, async ({ body, request }) => {
+      const rules: InviteRules = body;
       const before = await invites.rules();
-      await settings.set('invite', request.body as InviteRules);
+      await settings.set('invite', rules);
       const after = await invites.rules();
       await recordChange(database.db, { who: operatorName(request), entity: 'invite', key: 'rules', before, after });
       return after;

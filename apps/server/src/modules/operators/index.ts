@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { adminEndpoints, auditQuerySchema } from '@mw/contract/admin';
-import type { EndpointDef } from '@mw/contract/http';
+import { adminEndpoints } from '@mw/contract/admin';
 import type { Config } from '../../config';
+import { contractRoute } from '../../http/contract-route';
 import { unauthorized } from '../../lib/errors';
 import { SecretBox } from '../../lib/secret-box';
 import { readAudit, type AuditActor } from '../../platform/audit';
@@ -81,30 +81,6 @@ export const operatorsModule = defineModule({
   },
 });
 
-type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
-
-/** Registers one call of the contract's adminEndpoints: its schemas, its guard, its handler. */
-function route<P extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
-  app: FastifyInstance,
-  def: EndpointDef<P, B, R>,
-  options: { preHandler?: (request: FastifyRequest) => Promise<void>; querystring?: z.ZodType },
-  handler: (input: { params: Out<P>; body: Out<B>; request: FastifyRequest; reply: FastifyReply }) => Promise<z.input<R>>,
-): void {
-  const schema: FastifySchema = {
-      ...(def.params ? { params: def.params } : {}),
-      ...(def.body ? { body: def.body } : {}),
-      ...(options.querystring ? { querystring: options.querystring } : {}),
-    response: { 200: def.response },
-  };
-  app.route({
-    method: def.method,
-    url: def.path,
-    schema,
-    ...(options.preHandler ? { preHandler: options.preHandler } : {}),
-    handler: async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => handler({ params: request.params as Out<P>, body: request.body as Out<B>, request, reply }),
-  });
-}
-
 function identity(request: FastifyRequest): OperatorIdentity {
   if (!request.operator) throw unauthorized('UNAUTHORIZED');
   return request.operator;
@@ -128,33 +104,31 @@ function adminRoutes(app: FastifyInstance, services: Services): void {
   };
   const guard = operatorGuard(services.config);
 
-  route(app, e.adminLogin, {}, async ({ body, request }) => operators.login(body.username, body.password, request.ip));
-  route(app, e.adminLoginTotp, {}, async ({ body, request }) => operators.loginTotp(body.challenge, body.code, request.ip));
-  route(app, e.adminLogout, { preHandler: sessionOnly }, async ({ request }) => {
+  contractRoute(app, e.adminLogin, {}, async ({ body, request }) => operators.login(body.username, body.password, request.ip));
+  contractRoute(app, e.adminLoginTotp, {}, async ({ body, request }) => operators.loginTotp(body.challenge, body.code, request.ip));
+  contractRoute(app, e.adminLogout, { preHandler: sessionOnly }, async ({ request }) => {
     await operators.logout(identity(request), request.ip);
     return { ok: true as const };
   });
-  route(app, e.adminMe, { preHandler: anyOperator }, async ({ request }) => {
+  contractRoute(app, e.adminMe, { preHandler: anyOperator }, async ({ request }) => {
     const who = identity(request);
     return { id: who.id, username: who.username, name: who.name, role: who.role, via: who.via, sessionExpiresAt: who.sessionExpiresAt?.toISOString() ?? null };
   });
-  route(app, e.adminPassword, { preHandler: sessionOnly }, async ({ body, request }) =>
+  contractRoute(app, e.adminPassword, { preHandler: sessionOnly }, async ({ body, request }) =>
     operators.changePassword(identity(request), body.oldPassword, body.newPassword, request.ip),
   );
-  route(app, e.adminEnrolment, {}, async ({ params }) => operators.enrolment(params.token));
-  route(app, e.adminEnrolmentFinish, {}, async ({ params, body, request }) => {
+  contractRoute(app, e.adminEnrolment, {}, async ({ params }) => operators.enrolment(params.token));
+  contractRoute(app, e.adminEnrolmentFinish, {}, async ({ params, body, request }) => {
     await operators.finishEnrolment(params.token, body.password, body.code, request.ip);
     return { ok: true as const };
   });
 
   // Owner calls: the central hook has authenticated the caller and checked the role.
-  route(app, e.operatorsList, { preHandler: guard }, async () => ({ operators: await operators.list() }));
-  route(app, e.operatorCreate, { preHandler: guard }, async ({ body, request }) => operators.create(body, actor(request)));
-  route(app, e.operatorRole, { preHandler: guard }, async ({ params, body, request }) => operators.changeRole(params.id, body.role, actor(request)));
-  route(app, e.operatorDisable, { preHandler: guard }, async ({ params, request }) => operators.disable(params.id, actor(request)));
-  route(app, e.operatorEnable, { preHandler: guard }, async ({ params, request }) => operators.enable(params.id, actor(request)));
-  route(app, e.operatorResetTotp, { preHandler: guard }, async ({ params, request }) => operators.resetTotp(params.id, actor(request)));
-  route(app, e.operatorAudit, { preHandler: guard, querystring: auditQuerySchema }, async ({ request }) =>
-    readAudit(services.database.db, request.query as z.output<typeof auditQuerySchema>),
-  );
+  contractRoute(app, e.operatorsList, { preHandler: guard }, async () => ({ operators: await operators.list() }));
+  contractRoute(app, e.operatorCreate, { preHandler: guard }, async ({ body, request }) => operators.create(body, actor(request)));
+  contractRoute(app, e.operatorRole, { preHandler: guard }, async ({ params, body, request }) => operators.changeRole(params.id, body.role, actor(request)));
+  contractRoute(app, e.operatorDisable, { preHandler: guard }, async ({ params, request }) => operators.disable(params.id, actor(request)));
+  contractRoute(app, e.operatorEnable, { preHandler: guard }, async ({ params, request }) => operators.enable(params.id, actor(request)));
+  contractRoute(app, e.operatorResetTotp, { preHandler: guard }, async ({ params, request }) => operators.resetTotp(params.id, actor(request)));
+  contractRoute(app, e.operatorAudit, { preHandler: guard }, async ({ query }) => readAudit(services.database.db, query));
 }

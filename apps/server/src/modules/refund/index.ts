@@ -1,5 +1,6 @@
+import { promotionOperatorCalls } from '@mw/contract/operator/promotions';
+import { contractRoute } from '../../http/contract-route';
 import { sql, type Kysely } from 'kysely';
-import { z } from 'zod';
 import type { Locale } from '@mw/contract/constants';
 import { toBaht } from '@mw/contract/money';
 import type { RefundCheck } from '@mw/contract/refund';
@@ -8,7 +9,7 @@ import { requireMember } from '../../http/handlers';
 import { AppError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { MoneyCore } from '../../money/core';
-import { BASE_CURRENCY, CURRENCIES, ledgerCurrencySqlText, memberCurrency, type Currency } from '../../money/ledger';
+import { BASE_CURRENCY, ledgerCurrencySqlText, memberCurrency, type Currency } from '../../money/ledger';
 import type { Idem } from '../../money/idempotency';
 import { uniqueViolation } from '../../lib/errors';
 import { recordChange } from '../../platform/audit';
@@ -242,21 +243,7 @@ export class RefundService {
   }
 }
 
-const isCurrency = (code: string) => CURRENCIES.some((c) => c === code);
-const minorUnits = z.number().int().min(1).max(100_000_000_000);
 /** Per currency (minor units); a bare number is the base currency's (the older form). */
-const perCurrency = z.union([minorUnits.transform((n) => ({ [BASE_CURRENCY]: n })), z.record(z.string(), minorUnits).refine((m) => Object.keys(m).every(isCurrency), 'currency codes: THB, LAK')]);
-const texts = z.strictObject({ th: z.string().max(5000), la: z.string().max(5000), en: z.string().max(5000) });
-const rulesBody = z.strictObject({
-  active: z.boolean(),
-  period: z.enum(['day', 'week']),
-  percent: z.number().min(0).max(100),
-  minimum: perCurrency,
-  maximum: perCurrency,
-  successPercent: z.number().min(0).max(10_000),
-  failPercent: z.number().min(0).max(100),
-  info: z.union([texts.transform((t) => ({ [BASE_CURRENCY]: t })), z.record(z.string(), texts).refine((m) => Object.keys(m).every(isCurrency), 'currency codes: THB, LAK')]),
-});
 
 /** Refund of losses (spec sections 2, 3, 7, 8). Operator: GET/PUT /api/operator/refund-settings. */
 export const refundModule = defineModule({
@@ -302,10 +289,12 @@ ALTER TABLE refunds ALTER COLUMN currency SET NOT NULL;`,
     const { config, refunds, settings, database } = services;
     bannerSettingRoutes(app, services, 'refund');
     const guard = operatorGuard(config);
-    app.get('/api/operator/refund-settings', { preHandler: guard }, async () => refunds.rules());
-    app.put('/api/operator/refund-settings', { preHandler: guard, schema: { body: rulesBody } }, async (request) => {
+    const c = promotionOperatorCalls;
+    contractRoute(app, c.refundSettingsGet, { preHandler: guard }, async () => refunds.rules());
+    contractRoute(app, c.refundSettingsPut, { preHandler: guard }, async ({ body, request }) => {
+      const rules: RefundRules = body;
       const before = await refunds.rules();
-      await settings.set('refund', request.body as RefundRules);
+      await settings.set('refund', rules);
       const after = await refunds.rules();
       await recordChange(database.db, { who: operatorName(request), entity: 'refund', key: 'rules', before, after });
       return after;

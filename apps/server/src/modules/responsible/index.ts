@@ -1,4 +1,6 @@
-import { z } from 'zod';
+import { responsibleOperatorCalls } from '@mw/contract/operator/approval';
+import { contractRoute } from '../../http/contract-route';
+import type { FastifyRequest } from 'fastify';
 import { toBaht } from '@mw/contract/money';
 import { requireMember } from '../../http/handlers';
 import { AppError } from '../../lib/errors';
@@ -14,8 +16,6 @@ declare module '../../platform/services' {
     responsible: ResponsibleService;
   }
 }
-
-const idParams = z.object({ id: z.string().min(1).max(64) });
 
 /**
  * Responsible play (issue 22): the member's calls of contract/responsible.ts, the money core's
@@ -99,8 +99,8 @@ CREATE TRIGGER responsible_settings_kept BEFORE DELETE ON responsible_settings F
   }),
   routes(app, { config, money, responsible, accounts, database }) {
     const guard = operatorGuard(config);
-    app.get('/api/operator/deposits/held', { preHandler: guard, schema: { querystring: z.object({ status: z.enum(['HELD', 'RETURNED', 'ALL']).default('HELD') }) } }, async (request) => {
-      const { status } = request.query as { status: 'HELD' | 'RETURNED' | 'ALL' };
+    const c = responsibleOperatorCalls;
+    contractRoute(app, c.heldDeposits, { preHandler: guard }, async ({ query: { status } }) => {
       const held = await money.credits.held({ status });
       const names = new Map<string, string>();
       for (const memberId of new Set(held.map((h) => h.memberId))) names.set(memberId, (await accounts.profile(memberId).catch(() => null))?.username ?? '');
@@ -120,33 +120,27 @@ CREATE TRIGGER responsible_settings_kept BEFORE DELETE ON responsible_settings F
         })),
       };
     });
-    // The body is optional ({force?: boolean}): checked here, a missing body is no force.
-    const releaseBody = z.strictObject({ force: z.boolean().optional() });
-    app.post('/api/operator/deposits/held/:id/release', { preHandler: guard, schema: { params: idParams } }, async (request) => {
-      const { id } = request.params as { id: string };
-      const parsed = request.body === undefined || request.body === null ? { success: true as const, data: {} } : releaseBody.safeParse(request.body);
-      if (!parsed.success) throw new AppError(400, 'KEY_INVALID');
-      const force = parsed.data.force === true;
+    // The body is optional ({force?: boolean}): a missing body is no force.
+    contractRoute(app, c.heldRelease, { preHandler: guard }, async ({ params: { id }, body, request }) => {
+      const force = body?.force === true;
       // Over the limit (or during a break) only an owner may credit it, and only by asking so (force).
       const released = await money.credits.release(id, force && operatorIsOwner(request));
       if (!released) throw new AppError(404, 'NO_HELD_DEPOSIT');
       await recordChange(database.db, { who: operatorName(request), entity: 'held-deposit', key: id, before: { status: 'HELD' }, after: { status: 'RELEASED', force, memberId: released.memberId, amount: released.amount } });
-      return { ok: true, id, memberId: released.memberId, amount: toBaht(released.amount), wallet: { amount: toBaht(released.wallet) } };
+      return { ok: true as const, id, memberId: released.memberId, amount: toBaht(released.amount), wallet: { amount: toBaht(released.wallet) } };
     });
-    app.post('/api/operator/deposits/held/:id/return', { preHandler: guard, schema: { params: idParams } }, async (request) => {
-      const { id } = request.params as { id: string };
+    contractRoute(app, c.heldReturn, { preHandler: guard }, async ({ params: { id }, request }) => {
       if (!(await money.credits.markReturned(id))) throw new AppError(404, 'NO_HELD_DEPOSIT');
       await recordChange(database.db, { who: operatorName(request), entity: 'held-deposit', key: id, before: { status: 'HELD' }, after: { status: 'RETURNED' } });
-      return { ok: true, id, status: 'RETURNED' };
+      return { ok: true as const, id, status: 'RETURNED' as const };
     });
-    app.get('/api/operator/members/:id/responsible', { preHandler: guard, schema: { params: idParams } }, async (request) => responsible.operatorView((request.params as { id: string }).id));
+    contractRoute(app, c.memberResponsible, { preHandler: guard }, async ({ params }) => responsible.operatorView(params.id));
     // Lifting or shortening a break: refused to everyone; the try is in the audit.
-    const refuseLift = async (request: Parameters<typeof guard>[0]) => {
-      const { id } = request.params as { id: string };
+    const refuseLift = async ({ params: { id }, request }: { params: { id: string }; request: FastifyRequest }): Promise<never> => {
       await recordChange(database.db, { who: operatorName(request), entity: 'responsible-break-lift-refused', key: id, before: null, after: { method: request.method, body: request.body ?? null } });
       throw new AppError(403, 'EXCLUSION_CANNOT_BE_LIFTED');
     };
-    app.delete('/api/operator/members/:id/responsible/break', { preHandler: guard, schema: { params: idParams } }, refuseLift);
-    app.put('/api/operator/members/:id/responsible/break', { preHandler: guard, schema: { params: idParams } }, refuseLift);
+    contractRoute(app, c.memberBreakLift, { preHandler: guard }, refuseLift);
+    contractRoute(app, c.memberBreakChange, { preHandler: guard }, refuseLift);
   },
 });

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { settingsCalls } from '@mw/contract/operator/settings';
+import { contractRoute } from '../../http/contract-route';
 import { readChanges, recordChange } from '../../platform/audit';
 import { defineModule } from '../../platform/module';
 import { processLeasesMigration } from '../../platform/leader';
@@ -11,9 +12,6 @@ declare module '../../platform/services' {
     settings: SettingsService;
   }
 }
-
-/** Settings an operator may switch over the API. */
-const switchable = z.enum(['siteActive', 'registerOTP', 'enableChatWidget']);
 
 /**
  * Key/value settings (site content and switches) every domain reads through SettingsService.
@@ -54,30 +52,14 @@ CREATE INDEX operator_changes_entity ON operator_changes (entity, key, at DESC);
     await settings.setIfMissing('enableChatWidget', config.SEED_DEMO);
   },
   routes(app, { config, settings, database }) {
-    // Operators' configuration changes (the audit log's rows with an entity), newest first.
-    const changesQuery = z.object({ entity: z.string().max(32).optional(), key: z.string().max(64).optional() });
-    app.get('/api/operator/changes', { preHandler: operatorGuard(config), schema: { querystring: changesQuery } }, async (request) => {
-      const { entity, key } = request.query as z.output<typeof changesQuery>;
-      return { changes: await readChanges(database.db, { entity, key }) };
+    contractRoute(app, settingsCalls.operatorChanges, { preHandler: operatorGuard(config) }, async ({ query }) => ({
+      changes: await readChanges(database.db, query),
+    }));
+    contractRoute(app, settingsCalls.operatorSetting, { preHandler: operatorGuard(config) }, async ({ params: { key }, body: { value }, request }) => {
+      const before = await settings.get<boolean | null>(key, null);
+      await settings.set(key, value);
+      await recordChange(database.db, { who: operatorName(request), entity: 'setting', key, before, after: value });
+      return { key, value };
     });
-    app.put(
-      '/api/operator/settings/:key',
-      {
-        preHandler: operatorGuard(config),
-        schema: {
-          params: z.strictObject({ key: switchable }),
-          body: z.strictObject({ value: z.boolean() }),
-          response: { 200: z.object({ key: z.string(), value: z.boolean() }) },
-        },
-      },
-      async (request) => {
-        const { key } = request.params as { key: z.infer<typeof switchable> };
-        const { value } = request.body as { value: boolean };
-        const before = await settings.get<boolean | null>(key, null);
-        await settings.set(key, value);
-        await recordChange(database.db, { who: operatorName(request), entity: 'setting', key, before, after: value });
-        return { key, value };
-      },
-    );
   },
 });

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import { promotionOperatorCalls } from '@mw/contract/operator/promotions';
+import { contractRoute } from '../../http/contract-route';
 import { requireMember } from '../../http/handlers';
 import { defineModule } from '../../platform/module';
 import { operatorGuard, operatorName } from '../../platform/operator';
@@ -14,54 +15,27 @@ declare module '../../platform/services' {
   }
 }
 
-const colour = z.string().regex(/^#[0-9A-Fa-f]{6}$/);
-const sliceBody = z.strictObject({
-  code: z.string().regex(/^[A-Z0-9_]{1,24}$/),
-  label: z.string().trim().min(1).max(40),
-  bgColor: colour,
-  textColor: colour,
-  htmlDescription: z.string().max(2000).default(''),
-  weight: z.number().int().min(1).max(1_000_000),
-  // Minor units of the wheel's currency (LAK prizes run to millions of kip).
-  prize: z.strictObject({ name: z.string().trim().min(1).max(80), amount: z.number().int().min(0).max(100_000_000_000) }),
-});
-const wheelBody = z.strictObject({
-  name: z.string().trim().min(1).max(80),
-  active: z.boolean(),
-  slices: z
-    .array(sliceBody)
-    .min(2)
-    .max(16)
-    .refine((slices) => new Set(slices.map((s) => s.code)).size === slices.length, 'slice codes must be unique'),
-  depositPerCoin: z.number().int().min(0).max(100_000_000_000),
-  couponTtlDays: z.number().int().min(1).max(365),
-});
-
-const wheelQuery = z.object({ currency: z.string().max(8).optional() });
-
 /** The wheel a call names: `?currency=` (THB when left out); another code is KEY_INVALID. */
-function wheelCurrency(query: unknown): Currency {
-  const currency = currencyOf((query as { currency?: string }).currency);
+function wheelCurrency(query: { currency?: string | undefined }): Currency {
+  const currency = currencyOf(query.currency);
   if (!currency) throw badRequest('KEY_INVALID', { fields: [{ path: 'currency', code: 'invalid' }] });
   return currency;
 }
 
 /** The operator's view of the wheels (one per currency: `?currency=LAK`) and its calls (until the back office exists). */
 function operatorRoutes(app: FastifyInstance, guard: ReturnType<typeof operatorGuard>, spins: SpinService): void {
-  app.get('/api/operator/spinwheel', { preHandler: guard, schema: { querystring: wheelQuery } }, async (request) => spins.operatorWheel(wheelCurrency(request.query)));
-  app.put('/api/operator/spinwheel', { preHandler: guard, schema: { querystring: wheelQuery, body: wheelBody } }, async (request) => {
-    const currency = wheelCurrency(request.query);
-    const input = request.body as WheelInput;
+  const c = promotionOperatorCalls;
+  contractRoute(app, c.spinwheelGet, { preHandler: guard }, async ({ query }) => spins.operatorWheel(wheelCurrency(query)));
+  contractRoute(app, c.spinwheelPut, { preHandler: guard }, async ({ query, body, request }) => {
+    const currency = wheelCurrency(query);
+    const input: WheelInput = body;
     const before = await spins.operatorWheel(currency);
     await spins.setWheel(currency, input);
     const after = await spins.operatorWheel(currency);
     await spins.audit(operatorName(request), currency, before.wheel, after.wheel);
     return after;
   });
-  const grantBody = z.strictObject({ coins: z.number().int().min(1).max(1000) });
-  app.post('/api/operator/members/:id/coins', { preHandler: guard, schema: { params: z.object({ id: z.string().min(1).max(64) }), body: grantBody } }, async (request) => ({
-    coin: await spins.grantCoins((request.params as { id: string }).id, (request.body as { coins: number }).coins),
-  }));
+  contractRoute(app, c.memberCoins, { preHandler: guard }, async ({ params, body }) => ({ coin: await spins.grantCoins(params.id, body.coins) }));
 }
 
 /**

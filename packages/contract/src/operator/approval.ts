@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { endpoint } from '../http';
+
+/**
+ * Four eyes (FOUR_EYES_THRESHOLD): the approvals a maker's call recorded and a second finance or
+ * owner operator runs or refuses (the maker cannot), and the responsible-play calls of finance
+ * and support (held deposits, a member's state; a break is never lifted).
+ */
+
+const op = { auth: false, operator: 'operator', added: true } as const;
+const idParams = z.object({ id: z.string().min(1).max(64) });
+
+/** What the approved call answered: its status and body. */
+export const actionResultSchema = z.object({ status: z.number().int(), body: z.unknown() });
+export const approvalSchema = z.looseObject({
+  id: z.string(),
+  action: z.string(),
+  memberId: z.string().nullable(),
+  amount: z.number(),
+  currency: z.string(),
+  payload: z.unknown(),
+  maker: z.string(),
+  status: z.enum(['pending', 'approved', 'rejected']),
+  checker: z.string().nullable(),
+  note: z.string().nullable(),
+  result: actionResultSchema.nullable(),
+  createdAt: z.string(),
+  decidedAt: z.string().nullable(),
+});
+
+export const approvalOperatorCalls = {
+  approvalsList: endpoint({
+    ...op, domain: 'approval', method: 'GET', path: '/api/operator/approvals',
+    query: z.object({ status: z.enum(['pending', 'approved', 'rejected']).optional() }), response: z.object({ approvals: z.array(approvalSchema) }),
+  }),
+  approvalGet: endpoint({ ...op, domain: 'approval', method: 'GET', path: '/api/operator/approvals/:id', params: idParams, response: approvalSchema }),
+  approvalApprove: endpoint({
+    ...op, domain: 'approval', method: 'POST', path: '/api/operator/approvals/:id/approve', params: idParams,
+    response: z.object({ id: z.string(), status: z.literal('approved'), result: actionResultSchema }),
+    description: 'Runs the recorded call once (a second operator; the maker cannot: 403).',
+  }),
+  approvalReject: endpoint({
+    ...op, domain: 'approval', method: 'POST', path: '/api/operator/approvals/:id/reject', params: idParams,
+    body: z.strictObject({ note: z.string().trim().min(1).max(200) }), response: approvalSchema,
+  }),
+};
+
+export const heldDepositSchema = z.object({
+  id: z.string(),
+  memberId: z.string(),
+  username: z.string(),
+  amount: z.number(),
+  currency: z.string(),
+  from: z.unknown(),
+  source: z.string(),
+  reference: z.string(),
+  reason: z.string(),
+  status: z.string(),
+  receivedAt: z.string(),
+});
+
+export const responsibleOperatorCalls = {
+  heldDeposits: endpoint({
+    ...op, domain: 'responsible', method: 'GET', path: '/api/operator/deposits/held',
+    query: z.object({ status: z.enum(['HELD', 'RETURNED', 'ALL']).default('HELD') }), response: z.object({ deposits: z.array(heldDepositSchema) }),
+  }),
+  heldRelease: endpoint({
+    ...op, domain: 'responsible', method: 'POST', path: '/api/operator/deposits/held/:id/release', params: idParams,
+    // Optional: a missing body is no force.
+    body: z.strictObject({ force: z.boolean().optional() }).nullish(),
+    response: z.object({ ok: z.literal(true), id: z.string(), memberId: z.string(), amount: z.number(), wallet: z.object({ amount: z.number() }) }),
+    description: 'Credits a held deposit; over the limit (or during a break) only an owner, asking with {force: true}.',
+  }),
+  heldReturn: endpoint({
+    ...op, domain: 'responsible', method: 'POST', path: '/api/operator/deposits/held/:id/return', params: idParams,
+    response: z.object({ ok: z.literal(true), id: z.string(), status: z.literal('RETURNED') }),
+    description: 'Marks a held deposit as returned to its sender (outside the wallet).',
+  }),
+  memberResponsible: endpoint({ ...op, domain: 'responsible', method: 'GET', path: '/api/operator/members/:id/responsible', params: idParams, response: z.looseObject({}) }),
+  memberBreakLift: endpoint({
+    ...op, domain: 'responsible', method: 'DELETE', path: '/api/operator/members/:id/responsible/break', params: idParams, response: z.never(),
+    description: 'Refused to everyone (403 EXCLUSION_CANNOT_BE_LIFTED); the try is in the audit.',
+  }),
+  memberBreakChange: endpoint({
+    ...op, domain: 'responsible', method: 'PUT', path: '/api/operator/members/:id/responsible/break', params: idParams, response: z.never(),
+    description: 'Refused to everyone (403 EXCLUSION_CANNOT_BE_LIFTED); the try is in the audit.',
+  }),
+};
