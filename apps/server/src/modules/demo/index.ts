@@ -34,15 +34,15 @@ const DEMO_SETTINGS: Record<string, unknown> = {
   },
   agreements: {
     th: [
-      '<p>ผู้ใช้ต้องมีอายุ 18 ปีขึ้นไป และใช้บัญชีธนาคารชื่อเดียวกับที่ลงทะเบียน</p>',
+      '<p>ผู้ใช้ต้องมีอายุ 20 ปีขึ้นไป และใช้บัญชีธนาคารชื่อเดียวกับที่ลงทะเบียน</p>',
       '<p>หนึ่งคนต่อหนึ่งบัญชี หากพบการทุจริต ทางเว็บไซต์ขอสงวนสิทธิ์ระงับบัญชี</p>',
     ],
     la: [
-      '<p>ຜູ້ໃຊ້ຕ້ອງມີອາຍຸ 18 ປີຂຶ້ນໄປ ແລະ ໃຊ້ບັນຊີທະນາຄານຊື່ດຽວກັບທີ່ລົງທະບຽນ</p>',
+      '<p>ຜູ້ໃຊ້ຕ້ອງມີອາຍຸ 20 ປີຂຶ້ນໄປ ແລະ ໃຊ້ບັນຊີທະນາຄານຊື່ດຽວກັບທີ່ລົງທະບຽນ</p>',
       '<p>ໜຶ່ງຄົນຕໍ່ໜຶ່ງບັນຊີ ຖ້າພົບການສໍ້ໂກງ ທາງເວັບໄຊສະຫງວນສິດລະງັບບັນຊີ</p>',
     ],
     en: [
-      '<p>You must be 18 or older and use a bank account in the name you registered with.</p>',
+      '<p>You must be 20 or older and use a bank account in the name you registered with.</p>',
       '<p>One account per person. Accounts involved in fraud may be suspended.</p>',
     ],
   },
