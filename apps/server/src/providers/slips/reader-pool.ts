@@ -78,6 +78,11 @@ export class SlipReaderPool {
     return this.started;
   }
 
+  /** Images the worker threads have answered (since the pool started). */
+  get completed(): number {
+    return this.started?.completed ?? 0;
+  }
+
   /** Images being read or waiting for a thread now. */
   get pending(): number {
     return this.inFlight;

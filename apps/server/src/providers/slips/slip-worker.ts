@@ -1,6 +1,7 @@
 // The slip readers' worker thread (see reader-pool.ts): decodes an uploaded image and finds its QR
 // off the server's event loop. Answers plain data (a class instance such as ImageError does not
 // cross threads): the QR's text, null when there is none, or the image's refusal.
+import sharp from 'sharp';
 import { ImageError, type ImageErrorReason } from './image';
 import { readSlipQr } from './qr-reader';
 import { loadZxing } from './zxing';
@@ -18,6 +19,10 @@ export default async function readSlip(task: { bytes: Uint8Array }): Promise<Sli
     throw error;
   }
 }
+
+// One libvips thread per image: the pool's threads are the parallelism, and the cores stay free
+// for the main thread. (A libvips setting of the whole process; only slips use sharp.)
+sharp.concurrency(1);
 
 // The wasm decoder is instantiated as the thread starts, not with its first slip (a failure
 // shows with the first slip: loadZxing keeps the rejected promise).
