@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Slip } from '@mw/contract/wallet';
+import { ApiError } from '../../shared/api/ApiError';
 import { errorMessage } from '../../shared/api/errorMessage';
 import { formatMoney } from '../../shared/format/money';
 import { currencySign, useMoneyCurrency } from '../../shared/format/moneyCurrency';
@@ -81,7 +82,9 @@ export function SlipUpload({ onCredited }: { onCredited: () => void }) {
       })
       .catch((error: unknown) => {
         if (controller.signal.aborted) return;
-        setOutcome({ tone: 'error', text: text('slipFailed', { reason: errorMessage(error) }), status: 'FAILED' });
+        // Every slip reader busy (503 BUSY): the slip was not checked and nothing was kept; send it again.
+        if (error instanceof ApiError && error.code === 'BUSY') setOutcome({ tone: 'error', text: text('slipBusy'), status: 'BUSY' });
+        else setOutcome({ tone: 'error', text: text('slipFailed', { reason: errorMessage(error) }), status: 'FAILED' });
         settled(null);
       })
       .finally(() => setProgress(null));
