@@ -58,6 +58,15 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser }, sourceType: 'script' },
   },
   {
+    // The service worker and the offline page's script: plain scripts, their placeholders filled by the build (apps/web/pwa/plugin.ts).
+    files: ['apps/web/pwa/sw.js'],
+    languageOptions: { globals: { ...globals.serviceworker, __BUILD__: 'readonly', __PRECACHE__: 'readonly' }, sourceType: 'script' },
+  },
+  {
+    files: ['apps/web/pwa/offline.js'],
+    languageOptions: { globals: { ...globals.browser, __TEXTS__: 'readonly', __DEFAULT_LOCALE__: 'readonly' }, sourceType: 'script' },
+  },
+  {
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },

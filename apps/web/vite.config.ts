@@ -3,6 +3,7 @@ import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { defineConfig, loadEnv, type Plugin } from 'vite';
+import { pwa } from './pwa/plugin';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const apiTarget = 'http://localhost:3000';
@@ -96,7 +97,7 @@ export default defineConfig(({ mode }) => {
     root,
     // Vite 8 transforms TSX itself (Oxc); no React plugin needed.
     oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
-    plugins: [htmlLang(laos), preloadMainFont(laos), precompress(), chunkModules('member')],
+    plugins: [htmlLang(laos), preloadMainFont(laos), pwa(root, laos), precompress(), chunkModules('member')],
     resolve: {
       // The Laos build bundles Lao as its default locale instead of Thai (see src/i18n/defaultMessages.ts
       // and defaultMemberMessages.ts).

@@ -47,6 +47,7 @@ export class HowtoApi {
         bankCode: 'KBANK',
         bankAccountName: member.accountName,
         bankAccountNo: `9${member.phone.slice(1)}`,
+        birthDate: '1990-01-15',
       },
     });
     const login = await this.call<{ token: string }>('POST', '/api/login', { body: { username: member.phone, password: member.password } });

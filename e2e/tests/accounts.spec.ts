@@ -64,6 +64,7 @@ test('a newcomer registers in the browser alone, logs in, uses the profile, chan
   await profileStep.locator('input[name=name]').fill(name);
   await profileStep.locator('input[name=password]').fill(password);
   await profileStep.locator('input[name=confirmPassword]').fill(password);
+  await profileStep.locator('input[name=birthDate]').fill('1990-01-15');
   await profileStep.locator('select[name=sourceCode]').selectOption('FACEBOOK');
   await page.getByTestId('register-next').click();
 
@@ -258,12 +259,19 @@ test('the register wizard enforces its rules on screen and keeps an invite link\
   await profileStep.locator('input[name=name]').fill('Validation Tester');
   await profileStep.locator('input[name=password]').fill('secret123');
   await profileStep.locator('input[name=confirmPassword]').fill('secret124');
+  await profileStep.locator('input[name=birthDate]').fill('1990-01-15');
   await page.getByTestId('register-next').click();
   await expect(profileStep.getByTestId('field-error')).toHaveText(th.rules.PASSWORDS_NOT_MATCH);
   await expect(profileStep).toBeVisible();
   await screen(page, 'th-register-profile-mismatch');
   await profileStep.locator('input[name=confirmPassword]').fill('secret123');
   await expect(profileStep.getByTestId('field-error')).toHaveCount(0);
+  // The age gate: someone under 20 is refused before the server is asked.
+  await profileStep.locator('input[name=birthDate]').fill(`${new Date().getFullYear() - 19}-01-01`);
+  await page.getByTestId('register-next').click();
+  await expect(profileStep.getByTestId('field-error')).toHaveText(fill(th.rules.UNDERAGE, { minAge: 20 }));
+  await screen(page, 'th-register-underage');
+  await profileStep.locator('input[name=birthDate]').fill('1990-01-15');
   await page.getByTestId('register-next').click();
 
   // KTB needs the account name in English.

@@ -23,7 +23,9 @@ const PAGES: ReadonlyArray<{ path: string; heading: string }> = [
 ];
 
 test('the sign-in page is accessible', async ({ page }) => {
-  await page.addInitScript(() => window.localStorage.setItem('admin-locale', 'en'));
+  await page.addInitScript(() => {
+    if (!window.localStorage.getItem('admin-locale')) window.localStorage.setItem('admin-locale', 'en');
+  });
   await page.goto('/admin/login');
   await expect(page.getByRole('heading', { name: T.login.title })).toBeVisible();
   expect(await axeFindings(page)).toEqual([]);

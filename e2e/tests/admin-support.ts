@@ -39,7 +39,9 @@ export function totp(secret: string, step = Math.floor(Date.now() / 30_000)): st
  * refuses it and the next step's code is used (waiting for that step to begin).
  */
 export async function adminLogin(page: Page, username: string, secret = DEMO_TOTP_SECRET, password = DEMO_OPERATOR_PASSWORD): Promise<void> {
-  await page.addInitScript(() => window.localStorage.setItem('admin-locale', 'en'));
+  await page.addInitScript(() => {
+    if (!window.localStorage.getItem('admin-locale')) window.localStorage.setItem('admin-locale', 'en');
+  });
   await page.goto('/admin/login');
   for (let attempt = 0; attempt < 3; attempt += 1) {
     await page.getByLabel(en.login.username).fill(username);

@@ -150,6 +150,7 @@ export async function registerViaApi(
     bankCode: member.bankCode,
     bankAccountName: member.bankAccountName,
     bankAccountNo: member.bankAccountNo,
+    birthDate: '1990-01-15',
     ...(options.currency ? { currency: options.currency } : {}),
   });
   return member;

@@ -33,7 +33,7 @@ test('a terminated site sends guests and members to /terminated, and comes back 
     data: { value: false },
     headers: { Authorization: 'Bearer not-the-operator-token-000' },
   });
-  expect(refused.status()).toBe(403);
+  expect(refused.status()).toBe(401);
   expect((await request.get('/api/lookup/active')).status()).toBe(200);
 
   await setSiteActive(request, false);

@@ -78,6 +78,7 @@ async function registerMember(request: APIRequestContext): Promise<{ phone: stri
     bankCode: 'KBANK',
     bankAccountName: 'FIRST LAST',
     bankAccountNo: `7${phone.slice(1)}`,
+    birthDate: '1990-01-15',
     otpToken: sent.otpToken,
   });
   return { phone, name };

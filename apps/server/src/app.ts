@@ -9,7 +9,8 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { endpointList } from '@mw/contract/endpoints';
-import type { EndpointDef } from '@mw/contract/http';
+import { breakRuleOf, type EndpointDef } from '@mw/contract/http';
+import { WALLET_CODE } from '@mw/contract/constants';
 import type { Config } from './config';
 import type { Database } from './db/database';
 import { migrate } from './db/migrations';
@@ -23,8 +24,8 @@ import { AppError } from './lib/errors';
 import { modules as allModules } from './modules';
 import { idempotencyOf } from './money/idempotency';
 import { Lease } from './platform/leader';
-import { operatorGuard } from './platform/operator';
 import { migrationsOf, type DomainModule } from './platform/module';
+import { operatorAuthentication, registerOperatorHooks } from './platform/operator';
 import { createKernel, servicesUnderConstruction, type Services } from './platform/services';
 
 declare module 'fastify' {
@@ -159,15 +160,18 @@ export async function buildApp(config: Config, database: Database, modules: read
   // A terminated site answers every API call 410 gone; operator calls stay open to revive it.
   app.addHook('onRequest', async (request, reply) => {
     const path = pathOf(request);
-    // Operator calls stay open to revive the site; webhooks, so money that arrives is recorded.
-    if (!isApiPath(path) || /^\/+api\/(operator|webhooks)\//i.test(path)) return;
+    // Operator calls (and the operators' login) stay open to revive the site; webhooks, so money that arrives is recorded.
+    if (!isApiPath(path) || /^\/+api\/(operator|admin|webhooks)\//i.test(path)) return;
     if (!(await services.settings.siteActive())) {
       return reply.status(410).send({ message: 'gone', active: false });
     }
   });
 
+  // Every /api/operator/* call: who calls (401), the roles matrix (403 FORBIDDEN_ROLE), the audit.
+  registerOperatorHooks(app, services);
+
   // The OpenAPI document of every /api route (it sees the routes as they are registered below).
-  await registerApiDocs(app, config, operatorGuard(config));
+  await registerApiDocs(app, config, operatorAuthentication(services));
 
   // Each domain's contract calls and other routes, in a plugin scope of its own. A call no
   // domain answers is 501 NOT_IMPLEMENTED; `null` leaves the route out (404).
@@ -266,6 +270,7 @@ async function multipartRequest(request: FastifyRequest): Promise<unknown> {
 }
 
 function registerEndpoint(app: FastifyInstance, services: Services, name: string, def: EndpointDef, handler: Handler<EndpointDef> | undefined): void {
+  const rule = breakRuleOf(def);
   app.route({
     method: def.method,
     url: def.path,
@@ -278,6 +283,13 @@ function registerEndpoint(app: FastifyInstance, services: Services, name: string
     preValidation: def.auth
       ? async (request: FastifyRequest) => {
           request.member = await services.sessions.authenticate(request.headers.authorization);
+          // Responsible play: during a member's time-out or self-exclusion the calls the contract
+          // marks (every money call but withdrawals and money coming home, game launches,
+          // marketing) answer 403 TIME_OUT / SELF_EXCLUDED {until} before their body is even checked.
+          if (rule !== 'allowed' && 'responsible' in services) {
+            const homeward = rule === 'toWalletOnly' && (request.body as { to?: unknown } | null | undefined)?.to === WALLET_CODE;
+            if (!homeward) await services.responsible.assertNoBreak(request.member.memberId);
+          }
         }
       : def.domain === 'chat'
         ? // Chat is for guests and members: a token, when one comes, says which member (and must be valid).
@@ -332,6 +344,9 @@ async function registerWebApp(app: FastifyInstance, config: Config, services: Se
       preCompressed: true,
       setHeaders: (res, path) => {
         void res.header('cache-control', path.includes(join(root, 'assets')) || path.includes(join(root, 'admin', 'assets')) ? 'public, max-age=31536000, immutable' : 'no-cache');
+        // The service worker (the installable app, apps/web/pwa): checked with the server on every
+        // update check, never kept as immutable, and allowed the whole site as its scope.
+        if (path.replace(/\.(br|gz)$/, '') === join(root, 'sw.js')) void res.header('service-worker-allowed', '/');
       },
     });
   }

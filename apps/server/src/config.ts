@@ -105,6 +105,14 @@ const envSchema = z.object({
     }),
   /** Laos mode: no 10-digit phone rule, currency LAK or BAHT at registration. */
   LAOS_MODE: bool.default(false),
+  /** Responsible play (issue 22): the minimum age at registration (400 UNDERAGE below it). */
+  MIN_AGE: z.coerce.number().int().min(18).max(99).default(20),
+  /**
+   * Whether POST /api/account must carry birthDate. Spec section 7's registration has no birth date,
+   * so by default a client of the spec that does not send one still registers (the web app always
+   * asks for it, and a date sent is always checked); a regulated deployment sets it to true.
+   */
+  BIRTH_DATE_REQUIRED: bool.default(false),
   SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(24 * 7),
   /** How long a checked token is remembered in memory (0: read the session on every call). */
   SESSION_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),

@@ -241,12 +241,12 @@ describe.each(dbKinds)('bonuses on %s', (kind) => {
     expect((await put('LATER', { kind: 'credit', amount: 1000, description, validFrom: new Date(Date.now() + 3600_000).toISOString() })).statusCode).toBe(200);
     expect((await put('OVER', { kind: 'credit', amount: 1000, description, validTo: new Date(Date.now() - 1000).toISOString() })).statusCode).toBe(200);
     expect((await put('BAD', { kind: 'credit', description })).statusCode).toBe(400);
-    // Every change is recorded: who (X-Operator), when, before and after.
+    // Every change is recorded: who (the automation key, on behalf of the X-Operator it names), when, before and after.
     const changed = await t.app.inject({ method: 'PUT', url: '/api/operator/promotions/LATER', headers: { ...operator, 'x-operator': 'Nok' }, payload: { kind: 'credit', amount: 2000, description, validFrom: new Date(Date.now() + 3600_000).toISOString() } });
     expect(changed.statusCode).toBe(200);
-    const audit = (await t.app.inject({ method: 'GET', url: '/api/operator/changes?entity=promotion&key=LATER', headers: operator })).json() as { changes: Array<{ who: string; before: { amounts: { THB: number } } | null; after: { amounts: { THB: number } } }> };
+    const audit = (await t.app.inject({ method: 'GET', url: '/api/operator/changes?entity=promotion&key=LATER', headers: operator })).json() as { changes: Array<{ who: string; onBehalfOf: string | null; before: { amounts: { THB: number } } | null; after: { amounts: { THB: number } } }> };
     expect(audit.changes).toHaveLength(2);
-    expect(audit.changes[0]).toMatchObject({ who: 'Nok' });
+    expect(audit.changes[0]).toMatchObject({ who: 'api-key', onBehalfOf: 'Nok' });
     expect(audit.changes[0]?.before?.amounts.THB).toBe(1000);
     expect(audit.changes[0]?.after.amounts.THB).toBe(2000);
     expect(audit.changes[1]?.before).toBeNull();

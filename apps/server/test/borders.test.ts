@@ -82,7 +82,6 @@ const ALLOWED: Record<string, string> = {
   'modules/wallet -> members': 'read-only: the operator\'s list of pending withdrawals shows the member\'s username',
   'modules/wallet -> operations': 'read-only: pending withdrawals and transfers to settle',
   'money -> members': 'a member\'s ledger accounts are opened in the member\'s currency (read-only)',
-  'platform -> operator_changes': 'the audit log (platform/audit.ts) writes the settings module\'s table of operator changes',
   'providers/sms -> sandbox_sms': 'the sandbox SMS outbox table is created by the otp module\'s migrations',
 };
 

@@ -1,7 +1,8 @@
 /**
  * Live chat across two server processes on one PostgreSQL and one Redis (the Redis Streams
  * adapter): a guest's socket on process A gets what support sends through process B, in order,
- * and what was sent while its connection was down, exactly once.
+ * and what was sent while its connection was down, exactly once; a member's socket on A hears a
+ * deposit credited through B (the balance push).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -146,6 +147,41 @@ describe('live chat on two server processes (PostgreSQL + Redis)', () => {
     const support = ['one', 'two', 'three', 'four', 'five'];
     expect(texts.filter((m) => m !== 'hello from A'), printed()).toEqual(support);
     expect(texts.length - support.length, printed()).toBeLessThanOrEqual(1);
+    client.close();
+  }, 60_000);
+
+  it('a deposit credited through B reaches the member\'s socket on A as a balance event', async () => {
+    // The demo member (seeded in development); A and B share its database.
+    const signedIn = await fetch(`${A}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
+      body: JSON.stringify({ username: '0812345678', password: 'demo1234' }),
+    });
+    expect(signedIn.status).toBe(200);
+    const { token } = (await signedIn.json()) as { token: string };
+    const profile = (await (await fetch(`${A}/api/account/profile`, { headers: { authorization: `Bearer ${token}`, 'x-requested-with': 'XMLHttpRequest' } })).json()) as { bankCode: string; bankAccountNo: string };
+    const client = connect(A, { auth: { token }, transports: ['websocket'] });
+    onTestFinished(() => {
+      client.close();
+    });
+    const got = new Promise<{ reason: string; wallet?: number; amount?: number }>((resolve) => {
+      client.on('balance', (event: { reason: string; wallet?: number; amount?: number }) => {
+        if (event.reason === 'deposit' && event.amount === 321.5) resolve(event);
+      });
+    });
+    await new Promise<void>((r, j) => {
+      client.once('connect', () => r());
+      client.once('connect_error', j);
+    });
+    const sent = await fetch(`${B}/api/sandbox/bank/transfers`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
+      body: JSON.stringify({ fromBankCode: profile.bankCode, fromAccountNo: profile.bankAccountNo, toBankCode: 'KBANK', toAccountNo: '0451234567', amount: 321.5 }),
+    });
+    expect(sent.status).toBe(200);
+    const event = await got;
+    const wallet = (await (await fetch(`${B}/api/wallet`, { headers: { authorization: `Bearer ${token}`, 'x-requested-with': 'XMLHttpRequest' } })).json()) as { wallet: { amount: number } };
+    expect(event).toMatchObject({ reason: 'deposit', amount: 321.5, wallet: wallet.wallet.amount });
     client.close();
   }, 60_000);
 });

@@ -110,7 +110,7 @@ describe.each(dbKinds)('crash during a burst of transfers on %s', (kind) => {
     const sms = await api(base, 'GET', `/api/sandbox/sms?phoneNumber=${phone}`);
     const code = /\b(\d{6})\b/.exec(String((sms.body.messages as Array<{ text: string }>)[0]?.text))?.[1];
     await api(base, 'POST', '/api/otp/verify', { otpToken: sent.body.otpToken, otpCode: code });
-    const reg = await api(base, 'POST', '/api/account', { otpToken: sent.body.otpToken, name: 'Crash', username: phone, password: 'secret123', bankCode: 'KBANK', bankAccountName: 'CRASH TEST', bankAccountNo: `55${String(Date.now()).slice(-8)}` });
+    const reg = await api(base, 'POST', '/api/account', { otpToken: sent.body.otpToken, name: 'Crash', username: phone, password: 'secret123', bankCode: 'KBANK', bankAccountName: 'CRASH TEST', bankAccountNo: `55${String(Date.now()).slice(-8)}`, birthDate: '1990-01-15' });
     expect(reg.status).toBe(200);
     const token = String((await api(base, 'POST', '/api/login', { username: phone, password: 'secret123' })).body.token);
     expect((await api(base, 'POST', '/api/wallet/add', { amount: 1000 }, token)).status).toBe(200);

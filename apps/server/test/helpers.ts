@@ -147,6 +147,8 @@ export function registration(phone: string, overrides: Record<string, unknown> =
     bankCode: 'KBANK',
     bankAccountName: 'SOMCHAI JAIDEE',
     bankAccountNo: uniqueAccountNo(),
+    // The age gate (issue 22): an adult's birth date.
+    birthDate: '1990-01-15',
     ...overrides,
   };
 }

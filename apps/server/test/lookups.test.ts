@@ -56,9 +56,9 @@ describe.each(dbKinds)('lookups and site state on %s', (kind) => {
 
   it('answers 410 gone to every call while the site is terminated, and comes back', async () => {
     const refused = await call(t.app, 'PUT', '/api/operator/settings/siteActive', { body: { value: false } });
-    expect(refused).toMatchObject({ status: 403, body: { message: 'FORBIDDEN' } });
+    expect(refused).toMatchObject({ status: 401, body: { message: 'UNAUTHORIZED' } });
     const wrongToken = await call(t.app, 'PUT', '/api/operator/settings/siteActive', { body: { value: false }, headers: { authorization: 'Bearer nope' } });
-    expect(wrongToken.status).toBe(403);
+    expect(wrongToken.status).toBe(401);
 
     const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };
     expect((await call(t.app, 'PUT', '/api/operator/settings/siteActive', { body: { value: false }, headers: operator })).status).toBe(200);

@@ -217,8 +217,8 @@ describe.each(dbKinds)('payouts through the bank on %s', (kind) => {
     expect((await call(t.app, 'POST', `/api/operator/withdrawals/${w.id}/complete`, { headers: as('owner') })).body).toEqual({ id: w.id, status: 'SUCCESS' });
     expect((await call(t.app, 'POST', `/api/operator/withdrawals/${w.id}/approve`, { headers: as('finance-a') })).body).toMatchObject({ payout: 'paid', method: 'manual' });
     expect(await bankTransfers(t, w.id)).toHaveLength(0);
-    const audit = await t.services.database.db.selectFrom('operator_changes').selectAll().where('entity', '=', 'withdrawal').where('key', '=', w.id).execute();
-    expect(audit).toEqual([expect.objectContaining({ who: 'owner', after: expect.objectContaining({ method: 'manual', override: true }) })]);
+    const audit = await t.services.database.db.selectFrom('audit_log').selectAll().where('entity', '=', 'withdrawal').where('target', '=', w.id).execute();
+    expect(audit).toEqual([expect.objectContaining({ operator: 'api-key', on_behalf_of: 'owner', after: expect.objectContaining({ method: 'manual', override: true }) })]);
     expect(await ledgerTransactions(t, w.id)).toBe(2);
   });
 

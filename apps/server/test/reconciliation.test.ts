@@ -82,7 +82,7 @@ describe.each(dbKinds)('deposit reconciliation on %s', (kind) => {
   });
 
   it('answers only operators, and refuses a period that is not one', async () => {
-    expect((await t.app.inject({ method: 'GET', url: '/api/operator/reconciliation' })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'GET', url: '/api/operator/reconciliation' })).statusCode).toBe(401);
     for (const query of ['?from=yesterday', '?to=2026-13-01T00:00:00Z', '?from=2026-01-02T00:00:00Z&to=2026-01-01T00:00:00Z', '?from=%00']) {
       const { status, body } = await report(query);
       expect({ query, status }).toEqual({ query, status: 400 });

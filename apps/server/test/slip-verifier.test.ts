@@ -59,7 +59,7 @@ describe('slip verification against the sandbox bank', () => {
       expect(await verifier.verify(await qrPng(unknown))).toMatchObject({ ok: false, reason });
     }
     await call(t.app, 'PUT', '/api/operator/sandbox/bank/fault', { headers: operator, body: { mode: 'none' } });
-    expect((await call(t.app, 'PUT', '/api/operator/sandbox/bank/fault', { body: { mode: 'error' } })).status).toBe(403);
+    expect((await call(t.app, 'PUT', '/api/operator/sandbox/bank/fault', { body: { mode: 'error' } })).status).toBe(401);
     // Not an image at all: refused before any reading.
     await expect(verifier.verify(Buffer.from('#!/bin/sh\necho not a png\n'))).rejects.toBeInstanceOf(ImageError);
   });

@@ -196,7 +196,7 @@ describe.each(dbKinds)('slip deposits on %s', (kind) => {
     const b = await unknownSlip();
     const slipA = (await upload(m.token, a.png)).body._id as string;
     const slipB = (await upload(m.token, b.png)).body._id as string;
-    expect((await t.app.inject({ method: 'GET', url: '/api/operator/slips?status=PENDING' })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'GET', url: '/api/operator/slips?status=PENDING' })).statusCode).toBe(401);
     const list = await t.app.inject({ method: 'GET', url: '/api/operator/slips?status=PENDING', headers: operator });
     const listed = (list.json() as { slips: Array<{ id: string; status: string; link: string; transferKey: string }> }).slips;
     expect(listed.map((x) => x.id)).toEqual(expect.arrayContaining([slipA, slipB]));

@@ -275,7 +275,7 @@ describe.each(dbKinds)('wallet on %s', (kind) => {
     const a = await call<{ reference: string }>(t.app, 'POST', '/api/wallet/withdraw', { token, body: { amount: 300 } });
     const b = await call<{ reference: string }>(t.app, 'POST', '/api/wallet/withdraw', { token, body: { amount: 200 } });
     expect((await walletOf(token)).wallet.amount).toBe(500);
-    expect((await call(t.app, 'POST', `/api/operator/withdrawals/${a.body.reference}/complete`)).status).toBe(403);
+    expect((await call(t.app, 'POST', `/api/operator/withdrawals/${a.body.reference}/complete`)).status).toBe(401);
     expect((await call(t.app, 'POST', `/api/operator/withdrawals/${a.body.reference}/complete`, { headers: operator })).body).toEqual({ id: a.body.reference, status: 'SUCCESS' });
     expect((await call(t.app, 'POST', `/api/operator/withdrawals/${a.body.reference}/reject`, { headers: operator, body: { note: 'late' } })).status).toBe(404);
     expect((await call(t.app, 'POST', `/api/operator/withdrawals/${b.body.reference}/reject`, { headers: operator, body: { note: 'NAME_MISMATCH' } })).status).toBe(200);

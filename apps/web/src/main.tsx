@@ -65,3 +65,10 @@ async function start(): Promise<void> {
 }
 
 void start();
+
+// The installable app (service worker, manifest language, update prompt) once the page has loaded.
+if (import.meta.env.PROD) {
+  const pwa = () => void import('./app/pwa/serviceWorker').then((m) => m.registerServiceWorker());
+  if (document.readyState === 'complete') pwa();
+  else window.addEventListener('load', pwa, { once: true });
+}

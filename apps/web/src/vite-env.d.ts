@@ -11,6 +11,8 @@ interface ImportMetaEnv {
   readonly VITE_ZPAY_MIN?: string;
   /** Where the how-to videos are loaded from (default: /howto shipped in public/). */
   readonly VITE_HOWTO_BASE_URL?: string;
+  /** The minimum age at registration (default 20). */
+  readonly VITE_MIN_AGE?: string;
 }
 
 interface ImportMeta {

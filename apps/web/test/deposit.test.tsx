@@ -9,6 +9,22 @@ import { th } from '../src/i18n/th';
 import { fail, input, mockApi, ok, renderApp } from './helpers';
 import { homeRoutes, loginMember, walletAnswer } from './walletFixtures';
 
+/** A socket.io client stand-in (the member layout's balance push): the test fires its events. */
+const fakeSocket = vi.hoisted(() => {
+  const listeners = new Map<string, Array<(...args: unknown[]) => void>>();
+  return {
+    listeners,
+    fire: (event: string, ...args: unknown[]) => listeners.get(event)?.forEach((l) => l(...args)),
+    socket: {
+      on(event: string, listener: (...args: unknown[]) => void) {
+        listeners.set(event, [...(listeners.get(event) ?? []), listener]);
+      },
+      close: () => listeners.clear(),
+    },
+  };
+});
+vi.mock('socket.io-client', () => ({ io: () => fakeSocket.socket }));
+
 const names = (nameTH: string, nameEN: string, nameLA = nameEN) => ({ nameTH, nameEN, nameLA });
 const bank = (bankCode: string, mode: string, patch: Partial<DepositLookup['banks'][number]> = {}): DepositLookup['banks'][number] => ({
   bankCode,
@@ -213,21 +229,24 @@ describe('deposit modal', () => {
     expect((await within(modal).findByTestId('field-error')).textContent).toBe('จำนวนเงินขั้นต่ำ 20.00 บาท');
   });
 
-  it('QR: while shown the wallet is polled; a payment landing updates the balance; "I have transferred" closes', async () => {
+  it('QR: the wallet is not polled; a pushed deposit updates the balance with a toast; "I have transferred" closes', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    let balance = 400;
     const { api, modal } = await openDeposit({
-      'GET /api/wallet': () => ok(walletAnswer({ wallet: { amount: balance } })),
+      'GET /api/wallet': () => ok(walletAnswer({ wallet: { amount: 400 } })),
       'GET /api/qrcode/KBANK': ok(openQr(100)),
     });
     fireEvent.click(within(modal).getByTestId('deposit-tab-qr'));
     await within(modal).findByTestId('qr-shown');
+    await waitFor(() => expect(fakeSocket.listeners.has('balance')).toBe(true));
     const before = api.callsTo('GET', '/api/wallet').length;
-    balance = 500;
-    await act(() => vi.advanceTimersByTimeAsync(5_000));
-    await waitFor(() => expect(api.callsTo('GET', '/api/wallet').length).toBeGreaterThan(before));
+    await act(() => vi.advanceTimersByTimeAsync(15_000));
+    expect(api.callsTo('GET', '/api/wallet').length).toBe(before);
+    // The server pushes the credited deposit (an older event, replayed, changes nothing).
+    act(() => fakeSocket.fire('balance', { reason: 'deposit', wallet: 500, amount: 100, versions: { wallet: 9 } }));
+    act(() => fakeSocket.fire('balance', { reason: 'withdrawal', wallet: 450, amount: -50, versions: { wallet: 8 } }));
     await waitFor(() => expect(within(modal).getByTestId('deposit-balance').textContent).toBe('฿500.00'));
     expect(await screen.findByText('ยอดเงินเข้ากระเป๋าแล้ว ยอดคงเหลือ ฿500.00')).toBeTruthy();
+    expect(await screen.findByText('ฝากเงิน ฿100.00 เข้ากระเป๋าแล้ว')).toBeTruthy();
 
     fireEvent.click(within(modal).getByTestId('qr-transferred'));
     expect(await screen.findByText(th.deposit.qr.refreshBalance)).toBeTruthy();

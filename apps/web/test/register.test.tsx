@@ -35,6 +35,7 @@ async function passProfileStep() {
   type('name', 'Somchai');
   type('password', 'secret1');
   type('confirmPassword', 'secret1');
+  type('birthDate', '1990-01-15');
   await screen.findByRole('option', { name: 'Facebook' });
   fireEvent.change(input('sourceCode'), { target: { value: 'FB' } });
   fireEvent.click(screen.getByTestId('register-next'));
@@ -54,6 +55,20 @@ describe('register wizard', () => {
     expect(errors()).toEqual([]);
   });
 
+  it('refuses a birth date under the minimum age before asking the server', async () => {
+    const api = mockApi(lookups);
+    renderApp('/register');
+    await passPhoneStep();
+    await screen.findByTestId('register-step-profile');
+    type('name', 'Somchai');
+    type('password', 'secret1');
+    type('confirmPassword', 'secret1');
+    type('birthDate', `${new Date().getFullYear() - 19}-01-01`);
+    fireEvent.click(screen.getByTestId('register-next'));
+    expect(errors()).toEqual([th.rules.UNDERAGE.replace('{{minAge}}', '20')]);
+    expect(api.callsTo('POST', '/api/account/validate')).toHaveLength(0);
+  });
+
   it('rejects passwords that do not match before asking the server', async () => {
     const api = mockApi(lookups);
     renderApp('/register');
@@ -63,7 +78,8 @@ describe('register wizard', () => {
     type('password', 'secret1');
     type('confirmPassword', 'secret2');
     fireEvent.click(screen.getByTestId('register-next'));
-    expect(errors()).toEqual([th.rules.PASSWORDS_NOT_MATCH]);
+    // The birth date is asked too (the age gate), so its field complains beside the passwords.
+    expect(errors()).toEqual([th.rules.PASSWORDS_NOT_MATCH, th.rules.REQUIRED]);
     expect(api.callsTo('POST', '/api/account/validate')).toHaveLength(0);
   });
 
@@ -84,6 +100,7 @@ describe('register wizard', () => {
       bankCode: '',
       bankAccountName: '',
       bankAccountNo: '',
+      birthDate: '1990-01-15',
     });
 
     await screen.findByRole('option', { name: 'กรุงไทย' });
@@ -112,6 +129,7 @@ describe('register wizard', () => {
       bankCode: 'KTB',
       bankAccountName: 'SOMCHAI JAIDEE',
       bankAccountNo: '1234567890',
+      birthDate: '1990-01-15',
     });
     expect(location()).toBe('/register?code=INV42');
     await act(() => vi.advanceTimersByTimeAsync(REGISTER_REDIRECT_MS));

@@ -24,6 +24,11 @@ export const registrationSchema = z.strictObject({
   bankAccountName: text(200).describe('first and last name joined by a space'),
   bankAccountNo: text(32),
   currency: z.enum(LAOS_CURRENCIES).optional().describe('Laos mode only; LAK by default'),
+  birthDate: text(10)
+    .optional()
+    .describe(
+      'added (issue 22): the date of birth, YYYY-MM-DD. Required by POST /api/account (400 KEY_MISSING without it, unless the deployment sets BIRTH_DATE_REQUIRED=false); under the minimum age (20, MIN_AGE) 400 UNDERAGE, not a real day 400 BIRTH_DATE_INVALID. Checked by validate when given.',
+    ),
   otpToken: text(128)
     .optional()
     .describe(

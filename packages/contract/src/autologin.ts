@@ -10,7 +10,7 @@ const userPasswordParams = z.object({ username: text(64), password: text(PASSWOR
 export const autoLoginResponseSchema = z.object({ link: z.string().describe('URL that launches the game logged in') });
 export type AutoLoginResponse = z.infer<typeof autoLoginResponseSchema>;
 
-const common = { method: 'GET', auth: true, domain: 'autologin', response: autoLoginResponseSchema } as const;
+const common = { method: 'GET', auth: true, domain: 'autologin', response: autoLoginResponseSchema, duringBreak: 'refused' } as const;
 
 export const autologinEndpoints = {
   autoLoginPg: endpoint({ ...common, path: '/api/autoLogin/pg/:username', params: userParams }),

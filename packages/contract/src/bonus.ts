@@ -71,7 +71,7 @@ export const bonusProgressSchema = z.object({
 
 export const bonusEndpoints = {
   bonusProgress: endpoint({ method: 'GET', path: '/api/bonus/progress', auth: true, domain: 'bonus', added: true, response: bonusProgressSchema }),
-  bonusList: endpoint({ method: 'GET', path: '/api/bonus', auth: true, domain: 'bonus', response: z.array(bonusItemSchema) }),
+  bonusList: endpoint({ duringBreak: 'refused', method: 'GET', path: '/api/bonus', auth: true, domain: 'bonus', response: z.array(bonusItemSchema) }),
   bonusActivate: endpoint({
     method: 'GET', path: '/api/bonus/activate/:code', auth: true, domain: 'bonus', movesMoney: true,
     params: bonusCodeParamsSchema, response: userBonusSchema,
@@ -82,14 +82,14 @@ export const bonusEndpoints = {
   bonusCheckMinimum: endpoint({
     method: 'GET', path: '/api/bonus/check/minimum', auth: true, domain: 'bonus', response: bonusMinimumSchema,
   }),
-  bonusClear: endpoint({
+  bonusClear: endpoint({ duringBreak: 'allowed',
     method: 'GET', path: '/api/bonus/clear', auth: true, domain: 'bonus', movesMoney: true, response: bonusClearResponseSchema,
     description: 'Cancels and clears the active bonus (takes the bonus back from the wallet).',
   }),
-  promotionCurrent: endpoint({
+  promotionCurrent: endpoint({ duringBreak: 'refused',
     method: 'GET', path: '/api/promotion/current', auth: true, domain: 'promotion', response: promotionCurrentSchema,
   }),
-  promotionFind: endpoint({
+  promotionFind: endpoint({ duringBreak: 'refused',
     method: 'GET', path: '/api/promotion/find/:code', auth: true, domain: 'promotion',
     params: bonusCodeParamsSchema, response: promotionSchema, description: 'NO_PROMOTION (404) when not found.',
   }),

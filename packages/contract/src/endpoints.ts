@@ -7,6 +7,7 @@ import { inviteEndpoints } from './invite';
 import { lookupEndpoints } from './lookups';
 import { qrEndpoints } from './qr';
 import { refundEndpoints } from './refund';
+import { responsibleEndpoints } from './responsible';
 import { spinEndpoints } from './spin';
 import { statementEndpoints } from './statement';
 import { walletEndpoints } from './wallet';
@@ -24,6 +25,7 @@ export const endpoints = {
   ...spinEndpoints,
   ...autologinEndpoints,
   ...chatEndpoints,
+  ...responsibleEndpoints,
 };
 
 export type Endpoints = typeof endpoints;

@@ -2,6 +2,7 @@ import { chatErrorCodes } from './chat-errors';
 import { depositErrorCodes } from './deposit-errors';
 import { payoutErrorCodes } from './payout-errors';
 import { promotionErrorCodes } from './promotion-errors';
+import { responsibleErrorCodes } from './responsible-errors';
 
 /**
  * Error codes that travel on the wire as `{ "message": CODE }`.
@@ -52,7 +53,7 @@ export const addedErrorCodes = [
   'PAYLOAD_TOO_LARGE',
   /** 415: a body in a content type the call does not accept. */
   'UNSUPPORTED_MEDIA_TYPE',
-  /** 403: an operator call without the operator token. */
+  /** 403: kept for older clients; operator calls now answer 401 UNAUTHORIZED without valid credentials and 403 FORBIDDEN_ROLE outside the role. */
   'FORBIDDEN',
   /** 409: the same Idempotency-Key was used with a different request body. */
   'IDEMPOTENCY_KEY_REUSED',
@@ -106,7 +107,7 @@ export const addedErrorCodes = [
  * Every code: the spec's, then each domain's own (declared in the domain's contract file, one
  * line here per domain).
  */
-export const errorCodes = [...specErrorCodes, ...spinErrorCodes, ...protocolCodes, ...addedErrorCodes, ...depositErrorCodes, ...promotionErrorCodes, ...chatErrorCodes, ...payoutErrorCodes] as const;
+export const errorCodes = [...specErrorCodes, ...spinErrorCodes, ...protocolCodes, ...addedErrorCodes, ...depositErrorCodes, ...promotionErrorCodes, ...chatErrorCodes, ...payoutErrorCodes, ...responsibleErrorCodes] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 export type SlipReasonCode = (typeof slipReasonCodes)[number];
 

@@ -12,6 +12,12 @@ export interface EndpointDef<
   path: string;
   /** Needs a member's bearer token. */
   auth: boolean;
+  /**
+   * An operator call (admin.ts): `session` needs an operator session's bearer token, `operator`
+   * a session or the OPERATOR_TOKEN automation key (every /api/operator/* call, roles per
+   * platform/operator-roles.ts). Not in `endpoints` (the member app's list).
+   */
+  operator?: 'session' | 'operator';
   /** The domain module (and the issue) that implements it. */
   domain: Domain;
   params?: P;
@@ -24,6 +30,14 @@ export interface EndpointDef<
   movesMoney?: boolean;
   /** Added by this implementation, not in spec section 7. */
   added?: boolean;
+  /**
+   * During a member's time-out or self-exclusion (responsible play): `refused` answers 403
+   * TIME_OUT / SELF_EXCLUDED with the end date before the handler runs; `toWalletOnly` refuses
+   * unless the body's `to` is WALLET (money coming back from games, so it can be withdrawn);
+   * `allowed` runs. The route layer (app.ts) applies it; unset: `refused` for a `movesMoney` call,
+   * `allowed` for any other (see breakRuleOf).
+   */
+  duringBreak?: BreakRule;
   description?: string;
 }
 
@@ -41,7 +55,16 @@ export type Domain =
   | 'statement'
   | 'spin'
   | 'autologin'
-  | 'chat';
+  | 'chat'
+  | 'responsible'
+  | 'admin';
+
+export type BreakRule = 'refused' | 'toWalletOnly' | 'allowed';
+
+/** What a call does during a time-out or self-exclusion: its `duringBreak`, or refused for a money call and allowed for any other. */
+export function breakRuleOf(def: Pick<EndpointDef, 'duringBreak' | 'movesMoney'>): BreakRule {
+  return def.duringBreak ?? (def.movesMoney ? 'refused' : 'allowed');
+}
 
 export function endpoint<P extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
   def: EndpointDef<P, B, R>,

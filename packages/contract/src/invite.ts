@@ -37,7 +37,7 @@ export const inviteEndpoints = {
     method: 'GET', path: '/api/invite/bonus', auth: true, domain: 'invite', movesMoney: true,
     response: inviteBonusResponseSchema, description: 'Receives the invite bonus into the wallet.',
   }),
-  inviteBanners: endpoint({
+  inviteBanners: endpoint({ duringBreak: 'refused',
     method: 'GET', path: '/api/invite/banners', auth: true, domain: 'invite', response: z.array(carouselItemSchema),
   }),
 };

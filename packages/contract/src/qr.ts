@@ -35,7 +35,7 @@ export const qrEndpoints = {
     method: 'GET', path: '/api/qrcode/:bankCode', auth: true, domain: 'deposit',
     params: qrBankParamsSchema, response: qrStateSchema, description: 'The open QR of this provider, if any.',
   }),
-  qrCreate: endpoint({
+  qrCreate: endpoint({ duringBreak: 'refused',
     method: 'POST', path: '/api/qrcode/:bankCode', auth: true, domain: 'deposit',
     params: qrBankParamsSchema, body: qrCreateSchema, response: qrStateSchema,
   }),

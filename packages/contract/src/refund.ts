@@ -38,7 +38,7 @@ export const refundEndpoints = {
     method: 'POST', path: '/api/refund', auth: true, domain: 'refund',
     body: pageRequestSchema, response: refundListResponseSchema,
   }),
-  refundCheck: endpoint({ method: 'GET', path: '/api/refund/check', auth: true, domain: 'refund', response: refundCheckSchema }),
+  refundCheck: endpoint({ duringBreak: 'refused', method: 'GET', path: '/api/refund/check', auth: true, domain: 'refund', response: refundCheckSchema }),
   refundReceive: endpoint({
     method: 'GET', path: '/api/refund/receive', auth: true, domain: 'refund', movesMoney: true,
     response: refundReceiveResponseSchema,
@@ -47,7 +47,7 @@ export const refundEndpoints = {
     method: 'GET', path: '/api/refund/addWallet', auth: true, domain: 'refund', movesMoney: true,
     response: refundAddWalletResponseSchema,
   }),
-  refundBanners: endpoint({
+  refundBanners: endpoint({ duringBreak: 'refused',
     method: 'GET', path: '/api/refund/banners', auth: true, domain: 'refund', response: z.array(carouselItemSchema),
   }),
 };

@@ -23,7 +23,9 @@ export type RuleCode =
   | 'NAME_TOO_LONG'
   | 'BANK_ACCOUNT_NO_INVALID'
   | 'BANK_ACCOUNT_NAME_INVALID'
-  | 'BANK_ACCOUNT_NAME_ENG';
+  | 'BANK_ACCOUNT_NAME_ENG'
+  | 'BIRTH_DATE_INVALID'
+  | 'UNDERAGE';
 
 export const PASSWORD_MIN = 6;
 export const PASSWORD_MAX = 64;

@@ -69,12 +69,12 @@ export const spinRotateResponseSchema = z.object({
 });
 
 export const spinEndpoints = {
-  spinSetup: endpoint({ method: 'GET', path: '/api/spinwheel/setup', auth: true, domain: 'spin', response: spinSetupSchema }),
+  spinSetup: endpoint({ duringBreak: 'refused', method: 'GET', path: '/api/spinwheel/setup', auth: true, domain: 'spin', response: spinSetupSchema }),
   spin: endpoint({
     method: 'POST', path: '/api/spinwheel/spin', auth: true, domain: 'spin', movesMoney: true,
     response: spinResultSchema, description: 'Spends one coin.',
   }),
-  spinCoupons: endpoint({
+  spinCoupons: endpoint({ duringBreak: 'refused',
     method: 'GET', path: '/api/spinwheel/coupon', auth: true, domain: 'spin',
     response: z.array(couponSchema).describe('claimable coupons, newest first'),
   }),
@@ -82,7 +82,7 @@ export const spinEndpoints = {
     method: 'POST', path: '/api/spinwheel/coupon/claim', auth: true, domain: 'spin', movesMoney: true,
     body: couponClaimSchema, response: couponClaimResponseSchema,
   }),
-  spinActive: endpoint({
+  spinActive: endpoint({ duringBreak: 'refused',
     method: 'GET', path: '/api/spinwheel/active', auth: true, domain: 'spin', response: z.object({ active: z.boolean() }),
   }),
   spinFairness: endpoint({ method: 'GET', path: '/api/spinwheel/fairness', auth: true, domain: 'spin', added: true, response: spinFairnessSchema }),

@@ -137,16 +137,16 @@ export const walletEndpoints = {
   walletRefreshSlot: endpoint({
     method: 'GET', path: '/api/wallet/refresh/slot', auth: true, domain: 'wallet', response: refreshSlotsResponseSchema,
   }),
-  walletActivate: endpoint({
+  walletActivate: endpoint({ duringBreak: 'refused',
     method: 'GET', path: '/api/wallet/activate/:code', auth: true, domain: 'wallet',
     params: gameCodeParamsSchema, response: gameAccountSchema,
     description: 'Opens the game account; answers the account, now active. Credentials via /api/wallet/account/:code.',
   }),
-  walletAccount: endpoint({
+  walletAccount: endpoint({ duringBreak: 'refused',
     method: 'GET', path: '/api/wallet/account/:code', auth: true, domain: 'wallet',
     params: gameCodeParamsSchema, response: gameLoginSchema,
   }),
-  walletResetPassword: endpoint({
+  walletResetPassword: endpoint({ duringBreak: 'refused',
     method: 'GET', path: '/api/wallet/resetpassword/:code', auth: true, domain: 'wallet',
     params: gameCodeParamsSchema, response: gameLoginSchema, description: 'Answers the new credentials.',
   }),
@@ -154,20 +154,20 @@ export const walletEndpoints = {
     method: 'POST', path: '/api/wallet/add', auth: true, domain: 'wallet', movesMoney: true,
     body: walletAmountSchema, response: moneyResultSchema,
   }),
-  walletTransfer: endpoint({
+  walletTransfer: endpoint({ duringBreak: 'toWalletOnly',
     method: 'POST', path: '/api/wallet/transfer', auth: true, domain: 'wallet', movesMoney: true,
     body: transferSchema, response: moneyResultSchema,
   }),
-  walletTransferAll: endpoint({
+  walletTransferAll: endpoint({ duringBreak: 'toWalletOnly',
     method: 'POST', path: '/api/wallet/transferAll', auth: true, domain: 'wallet', movesMoney: true,
     body: transferAllSchema, response: moneyResultSchema,
     description: 'Moves the whole balance of the source into `to` (used by the play and transfer buttons).',
   }),
-  walletWithdraw: endpoint({
+  walletWithdraw: endpoint({ duringBreak: 'allowed',
     method: 'POST', path: '/api/wallet/withdraw', auth: true, domain: 'wallet', movesMoney: true,
     body: walletAmountSchema, response: moneyResultSchema,
   }),
-  walletWithdrawAll: endpoint({
+  walletWithdrawAll: endpoint({ duringBreak: 'allowed',
     method: 'POST', path: '/api/wallet/withdrawAll', auth: true, domain: 'wallet', movesMoney: true,
     body: walletAmountSchema, response: moneyResultSchema, description: 'The withdraw used by the withdraw modal.',
   }),

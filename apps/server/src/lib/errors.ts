@@ -1,4 +1,8 @@
-import type { ErrorCode, SlipReasonCode } from '@mw/contract/errors';
+import type { AdminErrorCode } from '@mw/contract/admin-errors';
+import type { ErrorCode as MemberErrorCode, SlipReasonCode } from '@mw/contract/errors';
+
+/** A code of the member API (errors.ts) or of the back office's (admin-errors.ts). */
+export type ErrorCode = MemberErrorCode | AdminErrorCode;
 
 /** A business error: answered as `{ message: code, ...extra }` with its HTTP status. */
 export class AppError extends Error {

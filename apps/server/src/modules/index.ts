@@ -1,4 +1,5 @@
 import { moneyModule } from '../money/module';
+import { auditModule } from '../platform/audit';
 import type { DomainModule } from '../platform/module';
 import { accountModule } from './account';
 import { bonusModule } from './bonus';
@@ -10,8 +11,10 @@ import { demoModule } from './demo';
 import { depositModule } from './deposit';
 import { inviteModule } from './invite';
 import { lookupModule } from './lookup';
+import { operatorsModule } from './operators';
 import { otpModule } from './otp';
 import { refundModule } from './refund';
+import { responsibleModule } from './responsible';
 import { settingsModule } from './settings';
 import { spinModule } from './spin';
 import { statementModule } from './statement';
@@ -23,9 +26,11 @@ import { walletModule } from './wallet';
  */
 export const modules: readonly DomainModule[] = [
   settingsModule,
+  auditModule,
   lookupModule,
   otpModule,
   accountModule,
+  operatorsModule,
   moneyModule,
   approvalModule,
   walletModule,
@@ -36,6 +41,7 @@ export const modules: readonly DomainModule[] = [
   bonusModule,
   refundModule,
   inviteModule,
+  responsibleModule,
   chatModule,
   backofficeModule,
   demoModule,

@@ -3,8 +3,9 @@ import type { MoneyResult } from '@mw/contract/wallet';
 import type { DB } from '../db/schema';
 import { AppError } from '../lib/errors';
 import { answerOf } from './answers';
+import { BalanceFeed } from './balance-feed';
 import { Coins } from './coins';
-import { Credits } from './credits';
+import { Credits, lockMemberDeposits } from './credits';
 import { callKey, claimKey, KeyTaken, lookupKey, recordAnswer, recordPlan, releaseClaim, settleAnswer, type Idem, type KeyRecord, type StoredAnswer } from './idempotency';
 import { MoneyPolicies } from './policies';
 import { Positions } from './positions';
@@ -41,7 +42,7 @@ function replayStored(answer: StoredAnswer): MoneyResult {
  * Policy hooks (`policies`) are checked by the services before money leaves a member's control.
  */
 export class MoneyCore {
-  readonly policies = new MoneyPolicies();
+  readonly policies: MoneyPolicies;
   /** Credits from outside systems, once per message (credits.ts). */
   readonly credits: Credits;
   /** The prize wheel's coins, a unit of their own on the ledger (coins.ts). */
@@ -50,15 +51,26 @@ export class MoneyCore {
   readonly positions: Positions;
   /** Read-only figures for operators: a period's totals, the payout queue (reports.ts). */
   readonly reports: MoneyReports;
+  /** Members' balances as committed postings change them (balance-feed.ts): the pushes to the app subscribe here. */
+  readonly balances: BalanceFeed;
 
   constructor(
     private readonly db: Kysely<DB>,
     private readonly claimStaleMs: number = CLAIM_STALE_MS,
+    /** The money core's clock (platform/clock.ts): deposit times and limit windows count by it. */
+    readonly now: () => number = Date.now,
   ) {
-    this.credits = new Credits(db);
+    this.policies = new MoneyPolicies(db);
+    this.credits = new Credits(db, this.policies, now);
     this.coins = new Coins(db);
     this.positions = new Positions(db);
     this.reports = new MoneyReports(db);
+    this.balances = new BalanceFeed(db);
+  }
+
+  /** Holds the member's deposit decisions (credit or hold) until `trx` ends: a change of the member's deposit rules made under it applies to every later decision. */
+  lockDeposits(trx: Kysely<DB>, memberId: string): Promise<void> {
+    return lockMemberDeposits(trx, memberId);
   }
 
   async once(memberId: string, idem: Idem | null, run: () => Promise<MoneyResult>): Promise<MoneyResult> {

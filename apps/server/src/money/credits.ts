@@ -5,7 +5,8 @@ import { Batcher, oneByOne, type Outcome } from '../lib/batcher';
 import { AppError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { isDuplicateKey, KeyTaken, type Idem } from './idempotency';
-import { account, memberCurrency, openMemberAccounts, runPostingBatch, type Currency, type PostingKind } from './ledger';
+import { account, memberCurrency, openMemberAccounts, runPosting, runPostingBatch, type Currency, type PostingKind } from './ledger';
+import type { DepositRules, MoneyPolicies } from './policies';
 
 /** Money an outside system says arrived for a member. */
 export interface ExternalCredit {
@@ -31,6 +32,13 @@ export interface ExternalCredit {
   idem?: Idem | null;
   /** A row of the caller's domain to update in the same statement when this credits (see CreditHook). */
   tag?: { hook: string; id: string; data?: string };
+  /**
+   * A deposit the member's deposit rules (limits, breaks: policies.ts DepositRules) refuse:
+   * `hold` (default: money that arrived is recorded under its key as held, not credited),
+   * `refuse` (an operator's manual credit: 403 with the rule's code, nothing recorded), `allow`
+   * (an owner's override).
+   */
+  overLimit?: 'hold' | 'refuse' | 'allow';
 }
 
 export interface CreditResult {
@@ -39,6 +47,35 @@ export interface CreditResult {
   created: boolean;
   /** The wallet's balance right after this credit (when created). */
   wallet: number | null;
+  /** Recorded but held, not credited (the rule's code: DEPOSIT_LIMIT, TIME_OUT, SELF_EXCLUDED); null or absent when credited. */
+  held?: string | null;
+}
+
+/** A deposit held by the deposit rules, as operators and the member see it. */
+export interface HeldCredit {
+  operationId: string;
+  memberId: string;
+  source: string;
+  ref: string;
+  /** The channel (the statement's "from"). */
+  from: string;
+  amount: number;
+  currency: Currency;
+  /** Why: DEPOSIT_LIMIT, TIME_OUT or SELF_EXCLUDED; DEPOSIT_RETURNED once returned. */
+  reason: string;
+  status: 'HELD' | 'RETURNED' | 'RELEASED';
+  receivedAt: Date;
+}
+
+/** SQLSTATEs of a deadlock or serialisation victim (it wrote nothing: its transaction runs again). */
+function isRetryable(error: unknown): boolean {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return code === '40P01' || code === '40001';
+}
+
+/** Serialises the deposit decisions of one member (the rules read what was credited, then credit or hold) across processes, for the transaction. */
+export async function lockMemberDeposits(trx: Kysely<DB>, memberId: string): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(hashtext(${`deposits:${memberId}`}))`.execute(trx);
 }
 
 /**
@@ -78,7 +115,11 @@ export class Credits {
   private readonly hooks = new Map<string, CreditHook>();
   private readonly batcher: Batcher<Item, CreditResult>;
 
-  constructor(private readonly db: Kysely<DB>) {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly policies: MoneyPolicies,
+    private readonly now: () => number = Date.now,
+  ) {
     this.batcher = new Batcher((items) => this.many(items), { maxBatch: 64, concurrency: 1 });
   }
 
@@ -93,8 +134,156 @@ export class Credits {
     if ((await memberCurrency(this.db, credit.memberId)) !== credit.currency) throw new AppError(400, 'CURRENCY_MISMATCH');
     if (credit.tag && !this.hooks.has(credit.tag.hook)) throw new Error(`no credit hook ${credit.tag.hook}`);
     const item = { credit, id: newId() };
+    // A deposit for a member with deposit rules (a limit, a break): decided and written under the member's lock.
+    const rules = this.policies.deposits;
+    if (credit.kind === 'deposit' && rules && (await rules.applies(credit.memberId))) return this.gated(item, rules);
     // A call with an Idempotency-Key runs alone: a taken key must refuse only its own request.
     return credit.idem ? this.one(item) : this.batcher.submit(item);
+  }
+
+  /**
+   * A deposit checked against the member's deposit rules: under the member's deposit lock (one
+   * decision at a time per member, across processes), a message credited or held before answers
+   * as it was; otherwise the rules decide, and the money is credited, held (recorded under its
+   * key as a PENDING deposit with no money, so it can never be credited twice), or refused.
+   */
+  private async gated(item: Item, rules: DepositRules): Promise<CreditResult> {
+    const { credit } = item;
+    await openMemberAccounts(this.db, credit.memberId);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.db.transaction().execute(async (trx) => {
+          await lockMemberDeposits(trx, credit.memberId);
+          const before = await trx
+            .selectFrom('external_credits')
+            .innerJoin('operations', 'operations.id', 'external_credits.operation_id')
+            .select(['operations.id', 'operations.status', 'operations.note'])
+            .where('external_credits.source', '=', credit.source)
+            .where('external_credits.ref', '=', credit.ref)
+            .executeTakeFirst();
+          if (before) return { operationId: before.id, created: false, wallet: null, held: before.status === 'PENDING' ? before.note : null };
+          const mode = credit.overLimit ?? 'hold';
+          const refused = mode === 'allow' ? null : await rules.refusal(trx, { memberId: credit.memberId, amount: credit.amount, currency: credit.currency, stage: mode === 'refuse' ? 'operator' : 'arrived' });
+          if (refused && mode === 'refuse') throw new AppError(403, refused.code, refused.extra);
+          if (refused) return this.hold(trx, item, refused.code);
+          return (await this.statement([item], trx))[0] as CreditResult;
+        });
+      } catch (error) {
+        if (isDuplicateKey(error)) throw new KeyTaken();
+        if (isRetryable(error) && attempt < 8) continue;
+        throw error;
+      }
+    }
+  }
+
+  /** Records a deposit as held: its key, a PENDING deposit operation without money (the reason in its note), its Idempotency-Key and its domain's update. */
+  private async hold(trx: Kysely<DB>, item: Item, reason: string): Promise<CreditResult> {
+    const { credit } = item;
+    const ctes: RawBuilder<unknown>[] = [
+      sql`ext AS (
+        INSERT INTO external_credits (source, ref, operation_id) VALUES (${credit.source}, ${credit.ref}, ${item.id})
+        ON CONFLICT (source, ref) DO NOTHING RETURNING operation_id)`,
+      sql`op AS (
+        INSERT INTO operations (id, member_id, type, status, source, target, amount, note)
+        SELECT operation_id, ${credit.memberId}, 'deposit', 'PENDING', ${credit.from}, ${WALLET_CODE}, ${credit.amount}::bigint, ${reason} FROM ext
+        RETURNING id, NULL::bigint AS tx_id)`,
+    ];
+    if (credit.idem) {
+      ctes.push(sql`idem AS (
+        INSERT INTO idempotency_keys (member_id, key, request_hash, operation_id)
+        SELECT ${credit.memberId}, ${credit.idem.key}, ${credit.idem.hash}, id FROM op)`);
+    }
+    const hook = credit.tag ? this.hooks.get(credit.tag.hook) : undefined;
+    if (credit.tag && hook) ctes.push(hook(`hook_${credit.tag.hook}`, { ids: [credit.tag.id], operationIds: [item.id], amounts: [credit.amount], data: [credit.tag.data ?? ''] }));
+    const rows = await sql<{ id: string }>`WITH ${sql.join(ctes)} SELECT id FROM op`.execute(trx);
+    if (rows.rows.length === 0) throw new Error(`held credit ${credit.source} ${credit.ref} neither made nor found`);
+    return { operationId: item.id, created: true, wallet: null, held: reason };
+  }
+
+  /**
+   * Operator: credits a held deposit, once (a compare-and-set from PENDING with its posting, in
+   * one statement). Unless `force` (an owner's override), the member's deposit rules must allow it
+   * now (else 403 with the rule's code). Answers the wallet after it, or null when it was not held
+   * (released or returned before: nothing moved).
+   */
+  async release(operationId: string, force: boolean): Promise<{ memberId: string; amount: number; wallet: number } | null> {
+    const held = await this.db.selectFrom('operations').select(['id', 'member_id', 'amount', 'status', 'type', 'start_tx']).where('id', '=', operationId).executeTakeFirst();
+    if (!held || held.type !== 'deposit' || held.status !== 'PENDING' || held.start_tx !== null) return null;
+    const memberId = held.member_id;
+    const amount = Number(held.amount);
+    const currency = await memberCurrency(this.db, memberId);
+    await openMemberAccounts(this.db, memberId);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.db.transaction().execute(async (trx) => {
+          await lockMemberDeposits(trx, memberId);
+          const rules = this.policies.deposits;
+          if (!force && rules) {
+            const refused = await rules.refusal(trx, { memberId, amount, currency, stage: 'release' });
+            if (refused) throw new AppError(403, refused.code, refused.extra);
+          }
+          const after = await runPosting(
+            trx,
+            { kind: 'deposit', operationId, postings: [{ account: account.deposits(currency), amount: -amount }, { account: account.wallet(memberId), amount }] },
+            {
+              before: [
+                sql`settled AS (
+                  UPDATE operations SET status = 'SUCCESS', note = NULL, updated_at = now(), credited_at = ${new Date(this.now())}, settle_tx = ${NEXT_TX}
+                  WHERE id = ${operationId} AND type = 'deposit' AND status = 'PENDING' AND start_tx IS NULL RETURNING id, settle_tx AS tx_id)`,
+              ],
+              guard: 'settled',
+              txIdFrom: 'settled',
+            },
+          );
+          return after ? { memberId, amount, wallet: after.get(account.wallet(memberId)) ?? 0 } : null;
+        });
+      } catch (error) {
+        if (isRetryable(error) && attempt < 8) continue;
+        throw error;
+      }
+    }
+  }
+
+  /** Operator: a held deposit is to be sent back to where it came from: FAILED DEPOSIT_RETURNED, no money moves (none was credited). Answers whether it was held. */
+  async markReturned(operationId: string): Promise<boolean> {
+    const done = await this.db
+      .updateTable('operations')
+      .set({ status: 'FAILED', note: 'DEPOSIT_RETURNED', updated_at: new Date() })
+      .where('id', '=', operationId)
+      .where('type', '=', 'deposit')
+      .where('status', '=', 'PENDING')
+      .where('start_tx', 'is', null)
+      .executeTakeFirst();
+    return Number(done.numUpdatedRows) > 0;
+  }
+
+  /** Held deposits (and returned ones), oldest first: all members' (operators' queue) or one member's, at most 500. */
+  async held(filter: { memberId?: string; status?: 'HELD' | 'RETURNED' | 'ALL' } = {}): Promise<HeldCredit[]> {
+    let query = this.db
+      .selectFrom('operations as o')
+      .innerJoin('external_credits as ec', 'ec.operation_id', 'o.id')
+      .innerJoin('ledger_accounts as a', (join) => join.onRef('a.member_id', '=', 'o.member_id').on('a.kind', '=', 'wallet'))
+      .select(['o.id', 'o.member_id', 'o.source', 'o.amount', 'o.note', 'o.status', 'o.created_at', 'ec.source as ext_source', 'ec.ref', 'a.currency'])
+      .where('o.type', '=', 'deposit')
+      .where('o.start_tx', 'is', null)
+      .where('o.settle_tx', 'is', null);
+    const status = filter.status ?? 'HELD';
+    if (status === 'HELD') query = query.where('o.status', '=', 'PENDING');
+    else if (status === 'RETURNED') query = query.where('o.status', '=', 'FAILED');
+    if (filter.memberId) query = query.where('o.member_id', '=', filter.memberId);
+    const rows = await query.orderBy('o.created_at').limit(500).execute();
+    return rows.map((r) => ({
+      operationId: r.id,
+      memberId: r.member_id,
+      source: r.ext_source,
+      ref: r.ref,
+      from: r.source,
+      amount: Number(r.amount),
+      currency: r.currency === 'LAK' ? 'LAK' : 'THB',
+      reason: r.note ?? '',
+      status: r.status === 'PENDING' ? 'HELD' : 'RETURNED',
+      receivedAt: new Date(r.created_at),
+    }));
   }
 
   private async one(item: Item): Promise<CreditResult> {
@@ -139,7 +328,8 @@ export class Credits {
   }
 
   /** One statement crediting every item whose (source, ref) is new; answers per item, in order. */
-  private async statement(items: Item[]): Promise<CreditResult[]> {
+  private async statement(items: Item[], db: Kysely<DB> = this.db): Promise<CreditResult[]> {
+    const creditedAt = new Date(this.now());
     const col = <T>(f: (item: Item) => T) => items.map(f);
     const ctes: RawBuilder<unknown>[] = [
       sql`ext AS (
@@ -147,8 +337,8 @@ export class Credits {
         SELECT * FROM unnest(${col((i) => i.credit.source)}::text[], ${col((i) => i.credit.ref)}::text[], ${col((i) => i.id)}::text[])
         ON CONFLICT (source, ref) DO NOTHING RETURNING operation_id)`,
       sql`op AS (
-        INSERT INTO operations (id, member_id, type, status, source, target, amount, note, start_tx)
-        SELECT u.id, u.member_id, u.type, 'SUCCESS', u.source, ${WALLET_CODE}, u.amount, u.note, ${NEXT_TX}
+        INSERT INTO operations (id, member_id, type, status, source, target, amount, note, start_tx, credited_at)
+        SELECT u.id, u.member_id, u.type, 'SUCCESS', u.source, ${WALLET_CODE}, u.amount, u.note, ${NEXT_TX}, ${creditedAt}::timestamptz
         FROM unnest(${col((i) => i.id)}::text[], ${col((i) => i.credit.memberId)}::text[], ${col((i) => i.credit.from)}::text[],
           ${col((i) => String(i.credit.amount))}::bigint[], ${col((i) => i.credit.note ?? null)}::text[],
           ${col((i) => (isPromotionCredit(i.credit.kind) ? 'bonus' : 'deposit'))}::text[]) AS u(id, member_id, source, amount, note, type)
@@ -169,7 +359,7 @@ export class Credits {
       ctes.push(hook(`hook_${name}`, { ids: tagged.map((i) => i.credit.tag?.id ?? ''), operationIds: tagged.map((i) => i.id), amounts: tagged.map((i) => i.credit.amount), data: tagged.map((i) => i.credit.tag?.data ?? '') }));
     }
     const { posted, after } = await runPostingBatch(
-      this.db,
+      db,
       items.map((i) => ({
         kind: i.credit.kind,
         operationId: i.id,
@@ -183,7 +373,7 @@ export class Credits {
     const missing = items.filter((i) => !posted.has(i.id));
     const earlier = new Map<string, string>();
     if (missing.length > 0) {
-      const rows = await this.db
+      const rows = await db
         .selectFrom('external_credits')
         .select(['source', 'ref', 'operation_id'])
         .where((eb) => eb.or(missing.map((i) => eb.and([eb('source', '=', i.credit.source), eb('ref', '=', i.credit.ref)]))))
@@ -216,6 +406,8 @@ export interface RecordedCredit {
   /** The wallet's currency; null when the credit has no posting to the member's wallet. */
   currency: Currency | null;
   createdAt: Date;
+  /** credited (SUCCESS), held (PENDING: recorded under its key, no money moved) or returned (FAILED: to be sent back, no money moved). */
+  state: 'credited' | 'held' | 'returned';
 }
 
 /**
@@ -224,13 +416,14 @@ export interface RecordedCredit {
  * (reconciliation).
  */
 export async function depositCredits(db: Kysely<DB>, from: Date, to: Date): Promise<RecordedCredit[]> {
-  const rows = await sql<{ source: string; ref: string; operation_id: string; member_id: string; op_amount: string | number; posted: string | number | null; currency: Currency | null; created_at: Date }>`
-    SELECT ec.source, ec.ref, ec.operation_id, o.member_id, o.amount AS op_amount, p.amount AS posted, p.currency, ec.created_at
+  const rows = await sql<{ source: string; ref: string; operation_id: string; member_id: string; op_amount: string | number; posted: string | number | null; currency: Currency | null; created_at: Date; status: string }>`
+    SELECT ec.source, ec.ref, ec.operation_id, o.member_id, o.amount AS op_amount, p.amount AS posted, p.currency, ec.created_at, o.status
     FROM external_credits ec
     JOIN operations o ON o.id = ec.operation_id
     LEFT JOIN LATERAL (
+      -- A held deposit released later has its money in its settling transaction.
       SELECT sum(e.amount) AS amount, min(a.currency) AS currency FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id
-      WHERE e.transaction_id = o.start_tx AND a.member_id = o.member_id AND a.kind = 'wallet'
+      WHERE e.transaction_id IN (o.start_tx, o.settle_tx) AND a.member_id = o.member_id AND a.kind = 'wallet'
     ) p ON true
     WHERE o.type = 'deposit' AND ec.created_at >= ${from} AND ec.created_at < ${to}
     ORDER BY ec.created_at, ec.source, ec.ref`.execute(db);
@@ -242,6 +435,7 @@ export async function depositCredits(db: Kysely<DB>, from: Date, to: Date): Prom
     amount: Number(r.posted ?? r.op_amount),
     currency: r.posted === null ? null : r.currency,
     createdAt: new Date(r.created_at),
+    state: r.status === 'SUCCESS' ? 'credited' : r.status === 'PENDING' ? 'held' : 'returned',
   }));
 }
 
@@ -256,4 +450,41 @@ export async function creditedKeys(db: Kysely<DB>, keys: ReadonlyArray<{ source:
     for (const r of rows.rows) found.add(`${r.source}\n${r.ref}`);
   }
   return found;
+}
+
+/**
+ * What a member's deposits credited (SUCCESS, by `credited_at`, the money core's clock) add up to
+ * since each of these instants (deposit limits' rolling windows). Read on `db` (the deposit lock's
+ * transaction when a decision depends on it).
+ */
+export async function creditedSince(db: Kysely<DB>, memberId: string, since: readonly Date[]): Promise<number[]> {
+  if (since.length === 0) return [];
+  const earliest = new Date(Math.min(...since.map((d) => d.getTime())));
+  const rows = await db
+    .selectFrom('operations')
+    .select(['amount', 'credited_at'])
+    .where('member_id', '=', memberId)
+    .where('type', '=', 'deposit')
+    .where('status', '=', 'SUCCESS')
+    .where('credited_at', '>', earliest)
+    .execute();
+  return since.map((from) => rows.reduce((sum, r) => (r.credited_at && r.credited_at.getTime() > from.getTime() ? sum + Number(r.amount) : sum), 0));
+}
+
+/** A member's deposits credited and withdrawals asked (not refused) since an instant (a login: the reality check's net result). */
+export async function moneySince(db: Kysely<DB>, memberId: string, since: Date): Promise<{ deposits: number; withdrawals: number }> {
+  const rows = await db
+    .selectFrom('operations')
+    .select(['type', 'status', 'amount', 'credited_at', 'created_at'])
+    .where('member_id', '=', memberId)
+    .where('type', 'in', ['deposit', 'withdraw'])
+    .where((eb) => eb.or([eb('created_at', '>=', since), eb('credited_at', '>=', since)]))
+    .execute();
+  let deposits = 0;
+  let withdrawals = 0;
+  for (const r of rows) {
+    if (r.type === 'deposit' && r.status === 'SUCCESS') deposits += Number(r.amount);
+    else if (r.type === 'withdraw' && r.status !== 'FAILED') withdrawals += Number(r.amount);
+  }
+  return { deposits, withdrawals };
 }

@@ -147,7 +147,7 @@ function movesOf(input: PostInput): Posting[] {
  * each other in a circle. Touched accounts are locked and their version moves, with no entry.
  * Returns one row per account with its new balance (none when the guard returned nothing).
  */
-export function postingSql(input: PostInput, options: PostingOptions = {}): RawBuilder<{ id: string; balance: number | string }> {
+export function postingSql(input: PostInput, options: PostingOptions = {}): RawBuilder<{ id: string; balance: number | string; version: number | string }> {
   validate(input.postings, input.touch);
   const moves = sql.join(movesOf(input).map((p) => sql`(${p.account}::text, ${p.amount}::bigint)`));
   const before = options.before?.length ? sql`${sql.join(options.before)},` : sql``;
@@ -156,20 +156,20 @@ export function postingSql(input: PostInput, options: PostingOptions = {}): RawB
   const insertTx = options.txIdFrom
     ? sql`INSERT INTO ledger_transactions (id, operation_id, kind) SELECT src.tx_id, ${input.operationId}, ${input.kind} FROM ${sql.ref(options.txIdFrom)} src RETURNING id`
     : sql`INSERT INTO ledger_transactions (operation_id, kind) SELECT ${input.operationId}, ${input.kind}${from} RETURNING id`;
-  return sql<{ id: string; balance: number | string }>`
+  return sql<{ id: string; balance: number | string; version: number | string }>`
     WITH ${before} tx AS (${insertTx}), moves (account_id, amount) AS (VALUES ${moves}),
     locked AS (
       SELECT a.id FROM ledger_accounts a WHERE a.id IN (SELECT account_id FROM moves) ORDER BY a.id FOR NO KEY UPDATE
     ), upd AS (
       UPDATE ledger_accounts a SET balance = a.balance + m.amount, version = a.version + 1
       FROM moves m JOIN locked l ON l.id = m.account_id, tx WHERE a.id = m.account_id
-      RETURNING a.id, a.balance
+      RETURNING a.id, a.balance, a.version
     ), entries AS (
       INSERT INTO ledger_entries (transaction_id, account_id, amount, balance_after)
       -- A left join: an entry for an unknown account still goes in, and its foreign key stops the statement.
       SELECT tx.id, m.account_id, m.amount, u.balance FROM tx, moves m LEFT JOIN upd u ON u.id = m.account_id WHERE m.amount <> 0
     )
-    SELECT id, balance FROM upd`;
+    SELECT id, balance, version FROM upd`;
 }
 
 function sqlState(error: unknown): string | undefined {
@@ -191,7 +191,10 @@ export async function runPosting(db: Kysely<DB>, input: PostInput, options: Post
   if (result.rows.length !== input.postings.length + (input.touch?.length ?? 0)) {
     throw new LedgerError(`unknown account in ${input.postings.map((p) => p.account).join(', ')}`);
   }
-  return new Map(result.rows.map((r) => [r.id, Number(r.balance)]));
+  const versions = new Map(result.rows.map((r) => [r.id, Number(r.version)]));
+  const balances = new Map(result.rows.map((r) => [r.id, Number(r.balance)]));
+  announce(db, [postedOf(input, balances, versions)]);
+  return balances;
 }
 
 /**
@@ -208,6 +211,86 @@ async function execute<R>(db: Kysely<DB>, statement: RawBuilder<R>): Promise<{ r
       if (state === MIXED_CURRENCIES) throw new LedgerError('a ledger transaction may not mix currencies');
       if ((state === '40P01' || state === '40001') && !db.isTransaction && attempt < 8) continue;
       throw error;
+    }
+  }
+}
+
+/** One account a posting moved: by how much, and its balance and version right after. */
+export interface PostedMove {
+  account: AccountId;
+  /** Signed minor units. */
+  amount: number;
+  balance: number;
+  /** The account's version after the posting: later postings of the account have larger ones. */
+  version: number;
+}
+
+/** A ledger transaction as written (touched accounts, which did not move, left out). */
+export interface Posted {
+  kind: PostingKind;
+  operationId: string | null;
+  moves: PostedMove[];
+}
+
+/**
+ * Told of ledger transactions once they are committed (after the statement, or after the
+ * transaction opened with `inTransaction`). Called synchronously: it must not throw or block
+ * (it hands the news on; an error is caught and dropped, never the posting's).
+ */
+export type PostingObserver = (posted: readonly Posted[]) => void;
+
+/** Observers per database (a test process may hold several apps, each on its own database). */
+const observers = new WeakMap<Kysely<DB>, Set<PostingObserver>>();
+/** Postings made inside a transaction opened by `inTransaction`, announced when it commits. */
+const openTransactions = new WeakMap<Kysely<DB>, Posted[]>();
+
+/** Subscribes to the committed postings made through `db`; answers the unsubscribe. */
+export function observePostings(db: Kysely<DB>, observer: PostingObserver): () => void {
+  let set = observers.get(db);
+  if (!set) {
+    set = new Set();
+    observers.set(db, set);
+  }
+  set.add(observer);
+  return () => {
+    set.delete(observer);
+  };
+}
+
+/**
+ * Runs `run` in a database transaction whose postings are announced after it commits (none when
+ * it rolls back). A posting made in any other transaction is not announced: it cannot know
+ * whether it will be committed.
+ */
+export async function inTransaction<T>(db: Kysely<DB>, run: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+  const made: Posted[] = [];
+  const result = await db.transaction().execute(async (trx) => {
+    openTransactions.set(trx, made);
+    return run(trx);
+  });
+  announce(db, made);
+  return result;
+}
+
+function postedOf(input: PostInput, balances: Map<AccountId, number>, versions: Map<AccountId, number>): Posted {
+  return {
+    kind: input.kind,
+    operationId: input.operationId,
+    moves: input.postings.map((p) => ({ account: p.account, amount: p.amount, balance: balances.get(p.account) ?? 0, version: versions.get(p.account) ?? 0 })),
+  };
+}
+
+function announce(db: Kysely<DB>, posted: Posted[]): void {
+  if (posted.length === 0) return;
+  if (db.isTransaction) {
+    openTransactions.get(db)?.push(...posted);
+    return;
+  }
+  for (const observer of observers.get(db) ?? []) {
+    try {
+      observer(posted);
+    } catch {
+      // The news is lost, not the money: the posting is committed.
     }
   }
 }
@@ -265,7 +348,7 @@ export async function runPostingBatch(db: Kysely<DB>, inputs: Array<PostInput & 
   const ti = options.guard
     ? sql`SELECT t.operation_id, t.kind, g.tx_id FROM ${items} JOIN ${sql.ref(options.guard)} g ON g.id = t.operation_id`
     : sql`SELECT t.operation_id, t.kind, nextval(pg_get_serial_sequence('ledger_transactions', 'id')) AS tx_id FROM ${items}`;
-  const statement = sql<{ id: string | null; balance: number | string | null; operation_id: string | null }>`
+  const statement = sql<{ id: string | null; balance: number | string | null; version: number | string | null; operation_id: string | null }>`
     WITH ${before} ti AS (${ti}), tx AS (
       INSERT INTO ledger_transactions (id, operation_id, kind) SELECT tx_id, operation_id, kind FROM ti RETURNING id, operation_id
     ), moves AS (
@@ -279,7 +362,7 @@ export async function runPostingBatch(db: Kysely<DB>, inputs: Array<PostInput & 
     ), upd AS (
       UPDATE ledger_accounts a SET balance = a.balance + d.amount, version = a.version + 1
       FROM delta d JOIN locked l ON l.id = d.account_id WHERE a.id = d.account_id
-      RETURNING a.id, a.balance
+      RETURNING a.id, a.balance, a.version
     ), entries AS (
       -- Each entry's balance_after is the account's final balance less the moves of the items
       -- after it in the batch (the batch's order is the order of its postings).
@@ -290,13 +373,17 @@ export async function runPostingBatch(db: Kysely<DB>, inputs: Array<PostInput & 
         FROM moves m LEFT JOIN upd u ON u.id = m.account_id
       ) mv WHERE mv.amount <> 0
     )
-    SELECT id, balance, NULL::text AS operation_id FROM upd UNION ALL SELECT NULL, NULL, operation_id FROM tx`;
+    SELECT id, balance, version, NULL::text AS operation_id FROM upd UNION ALL SELECT NULL, NULL, NULL, operation_id FROM tx`;
   const result = await execute(db, statement);
   const balances = new Map<AccountId, number>();
+  const versions = new Map<AccountId, number>();
   const posted = new Set<string>();
   for (const row of result.rows) {
     if (row.operation_id !== null) posted.add(row.operation_id);
-    else if (row.id !== null) balances.set(row.id, Number(row.balance));
+    else if (row.id !== null) {
+      balances.set(row.id, Number(row.balance));
+      versions.set(row.id, Number(row.version));
+    }
   }
   const touched = new Set(inputs.filter((i) => posted.has(i.operationId)).flatMap((i) => movesOf(i).map((p) => p.account)));
   // Written already: not a refusal of the batch (the foreign key on the entries' account stops
@@ -313,6 +400,12 @@ export async function runPostingBatch(db: Kysely<DB>, inputs: Array<PostInput & 
     }
     after[i] = own;
   }
+  // Each item is announced with the accounts' balances after the whole batch (one version for all
+  // of its items): what a reader sees now, and what any later announcement supersedes.
+  announce(
+    db,
+    inputs.filter((i) => posted.has(i.operationId)).map((i) => postedOf(i, balances, versions)),
+  );
   return { balances, posted, after };
 }
 

@@ -154,4 +154,15 @@ UPDATE ledger_accounts SET balance = -(SELECT coalesce(sum(coin), 0) FROM member
 ALTER TABLE ledger_transactions ADD CONSTRAINT ledger_transactions_kind CHECK (kind IN (
   'deposit', 'withdraw_hold', 'withdraw_complete', 'withdraw_reject', 'transfer_start', 'transfer_complete', 'transfer_reverse', 'game_result', 'bonus', 'refund', 'invite', 'spin_prize', 'adjustment', 'coin_earn', 'coin_grant', 'coin_spend', 'coin_opening'));`,
   },
+  {
+    // Responsible play (issue 22): a deposit's time by the money core's clock (the sandbox clock
+    // moves it, so a test can roll a limit's window), counted by the deposit limits; and held
+    // deposits: a deposit operation PENDING with no money (over a limit, during a break) until an
+    // operator releases it (SUCCESS, credited then) or returns it (FAILED, DEPOSIT_RETURNED).
+    id: 'money/006_deposit_credited_at',
+    sql: `
+ALTER TABLE operations ADD COLUMN credited_at timestamptz;
+UPDATE operations SET credited_at = created_at WHERE type = 'deposit' AND status = 'SUCCESS';
+CREATE INDEX operations_member_credited ON operations (member_id, credited_at) WHERE type = 'deposit' AND credited_at IS NOT NULL;`,
+  },
 ];

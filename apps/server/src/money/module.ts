@@ -1,4 +1,5 @@
 import { defineModule } from '../platform/module';
+import { SandboxClock } from '../platform/clock';
 import { operatorGuard } from '../platform/operator';
 import { MoneyCore } from './core';
 import { checkInvariants } from './ledger';
@@ -8,6 +9,8 @@ declare module '../platform/services' {
   interface Services {
     /** The money core: once-per-key answers and the policy hooks. */
     money: MoneyCore;
+    /** The clock of periods (bonus days, deposit-limit windows), moved only in a sandbox (platform/clock.ts). */
+    clock: SandboxClock;
   }
 }
 
@@ -19,7 +22,9 @@ export const moneyModule = defineModule({
   name: 'money',
   migrations: moneyMigrations,
   setup(services) {
-    services.money = new MoneyCore(services.database.db, services.config.IDEMPOTENCY_CLAIM_STALE_MS);
+    services.clock = new SandboxClock();
+    const clock = services.clock;
+    services.money = new MoneyCore(services.database.db, services.config.IDEMPOTENCY_CLAIM_STALE_MS, () => clock.now());
   },
   routes(app, { config, database }) {
     app.get('/api/operator/ledger/check', { preHandler: operatorGuard(config) }, async () => checkInvariants(database.db));

@@ -12,7 +12,7 @@ import { account, InsufficientFunds, LedgerError, runPosting, runPostingBatch, t
  * operation (a transfer, a withdrawal) is written PENDING with its hold, and later settled by one
  * compare-and-set (`settled` CTE: still PENDING?) in the statement that moves the held money.
  */
-export type OperationRow = Omit<Selectable<OperationsTable>, 'created_at' | 'updated_at' | 'start_tx' | 'settle_tx'>;
+export type OperationRow = Omit<Selectable<OperationsTable>, 'created_at' | 'updated_at' | 'start_tx' | 'settle_tx' | 'credited_at'>;
 
 export interface NewOperation {
   id: string;
@@ -23,6 +23,8 @@ export interface NewOperation {
   target: string;
   amount: number;
   note?: string | null;
+  /** When a deposit reached the wallet by the money core's clock (deposit limits count by it). */
+  creditedAt?: Date | null;
 }
 
 /** The next ledger transaction id, drawn when an operation row is written or settled (its own transaction's id). */
@@ -35,8 +37,8 @@ const NEXT_TX = sql`nextval(pg_get_serial_sequence('ledger_transactions', 'id'))
 export function recordOperation(op: NewOperation, idem: Idem | null): RawBuilder<unknown>[] {
   const ctes: RawBuilder<unknown>[] = [
     sql`op AS (
-      INSERT INTO operations (id, member_id, type, status, source, target, amount, note, start_tx)
-      VALUES (${op.id}, ${op.memberId}, ${op.type}, ${op.status}, ${op.source}, ${op.target}, ${op.amount}::bigint, ${op.note ?? null}, ${NEXT_TX})
+      INSERT INTO operations (id, member_id, type, status, source, target, amount, note, start_tx, credited_at)
+      VALUES (${op.id}, ${op.memberId}, ${op.type}, ${op.status}, ${op.source}, ${op.target}, ${op.amount}::bigint, ${op.note ?? null}, ${NEXT_TX}, ${op.creditedAt ?? null}::timestamptz)
       RETURNING id, start_tx AS tx_id)`,
   ];
   if (idem) {

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { WALLET_CODE } from '@mw/contract/constants';
 import type { DB } from '../db/schema';
 import { newId } from '../lib/ids';
-import { account, runPosting, type Currency } from './ledger';
+import { account, inTransaction, runPosting, type Currency } from './ledger';
 import type { Unit } from './tables';
 
 /**
@@ -80,7 +80,7 @@ export class Positions {
   async locked<T>(memberId: string, currency: Currency, run: (trx: Kysely<DB>, position: MemberPosition) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.db.transaction().execute(async (trx) => {
+        return await inTransaction(this.db, async (trx) => {
           const rows = await sql<Row>`
             SELECT id, kind, game_code, currency, balance FROM ledger_accounts
             WHERE member_id = ${memberId} ORDER BY id FOR NO KEY UPDATE`.execute(trx);

@@ -54,6 +54,8 @@ export interface OperationsTable {
   start_tx: number | null;
   /** The ledger transaction that settled it (two-phase operations). */
   settle_tx: number | null;
+  /** A deposit: when it reached the wallet, by the money core's clock (the sandbox clock moves it); deposit limits count by it. */
+  credited_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
 }

@@ -1,43 +1,164 @@
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { OperatorRole } from '@mw/contract/admin';
 import type { Config } from '../config';
 import { storedBannersSchema, type StoredBanners } from '../lib/banners';
-import { forbidden } from '../lib/errors';
-import { recordChange } from './audit';
+import { AppError, unauthorized } from '../lib/errors';
+import { isOperatorRoute, onBehalfOf, recordAudit, recordChange, registerAuditHooks } from './audit';
+import { roleAllows } from './operator-roles';
 import type { Services } from './services';
 
+/** Who makes an operator call: an operator's session, or the OPERATOR_TOKEN automation key (role owner). */
+export interface OperatorIdentity {
+  /** The operator's id; `api-key` for OPERATOR_TOKEN. */
+  id: string;
+  username: string;
+  name: string;
+  role: OperatorRole;
+  via: 'session' | 'api-key';
+  sessionId: string | null;
+  sessionExpiresAt: Date | null;
+}
+
+/** Checks an operator session's token (the operators module provides it). Throws 401 when it is not good. */
+export interface OperatorSessionCheck {
+  authenticate(token: string, ip: string): Promise<OperatorIdentity>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The caller of an /api/operator/* call (set before anything else runs), else null. */
+    operator: OperatorIdentity | null;
+  }
+}
+
+declare module './services' {
+  interface Services {
+    operatorSessions: OperatorSessionCheck;
+  }
+}
+
+export const API_KEY_IDENTITY: OperatorIdentity = {
+  id: 'api-key',
+  username: 'api-key',
+  name: 'api-key',
+  role: 'owner',
+  via: 'api-key',
+  sessionId: null,
+  sessionExpiresAt: null,
+};
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
 /**
- * The guard of operator calls (until the back office exists): `Authorization: Bearer
- * OPERATOR_TOKEN`, compared in constant time; closed when OPERATOR_TOKEN is not configured.
- * Operator calls keep working on a terminated site, so the site can be brought back. Each domain
- * registers its own operator calls under /api/operator/ with this guard.
+ * Who an `Authorization: Bearer …` header names: OPERATOR_TOKEN (compared in constant time) is
+ * the api-key identity; anything else is an operator session's token. 401 UNAUTHORIZED without
+ * one, SESSION_EXPIRED for a session past its life or idle time (see OperatorSessionService).
  */
-export function operatorGuard(config: Pick<Config, 'OPERATOR_TOKEN'>): (request: FastifyRequest) => Promise<void> {
-  const token = config.OPERATOR_TOKEN;
-  const expected = Buffer.from(`Bearer ${token ?? ''}`);
+export async function authenticateOperator(services: Services, authorization: string | undefined, ip: string): Promise<OperatorIdentity> {
+  const match = /^Bearer (\S{16,200})$/.exec(authorization ?? '');
+  const token = match?.[1];
+  if (!token) throw unauthorized('UNAUTHORIZED');
+  const apiKey = services.config.OPERATOR_TOKEN;
+  if (apiKey && timingSafeEqual(digest(token), digest(apiKey))) return API_KEY_IDENTITY;
+  if (!('operatorSessions' in services)) throw unauthorized('UNAUTHORIZED');
+  return services.operatorSessions.authenticate(token, ip);
+}
+
+const registered = new WeakMap<FastifyInstance, ReadonlyArray<{ method: string; url: string }>>();
+
+/** Every /api/operator/* route the app registered (its method and pattern; HEAD left out). */
+export function operatorRoutesOf(app: FastifyInstance): ReadonlyArray<{ method: string; url: string }> {
+  return registered.get(app) ?? [];
+}
+
+/** Whether a bare token is the automation key. */
+export function operatorTokenValid(config: Pick<Config, 'OPERATOR_TOKEN'>, token: string): boolean {
+  return Boolean(config.OPERATOR_TOKEN) && timingSafeEqual(digest(token), digest(config.OPERATOR_TOKEN ?? ''));
+}
+
+/**
+ * Whether a bare token (the automation key or an operator session's) may make a call of the
+ * matrix, e.g. the chat inbox's socket handshake for `GET /api/operator/chat/conversations`.
+ */
+export async function operatorTokenMay(services: Services, token: string, method: string, url: string): Promise<boolean> {
+  try {
+    const operator = await authenticateOperator(services, `Bearer ${token}`, '');
+    return roleAllows(operator.role, method, url);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A preHandler that identifies the operator (session or automation key, 401 otherwise) on a
+ * route outside /api/operator/ (the admin calls, the API documentation).
+ */
+export function operatorAuthentication(services: Services): (request: FastifyRequest) => Promise<void> {
   return async (request) => {
-    const given = Buffer.from(request.headers.authorization ?? '');
-    if (!token || given.length !== expected.length || !timingSafeEqual(given, expected)) throw forbidden('FORBIDDEN');
+    request.operator = await authenticateOperator(services, request.headers.authorization, request.ip);
   };
 }
 
-/** Whether a bare token is the automation key (the chat inbox's socket handshake). */
-export function operatorTokenValid(config: Pick<Config, 'OPERATOR_TOKEN'>, token: string): boolean {
-  const expected = Buffer.from(config.OPERATOR_TOKEN ?? '');
-  const given = Buffer.from(token);
-  return Boolean(config.OPERATOR_TOKEN) && given.length === expected.length && timingSafeEqual(given, expected);
+/**
+ * Every /api/operator/* call, centrally, before its body is read: the caller is authenticated
+ * (401) and their role checked against the matrix of operator-roles.ts (403 FORBIDDEN_ROLE,
+ * recorded in the audit as `denied`); `request.operator` then says who calls. Then the audit's
+ * hooks (platform/audit.ts). Registered by app.ts before any module's routes.
+ */
+export function registerOperatorHooks(app: FastifyInstance, services: Services): void {
+  app.decorateRequest('operator', null);
+  const routes: Array<{ method: string; url: string }> = [];
+  registered.set(app, routes);
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/operator/')) return;
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url });
+  });
+  app.addHook('onRequest', async (request) => {
+    if (!isOperatorRoute(request)) return;
+    const operator = await authenticateOperator(services, request.headers.authorization, request.ip);
+    request.operator = operator;
+    const url = request.routeOptions.url ?? '';
+    if (!roleAllows(operator.role, request.method, url)) {
+      await recordAudit(services.database.db, { actor: operator, action: 'denied', target: `${request.method} ${url}` }, request);
+      throw new AppError(403, 'FORBIDDEN_ROLE');
+    }
+  });
+  registerAuditHooks(app, services.database.db);
 }
 
 /**
- * Who made an operator change, as the audit records it: the `X-Operator` header (a name the back
- * office sends, at most 64 characters) or, without it, "operator".
+ * Whether the operator calling holds the owner role (the automation key counts as the owner).
+ * Calls that need the owner inside a wider role's route (a manual credit over a member's deposit
+ * limit, releasing a held deposit the limit still refuses) ask this and an explicit flag in the body.
+ */
+export function operatorIsOwner(request: FastifyRequest): boolean {
+  return request.operator?.role === 'owner';
+}
+
+/**
+ * The guard each domain puts on its operator calls (`preHandler: operatorGuard(config)`). The
+ * checks themselves run centrally for every /api/operator/* route (registerOperatorHooks); this
+ * guard only refuses a call that reached it without an identity (a route registered outside
+ * /api/operator/, say), so a guarded route is never open.
+ */
+export function operatorGuard(_config?: Pick<Config, 'OPERATOR_TOKEN'>): (request: FastifyRequest) => Promise<void> {
+  return async (request) => {
+    if (!request.operator) throw unauthorized('UNAUTHORIZED');
+  };
+}
+
+/**
+ * Who made an operator call, by name (notes' authors, the makers and checkers of four eyes): the
+ * operator's username; for the automation key the person it names in `X-Operator` (at most 64
+ * characters), else `api-key`. The audit log itself records the key as `api-key` and the named
+ * person beside it (`onBehalfOf`).
  */
 export function operatorName(request: FastifyRequest): string {
-  const raw = request.headers['x-operator'];
-  const name = (Array.isArray(raw) ? raw[0] : raw)?.trim() ?? '';
-  // eslint-disable-next-line no-control-regex -- control characters are dropped from a name for the log
-  const clean = name.replace(/[\u0000-\u001F\u007F-\u009F]/g, '').slice(0, 64);
-  return clean || 'operator';
+  const operator = request.operator;
+  if (!operator) return 'operator';
+  if (operator.via !== 'api-key') return operator.username;
+  return onBehalfOf(request) ?? operator.username;
 }
 
 /**

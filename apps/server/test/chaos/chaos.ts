@@ -681,6 +681,7 @@ async function setUp(server: Server): Promise<Member[]> {
       bankCode: 'KBANK',
       bankAccountName: 'CHAOS TESTER',
       bankAccountNo: accountNo,
+      birthDate: '1990-01-15',
     });
     if (created.status !== 200) throw new Error(`register: ${JSON.stringify(created.body)}`);
     const login = await request(server.port, 'POST', '/api/login', { username: phone, password: 'chaos-secret' });

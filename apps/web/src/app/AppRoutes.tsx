@@ -24,6 +24,7 @@ const ProfilePage = page(() => import('../features/profile/ProfilePage'), 'Profi
 const BonusPage = page(() => import('../features/bonus/BonusPage'), 'BonusPage');
 const StatementPage = page(() => import('../features/statement/StatementPage'), 'StatementPage');
 const SpinPage = page(() => import('../features/spin/SpinPage'), 'SpinPage');
+const ResponsiblePage = page(() => import('../features/responsible/ResponsiblePage'), 'ResponsiblePage');
 
 /** The route table of spec section 2 (plus /forgot-password). */
 export function AppRoutes() {
@@ -61,6 +62,7 @@ export function AppRoutes() {
             <Route path="statement" element={<StatementPage />} />
             <Route path="contact" element={<ContactPage />} />
             <Route path="spin" element={<SpinPage />} />
+            <Route path="responsible" element={<ResponsiblePage />} />
           </Route>
           <Route path="/terminated" element={<TerminatedPage />} />
           <Route path="*" element={<NotFoundPage />} />

@@ -6,6 +6,14 @@ export const laGuest: GuestMessages = {
     name: 'Member Wallet',
     tagline: 'ກະເປົາເງິນສະມາຊິກ ປອດໄພ ໃຊ້ງ່າຍ',
   },
+  pwa: {
+    shortName: 'ກະເປົາເງິນ',
+    updateReady: 'ມີເວີຊັນໃໝ່',
+    reload: 'ໂຫຼດໃໝ່',
+    offlineTitle: 'ບໍ່ມີການເຊື່ອມຕໍ່ອິນເຕີເນັດ',
+    offlineText: 'ກວດສອບສັນຍານ ຫຼື Wi-Fi ແລ້ວລອງໃໝ່ອີກຄັ້ງ ຍອດເງິນຂອງທ່ານປອດໄພ',
+    retry: 'ລອງໃໝ່ອີກຄັ້ງ',
+  },
   common: {
     next: 'ຕໍ່ໄປ',
     back: 'ກັບຄືນ',
@@ -330,6 +338,15 @@ export const laGuest: GuestMessages = {
     SLIP_NOT_PENDING: 'ສະລິບນີ້ບໍ່ໄດ້ຢູ່ໃນລະຫວ່າງກວດສອບແລ້ວ',
     NO_SLIP: 'ບໍ່ພົບສະລິບ',
     CURRENCY_MISMATCH: 'ສະກຸນເງິນບໍ່ກົງກັບບັນຊີຂອງທ່ານ',
+    DEPOSIT_LIMIT: 'ຍອດຝາກນີ້ເກີນວົງເງິນຝາກທີ່ທ່ານຕັ້ງໄວ້ ຕອນນີ້ຝາກໄດ້ອີກ {{left}}',
+    SELF_EXCLUDED: 'ທ່ານໄດ້ລະງັບບັນຊີຕົນເອງໄວ້ ການຝາກເງິນ ເກມ ແລະ ໂປຣໂມຊັນຈະປິດຈົນກວ່າຈະຄົບກຳນົດ',
+    TIME_OUT: 'ທ່ານກຳລັງພັກການຫຼິ້ນ ການຝາກເງິນ ເກມ ແລະ ໂປຣໂມຊັນຈະປິດຈົນກວ່າຈະຄົບກຳນົດ',
+    UNDERAGE: 'ຕ້ອງມີອາຍຸຢ່າງໜ້ອຍ 20 ປີຈຶ່ງຈະສະໝັກໄດ້',
+    BREAK_ALREADY_LONGER: 'ທ່ານຢູ່ໃນຊ່ວງພັກທີ່ສິ້ນສຸດຊ້າກວ່ານີ້ຢູ່ແລ້ວ',
+    EXCLUSION_CANNOT_BE_LIFTED: 'ບໍ່ສາມາດຍົກເລີກ ຫຼື ຫຍໍ້ເວລາພັກໄດ້',
+    NO_PENDING_LIMIT: 'ບໍ່ມີການປ່ຽນແປງວົງເງິນນີ້ທີ່ລໍຖ້າຢູ່',
+    NO_HELD_DEPOSIT: 'ບໍ່ພົບລາຍການຝາກທີ່ຖືກພັກໄວ້',
+    BIRTH_DATE_INVALID: 'ກະລຸນາປ້ອນວັນເກີດໃຫ້ຖືກຕ້ອງ',
   },
   rules: {
     REQUIRED: 'ກະລຸນາປ້ອນຂໍ້ມູນຊ່ອງນີ້',
@@ -342,6 +359,8 @@ export const laGuest: GuestMessages = {
     BANK_ACCOUNT_NO_INVALID: 'ເລກບັນຊີຕ້ອງເປັນຕົວເລກ 10–18 ຕົວ',
     BANK_ACCOUNT_NAME_INVALID: 'ຊື່ບັນຊີໃຊ້ໄດ້ສະເພາະຕົວອັກສອນ, ຍະຫວ່າງ ແລະ ຈຸດ',
     BANK_ACCOUNT_NAME_ENG: 'ຊື່ບັນຊີທະນາຄານຕ້ອງເປັນພາສາອັງກິດເທົ່ານັ້ນ',
+    BIRTH_DATE_INVALID: 'ກະລຸນາປ້ອນວັນເກີດໃຫ້ຖືກຕ້ອງ',
+    UNDERAGE: 'ຕ້ອງມີອາຍຸຢ່າງໜ້ອຍ {{minAge}} ປີຈຶ່ງຈະສະໝັກໄດ້',
   },
   slipReasons: {
     UPLOADED_FILE_NOT_EXIST: 'ສະລິບບໍ່ຖືກຕ້ອງ',
@@ -355,5 +374,13 @@ export const laGuest: GuestMessages = {
     NOT_MATCH: 'ບັນຊີບໍ່ກົງກັບບັນຊີທີ່ລົງທະບຽນໄວ້',
     EXPIRED_SLIP: 'ສະລິບໝົດອາຍຸ',
     UNKNOW_ERROR: 'ເກີດຂໍ້ຜິດພາດທີ່ບໍ່ຮູ້ສາເຫດ ກະລຸນາຕິດຕໍ່ແອັດມິນ',
+  },
+  registerAge: {
+    birthDate: "ວັນເກີດ",
+    hint: "ຕ້ອງມີອາຍຸ {{minAge}} ປີຂຶ້ນໄປຈຶ່ງຈະຫຼິ້ນໄດ້",
+    required: "ກະລຸນາປ້ອນວັນເກີດ",
+    underage: "ຕ້ອງມີອາຍຸຢ່າງໜ້ອຍ {{minAge}} ປີຈຶ່ງຈະສະໝັກໄດ້",
+    invalid: "ກະລຸນາປ້ອນວັນທີໃຫ້ຖືກຕ້ອງ",
+    playResponsibly: "ຫຼິ້ນຢ່າງມີຄວາມຮັບຜິດຊອບ: ຕັ້ງວົງເງິນຝາກ ຫຼື ພັກການຫຼິ້ນໄດ້ທຸກເວລາ",
   },
 };

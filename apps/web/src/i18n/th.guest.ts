@@ -8,6 +8,14 @@ export const thGuest = {
     name: 'Member Wallet',
     tagline: 'กระเป๋าเงินสมาชิก ปลอดภัย ใช้ง่าย',
   },
+  pwa: {
+    shortName: 'กระเป๋าเงิน',
+    updateReady: 'มีเวอร์ชันใหม่',
+    reload: 'โหลดใหม่',
+    offlineTitle: 'ไม่มีการเชื่อมต่ออินเทอร์เน็ต',
+    offlineText: 'ตรวจสอบสัญญาณหรือ Wi-Fi แล้วลองอีกครั้ง ยอดเงินของคุณปลอดภัย',
+    retry: 'ลองอีกครั้ง',
+  },
   common: {
     next: 'ถัดไป',
     back: 'ย้อนกลับ',
@@ -332,6 +340,15 @@ export const thGuest = {
     SLIP_NOT_PENDING: 'สลิปนี้ไม่ได้อยู่ระหว่างตรวจสอบแล้ว',
     NO_SLIP: 'ไม่พบสลิป',
     CURRENCY_MISMATCH: 'สกุลเงินไม่ตรงกับบัญชีของคุณ',
+    DEPOSIT_LIMIT: 'ยอดฝากนี้เกินวงเงินฝากที่คุณตั้งไว้ ขณะนี้ฝากได้อีก {{left}}',
+    SELF_EXCLUDED: 'คุณได้ระงับบัญชีตนเองไว้ การฝากเงิน เกม และโปรโมชันจะปิดจนกว่าจะครบกำหนด',
+    TIME_OUT: 'คุณกำลังพักการเล่น การฝากเงิน เกม และโปรโมชันจะปิดจนกว่าจะครบกำหนด',
+    UNDERAGE: 'ต้องมีอายุอย่างน้อย 20 ปีจึงจะสมัครได้',
+    BREAK_ALREADY_LONGER: 'คุณอยู่ในช่วงพักที่สิ้นสุดช้ากว่านี้อยู่แล้ว',
+    EXCLUSION_CANNOT_BE_LIFTED: 'ไม่สามารถยกเลิกหรือย่นระยะเวลาพักได้',
+    NO_PENDING_LIMIT: 'ไม่มีการเปลี่ยนแปลงวงเงินนี้ที่รออยู่',
+    NO_HELD_DEPOSIT: 'ไม่พบรายการฝากที่ถูกพักไว้',
+    BIRTH_DATE_INVALID: 'กรุณากรอกวันเกิดให้ถูกต้อง',
   } satisfies Record<ErrorCode, string>,
   rules: {
     REQUIRED: 'กรุณากรอกข้อมูลช่องนี้',
@@ -344,6 +361,8 @@ export const thGuest = {
     BANK_ACCOUNT_NO_INVALID: 'เลขที่บัญชีต้องเป็นตัวเลข 10–18 หลัก',
     BANK_ACCOUNT_NAME_INVALID: 'ชื่อบัญชีใช้ได้เฉพาะตัวอักษร ช่องว่าง และจุด',
     BANK_ACCOUNT_NAME_ENG: 'ชื่อบัญชีธนาคารต้องเป็นภาษาอังกฤษเท่านั้น',
+    BIRTH_DATE_INVALID: 'กรุณากรอกวันเกิดให้ถูกต้อง',
+    UNDERAGE: 'ต้องมีอายุอย่างน้อย {{minAge}} ปีจึงจะสมัครได้',
   } satisfies Record<RuleCode, string>,
   slipReasons: {
     UPLOADED_FILE_NOT_EXIST: 'สลิปไม่ถูกต้อง',
@@ -358,4 +377,12 @@ export const thGuest = {
     EXPIRED_SLIP: 'สลิปหมดอายุ',
     UNKNOW_ERROR: 'เกิดข้อผิดพลาดที่ไม่ทราบสาเหตุ กรุณาติดต่อแอดมิน',
   } satisfies Record<SlipReasonCode, string>,
+  registerAge: {
+    birthDate: "วันเกิด",
+    hint: "ต้องมีอายุ {{minAge}} ปีขึ้นไปจึงจะเล่นได้",
+    required: "กรุณากรอกวันเกิด",
+    underage: "ต้องมีอายุอย่างน้อย {{minAge}} ปีจึงจะสมัครได้",
+    invalid: "กรุณากรอกวันที่ให้ถูกต้อง",
+    playResponsibly: "เล่นอย่างรับผิดชอบ: ตั้งวงเงินฝากหรือพักการเล่นได้ทุกเมื่อ",
+  },
 };

@@ -1,3 +1,4 @@
+import { DEFAULT_MIN_AGE } from '@mw/contract/age';
 import { QR_MINIMUMS } from '@mw/contract/constants';
 
 /**
@@ -25,5 +26,7 @@ export const config = {
   launchNewTab: flag(import.meta.env.VITE_LAUNCH_NEW_TAB, true),
   paytimzMin: positiveNumber(import.meta.env.VITE_PAYTIMZ_MIN, QR_MINIMUMS.PAYTIMZ),
   zpayMin: positiveNumber(import.meta.env.VITE_ZPAY_MIN, QR_MINIMUMS.ZPAY),
+  /** The minimum age at registration (VITE_MIN_AGE; the server's MIN_AGE must say the same). */
+  minAge: positiveNumber(import.meta.env.VITE_MIN_AGE, DEFAULT_MIN_AGE),
   howtoBaseUrl: (import.meta.env.VITE_HOWTO_BASE_URL || `${import.meta.env.BASE_URL}howto`).replace(/\/+$/, ''),
 } as const;

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { bankAllowed } from '../lookup/lookup-service';
 import type { Profile, Registration } from '@mw/contract/account';
 import type { Locale } from '@mw/contract/constants';
+import { bangkokDay, checkBirthDate, DEFAULT_MIN_AGE } from '@mw/contract/age';
 import {
   checkBankAccountName,
   checkBankAccountNo,
@@ -24,6 +25,12 @@ import type { SessionService } from './session-service';
 
 export interface AccountOptions {
   laosMode: boolean;
+  /** The minimum age at registration (MIN_AGE, 20). */
+  minAge?: number;
+  /** Whether a registration must carry birthDate (BIRTH_DATE_REQUIRED, true). */
+  birthDateRequired?: boolean;
+  /** The clock of "today" for the age gate (ms). */
+  now?: () => number;
   /** Failed logins for one phone from one address per minute (the short lock, for that address only). */
   loginFailsPerMinute: number;
   /** Failed logins for one phone from one address per hour (slow guessing from one address). */
@@ -46,6 +53,7 @@ interface CleanRegistration {
   bankAccountName: string;
   bankAccountNo: string;
   currency: string;
+  birthDate: string | null;
 }
 
 /**
@@ -108,6 +116,13 @@ export class AccountService {
       if (nameFailure) throw nameFailure;
     }
 
+    // The age gate (issue 22): checked whenever a birth date comes; create requires one (see register).
+    const birthDate = input.birthDate?.trim() || null;
+    if (birthDate !== null) {
+      const refused = checkBirthDate(birthDate, this.options.minAge ?? DEFAULT_MIN_AGE, bangkokDay((this.options.now ?? Date.now)()));
+      if (refused) throw badRequest(refused);
+    }
+
     const currency = this.options.laosMode ? (input.currency ?? 'LAK') : 'BAHT';
     if (!this.options.laosMode && input.currency !== undefined && input.currency !== 'BAHT') throw badRequest('KEY_INVALID');
 
@@ -141,6 +156,7 @@ export class AccountService {
       bankAccountName,
       bankAccountNo,
       currency,
+      birthDate,
     };
   }
 
@@ -168,6 +184,8 @@ export class AccountService {
           bank_account_name: member.bankAccountName,
           bank_account_no: member.bankAccountNo,
           currency: 'BAHT',
+          // The demo member is an adult (the age gate asks every new member for a birth date).
+          birth_date: '1990-01-01',
         })
         .onConflict((oc) => oc.doNothing())
         .execute();
@@ -227,6 +245,7 @@ export class AccountService {
 
   async register(input: Registration): Promise<string> {
     const clean = await this.validate(input);
+    if (clean.birthDate === null && (this.options.birthDateRequired ?? true)) throw badRequest('KEY_MISSING', { fields: [{ path: 'birthDate', code: 'required' }] });
     const otpRequired = await this.settings.get('registerOTP', true);
     // Without a token there is nothing to check: refuse before hashing the password.
     if (otpRequired && !input.otpToken) throw forbidden('UNVERIFIED_OTP');
@@ -247,6 +266,7 @@ export class AccountService {
             bank_account_name: clean.bankAccountName,
             bank_account_no: clean.bankAccountNo,
             currency: clean.currency,
+            birth_date: clean.birthDate,
           })
           .execute();
         await openMemberAccounts(trx, id);

@@ -62,6 +62,11 @@ CREATE TABLE member_notes (
 );
 CREATE INDEX member_notes_member ON member_notes (member_id, created_at DESC);`,
     },
+    {
+      id: 'account/003_birth_date',
+      // The age gate (issue 22): kept as the day given (text YYYY-MM-DD, no time zone to shift it).
+      sql: `ALTER TABLE members ADD COLUMN birth_date text CHECK (birth_date ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$');`,
+    },
   ],
   async setup(services) {
     const { config, database, passwords, limiter } = services;
@@ -69,6 +74,8 @@ CREATE INDEX member_notes_member ON member_notes (member_id, created_at DESC);`,
     if (config.REDIS_URL) await services.sessions.connect(config.REDIS_URL);
     services.accounts = new AccountService(database.db, passwords, services.sessions, services.otp, services.settings, limiter, {
       laosMode: config.LAOS_MODE,
+      minAge: config.MIN_AGE,
+      birthDateRequired: config.BIRTH_DATE_REQUIRED,
       loginFailsPerMinute: config.LOGIN_FAILS_PER_MINUTE,
       loginFailsPerPhoneHour: config.LOGIN_FAILS_PER_PHONE_HOUR,
       loginFailsPerPhoneIpHour: config.LOGIN_FAILS_PER_PHONE_IP_HOUR,

@@ -112,6 +112,12 @@ export class SessionService {
     return member;
   }
 
+  /** When a session began (its login): the reality check counts from it. */
+  async startedAt(sessionId: string): Promise<Date | null> {
+    const row = await this.db.selectFrom('sessions').select('created_at').where('id', '=', sessionId).executeTakeFirst();
+    return row ? new Date(row.created_at) : null;
+  }
+
   async revoke(sessionId: string): Promise<void> {
     await this.db.updateTable('sessions').set({ revoked_at: this.now() }).where('id', '=', sessionId).where('revoked_at', 'is', null).execute();
     await this.announce({ sessionId });

@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { DefaultTimestamp, Timestamp } from '../../db/schema';
 
 export interface MembersTable {
@@ -13,6 +13,8 @@ export interface MembersTable {
   bank_account_no: string;
   /** BAHT, or LAK for Laos-mode members who chose it: the currency of every ledger account of theirs. */
   currency: string;
+  /** YYYY-MM-DD (issue 22's age gate); null for members registered before it. */
+  birth_date: ColumnType<string | null, string | null | undefined, string | null>;
   coin: Generated<number>;
   status: Generated<string>;
   created_at: DefaultTimestamp;

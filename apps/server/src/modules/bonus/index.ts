@@ -8,30 +8,18 @@ import { defineModule } from '../../platform/module';
 import { recordChange } from '../../platform/audit';
 import { operatorGuard, operatorName } from '../../platform/operator';
 import { BASE_CURRENCY, CURRENCIES } from '../../money/tables';
+import type { SandboxClock } from '../../platform/clock';
 import { BonusService } from './bonus-service';
 import { PromotionService } from './promotion-service';
 
-/**
- * The bonus clock: real time moved by an offset, set only through the sandbox call (this process;
- * each process of a multi-process sandbox is set on its own). It decides which day or week a
- * bonus is taken in, so a test can take a day bonus at 23:59 and again at 00:01 Bangkok time.
- */
-export class SandboxClock {
-  offset = 0;
-  now(): number {
-    return Date.now() + this.offset;
-  }
-  set(offsetMs: number): void {
-    this.offset = offsetMs;
-  }
-}
+export { SandboxClock } from '../../platform/clock';
 import './tables';
 
 declare module '../../platform/services' {
   interface Services {
     bonuses: BonusService;
     promotions: PromotionService;
-    /** The clock of bonus periods (moved only in a sandbox: PUT /api/operator/sandbox/clock). */
+    /** The clock of bonus periods (moved only in a sandbox: PUT /api/operator/sandbox/clock); the same object as `clock`. */
     bonusClock: SandboxClock;
   }
 }
@@ -213,7 +201,8 @@ ALTER TABLE bonus_receipts ADD COLUMN own_mark bigint;`,
     },
   ],
   setup(services) {
-    services.bonusClock = new SandboxClock();
+    // The money core's clock (responsible play's limit windows count by it too): one clock moves them all.
+    services.bonusClock = services.clock;
     const clock = services.bonusClock;
     services.bonuses = new BonusService(services.database.db, services.money, services.wallet, services.games, services.activity, () => clock.now());
     // A prize is not credited into a wallet under a bonus's turnover (spec: BONUS_REMAINING on claim).

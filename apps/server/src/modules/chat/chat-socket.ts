@@ -2,6 +2,7 @@ import type { Server as HttpServer } from 'node:http';
 import { createAdapter } from '@socket.io/redis-streams-adapter';
 import { Redis } from 'ioredis';
 import { Server } from 'socket.io';
+import type { BalanceEvent } from '@mw/contract/balance-push';
 import type { Conversation } from '@mw/contract/chat';
 import type { AuthMember } from '../../http/handlers';
 import type { ChatService } from './chat-service';
@@ -34,6 +35,8 @@ interface ServerEvents {
   messaging: (conversation: Conversation) => void;
   /** To operators: a message was stored in some conversation (the inbox refreshes its lists). */
   inbox: (conversation: Conversation) => void;
+  /** To a member's sockets: their wallet or a game balance changed (balance-push.ts). */
+  balance: (event: BalanceEvent) => void;
 }
 
 interface ClientEvents {
@@ -166,6 +169,14 @@ export class ChatSocket {
   deliver(room: string, conversation: Conversation): void {
     this.io.to(room).emit('messaging', conversation);
     this.io.to(this.inboxRoom()).emit('inbox', conversation);
+  }
+
+  /**
+   * Tells a member's sockets, in every process (the adapter carries it), that a balance changed.
+   * A member's socket is in its member room from its connection on, chat or no chat.
+   */
+  pushBalance(memberId: string, event: BalanceEvent): void {
+    this.io.to(this.chat.roomOf({ member_id: memberId, guest_id: null })).emit('balance', event);
   }
 
   /** Disconnects every socket and stops the engine; the HTTP server is the app's to close. */

@@ -6,12 +6,13 @@ import { CHAT_TEXT_MAX } from '@mw/contract/constants';
 import { AppError } from '../../lib/errors';
 import { defineModule } from '../../platform/module';
 import { moduleConfig } from '../../platform/module-config';
-import { operatorGuard, operatorTokenValid } from '../../platform/operator';
+import { operatorGuard, operatorTokenMay } from '../../platform/operator';
 import { secretOf } from '../../platform/secrets';
 import { SignedLinks } from '../../platform/signed-links';
 import { ChatFiles, MAX_BYTES, type UploadKind } from './chat-files';
 import { GuestSessions } from './chat-guests';
 import { ChatService, type CustomerMessage } from './chat-service';
+import { balanceEventOf } from './balance-push';
 import { ChatSocket } from './chat-socket';
 import { FileObjectStore, MemoryObjectStore } from './chat-store';
 import './tables';
@@ -218,10 +219,16 @@ ALTER TABLE chat_threads ADD COLUMN guest_signed boolean NOT NULL DEFAULT false;
       return reply.type(file.mime).header('cache-control', 'private, max-age=300').header('x-content-type-options', 'nosniff').header('content-disposition', 'inline').send(file.bytes);
     });
 
-    const socket = new ChatSocket(app.server, chat, (authorization) => sessions.authenticate(authorization), config.REDIS_URL, async (token) => operatorTokenValid(config, token));
+    const socket = new ChatSocket(app.server, chat, (authorization) => sessions.authenticate(authorization), config.REDIS_URL, async (token) => operatorTokenMay(services, token, 'GET', '/api/operator/chat/conversations'));
     // Logout (and a password change) closes the member's sockets in every process (the adapter carries it).
     const stopListening = sessions.onRevoke((revocation) => socket.disconnectRevoked(revocation));
+    // Balances pushed to the member's open app: every committed change the money core announces.
+    const stopBalances = services.money.balances.subscribe((change) => {
+      const event = balanceEventOf(change);
+      if (event) socket.pushBalance(change.memberId, event);
+    });
     app.addHook('onClose', async () => {
+      stopBalances();
       stopListening();
       chat.stop();
       await socket.close();

@@ -101,7 +101,8 @@ export class BankDepositService {
       note: null,
     });
     await this.markAssigned(BANK_TRANSFER_SOURCE, ref, member.id, credit.operationId);
-    return { result: credit.created ? 'credited' : 'duplicate', operationId: credit.operationId };
+    // Held by the member's deposit rules (over a limit, during a break): recorded under its key, not credited.
+    return { result: credit.held && credit.created ? 'held' : credit.created ? 'credited' : 'duplicate', operationId: credit.operationId };
   }
 
   /** Holds money with no member to credit; answers false when it was held (or credited) before. */
@@ -216,7 +217,7 @@ export class BankDepositService {
    * Operator: a manual deposit (money that reached us some other way), with an Idempotency-Key:
    * the same key answers the first answer and moves nothing again.
    */
-  async manual(input: { memberId: string; amount: number; currency: string; note: string }, idem: Idem): Promise<MoneyResult> {
+  async manual(input: { memberId: string; amount: number; currency: string; note: string; overLimit?: boolean }, idem: Idem, owner = false): Promise<MoneyResult> {
     // Checked before the key is recorded: a refusal is stored under the member's key, which needs the member.
     const member = await this.accounts.findById(input.memberId);
     if (!member) throw notFound('NO_USER');
@@ -226,7 +227,10 @@ export class BankDepositService {
       if (ledgerCurrency(member.currency) !== currency) throw new AppError(400, 'CURRENCY_MISMATCH');
       if (input.amount <= 0) throw new AppError(400, 'DEPOSIT_MINIMUM', { minimum: 0.01 });
       // The operator's key is one credit whoever it names: (manual, key) is the credit's key.
-      const credit = await this.money.credits.credit({ source: 'manual', ref: idem.key, memberId: input.memberId, amount: input.amount, currency, kind: 'deposit', from: 'MANUAL', note: input.note, idem });
+      // Over the member's deposit limit (or during a break): refused (403 DEPOSIT_LIMIT …) unless
+      // an owner asks for it explicitly (`overLimit: true`).
+      const overLimit = input.overLimit === true && owner ? 'allow' : 'refuse';
+      const credit = await this.money.credits.credit({ source: 'manual', ref: idem.key, memberId: input.memberId, amount: input.amount, currency, kind: 'deposit', from: 'MANUAL', note: input.note, idem, overLimit });
       if (!credit.created) {
         const op = await this.db.selectFrom('operations').select('member_id').where('id', '=', credit.operationId).executeTakeFirstOrThrow();
         if (op.member_id !== input.memberId) throw new AppError(409, 'IDEMPOTENCY_KEY_REUSED');

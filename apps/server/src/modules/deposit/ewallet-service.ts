@@ -194,6 +194,13 @@ export class EwalletDepositService {
           await this.release(hash, attempt);
           throw new AppError(400, 'DEPOSIT_MINIMUM', { minimum: toBaht(this.options.minimum) });
         }
+        // Money asked for: the member's deposit limits refuse the voucher before it is redeemed (left unredeemed).
+        try {
+          await this.money.policies.checkAsk({ memberId, amount: voucher.amount, currency: ledgerCurrency(channel.currency) });
+        } catch (refusal) {
+          await this.release(hash, attempt);
+          throw refusal;
+        }
         amount = (await this.call((e, signal) => e.redeem(hash, mobile, signal))).amount;
       }
     } catch (error) {
@@ -216,6 +223,8 @@ export class EwalletDepositService {
       tag: { hook: 'voucher_credited', id: hash },
     });
     if (!credit.created) throw new AppError(409, 'TRUELINK_DUPLICATE');
+    // Redeemed, then held by the deposit rules (a limit reached meanwhile): recorded, shown as held.
+    if (credit.held) throw new AppError(403, credit.held as 'DEPOSIT_LIMIT', { held: true, reference: credit.operationId });
     return { ok: true, wallet: { amount: toBaht(credit.wallet ?? 0) }, amount: toBaht(amount), reference: credit.operationId };
   }
 
@@ -318,6 +327,6 @@ export class EwalletDepositService {
       note: null,
     });
     await this.bank.markAssigned(EWALLET_TRANSFER_SOURCE, transfer.transferId, member.id, credit.operationId);
-    return { result: credit.created ? 'credited' : 'duplicate', operationId: credit.operationId };
+    return { result: credit.held && credit.created ? 'held' : credit.created ? 'credited' : 'duplicate', operationId: credit.operationId };
   }
 }

@@ -10,7 +10,7 @@ import type { RateLimiter } from '../../lib/rate-limit';
 import { idempotencyOf } from '../../money/idempotency';
 import { defineModule } from '../../platform/module';
 import { moduleConfig } from '../../platform/module-config';
-import { operatorGuard, operatorName } from '../../platform/operator';
+import { operatorGuard, operatorIsOwner, operatorName } from '../../platform/operator';
 import type { Services } from '../../platform/services';
 import { ledgerCurrency } from '../../money/ledger';
 import type { ActionResult, AwaitingApproval } from '../approval/approval-service';
@@ -291,7 +291,7 @@ async function limitSlipUploads(limiter: RateLimiter, limits: DepositServices['s
  * Operator calls:
  *   GET  /api/operator/deposits/unmatched                  — money held with no member to credit
  *   POST /api/operator/deposits/:id/assign {memberId}      — credit it to a member (once)
- *   POST /api/operator/deposits {memberId, amount, currency, note} + Idempotency-Key — a manual deposit
+ *   POST /api/operator/deposits {memberId, amount, currency, note, overLimit?} + Idempotency-Key — a manual deposit (over the member's deposit limit only by an owner with overLimit)
  *   GET  /api/operator/deposit-channels, PUT /api/operator/deposit-channels/:id, PUT /api/operator/deposit-manual {value}
  */
 export const depositModule = defineModule({
@@ -341,12 +341,14 @@ export const depositModule = defineModule({
     // Four eyes: what a second operator's approval runs (the maker's call, once; both are idempotent).
     // The stored payload is the parsed request (its amount already in minor units): read back as such, never parsed as baht again.
     const approvedManual = z.object({
-      body: z.object({ memberId: z.string(), amount: z.number().int().positive(), currency: z.enum(['BAHT', 'THB', 'LAK']), note: z.string() }),
+      body: z.object({ memberId: z.string(), amount: z.number().int().positive(), currency: z.enum(['BAHT', 'THB', 'LAK']), note: z.string(), overLimit: z.boolean().optional() }),
       idem: z.object({ key: z.string(), hash: z.string() }),
+      // Whether the maker was an owner (an over-limit credit needs one).
+      owner: z.boolean().optional(),
     });
     services.approvals.register('deposit.manual', (payload) => {
-      const { body, idem } = approvedManual.parse(payload);
-      return bank.manual(body, idem);
+      const { body, idem, owner } = approvedManual.parse(payload);
+      return bank.manual(body, idem, owner === true);
     });
     services.approvals.register('deposit.assign', (payload) => {
       const { id, memberId } = z.object({ id: z.string(), memberId: z.string() }).parse(payload);
@@ -530,7 +532,8 @@ export const depositModule = defineModule({
 });
 
 /** A manual deposit (POST /api/operator/deposits). */
-const manualBody = z.strictObject({ memberId: z.string().min(1).max(64), amount: amountSchema, currency: z.enum(['BAHT', 'THB', 'LAK']), note: z.string().trim().min(1).max(200) });
+// overLimit: an owner's explicit credit over the member's deposit limit (else 403 DEPOSIT_LIMIT).
+const manualBody = z.strictObject({ memberId: z.string().min(1).max(64), amount: amountSchema, currency: z.enum(['BAHT', 'THB', 'LAK']), note: z.string().trim().min(1).max(200), overLimit: z.boolean().optional() });
 
 function operatorRoutes(app: FastifyInstance, guard: ReturnType<typeof operatorGuard>, { deposits, settings, approvals, accounts, payoutReconciliation }: Services): void {
   // The slip rules: upload on/off, the daily closed window (Asia/Bangkok), the oldest transfer accepted.
@@ -602,10 +605,10 @@ function operatorRoutes(app: FastifyInstance, guard: ReturnType<typeof operatorG
     const currency = ledgerCurrency(body.currency);
     if (approvals.needsChecker(body.amount, currency)) {
       if (!(await accounts.findById(body.memberId))) throw new AppError(404, 'NO_USER');
-      const asked = await approvals.request({ action: 'deposit.manual', dedupeKey: `deposit.manual:${key.key}`, requestHash: key.hash, payload: { body, idem: key }, memberId: body.memberId, amount: body.amount, currency, maker: operatorName(request) });
+      const asked = await approvals.request({ action: 'deposit.manual', dedupeKey: `deposit.manual:${key.key}`, requestHash: key.hash, payload: { body, idem: key, owner: operatorIsOwner(request) }, memberId: body.memberId, amount: body.amount, currency, maker: operatorName(request) });
       return awaiting(reply, asked);
     }
-    return deposits.bank.manual(body, key);
+    return deposits.bank.manual(body, key, operatorIsOwner(request));
   });
   app.get('/api/operator/deposit-channels', { preHandler: guard }, async () => ({ channels: await deposits.channels.all() }));
   const channelBody = z.strictObject({

@@ -132,6 +132,9 @@ export class QrService {
     const minimum = this.rules.minimums[provider];
     if (amount < minimum) throw badRequest('DEPOSIT_MINIMUM', { minimum: toBaht(minimum) });
     if (amount > this.rules.maximum) throw badRequest('DEPOSIT_MAXIMUM', { maximum: toBaht(this.rules.maximum) });
+    // Money asked for: the member's deposit limits (and breaks) refuse it before any QR exists,
+    // counting the QRs still open (asked for, not paid) with it.
+    await this.money.policies.checkAsk({ memberId, amount, currency: ledgerCurrency(channel.currency), asked: await this.openAmount(memberId) });
     await this.expireOld(memberId, provider);
     const id = newId();
     const reference = newReference();
@@ -160,6 +163,18 @@ export class QrService {
       .returningAll()
       .executeTakeFirstOrThrow();
     return this.state(row);
+  }
+
+  /** What the member's open, unexpired QRs ask for together (minor units). */
+  private async openAmount(memberId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('qr_codes')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<string>('amount'), eb.val('0')).as('total'))
+      .where('member_id', '=', memberId)
+      .where('status', '=', 'OPEN')
+      .where('expires_at', '>', new Date(this.now()))
+      .executeTakeFirstOrThrow();
+    return Number(row.total);
   }
 
   /** Cancels the member's own open QR (anyone else's, or one no longer open, is NO_QRCODE). */
@@ -254,6 +269,7 @@ export class QrService {
     });
     // Held earlier under the same payment id (it came for an unknown reference first): settled now.
     if (credit.created) await this.bankDeposits.markAssigned(source, payment.paymentId, qr.member_id, credit.operationId);
-    return { credited: credit.created, duplicate: !credit.created, unmatched: false };
+    // Held by the member's deposit rules (over a limit, during a break): recorded, not credited.
+    return { credited: credit.created && !credit.held, duplicate: !credit.created, unmatched: false };
   }
 }

@@ -65,6 +65,8 @@ export interface ReconciliationReport {
     outside: number;
     /** Operators' manual deposits (no outside record by nature). */
     manual: number;
+    /** …of the matched: held by the member's deposit rules (or returned), recorded under their outside record's key with no money moved. */
+    held: number;
     /** Credits of a system that cannot list its records (none connected): not verifiable here. */
     unverifiable: number;
     /** Per system: credits and outside records. */
@@ -167,6 +169,7 @@ export class DepositReconciliation {
     let manual = 0;
     let unverifiable = 0;
     let matched = 0;
+    let held = 0;
     for (const credit of credits) {
       const system = systemOf(credit.source);
       if (system === 'manual') {
@@ -200,7 +203,15 @@ export class DepositReconciliation {
       }
       const [credit] = list;
       if (!credit) continue;
-      if (credit.currency !== record.currency) {
+      if (credit.state !== 'credited') {
+        // Held (or returned): matched to its record by key and amount; no money reached a wallet, so no currency to compare.
+        if (credit.amount !== record.amount) {
+          breaches.push({ kind: 'AMOUNT_MISMATCH', system: record.system, reference: record.reference, outside: { amount: record.amount, currency: record.currency }, credit: summary(credit) });
+        } else {
+          matched += 1;
+          held += 1;
+        }
+      } else if (credit.currency !== record.currency) {
         breaches.push({ kind: 'CURRENCY_MISMATCH', system: record.system, reference: record.reference, outside: { amount: record.amount, currency: record.currency }, credit: summary(credit) });
       } else if (credit.amount !== record.amount) {
         breaches.push({ kind: 'AMOUNT_MISMATCH', system: record.system, reference: record.reference, outside: { amount: record.amount, currency: record.currency }, credit: summary(credit) });
@@ -217,7 +228,7 @@ export class DepositReconciliation {
       ok: breaches.length === 0,
       from: from.toISOString(),
       to: to.toISOString(),
-      checked: { credits: credits.length, matched, outside: inPeriod.length, manual, unverifiable, systems },
+      checked: { credits: credits.length, matched, outside: inPeriod.length, manual, held, unverifiable, systems },
       breaches,
       uncredited,
     };

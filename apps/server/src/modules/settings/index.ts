@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import '../../platform/audit';
+import { readChanges, recordChange } from '../../platform/audit';
 import { defineModule } from '../../platform/module';
 import { processLeasesMigration } from '../../platform/leader';
-import { operatorGuard } from '../../platform/operator';
+import { operatorGuard, operatorName } from '../../platform/operator';
 import { SettingsService } from './settings-service';
 import './tables';
 
@@ -54,14 +54,11 @@ CREATE INDEX operator_changes_entity ON operator_changes (entity, key, at DESC);
     await settings.setIfMissing('enableChatWidget', config.SEED_DEMO);
   },
   routes(app, { config, settings, database }) {
-    // The audit of operators' configuration changes, newest first (optionally of one entity).
+    // Operators' configuration changes (the audit log's rows with an entity), newest first.
     const changesQuery = z.object({ entity: z.string().max(32).optional(), key: z.string().max(64).optional() });
     app.get('/api/operator/changes', { preHandler: operatorGuard(config), schema: { querystring: changesQuery } }, async (request) => {
       const { entity, key } = request.query as z.output<typeof changesQuery>;
-      let query = database.db.selectFrom('operator_changes').selectAll().orderBy('at', 'desc').limit(200);
-      if (entity) query = query.where('entity', '=', entity);
-      if (key) query = query.where('key', '=', key);
-      return { changes: await query.execute() };
+      return { changes: await readChanges(database.db, { entity, key }) };
     });
     app.put(
       '/api/operator/settings/:key',
@@ -76,7 +73,9 @@ CREATE INDEX operator_changes_entity ON operator_changes (entity, key, at DESC);
       async (request) => {
         const { key } = request.params as { key: z.infer<typeof switchable> };
         const { value } = request.body as { value: boolean };
+        const before = await settings.get<boolean | null>(key, null);
         await settings.set(key, value);
+        await recordChange(database.db, { who: operatorName(request), entity: 'setting', key, before, after: value });
         return { key, value };
       },
     );

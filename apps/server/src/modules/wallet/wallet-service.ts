@@ -79,6 +79,8 @@ export class WalletService {
       if (amount > MAX_TOP_UP_SATANG) throw badRequest('KEY_INVALID', { maximum: toBaht(MAX_TOP_UP_SATANG) });
       await openMemberAccounts(this.db, memberId);
       const currency = await memberCurrency(this.db, memberId);
+      // Money asked for: the member's deposit limits and breaks (responsible play) refuse it first.
+      await this.money.policies.checkAsk({ memberId, amount, currency });
       const op: OperationRow = { id: newId(), member_id: memberId, type: 'deposit', status: 'SUCCESS', source: 'SANDBOX', target: WALLET_CODE, amount, note: null };
       return this.record(op, idem, [{ account: account.deposits(currency), amount: -amount }, { account: account.wallet(memberId), amount }], 'deposit');
     });
@@ -159,7 +161,8 @@ export class WalletService {
   private async record(op: OperationRow, idem: Idem | null, postings: Array<{ account: string; amount: number }>, kind: PostingKind): Promise<MoneyResult> {
     let after;
     try {
-      after = await recordWithMoney(this.db, { id: op.id, memberId: op.member_id, type: op.type, status: op.status, source: op.source, target: op.target, amount: op.amount }, idem, postings, kind);
+      const creditedAt = op.type === 'deposit' ? new Date(this.money.now()) : null;
+      after = await recordWithMoney(this.db, { id: op.id, memberId: op.member_id, type: op.type, status: op.status, source: op.source, target: op.target, amount: op.amount, creditedAt }, idem, postings, kind);
     } catch (error) {
       if (error instanceof InsufficientFunds) throw badRequest('MONEY_NOT_ENOUGH');
       if (isDuplicateKey(error)) throw new KeyTaken();

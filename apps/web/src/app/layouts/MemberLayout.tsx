@@ -12,7 +12,11 @@ import { ChatWidgetSlot } from '../../features/chat/ChatWidgetSlot';
 // The default locale's member texts, before any member screen renders.
 import '../../i18n/memberMessages';
 
+// Balances pushed by the server (and socket.io with them) load after the layout's first render.
+const BalancePush = lazy(() => import('../../features/balance-push/BalancePush'));
 // The conditions (and the HTML sanitiser they need) load when the member first opens them.
+// The reality check (and the contract's schemas it reads with) loads after the layout.
+const RealityCheck = lazy(() => import('../../features/responsible/RealityCheck').then((m) => ({ default: m.RealityCheck })));
 const ConditionsModal = lazy(() => import('../../features/conditions/ConditionsModal').then((m) => ({ default: m.ConditionsModal })));
 
 /** Member pages: top bar (name, language, logout) and the five-item bottom menu. */
@@ -49,8 +53,19 @@ export function MemberLayout() {
         <Suspense fallback={<PageSpinner />}>
           <Outlet />
         </Suspense>
+        <footer className="muted responsible-footer" data-testid="responsible-footer">
+          <Link to="/user/responsible" data-testid="responsible-footer-link">
+            {t('responsible.link')}
+          </Link>
+        </footer>
       </main>
+      <Suspense fallback={null}>
+        <RealityCheck />
+      </Suspense>
       <ChatWidgetSlot />
+      <Suspense fallback={null}>
+        <BalancePush />
+      </Suspense>
       <BottomNav>
         <NavTab to="/user/profile" icon="user" label={t('nav.profile')} testId="nav-profile" />
         <NavButton icon="conditions" label={t('nav.conditions')} testId="nav-conditions" onClick={() => setConditionsOpen(true)} />

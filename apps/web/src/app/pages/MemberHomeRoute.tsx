@@ -4,6 +4,8 @@ import type { GameAccount } from '@mw/contract/wallet';
 import { agreementAccepted } from '../../features/agreement/agreementStorage';
 import { HomePage } from '../../features/home/HomePage';
 import { reloadWallet } from '../../shared/api/wallet';
+import { useBreakState } from '../../features/responsible/breakState';
+import { RestrictedView } from '../../features/responsible/RestrictedView';
 
 /** Modals load on first use: they are not part of the home page's first download. */
 function modal<P, K extends string>(load: () => Promise<Record<K, ComponentType<P>>>, name: K) {
@@ -43,6 +45,17 @@ export function MemberHomeRoute() {
     setOpen(null);
     if (changed) void reloadWallet(queryClient);
   };
+  // During a time-out or self-exclusion: the restricted view (balance, statement, withdraw, the end date), no marketing.
+  const { onBreak } = useBreakState();
+
+  if (onBreak) {
+    return (
+      <>
+        <RestrictedView kind={onBreak.kind} until={onBreak.until} onWithdraw={() => setOpen({ kind: 'withdraw' })} />
+        <Suspense fallback={null}>{open?.kind === 'withdraw' && <WithdrawModal onClose={close} />}</Suspense>
+      </>
+    );
+  }
 
   return (
     <>

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { usePolledWallet } from '../../shared/api/wallet';
+import { useQuery } from '@tanstack/react-query';
+import { walletQuery } from '../../shared/api/wallet';
 import { formatMoney } from '../../shared/format/money';
 import { useLocale } from '../../shared/format/useLocale';
 import { Icon } from '../../shared/ui/Icon';
@@ -8,12 +9,6 @@ import { Money } from '../../shared/ui/Money';
 import { Spinner } from '../../shared/ui/Spinner';
 import { formatCountdown, useSecondsLeft } from './countdown';
 import { QrImage } from './QrImage';
-
-/**
- * Rule: while a QR is shown the wallet (GET /api/wallet) is polled every 5 s, so the balance on
- * screen follows the payment as soon as the gateway's webhook has credited it.
- */
-const WALLET_POLL_MS = 5_000;
 
 interface Props {
   qrcodeId: string;
@@ -26,7 +21,7 @@ interface Props {
   onCancel: () => void;
   /** The countdown reached 00:00: the QR is dropped. */
   onExpired: () => void;
-  /** The polled balance went up (the payment landed, most likely). */
+  /** The wallet went up (the payment landed, most likely): the server pushes the new balance (features/balance-push), no polling. */
   onBalanceUp: (balance: number) => void;
   /** "I have transferred". */
   onTransferred: () => void;
@@ -45,7 +40,8 @@ export function QrShown({ qrcodeId, amount, expiresAt, payload, markup, cancelli
     onExpired();
   }, [left, onExpired]);
 
-  const balance = usePolledWallet(WALLET_POLL_MS).data?.wallet.amount;
+  // Quietly (no loading bar): the figure follows the cached wallet, which the balance push updates.
+  const balance = useQuery(walletQuery({ background: true })).data?.wallet.amount;
   const seen = useRef<number | undefined>(undefined);
   useEffect(() => {
     if (balance === undefined) return;

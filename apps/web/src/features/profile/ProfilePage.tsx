@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { formatAccountNo, isEnglishOnlyName, requiresEnglishName } from '@mw/contract/rules';
 import { errorMessage } from '../../shared/api/errorMessage';
 import { bankName } from '../../shared/format/bankName';
@@ -144,6 +145,11 @@ export function ProfilePage() {
           </div>
         </dl>
       </section>
+
+      <Link to="/user/responsible" className="card profile-responsible-link" data-testid="profile-responsible-link">
+        <Icon name="shield" size={20} />
+        <span>{t('responsible.link')}</span>
+      </Link>
 
       <ChangePasswordModal open={passwordOpen} onClose={() => setPasswordOpen(false)} />
       <EditBankAccountNameModal open={bankNameOpen} bankCode={p.bankCode} onClose={() => setBankNameOpen(false)} />

@@ -19,14 +19,15 @@ export function errorMessage(error: unknown): string {
       default:
         break;
     }
-    if (error.code) return codeMessage(error.code);
+    // The numbers beside the code fill its text (DEPOSIT_LIMIT's `left`).
+    if (error.code) return codeMessage(error.code, error.detail);
   }
   return i18next.t('failure.generic');
 }
 
 /** A code the server sent (as an error, or as `message` of an answer): translated when known, else as sent. */
-export function codeMessage(code: string): string {
-  if (isErrorCode(code)) return i18next.t(`errors.${code}`);
+export function codeMessage(code: string, detail: Readonly<Record<string, number>> = {}): string {
+  if (isErrorCode(code)) return i18next.t(`errors.${code}`, detail);
   // A slip refused for a reason (spec section 8): the reason's text.
   if (isSlipReasonCode(code)) return i18next.t(`slipReasons.${code}`);
   if (isRuleCode(code)) return ruleMessage(code);

@@ -46,14 +46,6 @@ export function useWallet(options: { refetchOnMount?: boolean | 'always'; retryO
   return useQuery({ ...walletQuery(), refetchOnMount: options.refetchOnMount ?? true, retryOnMount: options.retryOnMount ?? true });
 }
 
-/**
- * The wallet read again every `intervalMs` while the caller is mounted, quietly (no loading
- * bar), so every screen showing the balance follows a payment that lands meanwhile.
- */
-export function usePolledWallet(intervalMs: number) {
-  return useQuery({ ...walletQuery({ background: true }), refetchInterval: intervalMs, refetchIntervalInBackground: false });
-}
-
 export function reloadWallet(queryClient: QueryClient): Promise<void> {
   // Money that moved may have opened or ended a turnover condition (a payout, a bust): its card reads again too.
   void queryClient.invalidateQueries({ queryKey: ['bonus', 'progress'], exact: true });

@@ -1,5 +1,6 @@
 import i18next from 'i18next';
 import { PHONE_LENGTH } from '@mw/contract/constants';
+import { config } from '../config';
 import { LAOS_PHONE_MAX, LAOS_PHONE_MIN, NAME_MAX, PASSWORD_MAX, PASSWORD_MIN, type RuleCode } from '@mw/contract/rules';
 
 /** The translated text of a validation rule code of the contract (rules.ts). */
@@ -11,6 +12,7 @@ export function ruleMessage(code: RuleCode): string {
     passwordMin: PASSWORD_MIN,
     passwordMax: PASSWORD_MAX,
     nameMax: NAME_MAX,
+    minAge: config.minAge,
   });
 }
 
@@ -25,6 +27,8 @@ const RULE_CODES: Record<RuleCode, true> = {
   BANK_ACCOUNT_NO_INVALID: true,
   BANK_ACCOUNT_NAME_INVALID: true,
   BANK_ACCOUNT_NAME_ENG: true,
+  BIRTH_DATE_INVALID: true,
+  UNDERAGE: true,
 };
 
 /** Every RuleCode of rules.ts (the Record type makes the compiler check the list is complete). */

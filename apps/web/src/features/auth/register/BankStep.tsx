@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { LAOS_CURRENCIES } from '@mw/contract/constants';
 import { LAOS_BUILD } from '../../../shared/config';
 import { bankName } from '../../../shared/format/bankName';
@@ -95,6 +96,9 @@ export function BankStep({ form, errors, serverError, pending, onChange, onSubmi
           {t('register.submit')}
         </button>
       </div>
+      <p className="muted register-responsible" data-testid="register-responsible">
+        <Link to="/user/responsible">{t('registerAge.playResponsibly')}</Link>
+      </p>
     </form>
   );
 }

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { config } from '../../../shared/config';
 import { FormError, PasswordField, SelectField, TextField } from '../../../shared/ui/fields';
 import { Spinner } from '../../../shared/ui/Spinner';
 import { useSources } from './registerApi';
@@ -41,6 +42,18 @@ export function ProfileStep({ form, errors, serverError, pending, onChange, onSu
         value={form.confirmPassword}
         onChange={(e) => onChange('confirmPassword', e.target.value)}
         error={message('confirmPassword')}
+      />
+      <TextField
+        label={t('registerAge.birthDate')}
+        type="date"
+        name="birthDate"
+        autoComplete="bday"
+        hint={t('registerAge.hint', { minAge: config.minAge })}
+        max={new Date().toISOString().slice(0, 10)}
+        value={form.birthDate}
+        onChange={(e) => onChange('birthDate', e.target.value)}
+        error={message('birthDate')}
+        data-testid="register-birth-date"
       />
       <SelectField
         label={t('register.source')}

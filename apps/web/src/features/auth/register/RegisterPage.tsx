@@ -5,7 +5,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { LAOS_CURRENCIES, REGISTER_REDIRECT_MS, STORAGE_KEYS, type Currency } from '@mw/contract/constants';
 import { ApiError } from '../../../shared/api/ApiError';
 import { errorMessage } from '../../../shared/api/errorMessage';
-import { LAOS_BUILD } from '../../../shared/config';
+import { config, LAOS_BUILD } from '../../../shared/config';
 import { isRuleCode } from '../../../shared/forms/ruleMessage';
 import { readStorage, removeStorage, writeStorage } from '../../../shared/storage';
 import { Icon } from '../../../shared/ui/Icon';
@@ -191,7 +191,7 @@ export function RegisterPage() {
   };
 
   const submitProfile = () => {
-    const found = validateProfileStep(form);
+    const found = validateProfileStep(form, config.minAge);
     setErrors(found);
     setServerError(null);
     if (hasErrors(found)) return;

@@ -1,4 +1,5 @@
 import type { Registration } from '@mw/contract/account';
+import { bangkokDay, checkBirthDate, DEFAULT_MIN_AGE } from '@mw/contract/age';
 import { DEFAULT_LAOS_CURRENCY, type Currency } from '@mw/contract/constants';
 import {
   checkBankAccountName,
@@ -28,6 +29,8 @@ export interface RegisterForm {
   lastName: string;
   bankAccountNo: string;
   currency: Currency;
+  /** YYYY-MM-DD (the age gate). */
+  birthDate: string;
 }
 
 export type RegisterField = keyof RegisterForm;
@@ -47,6 +50,7 @@ export function initialRegisterForm(inviteCode: string): RegisterForm {
     lastName: '',
     bankAccountNo: '',
     currency: DEFAULT_LAOS_CURRENCY,
+    birthDate: '',
   };
 }
 
@@ -67,9 +71,16 @@ export function validatePhoneStep(form: RegisterForm, laos: boolean): FieldError
   return compact({ phone: checkPhone(form.phone, laos) });
 }
 
-/** Step 3: name, password and its confirmation; they must match. */
-export function validateProfileStep(form: RegisterForm): FieldErrors {
+/** The birth date: required, a real day, at least `minAge` years before today (in Asia/Bangkok, as the server counts). */
+export function checkBirthDateField(birthDate: string, minAge: number, now = Date.now()): RuleCode | null {
+  if (birthDate.trim() === '') return 'REQUIRED';
+  return checkBirthDate(birthDate.trim(), minAge, bangkokDay(now));
+}
+
+/** Step 3: name, password and its confirmation (they must match), the birth date. */
+export function validateProfileStep(form: RegisterForm, minAge = DEFAULT_MIN_AGE): FieldErrors {
   return compact({
+    birthDate: checkBirthDateField(form.birthDate, minAge),
     name: checkProfileName(form.name),
     password: checkPassword(form.password),
     confirmPassword: form.confirmPassword === '' ? 'REQUIRED' : checkPasswordsMatch(form.password, form.confirmPassword),
@@ -110,6 +121,7 @@ export function toRegistration(form: RegisterForm, laos: boolean, otpToken?: str
     bankAccountName: joinAccountName(form.firstName, form.lastName),
     bankAccountNo: form.bankAccountNo,
     ...(laos ? { currency: form.currency } : {}),
+    ...(form.birthDate.trim() ? { birthDate: form.birthDate.trim() } : {}),
     ...(otpToken ? { otpToken } : {}),
   };
 }

@@ -1,0 +1,49 @@
+import type { BalanceEvent, BalanceReason } from '@mw/contract/balance-push';
+import { toBaht } from '@mw/contract/money';
+import type { BalanceChange } from '../../money/balance-feed';
+import type { PostingKind } from '../../money/ledger';
+
+const REASONS: Partial<Record<PostingKind, BalanceReason>> = {
+  deposit: 'deposit',
+  withdraw_hold: 'withdrawal',
+  withdraw_complete: 'withdrawal_paid',
+  withdraw_reject: 'withdrawal_returned',
+  transfer_start: 'transfer',
+  transfer_complete: 'transfer',
+  transfer_reverse: 'transfer_returned',
+  game_result: 'game_result',
+  bonus: 'bonus',
+  refund: 'refund',
+  invite: 'invite',
+  spin_prize: 'spin_prize',
+  adjustment: 'adjustment',
+};
+
+/**
+ * The socket's `balance` event for a change of the money core's balance feed, or null when the
+ * member sees nothing change (a kind of posting the app shows no figure of).
+ */
+export function balanceEventOf(change: BalanceChange): BalanceEvent | null {
+  const reason = REASONS[change.kind];
+  if (!reason) return null;
+  const event: BalanceEvent = { reason, versions: {} };
+  if (change.wallet) {
+    event.wallet = toBaht(change.wallet.balance);
+    event.amount = toBaht(change.wallet.amount);
+    event.versions.wallet = change.wallet.version;
+  }
+  const codes = Object.keys(change.games);
+  if (codes.length > 0) {
+    event.games = {};
+    for (const code of codes) {
+      const game = change.games[code];
+      if (!game) continue;
+      event.games[code] = toBaht(game.balance);
+      event.versions[code] = game.version;
+    }
+  }
+  // A payout paid: the money left the hold, not the wallet; the amount is what was paid.
+  if (reason === 'withdrawal_paid') event.amount = toBaht(-change.held);
+  if (!change.wallet && codes.length === 0 && reason !== 'withdrawal_paid') return null;
+  return event;
+}

@@ -1,0 +1,54 @@
+import type { Migration } from '../../db/migrations';
+
+export const operatorMigrations: readonly Migration[] = [
+  {
+    id: 'operators/001_operators',
+    sql: `
+CREATE TABLE operators (
+  id text PRIMARY KEY,
+  username text NOT NULL UNIQUE,
+  name text NOT NULL,
+  role text NOT NULL CHECK (role IN ('owner', 'finance', 'support', 'marketing')),
+  status text NOT NULL DEFAULT 'pending-enrolment' CHECK (status IN ('active', 'disabled', 'pending-enrolment')),
+  password_hash text,
+  totp_secret text,
+  totp_last_step bigint,
+  demo boolean NOT NULL DEFAULT false,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now(),
+  last_login_at timestamptz
+);
+CREATE TABLE operator_sessions (
+  id text PRIMARY KEY,
+  token_hash text NOT NULL UNIQUE,
+  operator_id text NOT NULL REFERENCES operators(id),
+  created_at timestamptz NOT NULL DEFAULT now(),
+  expires_at timestamptz NOT NULL,
+  last_seen_at timestamptz NOT NULL,
+  revoked_at timestamptz,
+  address text
+);
+CREATE INDEX operator_sessions_operator ON operator_sessions (operator_id) WHERE revoked_at IS NULL;
+CREATE TABLE operator_challenges (
+  id text PRIMARY KEY,
+  token_hash text NOT NULL UNIQUE,
+  operator_id text NOT NULL REFERENCES operators(id),
+  created_at timestamptz NOT NULL DEFAULT now(),
+  expires_at timestamptz NOT NULL,
+  failures integer NOT NULL DEFAULT 0,
+  closed_at timestamptz
+);
+CREATE TABLE operator_enrolments (
+  id text PRIMARY KEY,
+  token_hash text NOT NULL UNIQUE,
+  operator_id text NOT NULL REFERENCES operators(id),
+  totp_secret text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  expires_at timestamptz NOT NULL,
+  shown_at timestamptz,
+  used_at timestamptz,
+  revoked_at timestamptz
+);
+CREATE INDEX operator_enrolments_operator ON operator_enrolments (operator_id) WHERE used_at IS NULL AND revoked_at IS NULL;`,
+  },
+];

@@ -1,0 +1,64 @@
+import type { Generated } from 'kysely';
+import type { DefaultTimestamp, Timestamp } from '../../db/schema';
+
+export interface OperatorsTable {
+  id: string;
+  username: string;
+  name: string;
+  role: string;
+  status: Generated<string>;
+  /** argon2id; null until the operator finishes enrolment. */
+  password_hash: string | null;
+  /** The TOTP secret (base32), sealed with the credentials key (SecretBox); null until enrolment. */
+  totp_secret: string | null;
+  /** The last TOTP step a code of this operator was accepted for: no code of it or before is taken again. */
+  totp_last_step: string | null;
+  /** One of the demo operators (SEED_DEMO): disabled by a start without the demo. */
+  demo: Generated<boolean>;
+  created_at: DefaultTimestamp;
+  updated_at: DefaultTimestamp;
+  last_login_at: Timestamp | null;
+}
+
+export interface OperatorSessionsTable {
+  id: string;
+  token_hash: string;
+  operator_id: string;
+  created_at: DefaultTimestamp;
+  expires_at: Timestamp;
+  last_seen_at: Timestamp;
+  revoked_at: Timestamp | null;
+  address: string | null;
+}
+
+export interface OperatorChallengesTable {
+  id: string;
+  token_hash: string;
+  operator_id: string;
+  created_at: DefaultTimestamp;
+  expires_at: Timestamp;
+  failures: Generated<number>;
+  closed_at: Timestamp | null;
+}
+
+export interface OperatorEnrolmentsTable {
+  id: string;
+  token_hash: string;
+  operator_id: string;
+  /** The new TOTP secret (sealed), the operator's once the enrolment is finished. */
+  totp_secret: string;
+  created_at: DefaultTimestamp;
+  expires_at: Timestamp;
+  shown_at: Timestamp | null;
+  used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+}
+
+declare module '../../db/schema' {
+  interface DB {
+    operators: OperatorsTable;
+    operator_sessions: OperatorSessionsTable;
+    operator_challenges: OperatorChallengesTable;
+    operator_enrolments: OperatorEnrolmentsTable;
+  }
+}
