@@ -34,7 +34,7 @@ import { DepositReconciliation, type ReconciliationReport } from './reconciliati
 import { ChannelService } from './channel-service';
 import { depositMigrations } from './migrations';
 import { defaultMinimums, QrService } from './qr-service';
-import type { Config } from '../../config';
+import { processCount, type Config } from '../../config';
 import type { DB } from '../../db/schema';
 import './tables';
 
@@ -105,7 +105,7 @@ const depositEnv = z.object({
   SLIP_UPLOADS_PER_MEMBER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(60),
   SLIP_UPLOADS_PER_IP_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(300),
   SLIP_REFUSED_IMAGE_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
-  /** Worker threads reading slip images (default: one per core, at most 4), and how many images may wait for one (more: 503 BUSY). */
+  /** Worker threads reading slip images per process (default: the cores shared by the processes, at most 4), and how many images may wait for one (more: 503 BUSY). */
   SLIP_READER_THREADS: z.coerce.number().int().min(1).max(64).optional(),
   SLIP_READER_QUEUE: z.coerce.number().int().min(0).max(10_000).default(16),
   QR_MAX_BAHT: positiveBaht.default(100_000),
@@ -318,7 +318,7 @@ export const depositModule = defineModule({
       minimums: defaultMinimums({ ...(env.PAYTIMZ_MIN ? { PAYTIMZ: env.PAYTIMZ_MIN } : {}), ...(env.ZPAY_MIN ? { ZPAY: env.ZPAY_MIN } : {}) }),
       maximum: env.QR_MAX_BAHT * 100,
     });
-    const slipReaders = new SlipReaderPool({ threads: env.SLIP_READER_THREADS ?? defaultReaderThreads(), queue: env.SLIP_READER_QUEUE });
+    const slipReaders = new SlipReaderPool({ threads: env.SLIP_READER_THREADS ?? defaultReaderThreads(processCount(config)), queue: env.SLIP_READER_QUEUE });
     const slips = new SlipService(db, new SlipVerifier(sandboxBank ?? unconfiguredBank, (image) => slipReaders.read(image)), channels, accounts, settings, money, slipLinksFor(config), {
       recheckAfterMs: Math.max(env.SLIP_RECHECK_INTERVAL_MS, 1000),
       pendingMaxMs: env.SLIP_PENDING_MAX_MINUTES * 60_000,

@@ -1,10 +1,11 @@
 // Slip images are read in worker threads (piscina), never on the server's event loop: decoding a
 // phone screenshot and searching it for a QR is 30-300 ms of CPU, during which every other call of
-// the process would wait. The pool has SLIP_READER_THREADS threads (default: the machine's cores,
-// at most 4), run at a lower CPU priority than the main thread (nice +5 on Linux), so that answering
-// calls comes before reading slips when the cores are all busy. At most SLIP_READER_QUEUE images
-// wait for a thread; one more is refused at once with SlipReaderBusy (the upload answers
-// `503 BUSY` with Retry-After, nothing written) instead of queueing for seconds.
+// the process would wait. The pool has SLIP_READER_THREADS threads (default: the machine's cores
+// shared by the server's processes, at most 4), run at a lower CPU priority than the main thread
+// (nice +5 on Linux), so that answering calls comes before reading slips when the cores are all
+// busy. At most SLIP_READER_QUEUE images wait for a thread; one more is refused at once with
+// SlipReaderBusy (the upload answers `503 BUSY` with Retry-After, nothing written) instead of
+// queueing for seconds.
 //
 // The worker is slip-worker.js beside the bundle (apps/server/dist, emitted by build.mjs); when
 // the server runs from its TypeScript sources (tsx, tests) it is slip-worker.ts, loaded with tsx.
@@ -35,8 +36,8 @@ export interface SlipReaderPoolOptions {
   retryAfterSeconds?: number;
 }
 
-/** Threads by default: one per core, at most 4. */
-export const defaultReaderThreads = () => Math.max(1, Math.min(4, availableParallelism()));
+/** Threads by default: the cores shared by the server's `processes` (WEB_CONCURRENCY), at least 1, at most 4. */
+export const defaultReaderThreads = (processes = 1) => Math.max(1, Math.min(4, Math.ceil(availableParallelism() / Math.max(1, processes))));
 
 /** Where the worker is, and how to start it. */
 function workerEntry(): { filename: string; execArgv: string[] } {
