@@ -151,6 +151,13 @@ test.describe('deposits on the main server', () => {
     await expect(result).toContainText(fill(thDeposit.slipFailed, { reason: th.slipReasons.SLIP_REFNO_DUPLICATED }));
     await expect(result).toContainText(`${th.explain.slipCredited.split('{{amount}}')[0]}฿275.50`);
     await screen(page, 'th-deposit-slip-duplicate');
+
+    // Every slip reader busy (the server's queue full): 503 BUSY, the member is told to send it again.
+    await page.route('**/api/wallet/slip', (route) => route.fulfill({ status: 503, headers: { 'retry-after': '2' }, contentType: 'application/json', body: JSON.stringify({ message: 'BUSY', retryAfter: 2 }) }), { times: 1 });
+    await upload.getByTestId('slip-file').setInputFiles({ name: 'slip-busy.png', mimeType: 'image/png', buffer: slipPng });
+    await upload.getByTestId('slip-send').click();
+    await expect(result).toHaveAttribute('data-status', 'BUSY');
+    await expect(result).toHaveText(thDeposit.slipBusy);
     await modal.getByTestId('deposit-close').click();
     await expect(page.getByTestId('wallet-balance')).toHaveText('฿275.50');
 

@@ -6,81 +6,7 @@ import { buildSlipPayload, buildThaiQr, EmvcoError, parseSlipPayload } from '../
 import { decodeImage, ImageError, type ImageErrorReason, sniffImage } from '../src/providers/slips/image';
 import { readSlipQr } from '../src/providers/slips/qr-reader';
 import { renderSlipImage, type SlipImageInput } from '../src/providers/slips/slip-image';
-
-// ------------------------------------------------------------------------------------------------
-// Helpers: deterministic image transformations (seeded noise, fixed angles and qualities).
-
-/** mulberry32: a small seeded PRNG, so "random" noise is the same on every run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const size = async (image: Buffer) => {
-  const { width, height } = await sharp(image).metadata();
-  return { width, height };
-};
-
-const jpeg = (image: Buffer, quality: number) => sharp(image).jpeg({ quality }).toBuffer();
-
-async function scaled(image: Buffer, factor: number): Promise<Buffer> {
-  const { width } = await size(image);
-  return sharp(image).resize(Math.round(width * factor)).png().toBuffer();
-}
-
-async function lowerHalf(image: Buffer): Promise<Buffer> {
-  const { width, height } = await size(image);
-  const top = Math.floor(height / 2);
-  return sharp(image).extract({ left: 0, top, width, height: height - top }).png().toBuffer();
-}
-
-/** Stored turned 90° anticlockwise, with EXIF orientation 6 ("turn 90° clockwise to show"). */
-const exifRotated = (image: Buffer) => sharp(image).rotate(270).withMetadata({ orientation: 6 }).jpeg({ quality: 90 }).toBuffer();
-
-/** Adds seeded, roughly Gaussian noise (sum of three uniforms) of the given amplitude to every channel. */
-async function noisy(image: Buffer, seed: number, amplitude: number): Promise<Buffer> {
-  const { data, info } = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  const random = seeded(seed);
-  for (let i = 0; i < data.length; i++) {
-    const noise = (random() + random() + random() - 1.5) * amplitude;
-    data[i] = Math.max(0, Math.min(255, Math.round((data[i] ?? 0) + noise)));
-  }
-  return sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } }).png().toBuffer();
-}
-
-/** A phone photo of the slip: turned 4°, on a grey table, sensor noise, slightly out of focus, JPEG 70. */
-async function phonePhoto(image: Buffer, seed: number): Promise<Buffer> {
-  const turned = await sharp(image).rotate(4, { background: '#ffffff' }).png().toBuffer();
-  const { width, height } = await size(turned);
-  const onTable = await sharp({ create: { width: width + 300, height: height + 360, channels: 3, background: '#7a7d80' } })
-    .composite([{ input: turned, left: 140, top: 170 }])
-    .png()
-    .toBuffer();
-  return sharp(await noisy(onTable, seed, 24))
-    .blur(0.8)
-    .jpeg({ quality: 70 })
-    .toBuffer();
-}
-
-/** A phone screenshot: 1080×2340, status bar, the slip 1000 px wide in the middle. */
-async function screenshot(image: Buffer): Promise<Buffer> {
-  const slip = await sharp(image).resize(1000).png().toBuffer();
-  const { height } = await size(slip);
-  const statusBar = await sharp({ create: { width: 1080, height: 90, channels: 3, background: '#202124' } }).png().toBuffer();
-  return sharp({ create: { width: 1080, height: 2340, channels: 3, background: '#f2f3f5' } })
-    .composite([
-      { input: statusBar, left: 0, top: 0 },
-      { input: slip, left: 40, top: Math.round((2340 - height) / 2) },
-    ])
-    .png()
-    .toBuffer();
-}
+import { exifRotated, screenshot, seeded, size, TRANSFORMS } from './slip-corpus';
 
 /** Where jsQR finds the QR in a decoded image: its left and top edges and its width, in pixels. */
 async function qrBox(image: Buffer): Promise<{ left: number; top: number; width: number }> {
@@ -228,18 +154,6 @@ describe('renderSlipImage', () => {
   });
 });
 
-const TRANSFORMS: [name: string, transform: (png: Buffer) => Promise<Buffer>][] = [
-  ['the PNG as rendered', async (png) => png],
-  ['a JPEG re-encode at quality 60', (png) => jpeg(png, 60)],
-  ['JPEG 60 then again at 35 (two chat apps)', async (png) => jpeg(await jpeg(png, 60), 35)],
-  ['scaled down to 50%', (png) => scaled(png, 0.5)],
-  ['scaled down to 33%', (png) => scaled(png, 0.33)],
-  ['cropped to the lower half', lowerHalf],
-  ['stored rotated with EXIF orientation 6', exifRotated],
-  ['a phone photo (4°, grey table, noise, blur 0.8, JPEG 70)', (png) => phonePhoto(png, 42)],
-  ['a screenshot padded into 1080×2340', screenshot],
-  ['a dark-mode (inverted) slip', (png) => sharp(png).negate({ alpha: false }).png().toBuffer()],
-];
 
 describe('readSlipQr finds the exact payload', () => {
   for (const slip of SLIPS) {

@@ -174,7 +174,7 @@ export const walletEndpoints = {
   walletSlip: endpoint({
     method: 'POST', path: '/api/wallet/slip', auth: true, domain: 'deposit', movesMoney: true,
     multipart: { fileField: 'file' }, body: slipUploadFieldsSchema, response: slipSchema,
-    description: 'Uploads a transfer slip; answers the stored slip (normally still in progress).',
+    description: 'Uploads a transfer slip; answers the stored slip (normally still in progress). 503 BUSY (Retry-After) when every slip reader of the server is busy and its queue is full: nothing was written, send it again.',
   }),
   walletTruelink: endpoint({
     method: 'POST', path: '/api/wallet/truelink', auth: true, domain: 'deposit', movesMoney: true,

@@ -15,7 +15,7 @@ interface FieldIssue {
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
-      if (error.status === 429 && typeof error.extra.retryAfter === 'number') {
+      if ((error.status === 429 || error.status === 503) && typeof error.extra.retryAfter === 'number') {
         void reply.header('retry-after', String(error.extra.retryAfter));
       }
       return reply.status(error.status).send({ message: error.code, ...error.extra });

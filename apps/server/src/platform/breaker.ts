@@ -1,3 +1,14 @@
+// A circuit breaker around calls to an outside service, on cockatiel's circuit breaker
+// (ConsecutiveBreaker) and timeout policies. What this file adds is the behaviour the e-wallet
+// needs on top of them (tested in ewallet.test.ts):
+// - a definite answer of a working service (an error `isFailure` does not count) is a success
+//   for the breaker: it resets the count of failures in a row and closes a half-open breaker
+//   (cockatiel would leave the count as it was);
+// - while the one trial call of a half-open breaker runs, other calls fail at once with
+//   BreakerOpen (cockatiel would make them wait for the trial's outcome);
+// - errors of our own: BreakerOpen (with how long it stays open) and CallTimeout.
+import { BrokenCircuitError, circuitBreaker, CircuitState, ConsecutiveBreaker, handleWhen, TaskCancelledError, timeout, TimeoutStrategy, wrap } from 'cockatiel';
+
 /** The breaker is open: the outside service failed too often lately; calls fail at once. */
 export class BreakerOpen extends Error {
   constructor(readonly retryAfterMs: number) {
@@ -23,7 +34,11 @@ export interface BreakerOptions {
   timeoutMs: number;
   /** Which errors count as the service failing (others — the service's definite answers — do not). */
   isFailure: (error: unknown) => boolean;
-  now?: () => number;
+}
+
+/** A definite answer carried through the breaker as a success, thrown again outside it. */
+class DefiniteAnswer {
+  constructor(readonly error: unknown) {}
 }
 
 /**
@@ -34,51 +49,56 @@ export interface BreakerOptions {
  * down, instead of waiting for a timeout on every try.
  */
 export class Breaker {
-  private consecutive = 0;
-  private openUntil = 0;
-  private trial = false;
-  private readonly now: () => number;
+  private readonly breaker;
+  private readonly policy;
+  private openedAt = 0;
 
   constructor(private readonly options: BreakerOptions) {
-    this.now = options.now ?? Date.now;
+    this.breaker = circuitBreaker(
+      handleWhen((error) => error instanceof TaskCancelledError || options.isFailure(error)),
+      { halfOpenAfter: options.openMs, breaker: new ConsecutiveBreaker(options.failures) },
+    );
+    this.breaker.onBreak(() => {
+      this.openedAt = Date.now();
+    });
+    this.policy = wrap(this.breaker, timeout(options.timeoutMs, TimeoutStrategy.Aggressive));
   }
 
   get state(): 'closed' | 'open' | 'half-open' {
-    if (this.openUntil === 0) return 'closed';
-    return this.now() < this.openUntil ? 'open' : 'half-open';
+    switch (this.breaker.state) {
+      case CircuitState.Closed:
+        return 'closed';
+      case CircuitState.HalfOpen:
+        return 'half-open';
+      default:
+        // cockatiel moves to half-open with the next call; the open time is over already.
+        return Date.now() - this.openedAt < this.options.openMs ? 'open' : 'half-open';
+    }
+  }
+
+  private retryAfterMs(): number {
+    return Math.max(this.openedAt + this.options.openMs - Date.now(), 0);
   }
 
   async run<T>(call: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    const state = this.state;
-    if (state === 'open' || (state === 'half-open' && this.trial)) throw new BreakerOpen(Math.max(this.openUntil - this.now(), 0));
-    const isTrial = state === 'half-open';
-    if (isTrial) this.trial = true;
-    const controller = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        controller.abort();
-        reject(new CallTimeout(this.options.timeoutMs));
-      }, this.options.timeoutMs);
-    });
+    // The trial call is running: the others are not held up waiting for it.
+    if (this.breaker.state === CircuitState.HalfOpen) throw new BreakerOpen(this.retryAfterMs());
+    let outcome: T | DefiniteAnswer;
     try {
-      const value = await Promise.race([call(controller.signal), timeout]);
-      this.consecutive = 0;
-      this.openUntil = 0;
-      return value;
+      outcome = await this.policy.execute(async ({ signal }) => {
+        try {
+          return await call(signal);
+        } catch (error) {
+          if (error instanceof TaskCancelledError || this.options.isFailure(error)) throw error;
+          return new DefiniteAnswer(error);
+        }
+      });
     } catch (error) {
-      if (error instanceof CallTimeout || this.options.isFailure(error)) {
-        this.consecutive += 1;
-        if (state === 'half-open' || this.consecutive >= this.options.failures) this.openUntil = this.now() + this.options.openMs;
-      } else {
-        // A definite answer from a working service.
-        this.consecutive = 0;
-        this.openUntil = 0;
-      }
+      if (error instanceof BrokenCircuitError) throw new BreakerOpen(this.retryAfterMs());
+      if (error instanceof TaskCancelledError) throw new CallTimeout(this.options.timeoutMs);
       throw error;
-    } finally {
-      clearTimeout(timer);
-      if (isTrial) this.trial = false;
     }
+    if (outcome instanceof DefiniteAnswer) throw outcome.error;
+    return outcome;
   }
 }

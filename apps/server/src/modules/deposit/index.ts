@@ -22,6 +22,7 @@ import { SandboxBank } from '../../providers/bank/sandbox-bank';
 import { isQrProvider, unconfiguredGateway, type PaymentGateway } from '../../providers/payments/gateway';
 import { SandboxGateway } from '../../providers/payments/sandbox-gateway';
 import { verifyWebhook, type WebhookDelivery } from '../../providers/payments/signing';
+import { defaultReaderThreads, SlipReaderPool } from '../../providers/slips/reader-pool';
 import { SlipVerifier } from '../../providers/slips/verifier';
 import { Breaker } from '../../platform/breaker';
 import { EWalletUnavailable } from '../../providers/ewallet/ewallet';
@@ -34,7 +35,7 @@ import { DepositReconciliation, type ReconciliationReport } from './reconciliati
 import { ChannelService } from './channel-service';
 import { depositMigrations } from './migrations';
 import { defaultMinimums, QrService } from './qr-service';
-import type { Config } from '../../config';
+import { processCount, type Config } from '../../config';
 import type { DB } from '../../db/schema';
 import './tables';
 
@@ -53,6 +54,8 @@ export interface DepositServices {
   sandboxEwallet: SandboxEWallet | null;
   reconcile: { intervalMs: number; graceMs: number };
   slips: SlipService;
+  /** The worker threads that read slip images (SLIP_READER_THREADS, SLIP_READER_QUEUE). */
+  slipReaders: SlipReaderPool;
   slipRecheckMs: number;
   /** Deposits matched 1:1 with the outside systems' records (GET /api/operator/reconciliation, npm run reconcile). */
   reconciliation: DepositReconciliation;
@@ -103,6 +106,9 @@ const depositEnv = z.object({
   SLIP_UPLOADS_PER_MEMBER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(60),
   SLIP_UPLOADS_PER_IP_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(300),
   SLIP_REFUSED_IMAGE_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
+  /** Worker threads reading slip images per process (default: the cores shared by the processes, at most 4), and how many images may wait for one (more: 503 BUSY). */
+  SLIP_READER_THREADS: z.coerce.number().int().min(1).max(64).optional(),
+  SLIP_READER_QUEUE: z.coerce.number().int().min(0).max(10_000).default(16),
   QR_MAX_BAHT: positiveBaht.default(100_000),
   /** The e-wallet behind gift links and AUTO e-wallet deposits: sandbox or none. */
   EWALLET_PROVIDER: z.enum(['sandbox', 'none']).optional(),
@@ -267,7 +273,8 @@ export const depositModule = defineModule({
       minimums: defaultMinimums({ ...(env.PAYTIMZ_MIN ? { PAYTIMZ: env.PAYTIMZ_MIN } : {}), ...(env.ZPAY_MIN ? { ZPAY: env.ZPAY_MIN } : {}) }),
       maximum: env.QR_MAX_BAHT * 100,
     });
-    const slips = new SlipService(db, new SlipVerifier(sandboxBank ?? unconfiguredBank), channels, accounts, settings, money, slipLinksFor(config), {
+    const slipReaders = new SlipReaderPool({ threads: env.SLIP_READER_THREADS ?? defaultReaderThreads(processCount(config)), queue: env.SLIP_READER_QUEUE });
+    const slips = new SlipService(db, new SlipVerifier(sandboxBank ?? unconfiguredBank, (image) => slipReaders.read(image)), channels, accounts, settings, money, slipLinksFor(config), {
       recheckAfterMs: Math.max(env.SLIP_RECHECK_INTERVAL_MS, 1000),
       pendingMaxMs: env.SLIP_PENDING_MAX_MINUTES * 60_000,
     }, { uploadEnabled: true, closedFrom: env.SLIP_CLOSED_FROM, closedTo: env.SLIP_CLOSED_TO, maxAgeMinutes: env.SLIP_MAX_AGE_MINUTES });
@@ -311,6 +318,7 @@ export const depositModule = defineModule({
       qr,
       bank,
       slips,
+      slipReaders,
       slipMaxBytes: env.SLIP_MAX_BYTES,
       slipLimits: { perMemberMinute: env.SLIP_UPLOADS_PER_MEMBER_MINUTE, perMemberHour: env.SLIP_UPLOADS_PER_MEMBER_HOUR, perIpMinute: env.SLIP_UPLOADS_PER_IP_MINUTE },
       slipRefusedImageDays: env.SLIP_REFUSED_IMAGE_DAYS,
@@ -363,6 +371,10 @@ export const depositModule = defineModule({
     }
     for (const timer of timers) timer.unref();
     return () => timers.forEach((timer) => clearInterval(timer));
+  },
+  // The slip readers' threads end with the app.
+  async close({ deposits }) {
+    await deposits.slipReaders.close();
   },
   // Slip images arrive as multipart/form-data (field `file`), one file, at most SLIP_MAX_BYTES.
   async prepare(app, { deposits }) {

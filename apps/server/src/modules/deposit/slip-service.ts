@@ -11,6 +11,7 @@ import { creditOf } from '../../money/credits';
 import { ledgerCurrency } from '../../money/ledger';
 import { BANK_CODE, isTransRef, transferKey, type BankTransfer } from '../../providers/bank/bank';
 import { ImageError, sniffImage } from '../../providers/slips/image';
+import { SlipReaderBusy } from '../../providers/slips/reader-pool';
 import type { SlipVerifier } from '../../providers/slips/verifier';
 import type { AccountService } from '../account/account-service';
 import type { SettingsService } from '../settings/settings-service';
@@ -216,6 +217,8 @@ export class SlipService {
     try {
       verdict = await this.verifier.verify(image);
     } catch (error) {
+      // Every slip reader busy and the queue full: nothing written, the member sends it again.
+      if (error instanceof SlipReaderBusy) throw new AppError(503, 'BUSY', { retryAfter: error.retryAfterSeconds });
       if (!(error instanceof ImageError)) throw error;
       throw new AppError(400, error.reason === 'TOO_LARGE' || error.reason === 'TOO_SMALL' ? 'IMG_SIZE_UNABLE_TO_PROCESS' : 'SLIP_INVALID_FILE');
     }

@@ -39,7 +39,7 @@ export const MAX_IMAGE_PIXELS = 40_000_000;
 /** Smallest accepted side, in pixels. */
 export const MIN_IMAGE_SIDE = 64;
 
-/** A decoded image: `data` holds `width × height` RGBA pixels, row by row (what jsQR and canvases take). */
+/** A decoded image: `data` holds `width × height` RGBA pixels, row by row (what canvases and QR decoders take). */
 export interface DecodedImage {
   width: number;
   height: number;

@@ -1,24 +1,29 @@
-// Finds and decodes the QR code on a photo or screenshot of a bank transfer slip with jsQR.
+// Finds and decodes the QR code on a photo or screenshot of a bank transfer slip with ZXing-C++
+// (zxing-wasm; see zxing.ts).
 //
 // Slip QRs are small (about a quarter of the slip's width: often 60-150 px in a phone screenshot)
-// and the images are re-encoded by chat apps, scaled, cropped or photographed. jsQR alone reads a
-// small or noisy QR in a big image poorly, and its time grows with the pixels (and the noise) it is
-// given, so the image is tried in passes, likeliest and cheapest first; the first text wins:
+// and the images are re-encoded by chat apps, scaled, cropped or photographed. A decoder handed a
+// small or noisy QR in a big image reads it poorly, and its time grows with the pixels (and the
+// noise) it is given, so the image is tried in passes, likeliest and cheapest first; the first
+// text wins:
 //   1. regions that look like a QR code, found by a cheap texture map of the grey image at three
 //      scales, each cut out with a margin and enlarged so the QR is about 320 px (up to ×4);
 //   2. the whole image, 3×3 median filtered (sensor noise, JPEG speckle), at most 1000 px long;
 //   3. the whole image at up to 1600 px (or ×2 when it is small), median filtered;
 //   4. the regions again, median filtered;
 //   5. the whole image inverted (light modules on dark). When the image is mostly dark (a
-//      dark-mode screenshot) the regions and the whole image are tried inverted first instead.
-// Every pass is contrast-stretched. jsQR reads any rotation; EXIF orientation is applied first.
+//      dark-mode screenshot) the regions and the whole image are tried inverted first instead;
+//   6. last, the whole image at up to 1600 px with ZXing's own slower tries (inverted, downscaled):
+//      only an image every other pass missed pays for it.
+// Every pass is contrast-stretched. The decoder reads any rotation; EXIF orientation is applied first.
 //
-// jsQR is synchronous: each pass blocks the event loop for its duration (see `trace`). It is always
-// called with inversionAttempts 'dontInvert' and inverted pixels are made here: jsQR 1.4.0 crashes
-// on 'onlyInvert' (it never computes the inverted image) and keeps options in a shared object.
-import jsQR from 'jsqr';
+// ZXing replaced jsQR here (no release since 2021, a crash on 'onlyInvert' worked around): on the
+// slip corpus it reads more and takes less time (the README's "Slip reading" has the figures;
+// test/slip-decoders.ts measures them). Everything here is CPU work on the calling thread: the
+// server calls it only in its worker threads (reader-pool.ts).
 import sharp, { type Sharp } from 'sharp';
 import { openImage } from './image';
+import { zxingRead } from './zxing';
 
 /** A grey image, one byte a pixel, row by row. */
 export interface Grey {
@@ -27,7 +32,7 @@ export interface Grey {
   data: Buffer;
 }
 
-/** One attempt at a QR: a region of the image, scaled, filtered, handed to jsQR. */
+/** One attempt at a QR: a region of the image, scaled, filtered, handed to the decoder. */
 export interface QrPass {
   name: string;
   /** The region, as fractions of the (upright) image. */
@@ -35,27 +40,34 @@ export interface QrPass {
   top: number;
   width: number;
   height: number;
-  /** The region's long side, in pixels, as handed to jsQR. */
+  /** The region's long side, in pixels, as handed to the decoder. */
   side: number;
   /** Median filter size (odd), against sensor noise and JPEG speckle. */
   median?: number;
   /** Light and dark swapped (dark-mode screenshots). */
   invert?: boolean;
+  /** The decoder's own slower tries too (ZXing: inverted, downscaled): the last resort. */
+  thorough?: boolean;
 }
 
 /** What `trace` is told: first `prepare` (decoding, grey copy, finding regions), then each pass. */
 export interface QrPassTrace {
   pass: string;
-  /** The size handed to jsQR. */
+  /** The size handed to the decoder. */
   width: number;
   height: number;
-  /** Time for the pass: cutting and scaling (sharp) and decoding (jsQR). */
+  /** Time for the pass: cutting and scaling (sharp) and decoding. */
   ms: number;
   found: boolean;
 }
 
+/** Reads a QR in a grey image: its text, or null when none decodes. */
+export type QrDecoder = (grey: Grey, pass: QrPass) => Promise<string | null> | string | null;
+
 /** Options for `readSlipQr`. */
 export interface ReadSlipQrOptions {
+  /** The QR decoder each pass is handed to (ZXing unless told: for comparisons). */
+  decoder?: QrDecoder;
   /** Called after each pass: for measurements and diagnostics. */
   trace?: (step: QrPassTrace) => void;
   /** Replaces the built-in passes (`defaultPasses`): for experiments. */
@@ -82,18 +94,8 @@ function firstChannel(data: Buffer, channels: number): Buffer {
   return out;
 }
 
-/** Grey pixels as RGBA for jsQR (which computes its own luminance from RGB). */
-function toRgba(grey: Grey): Uint8ClampedArray {
-  const rgba = new Uint8ClampedArray(grey.width * grey.height * 4);
-  for (let i = 0, j = 0; i < grey.data.length; i++, j += 4) {
-    const v = grey.data[i] ?? 0;
-    rgba[j] = v;
-    rgba[j + 1] = v;
-    rgba[j + 2] = v;
-    rgba[j + 3] = 255;
-  }
-  return rgba;
-}
+/** ZXing on one pass's pixels; the thorough pass with its slower tries. */
+export const zxingDecoder: QrDecoder = (grey, pass) => zxingRead(grey, pass.thorough === true);
 
 async function render(base: Grey, pass: QrPass): Promise<Grey> {
   const left = Math.min(base.width - 1, Math.floor(pass.left * base.width));
@@ -232,7 +234,7 @@ function qrCandidates(base: Grey, limit: number): Box[] {
 /**
  * Square-ish clusters of QR-textured blocks in `base` (text makes wide, flat clusters), scored by
  * how square and how filled they are. Cheap (one walk over the pixels) and liberal: a false
- * candidate costs one jsQR call on a small crop.
+ * candidate costs one decoder call on a small crop.
  */
 function textureClusters(base: Grey): { box: Box; score: number }[] {
   const cols = Math.floor(base.width / BLOCK);
@@ -335,6 +337,7 @@ export function defaultPasses(base: Grey): QrPass[] {
   if (long < FIRST_SIDE * 0.8) passes.push(medianed({ name: 'whole-x2', ...WHOLE, side: Math.min(long * 2, FULL_SIDE) }));
   passes.push(...candidates.map(medianed));
   if (!dark) passes.push(inverted(medianed(whole)));
+  passes.push({ name: 'whole-thorough', ...WHOLE, side: Math.min(long, FULL_SIDE), thorough: true });
   return passes;
 }
 
@@ -356,13 +359,14 @@ export async function readSlipQr(bytes: Buffer, options: ReadSlipQrOptions = {})
   const passes = (options.passes ?? defaultPasses)(base);
   options.trace?.({ pass: 'prepare', width: base.width, height: base.height, ms: performance.now() - started, found: false });
 
+  const decoder = options.decoder ?? zxingDecoder;
   for (const pass of passes) {
     const passStarted = performance.now();
     const grey = await render(base, pass);
-    const found = jsQR(toRgba(grey), grey.width, grey.height, { inversionAttempts: 'dontInvert' });
-    const ok = found !== null && found.data.length > 0;
+    const text = await decoder(grey, pass);
+    const ok = text !== null && text.length > 0;
     options.trace?.({ pass: pass.name, width: grey.width, height: grey.height, ms: performance.now() - passStarted, found: ok });
-    if (ok) return { text: found.data };
+    if (ok) return { text };
   }
   return null;
 }

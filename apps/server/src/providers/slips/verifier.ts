@@ -23,13 +23,20 @@ export class BankLookupError extends Error {
  * by its reference: the amount, sender, receiver and time are the bank's, never the image's. A
  * reference the bank does not know (yet) is UNSTABLE_REFNO_ON_SLIP; a bank that fails answers
  * TRIPPLE_WRONG_CAPTCHA or UNKNOW_ERROR. File-level problems (not an image, too large or small)
- * throw ImageError before any of this.
+ * throw ImageError before any of this; a full queue of slip readers throws SlipReaderBusy.
  */
 export class SlipVerifier {
-  constructor(private readonly bank: Bank) {}
+  /**
+   * `read` finds the image's QR: the server's is the slip readers' worker pool (reader-pool.ts,
+   * which may throw SlipReaderBusy); by default it reads on the calling thread.
+   */
+  constructor(
+    private readonly bank: Bank,
+    private readonly read: (image: Buffer) => Promise<{ text: string } | null> = (image) => readSlipQr(image),
+  ) {}
 
   async verify(image: Buffer): Promise<SlipVerdict> {
-    const qr = await readSlipQr(image);
+    const qr = await this.read(image);
     if (!qr) return { ok: false, reason: 'CANNOT_READ_CROPPED_IMAGE' };
     let payload;
     try {

@@ -83,6 +83,12 @@ export function SlipUpload({ onCredited }: { onCredited: () => void }) {
       .catch((error: unknown) => {
         if (controller.signal.aborted) return;
         const code = error instanceof ApiError ? error.code : null;
+        // Every slip reader busy (503 BUSY): the slip was not checked and nothing was kept; send it again.
+        if (code === 'BUSY') {
+          setOutcome({ tone: 'error', text: text('slipBusy'), status: 'BUSY' });
+          settled(null);
+          return;
+        }
         // What to do next, not only what went wrong: no QR found / a QR that is no slip name the QR;
         // an already-credited transfer says when and how much (errorMessage adds it).
         const reason = code === 'CANNOT_READ_CROPPED_IMAGE' ? text('slipNoQr') : code === 'INVALID_SLIP' ? text('slipQrNotSlip') : refusalMessage(error);
