@@ -19,23 +19,14 @@ const PENDING: readonly string[] = [
   'GET /api/operator/members/:id/chat',
   'GET /api/operator/members/:id/slips',
   'GET /api/operator/members/:id/statement',
-  'GET /api/operator/sandbox/bank/payout-fault',
-  'GET /api/operator/withdrawals',
-  'GET /api/operator/withdrawals/:id',
   'GET /api/sandbox/sms',
   'POST /api/operator/chat/conversations/:id/close',
   'POST /api/operator/chat/conversations/:id/messages',
   'POST /api/operator/chat/uploads/:kind',
   'POST /api/operator/members/:id/lock',
   'POST /api/operator/members/:id/notes',
-  'POST /api/operator/sandbox/games/:code/rounds',
-  'POST /api/operator/withdrawals/:id/approve',
-  'POST /api/operator/withdrawals/:id/complete',
-  'POST /api/operator/withdrawals/:id/reject',
   'PUT /api/operator/chat/conversations/:id/assignee',
   'PUT /api/operator/chat/conversations/:id/read',
-  'PUT /api/operator/sandbox/bank/payout-fault',
-  'PUT /api/operator/sandbox/games/:code/fault',
 ];
 
 describe('every operator, admin, webhook and sandbox route is a contract call', () => {

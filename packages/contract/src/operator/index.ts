@@ -2,6 +2,7 @@ import { adminEndpoints } from '../admin';
 import type { EndpointDef } from '../http';
 import { approvalOperatorCalls, responsibleOperatorCalls } from './approval';
 import { depositOperatorCalls, depositSandboxCalls, depositWebhookCalls } from './deposit';
+import { payoutOperatorCalls } from './payout';
 import { promotionOperatorCalls } from './promotions';
 import { settingsCalls } from './settings';
 
@@ -21,6 +22,7 @@ export const operatorCalls = {
   ...promotionOperatorCalls,
   ...approvalOperatorCalls,
   ...responsibleOperatorCalls,
+  ...payoutOperatorCalls,
 };
 
 export type OperatorCalls = typeof operatorCalls;
