@@ -1,6 +1,7 @@
 import { adminEndpoints } from '../admin';
 import type { EndpointDef } from '../http';
 import { approvalOperatorCalls, responsibleOperatorCalls } from './approval';
+import { chatOperatorCalls } from './chat';
 import { depositOperatorCalls, depositSandboxCalls, depositWebhookCalls } from './deposit';
 import { payoutOperatorCalls } from './payout';
 import { promotionOperatorCalls } from './promotions';
@@ -23,6 +24,7 @@ export const operatorCalls = {
   ...approvalOperatorCalls,
   ...responsibleOperatorCalls,
   ...payoutOperatorCalls,
+  ...chatOperatorCalls,
 };
 
 export type OperatorCalls = typeof operatorCalls;
