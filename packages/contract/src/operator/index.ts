@@ -1,6 +1,7 @@
 import { adminEndpoints } from '../admin';
 import type { EndpointDef } from '../http';
 import { approvalOperatorCalls, responsibleOperatorCalls } from './approval';
+import { backofficeOperatorCalls } from './backoffice';
 import { chatOperatorCalls } from './chat';
 import { depositOperatorCalls, depositSandboxCalls, depositWebhookCalls } from './deposit';
 import { payoutOperatorCalls } from './payout';
@@ -25,6 +26,7 @@ export const operatorCalls = {
   ...responsibleOperatorCalls,
   ...payoutOperatorCalls,
   ...chatOperatorCalls,
+  ...backofficeOperatorCalls,
 };
 
 export type OperatorCalls = typeof operatorCalls;
