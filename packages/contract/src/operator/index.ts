@@ -4,6 +4,7 @@ import { approvalOperatorCalls, responsibleOperatorCalls } from './approval';
 import { backofficeOperatorCalls } from './backoffice';
 import { chatOperatorCalls } from './chat';
 import { depositOperatorCalls, depositSandboxCalls, depositWebhookCalls } from './deposit';
+import { ledgerOperatorCalls, otpSandboxCalls } from './ledger';
 import { payoutOperatorCalls } from './payout';
 import { promotionOperatorCalls } from './promotions';
 import { settingsCalls } from './settings';
@@ -27,6 +28,8 @@ export const operatorCalls = {
   ...payoutOperatorCalls,
   ...chatOperatorCalls,
   ...backofficeOperatorCalls,
+  ...ledgerOperatorCalls,
+  ...otpSandboxCalls,
 };
 
 export type OperatorCalls = typeof operatorCalls;
