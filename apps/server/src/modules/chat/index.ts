@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import fastifyMultipart from '@fastify/multipart';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { chatOperatorCalls as calls } from '@mw/contract/operator/chat';
 import { contractRoute } from '../../http/contract-route';
@@ -207,9 +208,9 @@ ALTER TABLE chat_threads ADD COLUMN guest_signed boolean NOT NULL DEFAULT false;
   routes(app, services) {
     const { chat, config, sessions } = services;
     // Attachments: only through a signed link (see ChatFiles).
-    app.get('/api/chat/files/:id', { schema: { params: z.object({ id: z.string().max(64) }), querystring: z.object({ exp: z.string().max(16).default(''), sig: z.string().max(80).default('') }) } }, async (request, reply) => {
-      const { id } = request.params as { id: string };
-      const { exp, sig } = request.query as { exp: string; sig: string };
+    app.withTypeProvider<ZodTypeProvider>().get('/api/chat/files/:id', { schema: { params: z.object({ id: z.string().max(64) }), querystring: z.object({ exp: z.string().max(16).default(''), sig: z.string().max(80).default('') }) } }, async (request, reply) => {
+      const { id } = request.params;
+      const { exp, sig } = request.query;
       const file = await chat.files.read(id, exp, sig);
       if (!file) return reply.status(404).send({ message: 'NO_DATA' });
       return reply.type(file.mime).header('cache-control', 'private, max-age=300').header('x-content-type-options', 'nosniff').header('content-disposition', 'inline').send(file.bytes);
