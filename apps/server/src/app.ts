@@ -291,7 +291,9 @@ function registerEndpoint(app: FastifyInstance, services: Services, name: string
           // marks (every money call but withdrawals and money coming home, game launches,
           // marketing) answer 403 TIME_OUT / SELF_EXCLUDED {until} before their body is even checked.
           if (rule !== 'allowed' && 'responsible' in services) {
-            const homeward = rule === 'toWalletOnly' && (request.body as { to?: unknown } | null | undefined)?.to === WALLET_CODE;
+            // Before validation the body is whatever came: only a JSON object's `to` counts.
+            const body: unknown = request.body;
+            const homeward = rule === 'toWalletOnly' && typeof body === 'object' && body !== null && 'to' in body && body.to === WALLET_CODE;
             if (!homeward) await services.responsible.assertNoBreak(request.member.memberId);
           }
         }

@@ -1,3 +1,5 @@
+import { ledgerOperatorCalls } from '@mw/contract/operator/ledger';
+import { contractRoute } from '../http/contract-route';
 import { defineModule } from '../platform/module';
 import { SandboxClock } from '../platform/clock';
 import { operatorGuard } from '../platform/operator';
@@ -27,6 +29,6 @@ export const moneyModule = defineModule({
     services.money = new MoneyCore(services.database.db, services.config.IDEMPOTENCY_CLAIM_STALE_MS, () => clock.now());
   },
   routes(app, { config, database }) {
-    app.get('/api/operator/ledger/check', { preHandler: operatorGuard(config) }, async () => checkInvariants(database.db));
+    contractRoute(app, ledgerOperatorCalls.ledgerCheck, { preHandler: operatorGuard(config) }, async () => checkInvariants(database.db));
   },
 });

@@ -1,7 +1,11 @@
 import { adminEndpoints } from '../admin';
 import type { EndpointDef } from '../http';
 import { approvalOperatorCalls, responsibleOperatorCalls } from './approval';
+import { backofficeOperatorCalls } from './backoffice';
+import { chatOperatorCalls } from './chat';
 import { depositOperatorCalls, depositSandboxCalls, depositWebhookCalls } from './deposit';
+import { ledgerOperatorCalls, otpSandboxCalls } from './ledger';
+import { payoutOperatorCalls } from './payout';
 import { promotionOperatorCalls } from './promotions';
 import { settingsCalls } from './settings';
 
@@ -21,6 +25,11 @@ export const operatorCalls = {
   ...promotionOperatorCalls,
   ...approvalOperatorCalls,
   ...responsibleOperatorCalls,
+  ...payoutOperatorCalls,
+  ...chatOperatorCalls,
+  ...backofficeOperatorCalls,
+  ...ledgerOperatorCalls,
+  ...otpSandboxCalls,
 };
 
 export type OperatorCalls = typeof operatorCalls;

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { backofficeOperatorCalls as calls } from '@mw/contract/operator/backoffice';
+import { contractRoute } from '../../http/contract-route';
 import { recordChange } from '../../platform/audit';
 import { defineModule } from '../../platform/module';
 import { operatorGuard, operatorName } from '../../platform/operator';
@@ -20,7 +21,8 @@ export const backofficeModule = defineModule({
     const { config, money, memberDirectory, wallet, statements, bonuses, invites, chat, deposits, sandboxGames, games } = services;
     const guard = operatorGuard(config);
 
-    app.get('/api/operator/dashboard', { preHandler: guard }, async () => {
+    const preHandler = guard;
+    contractRoute(app, calls.dashboard, { preHandler }, async () => {
       const now = new Date();
       const from = bangkokDayStart(now);
       const [totals, activeMembers, withdrawals, slips, unmatched, unread, catalogue] = await Promise.all([
@@ -43,18 +45,9 @@ export const backofficeModule = defineModule({
       };
     });
 
-    const search = z.object({
-      q: z.string().max(100).default(''),
-      status: z.enum(['active', 'inactive']).optional(),
-      page: z.coerce.number().int().min(1).max(100_000).default(1),
-      pageSize: z.coerce.number().int().min(1).max(200).default(25),
-      sort: z.enum(['createdAt', '-createdAt', 'username', 'name']).default('-createdAt'),
-    });
-    app.get('/api/operator/members', { preHandler: guard, schema: { querystring: search } }, async (request) => memberDirectory.search(request.query as z.output<typeof search>));
+    contractRoute(app, calls.membersSearch, { preHandler }, async ({ query }) => memberDirectory.search(query));
 
-    const idParams = z.object({ id: z.string().min(1).max(64) });
-    app.get('/api/operator/members/:id', { preHandler: guard, schema: { params: idParams } }, async (request) => {
-      const { id } = request.params as { id: string };
+    contractRoute(app, calls.memberGet, { preHandler }, async ({ params: { id } }) => {
       const member = await memberDirectory.get(id);
       const [walletView, bonus, progress, inviteSummary, invited, notes] = await Promise.all([
         wallet.wallet(id),
@@ -76,37 +69,25 @@ export const backofficeModule = defineModule({
       };
     });
 
-    const pageQuery = z.object({ page: z.coerce.number().int().min(1).max(100_000).default(1), limit: z.coerce.number().int().min(1).max(500).default(25) });
-    app.get('/api/operator/members/:id/statement', { preHandler: guard, schema: { params: idParams, querystring: pageQuery } }, async (request) => {
-      const { id } = request.params as { id: string };
-      const { page, limit } = request.query as z.output<typeof pageQuery>;
+    contractRoute(app, calls.memberStatement, { preHandler }, async ({ params: { id }, query: { page, limit } }) => {
       await memberDirectory.get(id);
       return statements.statements(id, page, limit);
     });
-    app.get('/api/operator/members/:id/slips', { preHandler: guard, schema: { params: idParams, querystring: pageQuery } }, async (request) => {
-      const { id } = request.params as { id: string };
-      const { page, limit } = request.query as z.output<typeof pageQuery>;
+    contractRoute(app, calls.memberSlips, { preHandler }, async ({ params: { id }, query: { page, limit } }) => {
       await memberDirectory.get(id);
       return statements.slips(id, page, limit);
     });
-    const chatQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(50), skip: z.coerce.number().int().min(0).max(1_000_000).default(0) });
-    app.get('/api/operator/members/:id/chat', { preHandler: guard, schema: { params: idParams, querystring: chatQuery } }, async (request) => {
-      const { id } = request.params as { id: string };
-      const { limit, skip } = request.query as z.output<typeof chatQuery>;
+    contractRoute(app, calls.memberChat, { preHandler }, async ({ params: { id }, query: { limit, skip } }) => {
       await memberDirectory.get(id);
       return chat.memberThread(id, limit, skip);
     });
 
-    app.post('/api/operator/members/:id/lock', { preHandler: guard, schema: { params: idParams, body: z.strictObject({ locked: z.boolean() }) } }, async (request) => {
-      const { id } = request.params as { id: string };
-      const { locked } = request.body as { locked: boolean };
+    contractRoute(app, calls.memberLock, { preHandler }, async ({ params: { id }, body: { locked }, request }) => {
       const { before, after } = await memberDirectory.setLocked(id, locked);
       await recordChange(services.database.db, { who: operatorName(request), entity: 'member', key: id, before: { status: before.status }, after: { status: after.status } });
       return after;
     });
-    app.post('/api/operator/members/:id/notes', { preHandler: guard, schema: { params: idParams, body: z.strictObject({ text: z.string().trim().min(1).max(1000) }) } }, async (request) => {
-      const { id } = request.params as { id: string };
-      const { text } = request.body as { text: string };
+    contractRoute(app, calls.memberNoteAdd, { preHandler }, async ({ params: { id }, body: { text }, request }) => {
       const note = await memberDirectory.addNote(id, text, operatorName(request));
       await recordChange(services.database.db, { who: operatorName(request), entity: 'member-note', key: id, before: null, after: note });
       return note;

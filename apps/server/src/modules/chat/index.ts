@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import fastifyMultipart from '@fastify/multipart';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { chatMessageSchema } from '@mw/contract/chat';
-import { CHAT_TEXT_MAX } from '@mw/contract/constants';
+import { chatOperatorCalls as calls } from '@mw/contract/operator/chat';
+import { contractRoute } from '../../http/contract-route';
 import { AppError } from '../../lib/errors';
 import { defineModule } from '../../platform/module';
 import { moduleConfig } from '../../platform/module-config';
@@ -51,10 +52,6 @@ const chatEnv = z.object({
   /** Minutes between two runs of the attachment cleaner (it also runs once, 5 s after start); 0 turns it off (tests, or another job runs `ChatFiles.clean`). */
   CHAT_FILE_CLEAN_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(7 * 24 * 60).default(360),
 });
-
-/** Messages support may send: the seven kinds, texts within 2000 characters. */
-const supportMessage = chatMessageSchema.refine((m) => JSON.stringify(m.payload ?? null).length <= 4 * CHAT_TEXT_MAX + 4000, 'message too long');
-const threadParams = z.object({ id: z.string().regex(/^[0-9a-f]{24}$/) });
 
 /** Live chat (spec sections 2–5, 7, 9): REST calls, the socket, uploads, the operator's side and the sandbox bot. */
 export const chatModule = defineModule({
@@ -211,9 +208,9 @@ ALTER TABLE chat_threads ADD COLUMN guest_signed boolean NOT NULL DEFAULT false;
   routes(app, services) {
     const { chat, config, sessions } = services;
     // Attachments: only through a signed link (see ChatFiles).
-    app.get('/api/chat/files/:id', { schema: { params: z.object({ id: z.string().max(64) }), querystring: z.object({ exp: z.string().max(16).default(''), sig: z.string().max(80).default('') }) } }, async (request, reply) => {
-      const { id } = request.params as { id: string };
-      const { exp, sig } = request.query as { exp: string; sig: string };
+    app.withTypeProvider<ZodTypeProvider>().get('/api/chat/files/:id', { schema: { params: z.object({ id: z.string().max(64) }), querystring: z.object({ exp: z.string().max(16).default(''), sig: z.string().max(80).default('') }) } }, async (request, reply) => {
+      const { id } = request.params;
+      const { exp, sig } = request.query;
       const file = await chat.files.read(id, exp, sig);
       if (!file) return reply.status(404).send({ message: 'NO_DATA' });
       return reply.type(file.mime).header('cache-control', 'private, max-age=300').header('x-content-type-options', 'nosniff').header('content-disposition', 'inline').send(file.bytes);
@@ -236,26 +233,17 @@ ALTER TABLE chat_threads ADD COLUMN guest_signed boolean NOT NULL DEFAULT false;
 
     // Support's side, until the back office exists (the operator token).
     const guard = operatorGuard(config);
-    const page = z.object({ limit: z.coerce.number().int().min(1).max(100).default(20), skip: z.coerce.number().int().min(0).max(1_000_000).default(0) });
-    app.get('/api/operator/chat/conversations', { preHandler: guard, schema: { querystring: page } }, async (request) => {
-      const { limit, skip } = request.query as { limit: number; skip: number };
-      return chat.threads(limit, skip);
-    });
-    app.get('/api/operator/chat/conversations/:id/messages', { preHandler: guard, schema: { params: threadParams, querystring: page } }, async (request) => {
-      const { limit, skip } = request.query as { limit: number; skip: number };
-      return chat.messages((request.params as { id: string }).id, limit, skip);
-    });
-    app.post('/api/operator/chat/conversations/:id/messages', { preHandler: guard, schema: { params: threadParams, body: z.object({ message: supportMessage }) } }, async (request) =>
-      chat.reply((request.params as { id: string }).id, (request.body as { message: z.output<typeof chatMessageSchema> }).message),
-    );
-    app.put('/api/operator/chat/conversations/:id/read', { preHandler: guard, schema: { params: threadParams } }, async (request) => {
-      await chat.markReadBySupport((request.params as { id: string }).id);
-      return { ok: true };
+    const preHandler = guard;
+    contractRoute(app, calls.chatThreads, { preHandler }, async ({ query }) => chat.threads(query.limit, query.skip));
+    contractRoute(app, calls.chatThreadMessages, { preHandler }, async ({ params, query }) => chat.messages(params.id, query.limit, query.skip));
+    contractRoute(app, calls.chatReply, { preHandler }, async ({ params, body }) => chat.reply(params.id, body.message));
+    contractRoute(app, calls.chatRead, { preHandler }, async ({ params }) => {
+      await chat.markReadBySupport(params.id);
+      return { ok: true as const };
     });
     // Support's attachments (an image or a video for a reply): stored like a customer's upload, then
     // named by a media message (POST …/messages), which binds it to that conversation.
-    app.post('/api/operator/chat/uploads/:kind', { preHandler: guard, schema: { params: z.object({ kind: z.enum(['image', 'video']) }) } }, async (request) => {
-      const { kind } = request.params as { kind: UploadKind };
+    contractRoute(app, calls.chatUpload, { preHandler }, async ({ params: { kind }, request }) => {
       let file;
       try {
         file = await request.file({ limits: { fileSize: MAX_BYTES[kind] } });
@@ -270,18 +258,13 @@ ALTER TABLE chat_threads ADD COLUMN guest_signed boolean NOT NULL DEFAULT false;
       return chat.files.save(kind, file.filename, bytes, 'support');
     });
     // Take (assign to oneself) or assign to another operator by name; null gives it back to the queue.
-    app.put(
-      '/api/operator/chat/conversations/:id/assignee',
-      { preHandler: guard, schema: { params: threadParams, body: z.strictObject({ assignee: z.string().trim().min(1).max(64).nullable() }) } },
-      async (request) => {
-        const { assignee } = request.body as { assignee: string | null };
-        await chat.assign((request.params as { id: string }).id, assignee);
-        return { ok: true, assignee };
-      },
-    );
-    app.post('/api/operator/chat/conversations/:id/close', { preHandler: guard, schema: { params: threadParams } }, async (request) => {
-      await chat.close((request.params as { id: string }).id);
-      return { ok: true };
+    contractRoute(app, calls.chatAssign, { preHandler }, async ({ params, body: { assignee } }) => {
+      await chat.assign(params.id, assignee);
+      return { ok: true as const, assignee };
+    });
+    contractRoute(app, calls.chatClose, { preHandler }, async ({ params }) => {
+      await chat.close(params.id);
+      return { ok: true as const };
     });
   },
 });

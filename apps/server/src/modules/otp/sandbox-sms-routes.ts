@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
-import { sandboxSmsResponseSchema } from '@mw/contract/account';
+import { otpSandboxCalls } from '@mw/contract/operator/ledger';
+import { contractRoute } from '../../http/contract-route';
 import type { SandboxSmsProvider } from '../../providers/sms/sandbox-sms';
 
 /**
@@ -9,18 +9,8 @@ import type { SandboxSmsProvider } from '../../providers/sms/sandbox-sms';
  * SMS provider is selected.
  */
 export function registerSandboxSmsRoutes(app: FastifyInstance, sandbox: SandboxSmsProvider): void {
-  app.get(
-    '/api/sandbox/sms',
-    {
-      schema: {
-        querystring: z.strictObject({ phoneNumber: z.string().regex(/^\d{6,20}$/) }),
-        response: { 200: sandboxSmsResponseSchema },
-      },
-    },
-    async (request) => {
-      const { phoneNumber } = request.query as { phoneNumber: string };
-      const messages = await sandbox.outbox(phoneNumber);
-      return { messages: messages.map((m) => ({ phoneNumber: m.phoneNumber, text: m.text, createdAt: m.createdAt.toISOString() })) };
-    },
-  );
+  contractRoute(app, otpSandboxCalls.sandboxSms, async ({ query: { phoneNumber } }) => {
+    const messages = await sandbox.outbox(phoneNumber);
+    return { messages: messages.map((m) => ({ phoneNumber: m.phoneNumber, text: m.text, createdAt: m.createdAt.toISOString() })) };
+  });
 }

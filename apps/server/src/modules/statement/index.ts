@@ -1,3 +1,4 @@
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { defineModule } from '../../platform/module';
 import { slipLinksFor } from './slip-links';
@@ -79,9 +80,9 @@ CREATE UNIQUE INDEX slips_transfer_pending ON slips (member_id, transfer_bank, u
   handlers: statementHandlers,
   // A slip image, at a private link (see SlipLinks): no token needed, a forged or expired link is 404.
   routes(app, { statements }) {
-    app.get('/api/slips/:id/image', { schema: { params: z.object({ id: z.string().min(1).max(64) }), querystring: imageQuery } }, async (request, reply) => {
-      const { id } = request.params as { id: string };
-      const { exp, sig } = request.query as z.output<typeof imageQuery>;
+    app.withTypeProvider<ZodTypeProvider>().get('/api/slips/:id/image', { schema: { params: z.object({ id: z.string().min(1).max(64) }), querystring: imageQuery } }, async (request, reply) => {
+      const { id } = request.params;
+      const { exp, sig } = request.query;
       const image = await statements.image(id, exp, sig);
       if (!image) return reply.status(404).send({ message: 'NOT_FOUND' });
       return reply

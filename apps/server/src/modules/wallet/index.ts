@@ -4,6 +4,8 @@ import { z } from 'zod';
 import type { Config } from '../../config';
 import type { DB } from '../../db/schema';
 import { defineModule } from '../../platform/module';
+import { payoutOperatorCalls } from '@mw/contract/operator/payout';
+import { contractRoute } from '../../http/contract-route';
 import { operatorGuard } from '../../platform/operator';
 import { moduleConfig } from '../../platform/module-config';
 import { SecretBox } from '../../lib/secret-box';
@@ -200,54 +202,23 @@ CREATE INDEX withdrawal_payouts_processing ON withdrawal_payouts (updated_at) WH
     payoutRoutes(app, guard, { wallet, payouts, sandboxPayouts });
     if (sandboxGames) {
       registerGamePages(app, sandboxGames);
-      app.put(
-        '/api/operator/sandbox/games/:code/fault',
-        {
-          preHandler: guard,
-          schema: {
-            params: z.object({ code: z.string().max(16) }),
-            body: z.strictObject({ mode: z.enum(['none', 'down', 'timeout', 'error-after-take']), latencyMs: z.number().int().min(0).max(60_000).default(0) }),
-          },
-        },
-        async (request) => {
-          const { code } = request.params as { code: string };
-          const fault = request.body as { mode: FaultMode; latencyMs: number };
-          await sandboxGames.setFault(code, fault);
-          return { code, ...fault };
-        },
-      );
-      app.post(
-        '/api/operator/sandbox/games/:code/rounds',
-        {
-          preHandler: guard,
-          schema: {
-            params: z.object({ code: z.string().max(16) }),
-            body: z.strictObject({
-              username: z.string().min(1).max(64),
-              stake: z.number().int().min(1).max(100_000_000),
-              multiplier: z.number().min(0).max(1000),
-              rounds: z.number().int().min(1).max(100).default(1),
-              /** When the rounds settled: now by default, or up to 60 days back (a losing week for a refund). */
-              at: z.iso.datetime({ offset: true }).optional(),
-            }),
-          },
-        },
-        async (request, reply) => {
-          const { code } = request.params as { code: string };
-          const { username, stake, multiplier, rounds, at } = request.body as { username: string; stake: number; multiplier: number; rounds: number; at?: string };
-          const settledAt = at ? new Date(at) : undefined;
-          if (settledAt && (settledAt.getTime() > Date.now() || settledAt.getTime() < Date.now() - 60 * 86_400_000)) return reply.status(400).send({ message: 'KEY_INVALID' });
-          let balance: number | null = null;
-          let played = 0;
-          for (; played < rounds; played += 1) {
-            const after = await sandboxGames.spin(code, username, stake, multiplier, settledAt);
-            if (after === null) break;
-            balance = after;
-          }
-          if (played === 0) return reply.status(409).send({ message: 'MONEY_NOT_ENOUGH' });
-          return { code, username, played, balance };
-        },
-      );
+      contractRoute(app, payoutOperatorCalls.sandboxGameFault, { preHandler: guard }, async ({ params: { code }, body: fault }) => {
+        await sandboxGames.setFault(code, fault);
+        return { code, ...fault };
+      });
+      contractRoute(app, payoutOperatorCalls.sandboxGameRounds, { preHandler: guard }, async ({ params: { code }, body: { username, stake, multiplier, rounds, at }, reply }) => {
+        const settledAt = at ? new Date(at) : undefined;
+        if (settledAt && (settledAt.getTime() > Date.now() || settledAt.getTime() < Date.now() - 60 * 86_400_000)) return reply.status(400).send({ message: 'KEY_INVALID' });
+        let balance: number | null = null;
+        let played = 0;
+        for (; played < rounds; played += 1) {
+          const after = await sandboxGames.spin(code, username, stake, multiplier, settledAt);
+          if (after === null) break;
+          balance = after;
+        }
+        if (played === 0) return reply.status(409).send({ message: 'MONEY_NOT_ENOUGH' });
+        return { code, username, played, balance };
+      });
     }
   },
   // Transfers left pending (a crash, a provider that did not answer) are settled at start-up and

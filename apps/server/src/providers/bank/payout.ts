@@ -1,11 +1,13 @@
+import { PAYOUT_FAILURE_CODES } from '@mw/contract/operator/payout';
 import type { Currency } from '../../money/ledger';
 
 /**
  * Why a bank refused or failed an outgoing transfer, as the member's statement names it
  * (`PAYOUT_<code>`): the account does not exist or is closed, the holder's name differs, or any
- * other refusal (limits, compliance, …). A bank's own text travels beside it (`reason`).
+ * other refusal (limits, compliance, …). A bank's own text travels beside it (`reason`). The list
+ * is the contract's (the operators' fault injection names them: contract/operator/payout.ts).
  */
-export const PAYOUT_FAILURES = ['ACCOUNT_INVALID', 'NAME_MISMATCH', 'REFUSED'] as const;
+export const PAYOUT_FAILURES = PAYOUT_FAILURE_CODES;
 export type PayoutFailure = (typeof PAYOUT_FAILURES)[number];
 
 /** An outgoing transfer to a member's bank account: one withdrawal, paid once. */

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely, Selectable } from 'kysely';
+import { PAYOUT_FAULT_MODES } from '@mw/contract/operator/payout';
 import type { Migration } from '../../db/migrations';
 import type { DB, DefaultTimestamp, Timestamp } from '../../db/schema';
 import { PAYOUT_FAILURES, PayoutUnavailable, PayoutUnknown, type PayoutAnswer, type PayoutFailure, type PayoutProvider, type PayoutRequest } from './payout';
@@ -63,8 +64,8 @@ CREATE INDEX sandbox_bank_payouts_created ON sandbox_bank_payouts (created_at);`
  * - `reject`: the transfer is recorded as failed with `failure` (ACCOUNT_INVALID, NAME_MISMATCH, REFUSED);
  * - `accept`: the transfer is accepted and completes `SANDBOX_PAYOUT_ACCEPT_MS` later (asking after that answers completed).
  */
-export type PayoutFaultMode = 'none' | 'down' | 'timeout' | 'lost' | 'reject' | 'accept';
-export const PAYOUT_FAULT_MODES = ['none', 'down', 'timeout', 'lost', 'reject', 'accept'] as const satisfies readonly PayoutFaultMode[];
+/** The modes' list is the operator call's (contract/operator/payout.ts). */
+export type PayoutFaultMode = (typeof PAYOUT_FAULT_MODES)[number];
 export interface PayoutFault {
   mode: PayoutFaultMode;
   failure?: PayoutFailure;

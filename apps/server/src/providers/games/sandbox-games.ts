@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
+import type { GAME_FAULT_MODES } from '@mw/contract/operator/payout';
 import type { DB } from '../../db/schema';
 import './sandbox-tables';
 import { Batcher, oneByOne, type Outcome } from '../../lib/batcher';
 import { ProviderError, type GameRound, type GameCredentials, type GameProvider, type LaunchTarget, type TransferDirection } from './game-provider';
 
-/** Failure injection per game: an outside system fails in these ways. */
-export type FaultMode = 'none' | 'down' | 'timeout' | 'error-after-take';
+/** Failure injection per game: an outside system fails in these ways (the list is the operator call's, contract/operator/payout.ts). */
+export type FaultMode = (typeof GAME_FAULT_MODES)[number];
 
 export interface Fault {
   mode: FaultMode;

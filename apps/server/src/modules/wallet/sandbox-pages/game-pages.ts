@@ -3,9 +3,10 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { toBaht } from '@mw/contract/money';
-import { ART_FILES, type ArtFile, gameArt } from '../../../providers/games/art';
+import { ART_FILES, gameArt } from '../../../providers/games/art';
 import { CATALOGUE } from '../../../providers/games/catalogue';
 import type { SandboxGameHouse } from '../../../providers/games/sandbox-games';
 
@@ -48,7 +49,6 @@ const DEMO_TEXTS = {
   th: { game: 'เกมทดลอง (แซนด์บ็อกซ์)', balance: 'ยอดเงิน', bet: 'เดิมพัน', spin: 'หมุน', back: 'กลับไปที่กระเป๋าเงิน', win: 'ชนะ', noWin: 'ไม่ได้รางวัล', notEnough: 'ยอดเงินไม่พอ', tag: 'th' },
   la: { game: 'ເກມທົດລອງ (ແຊນບັອກ)', balance: 'ຍອດເງິນ', bet: 'ເດີມພັນ', spin: 'ໝຸນ', back: 'ກັບໄປກະເປົາເງິນ', win: 'ຊະນະ', noWin: 'ບໍ່ໄດ້ລາງວັນ', notEnough: 'ຍອດເງິນບໍ່ພໍ', tag: 'lo' },
 } as const;
-type DemoLocale = keyof typeof DEMO_TEXTS;
 
 function page(title: string, body: string, lang = 'en'): string {
   return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -61,13 +61,15 @@ function page(title: string, body: string, lang = 'en'): string {
  * (providers without auto-login), the form-state login target, and a small playable slot whose
  * spins change the balance on the provider's side only.
  */
-export function registerGamePages(app: FastifyInstance, house: SandboxGameHouse): void {
+export function registerGamePages(untyped: FastifyInstance, house: SandboxGameHouse): void {
+  // The request's parts typed by the routes' zod schemas (which have parsed them).
+  const app = untyped.withTypeProvider<ZodTypeProvider>();
   const codeParams = z.object({ code: z.enum(CATALOGUE.map((g) => g.code) as [string, ...string[]]) });
   const entry = (code: string) => CATALOGUE.find((g) => g.code === code);
 
   // The hand-drawn art of each provider (providers/games/art/<CODE>.<file>), read once.
   app.get('/media/games/:code/:file', { schema: { params: z.object({ code: z.string().max(16), file: z.enum(ART_FILES) }) } }, async (request, reply) => {
-    const { code, file } = request.params as { code: string; file: ArtFile };
+    const { code, file } = request.params;
     const game = entry(code);
     if (!game) return reply.status(404).send({ message: 'NOT_FOUND' });
     return reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(gameArt(game.code, file));
@@ -77,7 +79,7 @@ export function registerGamePages(app: FastifyInstance, house: SandboxGameHouse)
   app.get('/sandbox/games/demo.css', async (_request, reply) => reply.type('text/css').header('cache-control', 'no-cache').send(asset('demo.css')));
 
   app.get('/sandbox/games/:code/lobby', { schema: { params: codeParams } }, async (request, reply) => {
-    const { code } = request.params as { code: string };
+    const { code } = request.params;
     const name = entry(code)?.name ?? code;
     return reply.type('text/html').send(
       page(
@@ -90,7 +92,7 @@ export function registerGamePages(app: FastifyInstance, house: SandboxGameHouse)
   });
 
   app.post('/sandbox/games/:code/login', { schema: { params: codeParams } }, async (request, reply) => {
-    const { code } = request.params as { code: string };
+    const { code } = request.params;
     const body = (request.body ?? {}) as Record<string, unknown>;
     const username = typeof body.username === 'string' ? body.username : '';
     const password = typeof body.password === 'string' ? body.password : '';
@@ -103,8 +105,8 @@ export function registerGamePages(app: FastifyInstance, house: SandboxGameHouse)
 
   const playQuery = z.object({ t: z.string().max(100), lang: z.enum(['en', 'th', 'la']).optional().catch(undefined) });
   app.get('/sandbox/games/:code/play', { schema: { params: codeParams, querystring: playQuery } }, async (request, reply) => {
-    const { code } = request.params as { code: string };
-    const { t, lang } = request.query as { t: string; lang?: DemoLocale };
+    const { code } = request.params;
+    const { t, lang } = request.query;
     const words = DEMO_TEXTS[lang ?? 'en'];
     const session = await house.session(t);
     if (!session || session.gameCode !== code) return reply.status(401).type('text/html').send(page('Session ended', '<main class="lobby"><h1>Session ended</h1></main>'));
@@ -124,7 +126,7 @@ export function registerGamePages(app: FastifyInstance, house: SandboxGameHouse)
   });
 
   app.get('/sandbox/games/api/state', { schema: { querystring: z.object({ t: z.string().max(100) }) } }, async (request, reply) => {
-    const session = await house.session((request.query as { t: string }).t);
+    const session = await house.session(request.query.t);
     if (!session) return reply.status(401).send({ message: 'invalid-token' });
     const balance = (await house.accountBalance(session.gameCode, session.username)) ?? 0;
     return { game: session.gameCode, username: session.username, balance: toBaht(balance) };
@@ -134,7 +136,7 @@ export function registerGamePages(app: FastifyInstance, house: SandboxGameHouse)
     '/sandbox/games/api/spin',
     { schema: { body: z.strictObject({ t: z.string().max(100), bet: z.union([z.literal(10), z.literal(50), z.literal(100)]) }) } },
     async (request, reply) => {
-      const { t, bet } = request.body as { t: string; bet: number };
+      const { t, bet } = request.body;
       const session = await house.session(t);
       if (!session) return reply.status(401).send({ message: 'invalid-token' });
       const tenths = draw();
