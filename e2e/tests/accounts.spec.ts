@@ -110,7 +110,7 @@ test('a newcomer registers in the browser alone, logs in, uses the profile, chan
   expect(Date.now() - homeAt).toBeGreaterThanOrEqual(1_000);
   await expect(agreement).toContainText(th.agreement.title);
   await expect(agreement.getByTestId('agreement-item')).toHaveCount(2);
-  await expect(agreement.getByTestId('agreement-item').first()).toContainText('18');
+  await expect(agreement.getByTestId('agreement-item').first()).toContainText('20');
   await screen(page, 'th-home-agreement');
   // Only its button closes it.
   await page.keyboard.press('Escape');

@@ -43,6 +43,8 @@ test('a newcomer registers in the browser on the Lao site: Lao by default, 8-dig
   await profileStep.locator('input[name=name]').fill(`ສົມພອນ ${phone.slice(-4)}`);
   await profileStep.locator('input[name=password]').fill(password);
   await profileStep.locator('input[name=confirmPassword]').fill(password);
+  // The age gate (play responsibly): the birth date of someone over 20.
+  await profileStep.locator('input[name=birthDate]').fill('1990-01-15');
   await profileStep.locator('select[name=sourceCode]').selectOption({ index: 1 });
   await page.getByTestId('register-next').click();
 
