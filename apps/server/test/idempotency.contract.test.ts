@@ -540,7 +540,7 @@ describe.each(dbKinds)('every movesMoney call once per Idempotency-Key on %s', (
     const distinct = [...new Set(definite.map((x) => JSON.stringify(x)))];
     expect(distinct, 'every definite answer of the burst is the one answer').toEqual(distinct.slice(0, 1));
     const [answer] = definite;
-    expect(answer).toMatchObject({ status: recipe.status });
+    expect(answer, JSON.stringify(answer)).toMatchObject({ status: recipe.status });
     const retry = await send(b.request, b.member.token, k2);
     expect(retry, 'a retry after the burst answers the one answer').toEqual(answer);
     const many = delta(beforeB, await snapshot(b.member));

@@ -170,6 +170,12 @@ export class WalletService {
         last = await this.transfers.transfer(memberId, code, WALLET_CODE, amount, derive(idem, code));
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
+        // A part not ended yet — still running under its key in a concurrent retry (409
+        // REQUEST_IN_PROGRESS) or unconfirmed by its provider (TRANSFER_PENDING) — is no answer:
+        // going on would withdraw (or answer) without that money, and the composite would store
+        // that as the call's one answer. The call answers "not yet" and a retry runs the same plan.
+        // A part that definitely failed (its money stayed in the game) is passed over.
+        if (error.status === 409 || error.code === 'TRANSFER_PENDING') throw error;
       }
     }
     return last;
