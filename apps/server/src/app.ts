@@ -294,7 +294,7 @@ function registerEndpoint(app: FastifyInstance, services: Services, name: string
             // Before validation the body is whatever came: only a JSON object's `to` counts.
             const body: unknown = request.body;
             const homeward = rule === 'toWalletOnly' && typeof body === 'object' && body !== null && 'to' in body && body.to === WALLET_CODE;
-            if (!homeward) await services.responsible.assertNoBreak(request.member.memberId);
+            if (!homeward) await services.responsible.assertNoBreak(request.member.memberId, request.member.sessionId);
           }
         }
       : def.domain === 'chat'

@@ -6,7 +6,7 @@ import { answerOf } from './answers';
 import { BalanceFeed } from './balance-feed';
 import { Coins } from './coins';
 import { Credits, lockMemberDeposits } from './credits';
-import { callKey, claimKey, KeyTaken, lookupKey, recordAnswer, recordPlan, releaseClaim, settleAnswer, type Idem, type KeyRecord, type StoredAnswer } from './idempotency';
+import { callKey, KeyBook, KeyTaken, lookupKey, recordAnswer, recordPlan, releaseClaim, settleAnswer, type Idem, type KeyRecord, type StoredAnswer } from './idempotency';
 import { MoneyPolicies } from './policies';
 import { Positions } from './positions';
 import { MoneyReports } from './reports';
@@ -53,6 +53,8 @@ export class MoneyCore {
   readonly reports: MoneyReports;
   /** Members' balances as committed postings change them (balance-feed.ts): the pushes to the app subscribe here. */
   readonly balances: BalanceFeed;
+  /** The route layer's keys, claimed and answered in group-committed batches. */
+  private readonly keys: KeyBook;
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -66,6 +68,7 @@ export class MoneyCore {
     this.positions = new Positions(db);
     this.reports = new MoneyReports(db);
     this.balances = new BalanceFeed(db);
+    this.keys = new KeyBook(db, claimStaleMs);
   }
 
   /** Holds the member's deposit decisions (credit or hold) until `trx` ends: a change of the member's deposit rules made under it applies to every later decision. */
@@ -125,7 +128,7 @@ export class MoneyCore {
     const own = callKey(idem);
     // The claim first: a new key (the common case) costs one statement before the call runs; a
     // key someone holds or answered is read only then.
-    const claimed = await claimKey(this.db, memberId, own, this.claimStaleMs);
+    const claimed = await this.keys.claim(memberId, own);
     if (!claimed) {
       // Held by another request: another call under this key is 409 IDEMPOTENCY_KEY_REUSED (it
       // never runs, so two requests never both move money under one key), the same one's answer.
@@ -153,7 +156,7 @@ export class MoneyCore {
       }
       answer = storedOf(error);
     }
-    return replayStored(await settleAnswer(this.db, memberId, own, answer));
+    return replayStored(await this.keys.settle(memberId, own, answer));
   }
 
   /** The answer a key recorded, or null when it recorded nothing yet (IDEMPOTENCY_KEY_REUSED for another body). */

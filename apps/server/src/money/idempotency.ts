@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema';
+import { Batcher, oneByOne, type Outcome } from '../lib/batcher';
 import { badRequest, conflict } from '../lib/errors';
 import type { OperationRow } from './operations';
 
@@ -172,4 +173,143 @@ export async function settleAnswer(db: Kysely<DB>, memberId: string, idem: Idem,
   const record = await lookupKey(db, memberId, idem);
   if (!record?.answer) throw new Error('idempotency: a composite answer vanished');
   return record.answer;
+}
+
+interface Claim {
+  memberId: string;
+  idem: Idem;
+}
+
+interface Answering extends Claim {
+  answer: StoredAnswer;
+}
+
+const KEY_BATCH = { maxBatch: 128, concurrency: 1 };
+
+/** Items in a stable order (member, key), so two batches in two processes lock the rows they share in the same order. */
+function inKeyOrder<T extends Claim>(items: T[]): number[] {
+  return items.map((_, i) => i).sort((a, b) => {
+    const x = items[a] as T;
+    const y = items[b] as T;
+    return x.memberId < y.memberId ? -1 : x.memberId > y.memberId ? 1 : x.idem.key < y.idem.key ? -1 : x.idem.key > y.idem.key ? 1 : 0;
+  });
+}
+
+/**
+ * The route layer's keys (`#key`, MoneyCore.call), group-committed: under load one statement
+ * claims, and one stores the answers of, many calls at once (Batcher), instead of a statement and
+ * a commit each. Each item gets exactly the outcome it would have had alone:
+ * - a claim inserts its key unless it exists (ON CONFLICT DO NOTHING); the same key twice in one
+ *   batch is claimed by its first item only, the others find it taken. A key that exists is taken
+ *   over only when stale (`claimKey`'s rule), one by one, after the batch.
+ * - an answer is stored when the key has none yet; the same key twice in one batch: the first.
+ * A batch statement that fails as a whole (a deadlock with another process's batch, a
+ * serialisation error) is run again item by item.
+ */
+export class KeyBook {
+  private readonly claims: Batcher<Claim, boolean>;
+  private readonly answers: Batcher<Answering, boolean>;
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly staleMs: number,
+  ) {
+    this.claims = new Batcher((items) => this.claimMany(items), KEY_BATCH);
+    this.answers = new Batcher((items) => this.answerMany(items), KEY_BATCH);
+  }
+
+  /** Claims a key for a call that runs now: true when this request holds it (see `claimKey`). */
+  async claim(memberId: string, idem: Idem): Promise<boolean> {
+    if (await this.claims.submit({ memberId, idem })) return true;
+    return claimKey(this.db, memberId, idem, this.staleMs);
+  }
+
+  /** Stores a call's answer, once: the first definite answer stays. Answers the one in force (see `settleAnswer`). */
+  async settle(memberId: string, idem: Idem, answer: StoredAnswer): Promise<StoredAnswer> {
+    if (await this.answers.submit({ memberId, idem, answer })) return answer;
+    const record = await lookupKey(this.db, memberId, idem);
+    if (!record?.answer) throw new Error('idempotency: a stored answer vanished');
+    return record.answer;
+  }
+
+  /** Inserts the batch's new keys; an item is true when its own row was inserted. */
+  private async claimMany(items: Claim[]): Promise<Array<Outcome<boolean>>> {
+    if (items.length === 1) return oneByOne(items, (item) => this.insertClaim(item));
+    const order = inKeyOrder(items);
+    const first = new Map<string, number>();
+    for (const i of order) {
+      const item = items[i] as Claim;
+      const id = `${item.memberId}\n${item.idem.key}`;
+      if (!first.has(id)) first.set(id, i);
+    }
+    const chosen = [...first.values()];
+    const pick = <T>(f: (c: Claim) => T): T[] => chosen.map((i) => f(items[i] as Claim));
+    try {
+      const { rows } = await sql<{ member_id: string; key: string }>`
+        INSERT INTO idempotency_keys (member_id, key, request_hash, operation_id, plan)
+        SELECT u.m, u.k, u.h, NULL, '{"claim":true}'::jsonb
+        FROM unnest(${pick((c) => c.memberId)}::text[], ${pick((c) => c.idem.key)}::text[], ${pick((c) => c.idem.hash)}::text[]) WITH ORDINALITY AS u(m, k, h, n)
+        ORDER BY u.n
+        ON CONFLICT (member_id, key) DO NOTHING
+        RETURNING member_id, key`.execute(this.db);
+      const inserted = new Set(rows.map((r) => `${r.member_id}\n${r.key}`));
+      return items.map((item, i) => {
+        const id = `${item.memberId}\n${item.idem.key}`;
+        return { ok: true, value: first.get(id) === i && inserted.has(id) };
+      });
+    } catch {
+      return oneByOne(items, (item) => this.insertClaim(item));
+    }
+  }
+
+  private async insertClaim({ memberId, idem }: Claim): Promise<boolean> {
+    const inserted = await this.db
+      .insertInto('idempotency_keys')
+      .values({ member_id: memberId, key: idem.key, request_hash: idem.hash, operation_id: null, plan: JSON.stringify({ claim: true }) })
+      .onConflict((oc) => oc.columns(['member_id', 'key']).doNothing())
+      .returning('key')
+      .executeTakeFirst();
+    return inserted !== undefined;
+  }
+
+  /** Stores the batch's answers where none is stored yet; an item is true when its answer was stored. */
+  private async answerMany(items: Answering[]): Promise<Array<Outcome<boolean>>> {
+    if (items.length === 1) return oneByOne(items, (item) => this.storeAnswer(item));
+    const order = inKeyOrder(items);
+    const first = new Map<string, number>();
+    for (const i of order) {
+      const item = items[i] as Answering;
+      const id = `${item.memberId}\n${item.idem.key}`;
+      if (!first.has(id)) first.set(id, i);
+    }
+    const chosen = [...first.values()];
+    const pick = <T>(f: (c: Answering) => T): T[] => chosen.map((i) => f(items[i] as Answering));
+    try {
+      const { rows } = await sql<{ member_id: string; key: string }>`
+        UPDATE idempotency_keys k SET answer = u.a::jsonb, answer_status = u.s
+        FROM (SELECT * FROM unnest(${pick((c) => c.memberId)}::text[], ${pick((c) => c.idem.key)}::text[], ${pick((c) => JSON.stringify(c.answer.body))}::text[],
+          ${pick((c) => c.answer.status)}::smallint[]) AS v(m, k, a, s)) AS u
+        WHERE k.member_id = u.m AND k.key = u.k AND k.answer_status IS NULL
+        RETURNING k.member_id, k.key`.execute(this.db);
+      const stored = new Set(rows.map((r) => `${r.member_id}\n${r.key}`));
+      return items.map((item, i) => {
+        const id = `${item.memberId}\n${item.idem.key}`;
+        return { ok: true, value: first.get(id) === i && stored.has(id) };
+      });
+    } catch {
+      return oneByOne(items, (item) => this.storeAnswer(item));
+    }
+  }
+
+  private async storeAnswer({ memberId, idem, answer }: Answering): Promise<boolean> {
+    const row = await this.db
+      .updateTable('idempotency_keys')
+      .set({ answer: JSON.stringify(answer.body), answer_status: answer.status })
+      .where('member_id', '=', memberId)
+      .where('key', '=', idem.key)
+      .where('answer_status', 'is', null)
+      .returning('key')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
 }

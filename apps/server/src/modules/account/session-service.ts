@@ -39,7 +39,8 @@ export class SessionService {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly ttlHours: number,
-    private readonly cacheMs: number,
+    /** How long a checked token is kept (SESSION_CACHE_MS); what is kept per session must not outlive it. */
+    readonly cacheMs: number,
     private readonly now: () => Date = () => new Date(),
   ) {}
 

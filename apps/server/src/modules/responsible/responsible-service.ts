@@ -1,7 +1,8 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import { toBaht } from '@mw/contract/money';
 import { LIMIT_INCREASE_DELAY_HOURS, LIMIT_PERIODS, type LimitPeriod, type ResponsibleState } from '@mw/contract/responsible';
 import type { DB } from '../../db/schema';
+import { Batcher } from '../../lib/batcher';
 import { AppError } from '../../lib/errors';
 import type { MoneyCore } from '../../money/core';
 import { creditedSince, moneySince } from '../../money/credits';
@@ -52,6 +53,39 @@ function addMonths(at: number, months: number): Date {
  *   every session of the member ends when one starts.
  */
 export class ResponsibleService implements DepositRules {
+  /**
+   * The breaks of the members whose calls the route layer checks (`assertNoBreak`, on every money
+   * call), read in one statement for all the calls that wait while one read runs (Batcher): a read
+   * starts after its call arrived, so it sees every break set before.
+   */
+  private readonly breaks = new Batcher<string, Pick<Settings, 'time_out_until' | 'self_excluded_until'> | undefined>(
+    async (memberIds) => {
+      const rows = await this.db
+        .selectFrom('responsible_settings')
+        .select(['member_id', 'time_out_until', 'self_excluded_until'])
+        .where(sql<boolean>`member_id = ANY(${[...new Set(memberIds)]}::text[])`)
+        .execute();
+      const byMember = new Map(rows.map((r) => [r.member_id, r]));
+      return memberIds.map((id) => ({ ok: true, value: byMember.get(id) }));
+    },
+    { maxBatch: 256, concurrency: 2 },
+  );
+
+  /** Per session: the member's breaks as last read, and when (wall clock, ms). */
+  private readonly breaksBySession = new Map<string, { at: number; value: Pick<Settings, 'time_out_until' | 'self_excluded_until'> | undefined }>();
+
+  private async breaksOf(memberId: string, sessionId: string | undefined): Promise<Pick<Settings, 'time_out_until' | 'self_excluded_until'> | undefined> {
+    const keep = this.sessions.cacheMs;
+    if (!sessionId || keep <= 0) return this.breaks.submit(memberId);
+    const at = Date.now();
+    const kept = this.breaksBySession.get(sessionId);
+    if (kept && at - kept.at < keep) return kept.value;
+    const value = await this.breaks.submit(memberId);
+    if (this.breaksBySession.size > 100_000) this.breaksBySession.clear();
+    this.breaksBySession.set(sessionId, { at, value });
+    return value;
+  }
+
   constructor(
     private readonly db: Kysely<DB>,
     private readonly money: MoneyCore,
@@ -98,9 +132,15 @@ export class ResponsibleService implements DepositRules {
     return null;
   }
 
-  /** The route layer's check of calls refused during a break: 403 SELF_EXCLUDED / TIME_OUT {until}. */
-  async assertNoBreak(memberId: string): Promise<void> {
-    const active = this.breakOf(await this.settings(memberId));
+  /**
+   * The route layer's check of calls refused during a break: 403 SELF_EXCLUDED / TIME_OUT {until}.
+   * With the caller's session, the breaks read are kept for that session as long as the session
+   * service keeps a checked token (SESSION_CACHE_MS): a break that starts revokes every session of
+   * the member (`takeBreak`), so a session whose kept read could be out of date no longer
+   * authenticates — the same bound as the token's own cache, and no read per money call.
+   */
+  async assertNoBreak(memberId: string, sessionId?: string): Promise<void> {
+    const active = this.breakOf(await this.breaksOf(memberId, sessionId));
     if (active) throw new AppError(403, active.code, { until: active.until.toISOString() });
   }
 
