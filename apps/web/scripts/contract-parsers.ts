@@ -20,9 +20,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import * as bonusContract from '@mw/contract/bonus';
 import * as spinContract from '@mw/contract/spin';
 import * as walletContract from '@mw/contract/wallet';
 
+const { bonusEndpoints } = bonusContract;
 const { spinEndpoints } = spinContract;
 const { walletEndpoints } = walletContract;
 
@@ -36,7 +38,7 @@ interface Target {
   endpoint: { path: string; method: string; response: z.ZodType };
 }
 
-/** The answers parsed without zod: the home dashboard's three calls on entry. */
+/** The answers parsed without zod: the home dashboard's calls on entry. */
 export const targets: Target[] = [
   { name: 'walletResponseParser', pathName: 'WALLET_PATH', from: { module: 'wallet', object: 'walletEndpoints', call: 'wallet' }, endpoint: walletEndpoints.wallet },
   {
@@ -46,6 +48,12 @@ export const targets: Target[] = [
     endpoint: walletEndpoints.walletRefreshSlot,
   },
   { name: 'spinActiveParser', pathName: 'SPIN_ACTIVE_PATH', from: { module: 'spin', object: 'spinEndpoints', call: 'spinActive' }, endpoint: spinEndpoints.spinActive },
+  {
+    name: 'bonusProgressParser',
+    pathName: 'BONUS_PROGRESS_PATH',
+    from: { module: 'bonus', object: 'bonusEndpoints', call: 'bonusProgress' },
+    endpoint: bonusEndpoints.bonusProgress,
+  },
 ];
 
 export const OUTPUT = join(dirname(fileURLToPath(import.meta.url)), '../src/shared/api/contractParsers.generated.ts');
@@ -149,7 +157,7 @@ export function generateParsers(): string {
   const named = new Map<z.core.$ZodType, string>();
   // A shared object's constant takes the name the contract exports it under (gameAccountSchema).
   const exported = new Map<unknown, string>();
-  for (const module of [walletContract, spinContract]) for (const [name, value] of Object.entries(module)) if (!exported.has(value)) exported.set(value, name);
+  for (const module of [walletContract, spinContract, bonusContract]) for (const [name, value] of Object.entries(module)) if (!exported.has(value)) exported.set(value, name);
 
   const emit = (schema: z.core.$ZodType, indent = ''): string => {
     const existing = named.get(schema);

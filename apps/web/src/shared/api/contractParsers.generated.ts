@@ -5,6 +5,7 @@
 // proves each one accepts and returns what its schema does.
 
 import type { z } from 'zod';
+import type { bonusEndpoints } from '@mw/contract/bonus';
 import type { spinEndpoints } from '@mw/contract/spin';
 import type { walletEndpoints } from '@mw/contract/wallet';
 import type { ResponseParser } from './client';
@@ -134,4 +135,18 @@ export const refreshSlotsParser: ResponseParser<z.output<(typeof walletEndpoints
 export const SPIN_ACTIVE_PATH = '/api/spinwheel/active';
 export const spinActiveParser: ResponseParser<z.output<(typeof spinEndpoints)['spinActive']['response']>> = parser(object({
   active: boolean,
+}));
+
+/** GET /api/bonus/progress: bonusEndpoints.bonusProgress.response of @mw/contract/bonus. */
+export const BONUS_PROGRESS_PATH = '/api/bonus/progress';
+export const bonusProgressParser: ResponseParser<z.output<(typeof bonusEndpoints)['bonusProgress']['response']>> = parser(object({
+  progress: nullable(object({
+    code: string,
+    origin: optional(oneOf(['bonus', 'invite', 'refund'])),
+    turnover: number,
+    target: number,
+    bonus: number,
+    deposit: number,
+    bust: number,
+  })),
 }));
