@@ -7,8 +7,9 @@
 // generated here instead of a hand-written copy of the schema. `npm run build -w @mw/web` runs this
 // first; test/contractParsers.test.ts fails when the committed file is not what this writes, and
 // proves each parser says what its schema says (samples generated from the schema, then mutated).
-// `zod/mini` was weighed: the same three schemas in it bundle to 6.5 KB gzipped (minified, with
-// its core), these parsers to 0.8 KB.
+// `zod/mini` was weighed: the wallet, slot-refresh and spin-active schemas in it bundle to 6.5 KB
+// gzipped (minified, with its core), these parsers to 0.8 KB. (The guest pages' two lookups in
+// shared/api/lookups.ts still have hand-written parsers, kept in step by test/siteLookups.test.ts.)
 //
 // It handles the schema kinds those answers use (object, strict and loose object, array, string,
 // number, int, boolean, enum, literal, nullable, optional) and stops with an error on anything else
