@@ -4,7 +4,7 @@
  * needs), then plays it in the real app as a member would, tap by tap, with captions.
  */
 import type { Locator, Page } from '@playwright/test';
-import { bonusTexts } from '../../apps/web/src/features/bonus/bonusTexts';
+import { bonusLocales } from '../../apps/web/src/features/bonus/locales';
 import { en } from '../../apps/web/src/i18n/en';
 import { la } from '../../apps/web/src/i18n/la';
 import type { Messages } from '../../apps/web/src/i18n/messages';
@@ -33,7 +33,7 @@ export interface Journey {
 /** Fills `{{name}}` with the app's own labels in the locale. */
 export function captionText(locale: HowtoLocale, journey: JourneyId, key: string): string {
   const m = MESSAGES[locale];
-  const bonus = bonusTexts[locale];
+  const bonus = bonusLocales[locale];
   const labels: Record<string, string> = {
     deposit: m.home.tiles.deposit,
     withdraw: m.home.tiles.withdraw,

@@ -3,10 +3,10 @@
  * active bonus with its turnover, a withdrawal refused while it is open, and the cancel flow.
  */
 import { expect, test } from '@playwright/test';
-import { bonusTexts } from '../../apps/web/src/features/bonus/bonusTexts';
+import { bonusLocales } from '../../apps/web/src/features/bonus/locales';
 import { MESSAGES, fill, loginInBrowser, loginViaApi, registerViaApi, screen, skipAgreement } from './support';
 
-const text = bonusTexts.th;
+const text = bonusLocales.th;
 
 test('bonus in th: receive WELCOME20 on a deposit, see the turnover, withdrawals locked, cancel it', async ({ page, request }) => {
   const member = await registerViaApi(request);

@@ -4,13 +4,13 @@
  * as text), logs in and keeps the conversation; the widget in th, la and en.
  */
 import { expect, test } from '@playwright/test';
-import { chatTexts } from '../../apps/web/src/features/chat/chatTexts';
+import { chatLocales } from '../../apps/web/src/features/chat/locales';
 import { OPERATOR_TOKEN, loginInBrowser, registerViaApi, screen, skipAgreement, startInLocale, type Locale } from './support';
 
 const PNG_1x1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
 test('a guest chats with the bot in th, sends an image, logs in and keeps the conversation', async ({ page, request }) => {
-  const text = chatTexts.th;
+  const text = chatLocales.th;
   let dialogs = 0;
   page.on('dialog', (dialog) => {
     dialogs += 1;
@@ -75,7 +75,7 @@ test('a guest chats with the bot in th, sends an image, logs in and keeps the co
 
 for (const locale of ['la', 'en'] as Locale[]) {
   test(`the chat widget in ${locale}`, async ({ page }) => {
-    const text = chatTexts[locale];
+    const text = chatLocales[locale];
     await skipAgreement(page);
     await startInLocale(page, locale);
     await page.goto('/login');
@@ -126,7 +126,7 @@ test('support messages with script payloads in every field are shown as inert te
   }
   // A media message naming a file that was never uploaded is refused.
   expect((await request.post(`/api/operator/chat/conversations/${thread?.id}/messages`, { headers: operator, data: { message: messages[4] } })).status()).toBe(400);
-  await expect(panel.locator('[data-testid=chat-message][data-kind=unknown]')).toContainText(chatTexts.en.unknownMessage);
+  await expect(panel.locator('[data-testid=chat-message][data-kind=unknown]')).toContainText(chatLocales.en.unknownMessage);
   for (const n of [1, 2, 3, 5, 8, 9, 10, 12, 13]) await expect(panel.getByText(x(n), { exact: true }).first()).toBeVisible();
   // The web button with a javascript: address is not a link; the card's javascript: image is not shown.
   await expect(panel.locator('a[href^="javascript"]')).toHaveCount(0);

@@ -21,10 +21,10 @@ import {
   skipAgreement,
   startInLocale,
 } from './support';
-import { depositTexts } from '../../apps/web/src/features/deposit/depositTexts';
+import { depositLocales } from '../../apps/web/src/features/deposit/locales';
 
 const th = MESSAGES.th;
-const thDeposit = depositTexts.th;
+const thDeposit = depositLocales.th;
 /** The demo seed's GSB account, checked by staff (MANUAL): no bank feed credits it, a slip does. */
 const GSB_MANUAL = '020123456789';
 /** The demo seed's automatic KBANK account (KBANK in AUTO mode). */

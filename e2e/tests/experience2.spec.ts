@@ -12,8 +12,8 @@
  * (The login page carrying the phone after registration: accounts.spec.ts and laos.spec.ts.)
  */
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { bonusTexts } from '../../apps/web/src/features/bonus/bonusTexts';
-import { depositTexts } from '../../apps/web/src/features/deposit/depositTexts';
+import { bonusLocales } from '../../apps/web/src/features/bonus/locales';
+import { depositLocales } from '../../apps/web/src/features/deposit/locales';
 import { MESSAGES, fill, loginInBrowser, loginViaApi, registerViaApi, sandboxBankTransfer, screen, skipAgreement, startInLocale, type Locale } from './support';
 
 /** The demo seed's automatic KBANK account: a transfer into it is credited by the bank feed. */
@@ -64,7 +64,7 @@ test('a bank-feed deposit shows after "check balance", and when the app comes ba
 
 test('slips: an already-credited transfer says it was credited; a photo without a QR says to upload the bank app\'s slip', async ({ page, request }) => {
   const th = MESSAGES.th;
-  const text = depositTexts.th;
+  const text = depositLocales.th;
   const member = await registerViaApi(request);
   const token = await loginViaApi(request, member.phone, member.password);
   // The bank feed credits the transfer first; the member then uploads its slip too.
@@ -167,7 +167,7 @@ for (const locale of ['th', 'la', 'en'] as const satisfies readonly Locale[]) {
 }
 
 test('bonus taken → Play → cancel: the bonus is cancelled, the game money comes home, no error', async ({ page, request }) => {
-  const text = bonusTexts.en;
+  const text = bonusLocales.en;
   const m = MESSAGES.en;
   const member = await registerViaApi(request);
   const token = await loginViaApi(request, member.phone, member.password);
@@ -331,7 +331,7 @@ for (const locale of ['th', 'la', 'en'] as const satisfies readonly Locale[]) {
     );
     await upload.getByTestId('slip-file').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: photo });
     await upload.getByTestId('slip-send').click();
-    await expect(upload.getByTestId('slip-result')).toContainText(depositTexts[locale].slipNoQr, { timeout: 30_000 });
+    await expect(upload.getByTestId('slip-result')).toContainText(depositLocales[locale].slipNoQr, { timeout: 30_000 });
     await upload.getByTestId('slip-result').scrollIntoViewIfNeeded();
     await shot('slip-no-qr');
 

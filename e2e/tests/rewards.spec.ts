@@ -4,8 +4,8 @@
  * arrives under its condition.
  */
 import { expect, test, type APIRequestContext, type APIResponse, type Page } from '@playwright/test';
-import { rewardsTexts } from '../../apps/web/src/features/rewards/rewardsTexts';
-import { bonusTexts } from '../../apps/web/src/features/bonus/bonusTexts';
+import { rewardsLocales } from '../../apps/web/src/features/rewards/locales';
+import { bonusLocales } from '../../apps/web/src/features/bonus/locales';
 import { MESSAGES, OPERATOR_TOKEN, fill, loginInBrowser, loginViaApi, registerViaApi, screen, skipAgreement, startInLocale } from './support';
 
 const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };
@@ -38,7 +38,7 @@ async function homeAmount(page: Page, testId: string): Promise<string> {
 }
 
 test('invite in en: banners, the link with copy, a friend registers from it and deposits, the inviter receives under its condition', async ({ page, request, browser, baseURL }) => {
-  const text = rewardsTexts.en;
+  const text = rewardsLocales.en;
   const m = MESSAGES.en;
   const inviter = await registerViaApi(request, { bankAccountName: 'ANAN INVITER' });
   const token = await loginViaApi(request, inviter.phone, inviter.password);
@@ -101,7 +101,7 @@ test('invite in en: banners, the link with copy, a friend registers from it and 
   await expect(page.getByTestId('wallet-balance')).toHaveText('฿10.00');
   // Under its condition: the home page shows its turnover.
   // Named in words (not the raw code INVITE).
-  await expect(page.getByTestId('home-bonus-progress')).toContainText(bonusTexts.en.originInvite);
+  await expect(page.getByTestId('home-bonus-progress')).toContainText(bonusLocales.en.originInvite);
 
   // The table lists what the friend brought.
   await page.getByTestId('home-tile-invite').click();
@@ -114,7 +114,7 @@ test('invite in en: banners, the link with copy, a friend registers from it and 
 });
 
 test('refund in th after a losing week: the check, receive, add to the wallet after its confirmation, the log', async ({ page, request }) => {
-  const text = rewardsTexts.th;
+  const text = rewardsLocales.th;
   const m = MESSAGES.th;
   const member = await registerViaApi(request);
   const token = await loginViaApi(request, member.phone, member.password);
@@ -158,12 +158,12 @@ test('refund in th after a losing week: the check, receive, add to the wallet af
   // The modal closed with "changed": the home reloads the wallet.
   await expect(modal).toBeHidden();
   await expect(page.getByTestId('wallet-balance')).toHaveText('฿430.00');
-  await expect(page.getByTestId('home-bonus-progress')).toContainText(bonusTexts.th.originRefund);
+  await expect(page.getByTestId('home-bonus-progress')).toContainText(bonusLocales.th.originRefund);
   expect(await homeAmount(page, 'total-balance')).toBe('฿430.00');
 });
 
 test('bonus in en: deposit, take a bonus, play the demo game until the turnover is met, then withdraw', async ({ page, request }) => {
-  const text = bonusTexts.en;
+  const text = bonusLocales.en;
   const m = MESSAGES.en;
   // A bonus whose turnover a few spins meet: 10 % of the deposit, target (deposit + bonus) × 0.2.
   const code = `E2E${Date.now().toString(36).toUpperCase().slice(-5)}`;

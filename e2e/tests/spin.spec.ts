@@ -5,10 +5,10 @@
  */
 import { createHash } from 'node:crypto';
 import { expect, test } from '@playwright/test';
-import { spinTexts } from '../../apps/web/src/features/spin/spinTexts';
+import { spinLocales } from '../../apps/web/src/features/spin/locales';
 import { fill, loginInBrowser, loginViaApi, registerViaApi, screen, skipAgreement } from './support';
 
-const text = spinTexts.th;
+const text = spinLocales.th;
 const LABELS = ['฿1', '฿2', '฿5', '฿10', '฿20', '฿50', '฿100', '฿500'];
 
 test('prize wheel in th: a deposit earns coins, a spin wins a coupon, the coupon is claimed once, the seed is revealed', async ({ page, request }) => {

@@ -8,11 +8,12 @@ import { thMember } from '../src/i18n/th.member';
 import { laGuest } from '../src/i18n/la.guest';
 import { laMember } from '../src/i18n/la.member';
 import { ruleCodes } from '../src/shared/forms/ruleMessage';
-import { depositTexts } from '../src/features/deposit/depositTexts';
-import { spinTexts } from '../src/features/spin/spinTexts';
-import { bonusTexts } from '../src/features/bonus/bonusTexts';
-import { rewardsTexts } from '../src/features/rewards/rewardsTexts';
-import { chatTexts } from '../src/features/chat/chatTexts';
+import i18next, { type TFunction } from 'i18next';
+import { depositLocales, depositNs } from '../src/features/deposit/locales';
+import { spinLocales, spinNs } from '../src/features/spin/locales';
+import { bonusLocales, bonusNs } from '../src/features/bonus/locales';
+import { rewardsLocales, rewardsNs } from '../src/features/rewards/locales';
+import { chatLocales, chatNs } from '../src/features/chat/locales';
 
 type Tree = { [key: string]: string | Tree };
 
@@ -78,18 +79,56 @@ describe('locale files', () => {
   });
 });
 
-/** Texts kept with a lazily loaded feature (not in the locale files): the same checks. */
+/** `{{name}}` placeholders of a text, sorted. */
+const placeholders = (value: unknown) => [...String(value).matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
+
+/** A lazily loaded feature's own i18next namespace (features/<ns>/locales.ts): the same checks, and more. */
 describe.each([
-  ['deposit', depositTexts as unknown as Record<string, Tree>],
-  ['spin', spinTexts as unknown as Record<string, Tree>],
-  ['bonus', bonusTexts as unknown as Record<string, Tree>],
-  ['rewards', rewardsTexts as unknown as Record<string, Tree>],
-  ['chat', chatTexts as unknown as Record<string, Tree>],
-])('%s feature texts', (_name, texts) => {
+  [depositNs, depositLocales as unknown as Record<string, Tree>],
+  [spinNs, spinLocales as unknown as Record<string, Tree>],
+  [bonusNs, bonusLocales as unknown as Record<string, Tree>],
+  [rewardsNs, rewardsLocales as unknown as Record<string, Tree>],
+  [chatNs, chatLocales as unknown as Record<string, Tree>],
+])('the %s namespace', (ns, texts) => {
   const every = new Set(Object.values(texts).flatMap((tree) => [...keysOf(tree)]));
+  it('has th, la and en, no other', () => {
+    expect(Object.keys(texts).sort()).toEqual(['en', 'la', 'th']);
+  });
+
   it.each(['th', 'la', 'en'])('%s has every key, none empty', (locale) => {
     const tree = texts[locale] as Tree;
     expect([...every].filter((key) => !keysOf(tree).has(key))).toEqual([]);
     expect(leaves(tree).filter(([, value]) => typeof value !== 'string' || value.trim() === '').map(([key]) => key)).toEqual([]);
+  });
+
+  it.each(['th', 'la'])('%s has the placeholders of en in every text', (locale) => {
+    const en = new Map(leaves(texts.en as Tree));
+    const differ = leaves(texts[locale] as Tree)
+      .filter(([key, value]) => placeholders(value).join() !== placeholders(en.get(key)).join())
+      .map(([key]) => key);
+    expect(differ).toEqual([]);
+  });
+
+  it('is in i18next for every locale once its module is loaded, and t fills the placeholders', () => {
+    for (const locale of ['th', 'la', 'en']) {
+      expect(i18next.hasResourceBundle(locale, ns), `${ns} ${locale}`).toBe(true);
+      const t = i18next.getFixedT(locale, ns);
+      for (const [key, value] of leaves(texts[locale] as Tree)) {
+        const values = Object.fromEntries(placeholders(value).map((name) => [name, `<${name}>`]));
+        const expected = String(value).replace(/\{\{\s*(\w+)\s*\}\}/g, (_whole, name: string) => `<${name}>`);
+        expect((t as (key: string, options: object) => string)(key, values), `${ns}:${key} in ${locale}`).toBe(expected);
+      }
+    }
+  });
+});
+
+describe('feature namespaces are typed', () => {
+  it('a key of the namespace type-checks; a wrong key, or a key of another namespace, does not', () => {
+    const t: TFunction<'bonus'> = i18next.getFixedT('en', bonusNs);
+    expect(t('title')).toBe(bonusLocales.en.title);
+    // @ts-expect-error: not a key of the bonus namespace
+    expect(t('no-such-key')).toBe('no-such-key');
+    // @ts-expect-error: a key of the chat namespace, not of the bonus one
+    expect(t('unknownMessage')).toBe('unknownMessage');
   });
 });

@@ -17,7 +17,7 @@ import { toast } from '../../shared/ui/toast';
 import { useActivateBonus, useActiveBonus, useBonuses, useBonusProgress, useCancelFigures, useClearBonus, useNotice } from './bonusApi';
 import { BONUS_PROGRESS_PATH, bonusProgressParser, conditionTitle } from './bonusProgress';
 import { PromotionForm } from './PromotionForm';
-import { useBonusTexts } from './useBonusTexts';
+import { bonusNs } from './locales';
 import './bonus.css';
 
 type Card = { bonus: BonusItem; state: 'current' | 'received' | 'open' };
@@ -30,7 +30,7 @@ function cardState(bonus: BonusItem): Card['state'] {
 
 /** The open condition: its type, turnover progress, the bust line and the cancel (clear) flow. */
 function ActiveBonus({ type }: { type: string }) {
-  const text = useBonusTexts();
+  const { t: text } = useTranslation(bonusNs);
   const { t } = useTranslation();
   const locale = useLocale();
   const currency = useMoneyCurrency();
@@ -126,7 +126,7 @@ function ActiveBonus({ type }: { type: string }) {
 
 /** A bonus's modal: its banners, the notice (with its percentFail) and the receive button. */
 function BonusModal({ bonus, onClose }: { bonus: BonusItem; onClose: () => void }) {
-  const text = useBonusTexts();
+  const { t: text } = useTranslation(bonusNs);
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const locale = useLocale();
@@ -173,7 +173,7 @@ function BonusModal({ bonus, onClose }: { bonus: BonusItem; onClose: () => void 
  * modal with receive).
  */
 export function BonusPage() {
-  const text = useBonusTexts();
+  const { t: text } = useTranslation(bonusNs);
   const bonuses = useBonuses();
   const active = useActiveBonus();
   const [open, setOpen] = useState<BonusItem | null>(null);

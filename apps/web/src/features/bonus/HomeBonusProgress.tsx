@@ -1,33 +1,17 @@
-import { Link } from 'react-router';
-import { formatMoney } from '../../shared/format/money';
-import { currencySign, useMoneyCurrency } from '../../shared/format/moneyCurrency';
-import { useLocale } from '../../shared/format/useLocale';
-import { Icon } from '../../shared/ui/Icon';
-import { conditionTitle, useBonusProgress } from './bonusProgress';
-import { useBonusTexts } from './useBonusTexts';
-import './bonus.css';
+import { lazy, Suspense } from 'react';
+import { useBonusProgress } from './bonusProgress';
+
+// The card and the bonus namespace's texts load only when a condition is open: they stay out of
+// the dashboard's first download.
+const HomeBonusProgressCard = lazy(() => import('./HomeBonusProgressCard').then((m) => ({ default: m.HomeBonusProgressCard })));
 
 /** On the home page: the open bonus condition's turnover, linking to the bonus page (nothing when none is open). */
 export function HomeBonusProgress() {
-  const text = useBonusTexts();
-  const locale = useLocale();
-  const currency = useMoneyCurrency();
-  const progress = useBonusProgress();
-  const p = progress.data?.progress;
+  const p = useBonusProgress().data?.progress;
   if (!p) return null;
-  const money = (amount: number) => `${currencySign(currency)}${formatMoney(amount, locale)}`;
-  const percent = p.target > 0 ? Math.min(100, Math.floor((p.turnover / p.target) * 100)) : 0;
   return (
-    <Link to="/user/bonus" className="card home-bonus-progress" data-testid="home-bonus-progress">
-      <span className="bonus-progress-label">
-        <span>
-          <Icon name="gift" size={18} /> {conditionTitle(p, text)} · {text('turnover')}
-        </span>
-        <span className="num">{text('turnoverOf', { done: money(p.turnover), target: money(p.target) })}</span>
-      </span>
-      <span className="bonus-progress-track" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} aria-label={text('turnover')}>
-        <span className="bonus-progress-bar" style={{ width: `${percent}%` }} />
-      </span>
-    </Link>
+    <Suspense fallback={null}>
+      <HomeBonusProgressCard progress={p} />
+    </Suspense>
   );
 }

@@ -8,13 +8,13 @@ import { TextField } from '../../shared/ui/fields';
 import { Modal } from '../../shared/ui/Modal';
 import { Spinner } from '../../shared/ui/Spinner';
 import { useActivatePromotion, useFindPromotion, useNotice } from './bonusApi';
-import { useBonusTexts } from './useBonusTexts';
+import { bonusNs } from './locales';
 
 type Found = { state: 'searching' } | { state: 'found'; promotion: Promotion } | { state: 'none' };
 
 /** The promotion-code form (spec section 2): the code upper-cased, searched, shown in a modal with receive. */
 export function PromotionForm() {
-  const text = useBonusTexts();
+  const { t: text } = useTranslation(bonusNs);
   const { t } = useTranslation();
   const find = useFindPromotion();
   const activate = useActivatePromotion();

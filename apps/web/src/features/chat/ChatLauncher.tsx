@@ -1,12 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { request, type ResponseParser } from '../../shared/api/client';
 import { useToken } from '../../shared/auth/token';
 import { Icon } from '../../shared/ui/Icon';
 import type { ChatWho } from './chatClient';
 import { guestSession, storedGuestId } from './guestId';
 import { OPEN_CHAT_EVENT, takeOpenRequest } from './ChatWidgetSlot';
-import { useChatTexts } from './useChatTexts';
+import { chatNs } from './locales';
 import './chat.css';
 
 const ChatPanel = lazy(() => import('./ChatPanel').then((m) => ({ default: m.ChatPanel })));
@@ -61,7 +62,7 @@ function useWho(started: boolean): ChatWho | null {
  * code (and the socket) loads on the first open and then stays, so the bubble keeps counting.
  */
 export function ChatLauncher() {
-  const text = useChatTexts();
+  const { t: text } = useTranslation(chatNs);
   const [open, setOpen] = useState(false);
   const [started, setStarted] = useState(false);
   const who = useWho(started);

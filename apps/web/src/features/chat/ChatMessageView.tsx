@@ -1,5 +1,5 @@
 import type { ChatButton, ChatMessage } from '@mw/contract/chat';
-import type { ChatTexts } from './chatTexts';
+import type { TFunction } from 'i18next';
 
 /** What a pressed button or quick reply sends back. */
 export type ChatAction = Extract<ChatMessage, { message_type: 'text' | 'postback' }>;
@@ -9,7 +9,7 @@ interface Props {
   /** Quick replies stay usable until the customer has answered after them. */
   answered: boolean;
   onAction: (action: ChatAction) => void;
-  text: (key: keyof ChatTexts) => string;
+  text: TFunction<'chat'>;
 }
 
 /** A web button opens only http(s) or site-relative addresses; a call button dials digits only. */

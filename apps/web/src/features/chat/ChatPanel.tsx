@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { ChatDeliverStatus, Conversation, SendMessageRequest } from '@mw/contract/chat';
 import { CHAT_IMAGE_MAX_MB, CHAT_MARK_READ_THROTTLE_MS, CHAT_TEXT_MAX, CHAT_VIDEO_MAX_MB } from '@mw/contract/constants';
+import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../shared/api/errorMessage';
 import { localDateFormat } from '../../shared/format/localDate';
 import { useLocale } from '../../shared/format/useLocale';
@@ -9,7 +10,7 @@ import { toast } from '../../shared/ui/toast';
 import { ChatMessageView, type ChatAction } from './ChatMessageView';
 import { fetchHistory, fetchPrefix, markRead, openChatSocket, sendMessage, uploadAttachment, type ChatWho, type ConnectionState } from './chatClient';
 import { renewGuestId } from './guestId';
-import { useChatTexts } from './useChatTexts';
+import { chatNs } from './locales';
 import './chat.css';
 
 interface Entry {
@@ -33,7 +34,7 @@ function byTime(a: Entry, b: Entry): number {
  * closed so the socket keeps counting unread messages for the bubble.
  */
 export function ChatPanel({ who, open, onClose, onIncoming }: { who: ChatWho; open: boolean; onClose: () => void; onIncoming: () => void }) {
-  const text = useChatTexts();
+  const { t: text } = useTranslation(chatNs);
   const locale = useLocale();
   const [entries, setEntries] = useState<Entry[]>([]);
   const [state, setState] = useState<ConnectionState>('connecting');

@@ -13,7 +13,7 @@ import { toast } from '../../shared/ui/toast';
 import { AccountRow, ChannelBadge } from './AccountRow';
 import { useSendGiftLink } from './depositApi';
 import type { DepositWallet } from './depositChannels';
-import { useDepositTexts } from './useDepositTexts';
+import { depositNs } from './locales';
 import { NoWebCrypto, sealGiftLink } from './giftLinkSeal';
 
 /** E-wallet in AUTO mode: the number to send to, with the note to send from the member's own phone. */
@@ -56,7 +56,7 @@ const GIFT_LINK_EXAMPLE = 'https://gift.truemoney.com/campaign/?v=…';
  */
 export function GiftLinkForm({ wallet, onCredited }: { wallet: DepositWallet; onCredited: () => void }) {
   const { t } = useTranslation();
-  const text = useDepositTexts();
+  const { t: text } = useTranslation(depositNs);
   const locale = useLocale();
   const send = useSendGiftLink();
   const keys = useIdempotencyKey();

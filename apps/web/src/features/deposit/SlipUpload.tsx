@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import type { Slip } from '@mw/contract/wallet';
 import { ApiError } from '../../shared/api/ApiError';
 import { refusalMessage } from '../../shared/api/refusalMessage';
@@ -9,7 +10,7 @@ import { useLocale } from '../../shared/format/useLocale';
 import { Icon } from '../../shared/ui/Icon';
 import { Spinner } from '../../shared/ui/Spinner';
 import { toast } from '../../shared/ui/toast';
-import { useDepositTexts } from './useDepositTexts';
+import { depositNs } from './locales';
 import { uploadSlip, type SlipProgress } from './slipUpload';
 
 /** What the member may pick (the server sniffs the bytes again; HEIC is refused there with a clear code). */
@@ -24,7 +25,7 @@ type Outcome = { tone: 'success' | 'pending' | 'error'; text: string; status: st
  * slip history are read again after every answer.
  */
 export function SlipUpload({ onCredited }: { onCredited: () => void }) {
-  const text = useDepositTexts();
+  const { t: text } = useTranslation(depositNs);
   const locale = useLocale();
   const currency = useMoneyCurrency();
   const queryClient = useQueryClient();

@@ -2,7 +2,7 @@ import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { STORAGE_KEYS } from '@mw/contract/constants';
 import { request } from '../../shared/api/client';
 import { applyGameBalances, walletQuery } from '../../shared/api/wallet';
-import { refreshSlotsParser, SPIN_ACTIVE_PATH, spinActiveParser, WALLET_REFRESH_SLOT_PATH } from '../../shared/api/walletParsers';
+import { refreshSlotsParser, SPIN_ACTIVE_PATH, spinActiveParser, WALLET_REFRESH_SLOT_PATH } from '../../shared/api/contractParsers.generated';
 import { writeStorage } from '../../shared/storage';
 
 /**

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useSiteInfo } from '../../shared/api/lookups';
 import { useProfile } from '../../shared/api/profile';
 import { Icon } from '../../shared/ui/Icon';
@@ -8,7 +9,7 @@ import { Modal } from '../../shared/ui/Modal';
 import { Money } from '../../shared/ui/Money';
 import { RewardTable } from './RewardTable';
 import { useInviteRows } from './rewardsApi';
-import { useRewardsTexts } from './useRewardsTexts';
+import { rewardsNs } from './locales';
 import './rewards.css';
 
 /**
@@ -26,7 +27,7 @@ export function lineShareUrl(text: string): string {
 
 /** The invite modal (spec section 3): the invite link with copy, and the paged table of what friends brought. */
 export function InviteModal({ onClose }: { onClose: () => void }) {
-  const text = useRewardsTexts();
+  const { t: text } = useTranslation(rewardsNs);
   const profile = useProfile();
   const info = useSiteInfo();
   const [page, setPage] = useState(1);

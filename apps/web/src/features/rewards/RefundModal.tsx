@@ -10,7 +10,7 @@ import { Spinner } from '../../shared/ui/Spinner';
 import { toast } from '../../shared/ui/toast';
 import { RewardTable } from './RewardTable';
 import { useAddRefundToWallet, useReceiveRefund, useRefundCheck, useRefundRows } from './rewardsApi';
-import { useRewardsTexts } from './useRewardsTexts';
+import { rewardsNs } from './locales';
 import './rewards.css';
 
 /**
@@ -20,7 +20,7 @@ import './rewards.css';
  * After a receive attempt the check reloads; adding closes the modal with `true` (the home reloads).
  */
 export function RefundModal({ onClose }: { onClose: (changed: boolean) => void }) {
-  const text = useRewardsTexts();
+  const { t: text } = useTranslation(rewardsNs);
   const { t } = useTranslation();
   const check = useRefundCheck();
   const [page, setPage] = useState(1);

@@ -1,9 +1,10 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { BannerCarouselModal } from '../../shared/ui/BannerCarousel';
 import { InviteModal } from './InviteModal';
 import { RefundModal } from './RefundModal';
 import { useBanners } from './rewardsApi';
-import { useRewardsTexts } from './useRewardsTexts';
+import { rewardsNs } from './locales';
 
 /**
  * Invite and refund from the home tiles (spec section 2): the banners are fetched first; with
@@ -11,7 +12,7 @@ import { useRewardsTexts } from './useRewardsTexts';
  * the modal opens directly.
  */
 export function RewardFlow({ kind, onClose }: { kind: 'invite' | 'refund'; onClose: (changed: boolean) => void }) {
-  const text = useRewardsTexts();
+  const { t: text } = useTranslation(rewardsNs);
   const banners = useBanners(kind);
   const [seen, setSeen] = useState(false);
   if (banners.isPending) return null;

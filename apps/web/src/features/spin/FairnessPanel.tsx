@@ -1,9 +1,10 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../shared/api/errorMessage';
 import { Spinner } from '../../shared/ui/Spinner';
 import { toast } from '../../shared/ui/toast';
 import { useFairness, useRotateSeed } from './spinApi';
-import { useSpinTexts } from './useSpinTexts';
+import { spinNs } from './locales';
 
 /**
  * Provable fairness: the fingerprint of the secret seed the next spins use, the client seed, the
@@ -11,7 +12,7 @@ import { useSpinTexts } from './useSpinTexts';
  * README for how to recompute a spin).
  */
 export function FairnessPanel() {
-  const text = useSpinTexts();
+  const { t: text } = useTranslation(spinNs);
   const fairness = useFairness();
   const rotate = useRotateSeed();
   const [revealed, setRevealed] = useState<{ seed: string; spins: number } | null>(null);

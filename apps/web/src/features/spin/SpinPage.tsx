@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Coupon } from '@mw/contract/spin';
 import { codeMessage } from '../../shared/api/errorMessage';
 import { refusalMessage } from '../../shared/api/refusalMessage';
@@ -14,7 +15,7 @@ import { toast } from '../../shared/ui/toast';
 import { FairnessPanel } from './FairnessPanel';
 import { useClaimCoupon, useCoupons, useReloadSpin, useSpin, useSpinSetup } from './spinApi';
 import { easeOut, motion, targetRotation } from './spinMotion';
-import { useSpinTexts } from './useSpinTexts';
+import { spinNs } from './locales';
 import { WheelCanvas, type WheelHandle } from './WheelCanvas';
 import './spin.css';
 
@@ -49,7 +50,7 @@ function useWheelSize(): number {
  * server's; the wheel only shows it.
  */
 export function SpinPage() {
-  const text = useSpinTexts();
+  const { t: text } = useTranslation(spinNs);
   const locale = useLocale();
   const currency = useMoneyCurrency();
   const setup = useSpinSetup();

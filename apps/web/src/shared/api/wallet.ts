@@ -2,7 +2,7 @@ import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
 import type { GameAccount, WalletResponse } from '@mw/contract/wallet';
 import { request } from './client';
 import { setMoneyCurrency } from '../format/moneyCurrency';
-import { WALLET_PATH, walletResponseParser } from './walletParsers';
+import { WALLET_PATH, walletResponseParser } from './contractParsers.generated';
 
 /**
  * GET /api/wallet: the member's wallet, profile summary and game accounts. Shared because the

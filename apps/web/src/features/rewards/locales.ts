@@ -1,6 +1,10 @@
 import type { Locale } from '@mw/contract/constants';
+import { addNamespace } from '../../i18n/namespaces';
 
-/** Texts of the invite and refund modals, kept with the feature (its own chunk); test/i18n.test.ts checks every locale has every key. */
+/**
+ * The `rewards` i18next namespace: texts of the invite and refund modals, kept with the feature (its own chunk, not the
+ * first download) and added to i18next when the chunk loads (i18n/namespaces.ts).
+ */
 const en = {
   inviteTitle: 'Invite friends',
   inviteLead: 'Share your link. When a friend registers with it and deposits, part of every deposit comes to you as an invite bonus.',
@@ -34,9 +38,9 @@ const en = {
   close: 'Close',
 };
 
-export type RewardsTexts = typeof en;
+export type RewardsMessages = typeof en;
 
-const th: RewardsTexts = {
+const th: RewardsMessages = {
   inviteTitle: 'ชวนเพื่อน',
   inviteLead: 'แชร์ลิงก์ของคุณ เมื่อเพื่อนสมัครผ่านลิงก์และฝากเงิน คุณจะได้รับส่วนหนึ่งของทุกยอดฝากเป็นโบนัสชวนเพื่อน',
   inviteLink: 'ลิงก์ชวนเพื่อนของคุณ',
@@ -69,7 +73,7 @@ const th: RewardsTexts = {
   close: 'ปิด',
 };
 
-const la: RewardsTexts = {
+const la: RewardsMessages = {
   inviteTitle: 'ຊວນໝູ່',
   inviteLead: 'ແບ່ງປັນລິ້ງຂອງທ່ານ. ເມື່ອໝູ່ສະໝັກຜ່ານລິ້ງ ແລະ ຝາກເງິນ ທ່ານຈະໄດ້ຮັບສ່ວນໜຶ່ງຂອງທຸກຍອດຝາກເປັນໂບນັດຊວນໝູ່',
   inviteLink: 'ລິ້ງຊວນໝູ່ຂອງທ່ານ',
@@ -102,4 +106,8 @@ const la: RewardsTexts = {
   close: 'ປິດ',
 };
 
-export const rewardsTexts: Readonly<Record<Locale, RewardsTexts>> = { th, la, en };
+/** Every locale of the namespace; test/i18n.test.ts checks each has every key. */
+export const rewardsLocales: Readonly<Record<Locale, RewardsMessages>> = { th, la, en };
+
+/** The namespace's name for `useTranslation`; importing it adds the texts to i18next. */
+export const rewardsNs = addNamespace('rewards', rewardsLocales);

@@ -1,8 +1,9 @@
 import type { Locale } from '@mw/contract/constants';
+import { addNamespace } from '../../i18n/namespaces';
 
 /**
- * Texts of the prize wheel page, kept with the feature (its own chunk): every locale has every
- * key (the type says so; test/i18n.test.ts checks it).
+ * The `spin` i18next namespace: texts of the prize wheel page, kept with the feature (its own chunk, not the
+ * first download) and added to i18next when the chunk loads (i18n/namespaces.ts).
  */
 const en = {
   title: 'Prize wheel',
@@ -35,9 +36,9 @@ const en = {
   revealed: 'Revealed seed (used for {{spins}} spins)',
 };
 
-export type SpinTexts = typeof en;
+export type SpinMessages = typeof en;
 
-const th: SpinTexts = {
+const th: SpinMessages = {
   title: 'วงล้อรางวัล',
   coins: 'เหรียญ',
   coinsHint: 'ฝากทุก 100 บาท รับ 1 เหรียญ หมุนได้ 1 ครั้งต่อเหรียญ',
@@ -68,7 +69,7 @@ const th: SpinTexts = {
   revealed: 'ซีดที่เปิดเผย (ใช้หมุน {{spins}} ครั้ง)',
 };
 
-const la: SpinTexts = {
+const la: SpinMessages = {
   title: 'ວົງລໍ້ລາງວັນ',
   coins: 'ຫຼຽນ',
   coinsHint: 'ຝາກທຸກ 100 ບາດ ຮັບ 1 ຫຼຽນ. ໝຸນໄດ້ 1 ຄັ້ງຕໍ່ຫຼຽນ.',
@@ -99,4 +100,8 @@ const la: SpinTexts = {
   revealed: 'ຊີດທີ່ເປີດເຜີຍ (ໃຊ້ໝຸນ {{spins}} ຄັ້ງ)',
 };
 
-export const spinTexts: Readonly<Record<Locale, SpinTexts>> = { th, la, en };
+/** Every locale of the namespace; test/i18n.test.ts checks each has every key. */
+export const spinLocales: Readonly<Record<Locale, SpinMessages>> = { th, la, en };
+
+/** The namespace's name for `useTranslation`; importing it adds the texts to i18next. */
+export const spinNs = addNamespace('spin', spinLocales);

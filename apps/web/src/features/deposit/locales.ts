@@ -1,9 +1,9 @@
 import type { Locale } from '@mw/contract/constants';
+import { addNamespace } from '../../i18n/namespaces';
 
 /**
- * Texts of the slip upload and the gift-link encryption, kept with the deposit feature (its own
- * chunk) so the first bundle does not grow. Every locale has every key: the type says so, and
- * test/i18n.test.ts checks it.
+ * The `deposit` i18next namespace: texts of the slip upload and the gift-link encryption, kept with the feature (its own chunk, not the
+ * first download) and added to i18next when the chunk loads (i18n/namespaces.ts).
  */
 const en = {
   slipTitle: 'Upload your transfer slip',
@@ -25,9 +25,9 @@ const en = {
   giftNoCrypto: 'This browser cannot encrypt the gift link. Please update it, or open the site over https.',
 };
 
-export type DepositTexts = typeof en;
+export type DepositMessages = typeof en;
 
-const th: DepositTexts = {
+const th: DepositMessages = {
   slipTitle: 'อัปโหลดสลิปการโอน',
   slipHint: 'โอนเงินแล้วใช่ไหม อัปโหลดสลิปจากแอปธนาคารภายใน 1 ชั่วโมงหลังโอน ระบบจะอ่านคิวอาร์โค้ดบนสลิปและตรวจสอบกับธนาคาร',
   slipPick: 'เลือกรูปสลิป',
@@ -47,7 +47,7 @@ const th: DepositTexts = {
   giftNoCrypto: 'เบราว์เซอร์นี้เข้ารหัสลิงก์ซองของขวัญไม่ได้ กรุณาอัปเดตเบราว์เซอร์ หรือเปิดเว็บไซต์ผ่าน https',
 };
 
-const la: DepositTexts = {
+const la: DepositMessages = {
   slipTitle: 'ອັບໂຫຼດສະລິບການໂອນ',
   slipHint: 'ໂອນເງິນແລ້ວບໍ? ອັບໂຫຼດສະລິບຈາກແອັບທະນາຄານພາຍໃນ 1 ຊົ່ວໂມງຫຼັງໂອນ. ລະບົບຈະອ່ານຄິວອາໂຄດເທິງສະລິບ ແລະ ກວດສອບກັບທະນາຄານ.',
   slipPick: 'ເລືອກຮູບສະລິບ',
@@ -67,4 +67,8 @@ const la: DepositTexts = {
   giftNoCrypto: 'ບຣາວເຊີນີ້ເຂົ້າລະຫັດລິ້ງຊອງຂອງຂວັນບໍ່ໄດ້. ກະລຸນາອັບເດດບຣາວເຊີ ຫຼື ເປີດເວັບໄຊຜ່ານ https.',
 };
 
-export const depositTexts: Readonly<Record<Locale, DepositTexts>> = { th, la, en };
+/** Every locale of the namespace; test/i18n.test.ts checks each has every key. */
+export const depositLocales: Readonly<Record<Locale, DepositMessages>> = { th, la, en };
+
+/** The namespace's name for `useTranslation`; importing it adds the texts to i18next. */
+export const depositNs = addNamespace('deposit', depositLocales);

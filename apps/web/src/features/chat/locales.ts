@@ -1,6 +1,10 @@
 import type { Locale } from '@mw/contract/constants';
+import { addNamespace } from '../../i18n/namespaces';
 
-/** Texts of the chat widget, kept with the feature (its own chunk); test/i18n.test.ts checks every locale has every key. */
+/**
+ * The `chat` i18next namespace: texts of the chat widget, kept with the feature (its own chunk, not the
+ * first download) and added to i18next when the chunk loads (i18n/namespaces.ts).
+ */
 const en = {
   invite: 'Chat with us',
   open: 'Open the chat',
@@ -30,9 +34,9 @@ const en = {
   media: 'Attachment',
 };
 
-export type ChatTexts = typeof en;
+export type ChatMessages = typeof en;
 
-const th: ChatTexts = {
+const th: ChatMessages = {
   invite: 'แชทกับเรา',
   open: 'เปิดแชท',
   close: 'ปิดแชท',
@@ -61,7 +65,7 @@ const th: ChatTexts = {
   media: 'ไฟล์แนบ',
 };
 
-const la: ChatTexts = {
+const la: ChatMessages = {
   invite: 'ແຊັດກັບພວກເຮົາ',
   open: 'ເປີດແຊັດ',
   close: 'ປິດແຊັດ',
@@ -90,4 +94,8 @@ const la: ChatTexts = {
   media: 'ໄຟລ໌ແນບ',
 };
 
-export const chatTexts: Readonly<Record<Locale, ChatTexts>> = { th, la, en };
+/** Every locale of the namespace; test/i18n.test.ts checks each has every key. */
+export const chatLocales: Readonly<Record<Locale, ChatMessages>> = { th, la, en };
+
+/** The namespace's name for `useTranslation`; importing it adds the texts to i18next. */
+export const chatNs = addNamespace('chat', chatLocales);

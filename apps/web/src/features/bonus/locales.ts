@@ -1,6 +1,10 @@
 import type { Locale } from '@mw/contract/constants';
+import { addNamespace } from '../../i18n/namespaces';
 
-/** Texts of the bonus page, kept with the feature (its own chunk); test/i18n.test.ts checks every locale has every key. */
+/**
+ * The `bonus` i18next namespace: texts of the bonus page and the home page's bonus progress, kept with the feature (its own chunk, not the
+ * first download) and added to i18next when the chunk loads (i18n/namespaces.ts).
+ */
 const en = {
   title: 'Bonuses',
   activeTitle: 'Your active bonus',
@@ -45,9 +49,9 @@ const en = {
   close: 'Close',
 };
 
-export type BonusTexts = typeof en;
+export type BonusMessages = typeof en;
 
-const th: BonusTexts = {
+const th: BonusMessages = {
   title: 'โบนัส',
   activeTitle: 'โบนัสที่ใช้งานอยู่',
   type_limit: 'โบนัสครั้งเดียว',
@@ -91,7 +95,7 @@ const th: BonusTexts = {
   close: 'ปิด',
 };
 
-const la: BonusTexts = {
+const la: BonusMessages = {
   title: 'ໂບນັດ',
   activeTitle: 'ໂບນັດທີ່ໃຊ້ງານຢູ່',
   type_limit: 'ໂບນັດຄັ້ງດຽວ',
@@ -135,4 +139,8 @@ const la: BonusTexts = {
   close: 'ປິດ',
 };
 
-export const bonusTexts: Readonly<Record<Locale, BonusTexts>> = { th, la, en };
+/** Every locale of the namespace; test/i18n.test.ts checks each has every key. */
+export const bonusLocales: Readonly<Record<Locale, BonusMessages>> = { th, la, en };
+
+/** The namespace's name for `useTranslation`; importing it adds the texts to i18next. */
+export const bonusNs = addNamespace('bonus', bonusLocales);
