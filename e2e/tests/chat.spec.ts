@@ -3,7 +3,7 @@
  * a button pressed, a quick reply answered, an image sent with its progress, a script payload shown
  * as text), logs in and keeps the conversation; the widget in th, la and en.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { chatLocales } from '../../apps/web/src/features/chat/locales';
 import { OPERATOR_TOKEN, loginInBrowser, registerViaApi, screen, skipAgreement, startInLocale, type Locale } from './support';
 
@@ -89,6 +89,51 @@ for (const locale of ['la', 'en'] as Locale[]) {
     await screen(page, `${locale}-chat`);
   });
 }
+
+/**
+ * Where the text box and the send button are painted: inside the viewport, and the topmost element
+ * at their centre is themselves (not the bottom menu the member pages keep at the foot of the screen).
+ */
+async function composerPlacement(page: Page) {
+  return page.evaluate(() => {
+    const at = (testId: string) => {
+      const el = document.querySelector<HTMLElement>(`[data-testid=chat-panel] [data-testid=${testId}]`);
+      if (!el) return { inside: false, onTop: 'missing' };
+      const r = el.getBoundingClientRect();
+      const inside = r.width > 0 && r.height > 0 && r.left >= 0 && r.top >= 0 && r.right <= window.innerWidth && r.bottom <= window.innerHeight;
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      const onTop = hit && (hit === el || el.contains(hit)) ? 'self' : (hit?.closest('[data-testid]')?.getAttribute('data-testid') ?? hit?.tagName ?? 'nothing');
+      return { inside, onTop };
+    };
+    return { input: at('chat-input'), send: at('chat-send') };
+  });
+}
+
+test('on a member page the chat text box and send button are on screen, above the bottom menu (390×844, and 390×500 as with a keyboard)', async ({ page, request }) => {
+  const member = await registerViaApi(request);
+  await skipAgreement(page);
+  await startInLocale(page, 'la');
+  await loginInBrowser(page, member.phone, member.password);
+  await expect(page.getByTestId('bottom-nav')).toBeVisible();
+  await page.getByTestId('top-bar').getByTestId('chat-launcher').click();
+  const panel = page.getByTestId('chat-panel');
+  await expect(panel).toBeVisible();
+  await expect(panel).toHaveAttribute('data-state', 'joined');
+  // Opened: whatever animations or transitions the panel has, finished, and a frame painted after them.
+  await panel.evaluate(async (el) => {
+    await Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished));
+    await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  });
+  const onScreen = { inside: true, onTop: 'self' };
+  expect(await composerPlacement(page), '390×844').toEqual({ input: onScreen, send: onScreen });
+  await screen(page, 'la-chat-member');
+  await page.setViewportSize({ width: 390, height: 500 });
+  await expect.poll(() => composerPlacement(page), { message: '390×500' }).toEqual({ input: onScreen, send: onScreen });
+  // The text box is usable there: a message goes out.
+  await panel.getByTestId('chat-input').fill('ສະບາຍດີ');
+  await panel.getByTestId('chat-send').click();
+  await expect(panel.locator('[data-testid=chat-message][data-sender=customer]')).toHaveCount(1);
+});
 
 test('support messages with script payloads in every field are shown as inert text', async ({ page, request }) => {
   let dialogs = 0;

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { request, type ResponseParser } from '../../shared/api/client';
 import { useToken } from '../../shared/auth/token';
@@ -60,6 +61,9 @@ function useWho(started: boolean): ChatWho | null {
 /**
  * The chat bubble (spec section 2): the invite message, the unread count, and the panel — whose
  * code (and the socket) loads on the first open and then stays, so the bubble keeps counting.
+ * The panel is rendered into <body>: on member pages the bubble sits in the sticky top bar, whose
+ * z-index makes a stacking context, so a panel inside it would paint under the bottom menu (its
+ * text box and send button hidden behind it on phones).
  */
 export function ChatLauncher() {
   const { t: text } = useTranslation(chatNs);
@@ -87,11 +91,14 @@ export function ChatLauncher() {
   }, []);
   return (
     <div className="chat-widget" data-testid="chat-widget">
-      {started && who && (
-        <Suspense fallback={null}>
-          <ChatPanel key={who.kind === 'member' ? who.userId : who.guestId} who={who} open={open} onClose={() => setOpen(false)} onIncoming={onIncoming} />
-        </Suspense>
-      )}
+      {started &&
+        who &&
+        createPortal(
+          <Suspense fallback={null}>
+            <ChatPanel key={who.kind === 'member' ? who.userId : who.guestId} who={who} open={open} onClose={() => setOpen(false)} onIncoming={onIncoming} />
+          </Suspense>,
+          document.body,
+        )}
       {!open && (
         <button type="button" className="chat-launcher" onClick={toggle} aria-label={unread > 0 ? `${text('invite')} · ${text('open')} (${text('unread', { count: unread })})` : `${text('invite')} · ${text('open')}`} data-testid="chat-launcher">
           <Icon name="chat" size={26} />
