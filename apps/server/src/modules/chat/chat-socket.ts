@@ -39,6 +39,11 @@ interface ServerEvents {
   balance: (event: BalanceEvent) => void;
 }
 
+/** Between server processes (through the adapter): balance events, many members' at once. */
+interface InterServerEvents {
+  balances: (batch: Array<[memberId: string, event: BalanceEvent]>) => void;
+}
+
 interface ClientEvents {
   join: (room: unknown, ack?: unknown) => void;
 }
@@ -58,7 +63,9 @@ interface ClientEvents {
  * recovery works across them.
  */
 export class ChatSocket {
-  readonly io: Server<ClientEvents, ServerEvents, Record<string, never>, SocketData>;
+  readonly io: Server<ClientEvents, ServerEvents, InterServerEvents, SocketData>;
+  /** Balance events waiting for the end of this tick (pushBalance). */
+  private balances: Array<[string, BalanceEvent]> = [];
   private redis: Redis | null = null;
   private reader: Redis | null = null;
 
@@ -129,6 +136,10 @@ export class ChatSocket {
       });
     });
     chat.onMessage((room, conversation) => this.deliver(room, conversation));
+    // Another process's balance events: to this process's sockets of those members.
+    this.io.on('balances', (batch) => {
+      if (Array.isArray(batch)) this.emitBalancesHere(batch);
+    });
   }
 
   private async identify(auth: HandshakeAuth): Promise<{ room: string; alias: string; session: string | null; operator: boolean }> {
@@ -176,7 +187,32 @@ export class ChatSocket {
    * A member's socket is in its member room from its connection on, chat or no chat.
    */
   pushBalance(memberId: string, event: BalanceEvent): void {
-    this.io.to(this.chat.roomOf({ member_id: memberId, guest_id: null })).emit('balance', event);
+    // Gathered until the end of the tick and sent to the other processes as one message: under
+    // load a batch of postings (a group commit) is one message through Redis, not one per member
+    // (which cost every process a Redis write and a read per transfer). Each process then emits to
+    // the sockets it holds; a missed event is not replayed (the app re-reads the wallet when its
+    // socket reconnects).
+    if (this.balances.length === 0) setImmediate(() => this.flushBalances());
+    this.balances.push([memberId, event]);
+  }
+
+  private flushBalances(): void {
+    const batch = this.balances;
+    this.balances = [];
+    if (batch.length === 0) return;
+    try {
+      this.emitBalancesHere(batch);
+      if (this.redis) this.io.serverSideEmit('balances', batch);
+    } catch {
+      // Closing: the news is dropped, not the money (the app re-reads the wallet on reconnect).
+    }
+  }
+
+  private emitBalancesHere(batch: Array<[string, BalanceEvent]>): void {
+    for (const [memberId, event] of batch) {
+      if (typeof memberId !== 'string') continue;
+      this.io.local.to(this.chat.roomOf({ member_id: memberId, guest_id: null })).emit('balance', event);
+    }
   }
 
   /** Disconnects every socket and stops the engine; the HTTP server is the app's to close. */
