@@ -4,27 +4,32 @@ import { LoginPage } from '../features/auth/login/LoginPage';
 import { NotFoundPage } from '../features/status/NotFoundPage';
 import { TerminatedPage } from '../features/status/TerminatedPage';
 import { ErrorBoundary } from '../shared/ui/ErrorBoundary';
+import { lazyWithQueries } from './providers/lazyWithQueries';
 import { PageSpinner } from '../shared/ui/Spinner';
 import { RequireAuth } from './guards/RequireAuth';
 import { SiteActiveGuard } from './guards/SiteActiveGuard';
 import { GuestLayout } from './layouts/GuestLayout';
 
-/** Route-level code splitting: /login ships with the entry, everything else loads on demand. */
+/**
+ * Route-level code splitting: /login ships with the entry, everything else loads on demand; the
+ * screens that use React Query bring it along (lazyWithQueries).
+ */
 function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
   return lazy(async () => ({ default: (await load())[name] }));
 }
+const queryPage = lazyWithQueries;
 
-const MemberLayout = page(() => import('./layouts/MemberLayout'), 'MemberLayout');
-const MemberHomeRoute = page(() => import('./pages/MemberHomeRoute'), 'MemberHomeRoute');
-const RegisterPage = page(() => import('../features/auth/register/RegisterPage'), 'RegisterPage');
-const ForgotPasswordPage = page(() => import('../features/auth/forgot-password/ForgotPasswordPage'), 'ForgotPasswordPage');
+const MemberLayout = queryPage(() => import('./layouts/MemberLayout'), 'MemberLayout');
+const MemberHomeRoute = queryPage(() => import('./pages/MemberHomeRoute'), 'MemberHomeRoute');
+const RegisterPage = queryPage(() => import('../features/auth/register/RegisterPage'), 'RegisterPage');
+const ForgotPasswordPage = queryPage(() => import('../features/auth/forgot-password/ForgotPasswordPage'), 'ForgotPasswordPage');
 const HowtoPage = page(() => import('../features/howto/HowtoPage'), 'HowtoPage');
-const ContactPage = page(() => import('../features/contact/ContactPage'), 'ContactPage');
-const ProfilePage = page(() => import('../features/profile/ProfilePage'), 'ProfilePage');
-const BonusPage = page(() => import('../features/bonus/BonusPage'), 'BonusPage');
-const StatementPage = page(() => import('../features/statement/StatementPage'), 'StatementPage');
-const SpinPage = page(() => import('../features/spin/SpinPage'), 'SpinPage');
-const ResponsiblePage = page(() => import('../features/responsible/ResponsiblePage'), 'ResponsiblePage');
+const ContactPage = queryPage(() => import('../features/contact/ContactPage'), 'ContactPage');
+const ProfilePage = queryPage(() => import('../features/profile/ProfilePage'), 'ProfilePage');
+const BonusPage = queryPage(() => import('../features/bonus/BonusPage'), 'BonusPage');
+const StatementPage = queryPage(() => import('../features/statement/StatementPage'), 'StatementPage');
+const SpinPage = queryPage(() => import('../features/spin/SpinPage'), 'SpinPage');
+const ResponsiblePage = queryPage(() => import('../features/responsible/ResponsiblePage'), 'ResponsiblePage');
 
 /** The route table of spec section 2 (plus /forgot-password). */
 export function AppRoutes() {

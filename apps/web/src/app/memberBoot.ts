@@ -1,6 +1,3 @@
-import type { QueryClient } from '@tanstack/react-query';
-import { prefetchHomeEntry } from '../features/home/homeQueries';
-import { siteInfoQuery } from '../shared/api/lookups';
 import { getToken } from '../shared/auth/token';
 
 /**
@@ -36,14 +33,15 @@ export function loadScreenCode(screen: MemberScreen): Promise<void> {
 }
 
 /**
- * Starts the screen's calls (they carry <html lang>: call it once the language is set). The
- * dashboard's own loads go first; the spin check and the site name follow in the next task.
+ * Starts the screen's calls (they carry <html lang>: call it once the language is set), in the
+ * page's query client (memberData.ts, loaded here with React Query: the guest pages' first
+ * download has neither). Settles once they are started.
  */
-export function prefetchScreenData(screen: MemberScreen, queryClient: QueryClient): void {
-  if (screen.dashboard) prefetchHomeEntry(queryClient);
-  setTimeout(() => {
-    queryClient.fetchQuery(siteInfoQuery()).catch(() => undefined);
-  }, 0);
+export function prefetchScreenData(screen: MemberScreen): Promise<void> {
+  return import('./memberData').then(
+    (m) => m.prefetchScreenData(screen),
+    () => undefined,
+  );
 }
 
 /**

@@ -4,6 +4,7 @@ import {
   DEFAULT_LAOS_LOCALE,
   DEFAULT_LOCALE,
   LOCALES,
+  LOCALE_COOKIE,
   LOCALE_TAGS,
   STORAGE_KEYS,
   type Locale,
@@ -32,9 +33,27 @@ export function isLocale(value: unknown): value is Locale {
   return typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
 }
 
+/** The member's language: their choice (localStorage, else the cookie that mirrors it), or the site's default. */
 export function storedLocale(): Locale {
   const stored = readStorage('local', STORAGE_KEYS.locale);
-  return isLocale(stored) ? stored : defaultLocale;
+  return isLocale(stored) ? stored : (cookieLocale() ?? defaultLocale);
+}
+
+/** The locale the language cookie names (what the server prerendered the page in), if any. */
+export function cookieLocale(): Locale | null {
+  if (typeof document === 'undefined') return null;
+  const found = document.cookie.split(';').find((part) => part.trim().startsWith(`${LOCALE_COOKIE}=`));
+  const value = found?.split('=')[1]?.trim();
+  return isLocale(value) ? value : null;
+}
+
+/**
+ * Tells the server the member's language (a cookie, a year long, as the choice in localStorage
+ * is kept): the next page load comes prerendered in it. Written when it changes and at start.
+ */
+export function rememberLocaleCookie(locale: Locale): void {
+  if (typeof document === 'undefined' || cookieLocale() === locale) return;
+  document.cookie = `${LOCALE_COOKIE}=${locale}; path=/; max-age=31536000; samesite=lax`;
 }
 
 export function currentLocale(): Locale {
@@ -89,5 +108,6 @@ export async function changeLocale(locale: Locale): Promise<void> {
   if (typeof document !== 'undefined') document.documentElement.lang = LOCALE_TAGS[locale];
   await i18next.changeLanguage(locale);
   writeStorage('local', STORAGE_KEYS.locale, locale);
+  rememberLocaleCookie(locale);
   applyDocumentLocale(locale);
 }

@@ -32,6 +32,15 @@ export function adoptServedSiteActive(): void {
   if (served) confirmedAt = Date.now();
 }
 
+/**
+ * Prerendering (src/prerender.tsx): /login is rendered as on a site known to be active — the
+ * server sends that page only then (apps/server/src/http/app-document.ts), with the meta that
+ * makes the browser's first render the same (adoptServedSiteActive).
+ */
+export function assumeSiteActive(): void {
+  confirmedAt = Date.now();
+}
+
 export function startSiteActiveCheck(): Promise<boolean> {
   if (inFlight && Date.now() - inFlight.startedAt < REUSE_MS) return inFlight.promise;
   const promise = fetchSiteActive();

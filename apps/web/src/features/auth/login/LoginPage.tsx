@@ -7,6 +7,7 @@ import { setToken } from '../../../shared/auth/token';
 import { ruleMessage } from '../../../shared/forms/ruleMessage';
 import { FormError, PasswordField, TextField } from '../../../shared/ui/fields';
 import { Spinner } from '../../../shared/ui/Spinner';
+import { useHydrated } from '../../../shared/ui/useHydrated';
 import { AuthHero } from '../AuthHero';
 import { useLogin } from './loginApi';
 import '../auth.css';
@@ -17,6 +18,8 @@ export function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const login = useLogin();
+  // Prerendered (scripts/prerender.mjs): read-only until the app has taken the form over.
+  const hydrated = useHydrated();
   const { state } = useLocation();
   // Right after registering, the phone comes along (RegisterPage's redirect).
   const [username, setUsername] = useState(() => (state as { phone?: string } | null)?.phone ?? '');
@@ -41,22 +44,19 @@ export function LoginPage() {
     if (!password) errors.password = 'REQUIRED';
     setFieldErrors(errors);
     if (errors.username || errors.password) return;
-    login.mutate(
-      { username: phone, password },
-      {
-        onSuccess: ({ token }) => {
-          setToken(token, remember);
-          navigate('/user', { replace: true });
-        },
-        onError: (err) => setError(errorMessage(err)),
+    login.login({ username: phone, password }).then(
+      ({ token }) => {
+        setToken(token, remember);
+        navigate('/user', { replace: true });
       },
+      (err: unknown) => setError(errorMessage(err)),
     );
   };
 
   return (
     <div className="page auth-page" data-testid="login-page">
       <AuthHero />
-      <form className="card form auth-card" onSubmit={submit} noValidate data-testid="login-form">
+      <form className="card form auth-card" method="post" onSubmit={submit} noValidate data-testid="login-form">
         <div className="auth-card-head">
           <h1 className="auth-title">{t('login.title')}</h1>
           <p className="page-subtitle">{t('login.subtitle')}</p>
@@ -70,6 +70,7 @@ export function LoginPage() {
           inputMode="tel"
           placeholder={t('login.usernamePlaceholder')}
           value={username}
+          readOnly={!hydrated}
           onChange={(e) => edit('username', e.target.value)}
           error={fieldErrors.username ? ruleMessage(fieldErrors.username) : null}
         />
@@ -79,6 +80,7 @@ export function LoginPage() {
           autoComplete="current-password"
           placeholder={t('login.passwordPlaceholder')}
           value={password}
+          readOnly={!hydrated}
           onChange={(e) => edit('password', e.target.value)}
           error={fieldErrors.password ? ruleMessage(fieldErrors.password) : null}
         />
@@ -99,7 +101,7 @@ export function LoginPage() {
           </Link>
         </div>
         <FormError message={error} testId="login-error" />
-        <button type="submit" className="btn btn-primary btn-block" disabled={login.isPending} data-testid="login-submit">
+        <button type="submit" className="btn btn-primary btn-block" disabled={login.isPending || !hydrated} data-testid="login-submit">
           {login.isPending && <Spinner />}
           {t('login.submit')}
         </button>
