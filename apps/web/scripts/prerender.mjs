@@ -6,7 +6,10 @@
 // lazy screen's script and CSS. Written to dist/prerendered/<site>/<locale>/<page>.html, where
 // <site> is `default` or `laos`; the server picks one per request (apps/server/src/http/app-document.ts).
 // Usage: node apps/web/scripts/prerender.mjs [--mode <vite mode>]
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+//        node apps/web/scripts/prerender.mjs --json <file>   (tests: only React's HTML of each page
+//        of the default site, as {"<locale> <route>": html}, without a client build)
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'vite';
@@ -29,7 +32,19 @@ const LAZY = {
   '/terminated': [],
 };
 
-await build({ root: web, mode, logLevel: 'warn', build: { ssr: 'src/prerender.tsx' } });
+const jsonAt = process.argv.indexOf('--json');
+const ssrOut = jsonAt > 0 ? mkdtempSync(join(tmpdir(), 'mw-prerender-')) : join(web, '.prerender');
+await build({ root: web, mode, logLevel: 'warn', build: { ssr: 'src/prerender.tsx', outDir: ssrOut } });
+const bundle = pathToFileURL(join(ssrOut, 'prerender.js')).href;
+if (jsonAt > 0) {
+  globalThis.__MW_PRERENDER_LAOS__ = false;
+  const { renderPage } = await import(bundle);
+  const pages = {};
+  for (const locale of LOCALES) for (const route of ROUTES) pages[`${locale} ${route}`] = (await renderPage(route, locale)).html;
+  writeFileSync(process.argv[jsonAt + 1], JSON.stringify(pages));
+  rmSync(ssrOut, { recursive: true, force: true });
+  process.exit(0);
+}
 
 const template = readFileSync(join(dist, 'index.html'), 'utf8');
 const files = JSON.parse(readFileSync(join(web, '.chunks', 'member.files.json'), 'utf8'));
@@ -75,7 +90,6 @@ function page(route, locale, rendered) {
 
 const out = join(dist, 'prerendered');
 rmSync(out, { recursive: true, force: true });
-const bundle = pathToFileURL(join(web, '.prerender', 'prerender.js')).href;
 let count = 0;
 for (const site of SITES) {
   // Each import is an app of its own (the bundle holds everything); the flag is read as it starts.
@@ -91,5 +105,5 @@ for (const site of SITES) {
     }
   }
 }
-rmSync(join(web, '.prerender'), { recursive: true, force: true });
+rmSync(ssrOut, { recursive: true, force: true });
 console.log(`prerendered ${count} pages into dist/prerendered/`);
