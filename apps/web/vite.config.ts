@@ -103,6 +103,7 @@ export default defineConfig(({ mode, isSsrBuild }) => {
     ? [
         { find: /^\.\/defaultMessages$/, replacement: `${root}src/i18n/defaultMessages.laos.ts` },
         { find: /^\.\/defaultMemberMessages$/, replacement: `${root}src/i18n/defaultMemberMessages.laos.ts` },
+        { find: /^\.\/defaultLaterMessages$/, replacement: `${root}src/i18n/defaultLaterMessages.laos.ts` },
       ]
     : [];
   // The year the guest pages are prerendered in (the browser's first render of them says the same).
@@ -142,8 +143,8 @@ export default defineConfig(({ mode, isSsrBuild }) => {
     // Vite 8 transforms TSX itself (Oxc); no React plugin needed.
     oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
     plugins: [htmlLang(laos), preloadMainFont(laos), pwa(root, laos), precompress(), chunkModules('member')],
-    // The Laos build bundles Lao as its default locale instead of Thai (see src/i18n/defaultMessages.ts
-    // and defaultMemberMessages.ts).
+    // The Laos build bundles Lao as its default locale instead of Thai (see src/i18n/defaultMessages.ts,
+    // defaultLaterMessages.ts and defaultMemberMessages.ts).
     resolve: { alias },
     define,
     server: { port: 5173, proxy },

@@ -4,7 +4,7 @@ import { App } from './app/App';
 import { adoptServedSiteActive, startSiteActiveCheck } from './app/guards/SiteActiveGuard';
 import { loadScreenCode, loadScreenFonts, memberScreen, prefetchScreenData } from './app/memberBoot';
 import { prerenderedPage } from './app/prerendered';
-import { bundledLocale, changeLocale, rememberLocaleCookie, setupI18n, storedLocale } from './i18n/i18n';
+import { bundledLocale, changeLocale, loadLaterMessages, rememberLocaleCookie, setupI18n, storedLocale } from './i18n/i18n';
 import './shared/ui/fonts';
 import './shared/ui/theme.css';
 import './shared/ui/components.css';
@@ -88,11 +88,18 @@ async function start(): Promise<void> {
   });
 }
 
-void start();
+// The texts after the first screen (error messages, the other guest pages…) once it is up.
+void start().then(() => {
+  setTimeout(() => void loadLaterMessages().catch(() => undefined), 0);
+});
 
 // The installable app (service worker, manifest language, update prompt) once the page has loaded.
 if (import.meta.env.PROD) {
-  const pwa = () => void import('./app/pwa/serviceWorker').then((m) => m.registerServiceWorker());
+  const pwa = () =>
+    void Promise.all([import('./app/pwa/serviceWorker'), loadLaterMessages()]).then(
+      ([m]) => m.registerServiceWorker(),
+      () => undefined,
+    );
   if (document.readyState === 'complete') pwa();
   else window.addEventListener('load', pwa, { once: true });
 }

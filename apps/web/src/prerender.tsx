@@ -1,7 +1,7 @@
 import i18next from 'i18next';
 import { StrictMode } from 'react';
 import { prerender } from 'react-dom/static';
-import { StaticRouter } from 'react-router';
+import { StaticRouter } from './shared/router';
 import { LOCALE_TAGS, type Locale } from '@mw/contract/constants';
 import { AppTree } from './app/App';
 import { assumeSiteActive } from './app/guards/SiteActiveGuard';

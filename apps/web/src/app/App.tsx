@@ -1,4 +1,4 @@
-import { BrowserRouter } from 'react-router';
+import { BrowserRouter } from '../shared/router';
 import { AppRoutes } from './AppRoutes';
 import { BaseProviders } from './providers/BaseProviders';
 

@@ -1,9 +1,10 @@
 import { lazy, Suspense, type ComponentType } from 'react';
-import { Navigate, Route, Routes } from 'react-router';
+import { Navigate, Route, Routes } from '../shared/router';
 import { LoginPage } from '../features/auth/login/LoginPage';
 import { NotFoundPage } from '../features/status/NotFoundPage';
 import { TerminatedPage } from '../features/status/TerminatedPage';
 import { ErrorBoundary } from '../shared/ui/ErrorBoundary';
+import { loadLaterMessages } from '../i18n/i18n';
 import { lazyWithQueries } from './providers/lazyWithQueries';
 import { PageSpinner } from '../shared/ui/Spinner';
 import { RequireAuth } from './guards/RequireAuth';
@@ -19,12 +20,17 @@ function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, n
 }
 const queryPage = lazyWithQueries;
 
+/** A guest screen's code with the texts it shows beyond the first screen's (i18n.ts loadLaterMessages). */
+function withLaterTexts<M>(load: () => Promise<M>): () => Promise<M> {
+  return () => Promise.all([load(), loadLaterMessages()]).then(([module]) => module);
+}
+
 const MemberLayout = queryPage(() => import('./layouts/MemberLayout'), 'MemberLayout');
 const MemberHomeRoute = queryPage(() => import('./pages/MemberHomeRoute'), 'MemberHomeRoute');
-const RegisterPage = queryPage(() => import('../features/auth/register/RegisterPage'), 'RegisterPage');
-const ForgotPasswordPage = queryPage(() => import('../features/auth/forgot-password/ForgotPasswordPage'), 'ForgotPasswordPage');
-const HowtoPage = page(() => import('../features/howto/HowtoPage'), 'HowtoPage');
-const ContactPage = queryPage(() => import('../features/contact/ContactPage'), 'ContactPage');
+const RegisterPage = queryPage(withLaterTexts(() => import('../features/auth/register/RegisterPage')), 'RegisterPage');
+const ForgotPasswordPage = queryPage(withLaterTexts(() => import('../features/auth/forgot-password/ForgotPasswordPage')), 'ForgotPasswordPage');
+const HowtoPage = page(withLaterTexts(() => import('../features/howto/HowtoPage')), 'HowtoPage');
+const ContactPage = queryPage(withLaterTexts(() => import('../features/contact/ContactPage')), 'ContactPage');
 const ProfilePage = queryPage(() => import('../features/profile/ProfilePage'), 'ProfilePage');
 const BonusPage = queryPage(() => import('../features/bonus/BonusPage'), 'BonusPage');
 const StatementPage = queryPage(() => import('../features/statement/StatementPage'), 'StatementPage');

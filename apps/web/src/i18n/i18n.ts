@@ -12,7 +12,7 @@ import {
 import { LAOS, LAOS_BUILD } from '../shared/config';
 import { readStorage, writeStorage } from '../shared/storage';
 import { defaultMessages } from './defaultMessages';
-import type { MemberMessages, Messages } from './messages';
+import type { LaterMessages, MemberMessages, Messages } from './messages';
 
 /** The locale whose guest texts the entry bundles (th, or la in a Laos build). */
 export const bundledLocale: Locale = LAOS_BUILD ? DEFAULT_LAOS_LOCALE : DEFAULT_LOCALE;
@@ -61,26 +61,46 @@ export function currentLocale(): Locale {
   return isLocale(language) ? language : defaultLocale;
 }
 
-/** The default locale's member half, when it arrives before i18next is set up (main.tsx loads the member layout first). */
-let pendingMemberMessages: MemberMessages | null = null;
+/** The default locale's other texts, when they arrive before i18next is set up (main.tsx loads the member layout first). */
+let pendingMessages: Partial<MemberMessages & LaterMessages> = {};
 
 /**
- * Adds the default locale's member texts (memberMessages.ts, imported by the member layout) to its
- * guest texts, which the entry bundles: at once, or at set-up if it has not happened yet.
+ * Adds the default locale's member texts (memberMessages.ts, imported by the member layout), or
+ * its guest texts after the first screen (loadLaterMessages), to the first screen's texts, which
+ * the entry bundles: at once, or at set-up if it has not happened yet.
  */
-export function registerDefaultMemberMessages(messages: MemberMessages): void {
+export function registerDefaultMessages(messages: MemberMessages | LaterMessages): void {
   if (i18next.isInitialized) i18next.addResourceBundle(bundledLocale, 'translation', messages, true, true);
-  else pendingMemberMessages = messages;
+  else pendingMessages = { ...pendingMessages, ...messages };
 }
 
-/** Initialises i18next synchronously with the default locale's messages (its guest half, and its member half when already loaded). */
+let laterMessages: Promise<void> | null = null;
+
+/**
+ * The default locale's guest texts that are not on the first screen (registration, password
+ * reset, how-to, contact, the installable app…: defaultLaterMessages.ts). main.tsx starts this
+ * after the first screen; the screens that show them load with them (AppRoutes.tsx, the home
+ * page's dialogs). (Another locale loads whole when chosen.)
+ */
+export function loadLaterMessages(): Promise<void> {
+  laterMessages ??= import('./defaultLaterMessages').then(
+    (m) => registerDefaultMessages(m.defaultLaterMessages),
+    (error: unknown) => {
+      laterMessages = null;
+      throw error;
+    },
+  );
+  return laterMessages;
+}
+
+/** Initialises i18next synchronously with the default locale's messages (its first screen's, and the others already loaded). */
 export function setupI18n(): typeof i18next {
   if (!i18next.isInitialized) {
     void i18next.use(initReactI18next).init({
       lng: bundledLocale,
       fallbackLng: bundledLocale,
       supportedLngs: [...LOCALES],
-      resources: { [bundledLocale]: { translation: { ...defaultMessages, ...pendingMemberMessages } } },
+      resources: { [bundledLocale]: { translation: { ...defaultMessages, ...pendingMessages } } },
       interpolation: { escapeValue: false },
       initAsync: false,
       returnNull: false,

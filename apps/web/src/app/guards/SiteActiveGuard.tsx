@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from '../../shared/router';
 import { ApiError } from '../../shared/api/ApiError';
 import { fetchSiteActive } from '../../shared/api/lookups';
 import { PageSpinner } from '../../shared/ui/Spinner';

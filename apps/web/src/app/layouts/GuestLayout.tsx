@@ -1,6 +1,6 @@
 import { Suspense, useEffect, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Outlet, useLocation } from 'react-router';
+import { Outlet, useLocation } from '../../shared/router';
 import { useSiteInfo } from '../../shared/api/lookups';
 import { clearToken } from '../../shared/auth/token';
 import { BUILD_YEAR } from '../../shared/config';

@@ -2,14 +2,22 @@ import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useState, type ComponentType } from 'react';
 import type { GameAccount } from '@mw/contract/wallet';
 import { agreementAccepted } from '../../features/agreement/agreementStorage';
+import { loadLaterMessages } from '../../i18n/i18n';
 import { HomePage } from '../../features/home/HomePage';
 import { reloadWallet } from '../../shared/api/wallet';
 import { useBreakState } from '../../features/responsible/breakState';
 import { RestrictedView } from '../../features/responsible/RestrictedView';
 
-/** Modals load on first use: they are not part of the home page's first download. */
+/**
+ * Modals load on first use: they are not part of the home page's first download. With them come
+ * the texts after the first screen (i18n.ts loadLaterMessages: the deposit shows the currencies'
+ * names the registration has).
+ */
 function modal<P, K extends string>(load: () => Promise<Record<K, ComponentType<P>>>, name: K) {
-  return lazy(async () => ({ default: (await load())[name] }));
+  return lazy(async () => {
+    const [module] = await Promise.all([load(), loadLaterMessages()]);
+    return { default: module[name] };
+  });
 }
 
 const DepositModal = modal(() => import('../../features/deposit/DepositModal'), 'DepositModal');

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from '../../../shared/router';
 import type { RuleCode } from '@mw/contract/rules';
 import { errorMessage } from '../../../shared/api/errorMessage';
 import { setToken } from '../../../shared/auth/token';

@@ -1,0 +1,1 @@
+export { laLater as defaultLaterMessages } from './la.later';
