@@ -99,13 +99,16 @@ export function chunkModules(name: string): Plugin {
 export default defineConfig(({ mode, isSsrBuild }) => {
   const env = loadEnv(mode, root, 'VITE_');
   const laos = env.VITE_LAOS === 'true';
+  // React 19 has useSyncExternalStore: react-i18next's import of the shim (for React 16/17) gets React's.
+  const shim = { find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: `${root}src/shared/vendor/useSyncExternalStoreShim.ts` };
   const alias = laos
     ? [
+        shim,
         { find: /^\.\/defaultMessages$/, replacement: `${root}src/i18n/defaultMessages.laos.ts` },
         { find: /^\.\/defaultMemberMessages$/, replacement: `${root}src/i18n/defaultMemberMessages.laos.ts` },
         { find: /^\.\/defaultLaterMessages$/, replacement: `${root}src/i18n/defaultLaterMessages.laos.ts` },
       ]
-    : [];
+    : [shim];
   // The year the guest pages are prerendered in (the browser's first render of them says the same).
   const define = { 'import.meta.env.VITE_BUILD_YEAR': JSON.stringify(String(new Date().getFullYear())) };
   if (isSsrBuild) {
@@ -154,6 +157,8 @@ export default defineConfig(({ mode, isSsrBuild }) => {
       emptyOutDir: true,
       target: 'es2022',
       reportCompressedSize: true,
+      // Every browser the app supports preloads modules itself: no polyfill in the entry.
+      modulePreload: { polyfill: false },
       chunkSizeWarningLimit: 300,
       rolldownOptions: {
         output: {
@@ -161,7 +166,14 @@ export default defineConfig(({ mode, isSsrBuild }) => {
           // client, the default locale's guest texts…) in one chunk beside the entry, instead of
           // the handful of small shared chunks the automatic split makes: fewer requests on the
           // first load of a slow phone. Lazy screens still get chunks of their own.
-          codeSplitting: { groups: [{ name: 'boot', tags: ['$initial'] }] },
+          // React Query, which the guest pages' first screen does not use, in one chunk of its own
+          // (one request, compressed as one) for the screens that do.
+          codeSplitting: {
+            groups: [
+              { name: 'boot', tags: ['$initial'] },
+              { name: 'query', test: /[\\/]node_modules[\\/]@tanstack[\\/]/ },
+            ],
+          },
         },
         onwarn(warning, warn) {
           // React Query's "use client" directives mean nothing in a client-only bundle.

@@ -28,11 +28,11 @@ export const SITES = ['default', 'laos'];
  * hydration); `texts`: the default locale's texts after the first screen (i18n.ts loadLaterMessages).
  */
 const LAZY = {
-  '/login': [],
-  '/register': ['src/features/auth/register/RegisterPage.tsx', 'src/app/providers/QueryLayer.tsx', 'texts'],
-  '/howto': ['src/features/howto/HowtoPage.tsx', 'texts'],
-  '/contact': ['src/features/contact/ContactPage.tsx', 'src/app/providers/QueryLayer.tsx', 'texts'],
-  '/terminated': [],
+  '/login': ['src/app/guestScreens.ts'],
+  '/register': ['src/app/guestScreens.ts', 'src/features/auth/register/RegisterPage.tsx', 'src/app/providers/QueryLayer.tsx', 'texts'],
+  '/howto': ['src/app/guestScreens.ts', 'src/features/howto/HowtoPage.tsx', 'texts'],
+  '/contact': ['src/app/guestScreens.ts', 'src/features/contact/ContactPage.tsx', 'src/app/providers/QueryLayer.tsx', 'texts'],
+  '/terminated': ['src/app/statusScreens.ts'],
 };
 
 const jsonAt = process.argv.indexOf('--json');
@@ -52,10 +52,8 @@ if (jsonAt > 0) {
 const template = readFileSync(join(dist, 'index.html'), 'utf8');
 const files = JSON.parse(readFileSync(join(web, '.chunks', 'member.files.json'), 'utf8'));
 const modules = JSON.parse(readFileSync(join(web, '.chunks', 'member.json'), 'utf8'));
-/** The chunk of the default locale's later texts: th.later.ts alone (la.later.ts in the Laos build). */
-const laterTexts = ['src/i18n/th.later.ts', 'src/i18n/la.later.ts']
-  .map((module) => Object.keys(modules).find((file) => modules[file].length === 1 && modules[file][0] === module))
-  .find(Boolean);
+/** The chunk of the default locale's texts after the first screen (src/i18n/defaultLaterMessages.ts, or its .laos.ts twin). */
+const laterTexts = Object.keys(modules).find((file) => modules[file].some((id) => /^src\/i18n\/defaultLaterMessages(\.laos)?\.ts$/.test(id)));
 const linked = new Set([...template.matchAll(/(?:src|href)="\/([^"]+)"/g)].map((m) => m[1]));
 
 /** The <link>s a page adds to the shell's head: its lazy chunks (and what they import) and their CSS. */
@@ -69,7 +67,7 @@ function headLinks(route) {
     for (const next of files[file]?.imports ?? []) visit(next);
   };
   for (const module of LAZY[route]) {
-    const file = module === 'texts' ? laterTexts : Object.keys(files).find((name) => files[name].module === module);
+    const file = module === 'texts' ? laterTexts : Object.keys(modules).find((name) => modules[name].includes(module));
     if (!file) throw new Error(`prerender: no chunk for ${module}`);
     visit(file);
   }

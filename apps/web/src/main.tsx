@@ -14,6 +14,8 @@ import { getToken } from './shared/auth/token';
 // page the server sent already carries the answer (meta mw-site-active); without it (a static
 // host), start that call now, in parallel with React's start-up, instead of after the first render.
 const { pathname } = window.location;
+// A guest's screens (the guest layout, the login page) load at once, beside the entry.
+const guestScreens = memberScreen(pathname) ? null : import('./app/guestScreens').catch(() => undefined);
 adoptServedSiteActive();
 if (pathname === '/login' || ((pathname === '/' || pathname.startsWith('/user')) && !getToken())) {
   void startSiteActiveCheck().catch(() => undefined);
@@ -38,6 +40,7 @@ async function start(): Promise<void> {
   if (prerendered) {
     setupI18n();
     if (locale !== bundledLocale) await changeLocale(locale).catch(() => undefined);
+    await guestScreens;
     if (prerendered.locale === locale) {
       // As a transition, hydration yields to the browser between components (shorter tasks).
       startTransition(() => {
@@ -76,7 +79,7 @@ async function start(): Promise<void> {
   // first calls, and for everyone the UI font's faces (at most 600 ms): the first layout is then
   // done in them, not in a fallback first (on Linux that layout, with its system-font fallback
   // search for Thai, took twice as long) and again as each face arrives.
-  await Promise.all([screenCode, screenData, prerendered ? null : loadScreenFonts()]);
+  await Promise.all([screenCode, screenData, guestScreens, prerendered ? null : loadScreenFonts()]);
   // As a transition the first render yields to the browser between components instead of
   // blocking the main thread in one long task (slow phones: less total blocking time).
   startTransition(() => {

@@ -58,7 +58,7 @@ async function hydrate(route: string, locale: Locale) {
   expect(prerenderedPage(root, route)).toEqual({ route, locale });
   const recoverable: unknown[] = [];
   const consoleError = vi.spyOn(console, 'error');
-  let unmount = () => undefined as void;
+  let unmount: () => void = () => undefined;
   await act(async () => {
     const app = hydrateRoot(
       root,

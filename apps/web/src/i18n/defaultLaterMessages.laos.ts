@@ -1,1 +1,4 @@
-export { laLater as defaultLaterMessages } from './la.later';
+import { laLater } from './la.later';
+import { laMemberLater } from './la.memberLater';
+
+export const defaultLaterMessages = { ...laLater, ...laMemberLater };

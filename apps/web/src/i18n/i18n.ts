@@ -12,7 +12,7 @@ import {
 import { LAOS, LAOS_BUILD } from '../shared/config';
 import { readStorage, writeStorage } from '../shared/storage';
 import { defaultMessages } from './defaultMessages';
-import type { LaterMessages, MemberMessages, Messages } from './messages';
+import type { LaterMessages, MemberFirstMessages, MemberLaterMessages, Messages } from './messages';
 
 /** The locale whose guest texts the entry bundles (th, or la in a Laos build). */
 export const bundledLocale: Locale = LAOS_BUILD ? DEFAULT_LAOS_LOCALE : DEFAULT_LOCALE;
@@ -62,14 +62,14 @@ export function currentLocale(): Locale {
 }
 
 /** The default locale's other texts, when they arrive before i18next is set up (main.tsx loads the member layout first). */
-let pendingMessages: Partial<MemberMessages & LaterMessages> = {};
+let pendingMessages: Partial<MemberFirstMessages & LaterMessages & MemberLaterMessages> = {};
 
 /**
- * Adds the default locale's member texts (memberMessages.ts, imported by the member layout), or
- * its guest texts after the first screen (loadLaterMessages), to the first screen's texts, which
- * the entry bundles: at once, or at set-up if it has not happened yet.
+ * Adds the default locale's member texts of the first screens (memberMessages.ts, imported by the
+ * member layout), or its texts after the first screen (loadLaterMessages), to the first screen's
+ * texts, which the entry bundles: at once, or at set-up if it has not happened yet.
  */
-export function registerDefaultMessages(messages: MemberMessages | LaterMessages): void {
+export function registerDefaultMessages(messages: MemberFirstMessages | (LaterMessages & MemberLaterMessages)): void {
   if (i18next.isInitialized) i18next.addResourceBundle(bundledLocale, 'translation', messages, true, true);
   else pendingMessages = { ...pendingMessages, ...messages };
 }
@@ -77,10 +77,11 @@ export function registerDefaultMessages(messages: MemberMessages | LaterMessages
 let laterMessages: Promise<void> | null = null;
 
 /**
- * The default locale's guest texts that are not on the first screen (registration, password
- * reset, how-to, contact, the installable app…: defaultLaterMessages.ts). main.tsx starts this
- * after the first screen; the screens that show them load with them (AppRoutes.tsx, the home
- * page's dialogs). (Another locale loads whole when chosen.)
+ * The default locale's texts that are not on the first screen (the guest pages' registration,
+ * password reset, how-to, contact, installable app…, and the member screens' and dialogs' beyond
+ * the dashboard: defaultLaterMessages.ts). main.tsx starts this after the first screen; the screens
+ * that show them load with them (AppRoutes.tsx, the home page's dialogs). (Another locale loads
+ * whole when chosen.)
  */
 export function loadLaterMessages(): Promise<void> {
   laterMessages ??= import('./defaultLaterMessages').then(

@@ -6,7 +6,6 @@ import { loadLaterMessages } from '../../i18n/i18n';
 import { HomePage } from '../../features/home/HomePage';
 import { reloadWallet } from '../../shared/api/wallet';
 import { useBreakState } from '../../features/responsible/breakState';
-import { RestrictedView } from '../../features/responsible/RestrictedView';
 
 /**
  * Modals load on first use: they are not part of the home page's first download. With them come
@@ -26,6 +25,8 @@ const WithdrawModal = modal(() => import('../../features/withdraw/WithdrawModal'
 // The agreement (and the HTML sanitiser it needs) loads only for a member who has not accepted it yet.
 const AgreementModal = modal(() => import('../../features/agreement/AgreementModal'), 'AgreementModal');
 const SlotAccountModal = modal(() => import('../../features/game-account/SlotAccountModal'), 'SlotAccountModal');
+// The view of a member on a break loads only for one.
+const RestrictedView = lazy(() => import('../../features/responsible/RestrictedView').then((m) => ({ default: m.RestrictedView })));
 const RewardFlow = modal(() => import('../../features/rewards/RewardFlow'), 'RewardFlow');
 
 type OpenModal =
@@ -59,8 +60,10 @@ export function MemberHomeRoute() {
   if (onBreak) {
     return (
       <>
-        <RestrictedView kind={onBreak.kind} until={onBreak.until} onWithdraw={() => setOpen({ kind: 'withdraw' })} />
-        <Suspense fallback={null}>{open?.kind === 'withdraw' && <WithdrawModal onClose={close} />}</Suspense>
+        <Suspense fallback={null}>
+          <RestrictedView kind={onBreak.kind} until={onBreak.until} onWithdraw={() => setOpen({ kind: 'withdraw' })} />
+          {open?.kind === 'withdraw' && <WithdrawModal onClose={close} />}
+        </Suspense>
       </>
     );
   }

@@ -1,4 +1,5 @@
 import { useCallback, useState } from 'react';
+import { loadLaterMessages } from '../../../i18n/i18n';
 import { callEndpoint } from '../../../shared/api/client';
 
 /**
@@ -12,7 +13,8 @@ export function useLogin() {
   const login = useCallback(async (body: { username: string; password: string }) => {
     setPending(true);
     try {
-      const { accountEndpoints } = await import('@mw/contract/account');
+      // The error messages (the texts after the first screen) are there before any answer.
+      const [{ accountEndpoints }] = await Promise.all([import('@mw/contract/account'), loadLaterMessages().catch(() => undefined)]);
       return await callEndpoint(accountEndpoints.login, { body });
     } finally {
       setPending(false);
