@@ -89,6 +89,7 @@ function page(route, locale, rendered) {
   let html = `${template.slice(0, start)}${root}${template.slice(end)}`;
   html = html.replace(/<html lang="[^"]*">/, `<html lang="${rendered.lang}">`);
   html = html.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(rendered.title)}</title>`);
+  html = html.replace(/<noscript>[^<]*<\/noscript>/, `<noscript><p class="noscript">${escapeHtml(rendered.noScript)}</p></noscript>`);
   const links = headLinks(route);
   if (links.length > 0) html = html.replace('</head>', `  ${links.join('\n    ')}\n  </head>`);
   return html;

@@ -23,6 +23,8 @@ export interface PrerenderedPage {
   lang: string;
   /** <title>. */
   title: string;
+  /** The <noscript> line (a browser without JavaScript sees the page, and this under it). */
+  noScript: string;
 }
 
 const messages: Record<Locale, typeof th> = { th, la, en };
@@ -41,5 +43,5 @@ export async function renderPage(route: string, locale: Locale): Promise<Prerend
     </StrictMode>,
   );
   const html = await new Response(prelude).text();
-  return { html, lang: LOCALE_TAGS[locale], title: i18next.t('app.name') };
+  return { html, lang: LOCALE_TAGS[locale], title: i18next.t('app.name'), noScript: i18next.t('app.noScript') };
 }

@@ -52,6 +52,7 @@ async function hydrate(route: string, locale: Locale) {
   document.head.innerHTML = '<meta name="mw-site-active" content="true" />';
   document.body.innerHTML = `<div id="root" data-prerendered="${route}" data-locale="${locale}">${html}</div>`;
   window.history.replaceState(null, '', route);
+  delete document.documentElement.dataset.screenReady;
   adoptServedSiteActive();
   const root = document.getElementById('root');
   if (!root) throw new Error('no root');
@@ -79,8 +80,9 @@ describe('prerendered guest pages hydrate', () => {
       await changeLocale(locale);
       for (const route of PRERENDERED_ROUTES) {
         const { recoverable, consoleError, unmount } = await hydrate(route, locale);
-        // A lazy screen hydrates once its code is there.
-        await waitFor(() => expect(document.querySelector('[data-testid$="-page"]'), route).not.toBeNull());
+        // A lazy screen hydrates once its code is there; then it marks the document (screenReady.ts).
+        await waitFor(() => expect(document.documentElement.dataset.screenReady, route).toBe('true'));
+        expect(document.querySelector('[data-testid$="-page"]'), route).not.toBeNull();
         await act(async () => {
           await new Promise((resolve) => setTimeout(resolve, 50));
         });
@@ -103,6 +105,8 @@ describe('prerendered guest pages hydrate', () => {
       expect(inputs.find((tag) => tag.includes('name="password"')), locale).toContain('type="password"');
       expect(/<button [^>]*data-testid="login-submit"[^>]*>/.exec(html)?.[0], locale).toContain('disabled=""');
     }
+    // The register page's phone field too (every field of a prerendered page: fields.tsx).
+    expect([...(pages['th /register'] ?? '').matchAll(/<input [^>]*>/g)].map((m) => m[0]).find((tag) => tag.includes('type="tel"') || tag.includes('inputMode="tel"'))).toContain('readOnly=""');
     const { unmount } = await hydrate('/login', 'th');
     await waitFor(() => expect((screen.getByTestId('login-submit') as HTMLButtonElement).disabled).toBe(false));
     expect((document.querySelector('input[name="username"]') as HTMLInputElement).readOnly).toBe(false);

@@ -3,6 +3,7 @@ import { Navigate, Route, Routes } from '../shared/router';
 import { ErrorBoundary } from '../shared/ui/ErrorBoundary';
 import { loadLaterMessages } from '../i18n/i18n';
 import { lazyWithQueries } from './providers/lazyWithQueries';
+import { useScreenReady } from './screenReady';
 import { PageSpinner } from '../shared/ui/Spinner';
 import { RequireAuth } from './guards/RequireAuth';
 import { SiteActiveGuard } from './guards/SiteActiveGuard';
@@ -13,7 +14,14 @@ import { SiteActiveGuard } from './guards/SiteActiveGuard';
  * (lazyWithQueries).
  */
 function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
-  return lazy(async () => ({ default: (await load())[name] }));
+  return lazy(async () => {
+    const Screen: ComponentType = (await load())[name];
+    function ReadyScreen() {
+      useScreenReady();
+      return <Screen />;
+    }
+    return { default: ReadyScreen };
+  });
 }
 const queryPage = lazyWithQueries;
 
@@ -25,7 +33,7 @@ function withLaterTexts<M>(load: () => Promise<M>): () => Promise<M> {
 const TerminatedPage = page(() => import('./statusScreens'), 'TerminatedPage');
 const NotFoundPage = page(() => import('./statusScreens'), 'NotFoundPage');
 // The guest layout and the login page, in one chunk (guestScreens.ts).
-const GuestLayout = page(() => import('./guestScreens'), 'GuestLayout');
+const GuestLayout = lazy(() => import('./guestScreens').then((m) => ({ default: m.GuestLayout })));
 const LoginPage = page(() => import('./guestScreens'), 'LoginPage');
 const MemberLayout = queryPage(() => import('./layouts/MemberLayout'), 'MemberLayout');
 const MemberHomeRoute = queryPage(() => import('./pages/MemberHomeRoute'), 'MemberHomeRoute');

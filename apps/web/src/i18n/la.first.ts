@@ -5,6 +5,7 @@ export const laFirst: FirstMessages = {
   app: {
     name: 'Member Wallet',
     tagline: 'ກະເປົາເງິນສະມາຊິກ ປອດໄພ ໃຊ້ງ່າຍ',
+    noScript: 'ກະລຸນາເປີດໃຊ້ JavaScript ເພື່ອເຂົ້າສູ່ລະບົບ ແລະ ໃຊ້ກະເປົາເງິນ',
   },
   common: {
     next: 'ຕໍ່ໄປ',

@@ -9,6 +9,8 @@ export const thFirst = {
   app: {
     name: 'Member Wallet',
     tagline: 'กระเป๋าเงินสมาชิก ปลอดภัย ใช้ง่าย',
+    /** Under a prerendered page, for a browser without JavaScript (scripts/prerender.mjs). */
+    noScript: 'กรุณาเปิดใช้งาน JavaScript เพื่อเข้าสู่ระบบและใช้งานกระเป๋าเงิน',
   },
   common: {
     next: 'ถัดไป',

@@ -1,4 +1,5 @@
 import { lazy, type ComponentType } from 'react';
+import { useScreenReady } from '../screenReady';
 
 /**
  * A lazy screen that uses React Query: its code and React Query's (QueryLayer.tsx) load together,
@@ -10,6 +11,7 @@ export function lazyWithQueries<K extends string>(load: () => Promise<Record<K, 
     const [module, { QueryLayer }] = await Promise.all([load(), import('./QueryLayer')]);
     const Screen: ComponentType = module[name];
     function WithQueries() {
+      useScreenReady();
       return (
         <QueryLayer>
           <Screen />

@@ -18,7 +18,8 @@ export function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const login = useLogin();
-  // Prerendered (scripts/prerender.mjs): read-only until the app has taken the form over.
+  // Prerendered (scripts/prerender.mjs): the fields are read-only (fields.tsx), the box and the
+  // button disabled, until the app has taken the form over.
   const hydrated = useHydrated();
   const { state } = useLocation();
   // Right after registering, the phone comes along (RegisterPage's redirect).
@@ -70,7 +71,6 @@ export function LoginPage() {
           inputMode="tel"
           placeholder={t('login.usernamePlaceholder')}
           value={username}
-          readOnly={!hydrated}
           onChange={(e) => edit('username', e.target.value)}
           error={fieldErrors.username ? ruleMessage(fieldErrors.username) : null}
         />
@@ -80,7 +80,6 @@ export function LoginPage() {
           autoComplete="current-password"
           placeholder={t('login.passwordPlaceholder')}
           value={password}
-          readOnly={!hydrated}
           onChange={(e) => edit('password', e.target.value)}
           error={fieldErrors.password ? ruleMessage(fieldErrors.password) : null}
         />
@@ -92,6 +91,7 @@ export function LoginPage() {
               id="remember-me"
               data-testid="remember-me"
               checked={remember}
+              disabled={!hydrated}
               onChange={(e) => setRemember(e.target.checked)}
             />
             {t('login.rememberMe')}
