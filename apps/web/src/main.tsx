@@ -4,7 +4,7 @@ import { App } from './app/App';
 import { adoptServedSiteActive, startSiteActiveCheck } from './app/guards/SiteActiveGuard';
 import { loadScreenCode, loadScreenFonts, memberScreen, prefetchScreenData } from './app/memberBoot';
 import { prerenderedPage } from './app/prerendered';
-import { bundledLocale, changeLocale, loadLaterMessages, rememberLocaleCookie, setupI18n, storedLocale } from './i18n/i18n';
+import { bundledLocale, changeLocale, chosenLocale, loadLaterMessages, rememberLocaleCookie, setupI18n, storedLocale } from './i18n/i18n';
 import './shared/ui/fonts';
 import './shared/ui/theme.css';
 import './shared/ui/components.css';
@@ -33,7 +33,8 @@ async function start(): Promise<void> {
   if (!root) throw new Error('Missing #root element');
   const locale = storedLocale();
   // The server picks the prerendered page by this cookie; a language chosen before it existed is told now.
-  rememberLocaleCookie(locale);
+  const chosen = chosenLocale();
+  if (chosen) rememberLocaleCookie(chosen);
   // A guest page the server sent prerendered (scripts/prerender.mjs) in the member's language:
   // React takes over the HTML on screen (hydration) instead of rendering it again.
   const prerendered = prerenderedPage(root, pathname);

@@ -33,10 +33,15 @@ export function isLocale(value: unknown): value is Locale {
   return typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
 }
 
+/** The language the member chose (kept in localStorage), if any. */
+export function chosenLocale(): Locale | null {
+  const stored = readStorage('local', STORAGE_KEYS.locale);
+  return isLocale(stored) ? stored : null;
+}
+
 /** The member's language: their choice (localStorage, else the cookie that mirrors it), or the site's default. */
 export function storedLocale(): Locale {
-  const stored = readStorage('local', STORAGE_KEYS.locale);
-  return isLocale(stored) ? stored : (cookieLocale() ?? defaultLocale);
+  return chosenLocale() ?? cookieLocale() ?? defaultLocale;
 }
 
 /** The locale the language cookie names (what the server prerendered the page in), if any. */
