@@ -43,7 +43,7 @@ beforeAll(async () => {
   }
 }, 120_000);
 
-async function hydrate(route: string, locale: Locale) {
+async function hydrate(route: string, locale: Locale, options: { restored?: boolean } = {}) {
   const html = pages[`${locale} ${route}`];
   if (!html) throw new Error(`no prerendered ${locale} ${route}`);
   resetSiteActiveGuard();
@@ -53,7 +53,11 @@ async function hydrate(route: string, locale: Locale) {
   document.body.innerHTML = `<div id="root" data-prerendered="${route}" data-locale="${locale}">${html}</div>`;
   window.history.replaceState(null, '', route);
   delete document.documentElement.dataset.screenReady;
+  const navigation = options.restored
+    ? vi.spyOn(performance, 'getEntriesByType').mockReturnValue([{ type: 'back_forward' } as unknown as PerformanceEntry])
+    : null;
   adoptServedSiteActive();
+  navigation?.mockRestore();
   const root = document.getElementById('root');
   if (!root) throw new Error('no root');
   expect(prerenderedPage(root, route)).toEqual({ route, locale });
@@ -94,6 +98,18 @@ describe('prerendered guest pages hydrate', () => {
       await changeLocale('th');
     });
   }
+
+  it('hydrates /login restored by back/forward too (the form at once, the site state asked behind it)', async () => {
+    const api = mockApi({});
+    const { recoverable, consoleError, unmount } = await hydrate('/login', 'th', { restored: true });
+    await waitFor(() => expect(document.documentElement.dataset.screenReady).toBe('true'));
+    expect(recoverable).toEqual([]);
+    expect(consoleError.mock.calls.map((call) => String(call[0]))).toEqual([]);
+    consoleError.mockRestore();
+    await waitFor(() => expect(api.callsTo('GET', '/api/lookup/active')).toHaveLength(1));
+    expect(screen.getByTestId('login-page')).toBeTruthy();
+    act(() => unmount());
+  });
 
   it('has the login form in the HTML, read-only until the app has taken it over, then usable', async () => {
     mockApi({});
