@@ -26,7 +26,12 @@ export function memberScreen(pathname: string): MemberScreen | null {
 
 /** Settles when the screen's code is there (or failed: the lazy routes then report it). */
 export function loadScreenCode(screen: MemberScreen): Promise<void> {
-  return Promise.all([import('./layouts/MemberLayout'), screen.dashboard ? import('./pages/MemberHomeRoute') : null]).then(
+  // With React Query's layer, which the lazy screens render in (providers/lazyWithQueries.tsx).
+  return Promise.all([
+    import('./layouts/MemberLayout'),
+    import('./providers/QueryLayer'),
+    screen.dashboard ? import('./pages/MemberHomeRoute') : null,
+  ]).then(
     () => undefined,
     () => undefined,
   );
