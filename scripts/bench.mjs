@@ -2,9 +2,13 @@
 // `npm run bench`: the benchmark suite. Builds the app, starts it on a fresh embedded database,
 // and prints each figure next to its budget. Not a test: it reports, and says which budget is missed.
 //
-//   page weight  gzipped JavaScript and CSS that /login (budget: JS <= 130 KB) and /user/home
-//                (budget: JS <= 180 KB) load
-//   lighthouse   performance score of both pages, mobile defaults, Debian's Chromium (>= 95)
+//   page weight  gzipped JavaScript and CSS that /login (budget: JS <= 110 KB) and /user/home
+//                (budget: JS <= 125 KB) load, as a browser gets them (the build check
+//                apps/web/scripts/first-load.mjs holds the same budgets on the built files)
+//   lighthouse   performance score of both pages, mobile defaults, Debian's Chromium (>= 98), with
+//                /login's FCP (<= 1.0 s) and LCP (<= 1.5 s) and /user/home's LCP (<= 1.5 s): the
+//                guest pages come prerendered (apps/web/scripts/prerender.mjs), painted before their
+//                JavaScript
 //   slips        time to verify a 1080×2340 JPEG phone screenshot of a slip, POST /api/wallet/slip
 //                to the answer, one at a time (budget: p95 <= 300 ms); then 8 at once, 5 times,
 //                while 4 clients read GET /api/wallet: the reads' p99 (budget <= 50 ms: the slips
@@ -147,7 +151,11 @@ async function lighthouse(path, token) {
     if (landed !== path) throw new Error(`${path} was audited as ${landed}: the sign-in did not hold`);
     const metric = (id) => data.audits[id]?.displayValue ?? '?';
     console.log(`  ${path}: FCP ${metric('first-contentful-paint')}, LCP ${metric('largest-contentful-paint')}, TBT ${metric('total-blocking-time')}, CLS ${metric('cumulative-layout-shift')}, SI ${metric('speed-index')}`);
-    return Math.round(data.categories.performance.score * 100);
+    return {
+      score: Math.round(data.categories.performance.score * 100),
+      fcp: data.audits['first-contentful-paint']?.numericValue ?? Infinity,
+      lcp: data.audits['largest-contentful-paint']?.numericValue ?? Infinity,
+    };
   } catch (error) {
     console.log(`  ${path}: Lighthouse gave no score (${error instanceof Error ? error.message : String(error)})`);
     return null;
@@ -168,14 +176,28 @@ async function main() {
     await waitFor(`${BASE}/healthz`, 60_000);
     console.log('\nfigure                                            value unit   budget     verdict');
     const token = await demoToken();
-    for (const [path, budget, asMember] of process.env.BENCH_SKIP_PAGES === '1' ? [] : [['/login', 130, false], ['/user/home', 180, true]]) {
+    for (const [path, budget, asMember] of process.env.BENCH_SKIP_PAGES === '1' ? [] : [['/login', 110, false], ['/user/home', 125, true]]) {
       const weight = await pageWeight(path, asMember ? token : undefined);
       report(`${path} JavaScript (gzip)`, (weight.js / 1024).toFixed(1), 'KB', `<= ${budget} KB`, weight.js <= budget * 1024);
       report(`${path} CSS (gzip)`, (weight.css / 1024).toFixed(1), 'KB', '-', true);
-      // Lighthouse now and then fails to record the page load (NO_NAVSTART): one more try then.
-      const score = (await lighthouse(path, asMember ? token : undefined)) ?? (await lighthouse(path, asMember ? token : undefined));
-      if (score === null) report(`${path} Lighthouse performance (mobile)`, 'n/a', '', '>= 95', false);
-      else report(`${path} Lighthouse performance (mobile)`, score, '/100', '>= 95', score >= 95);
+      // Three audits, their median (Lighthouse now and then fails to record the page load,
+      // NO_NAVSTART: one more try then).
+      const runs = [];
+      for (let i = 0; i < 3; i += 1) {
+        const run = (await lighthouse(path, asMember ? token : undefined)) ?? (await lighthouse(path, asMember ? token : undefined));
+        if (run) runs.push(run);
+      }
+      const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+      if (runs.length === 0) {
+        report(`${path} Lighthouse performance (mobile)`, 'n/a', '', '>= 98', false);
+      } else {
+        const score = median(runs.map((r) => r.score));
+        const fcp = median(runs.map((r) => r.fcp)) / 1000;
+        const lcp = median(runs.map((r) => r.lcp)) / 1000;
+        report(`${path} Lighthouse performance (mobile, median of ${runs.length})`, score, '/100', '>= 98', score >= 98);
+        if (!asMember) report(`${path} first contentful paint (median)`, fcp.toFixed(2), 's', '<= 1.0 s', fcp <= 1.0);
+        report(`${path} largest contentful paint (median)`, lcp.toFixed(2), 's', '<= 1.5 s', lcp <= 1.5);
+      }
     }
     if (process.env.BENCH_SKIP_SLIPS !== '1') {
       const profile = await (await fetch(`${BASE}/api/account/profile`, { headers: { authorization: `Bearer ${token}`, 'x-requested-with': 'XMLHttpRequest' } })).json();

@@ -76,18 +76,66 @@ export function chunkModules(name: string): Plugin {
     apply: 'build',
     generateBundle(_options, bundle) {
       const chunks: Record<string, string[]> = {};
+      // And for each lazy module (a route's page…), its chunk, the chunks it imports and their CSS:
+      // the prerendered pages (scripts/prerender.mjs) link them from their <head>.
+      const files: Record<string, { module: string | null; imports: string[]; css: string[] }> = {};
+      const local = (id: string) => relative(root, id).split(sep).join('/');
       for (const [file, output] of Object.entries(bundle)) {
-        if (output.type === 'chunk') chunks[file] = output.moduleIds.map((id) => relative(root, id).split(sep).join('/'));
+        if (output.type !== 'chunk') continue;
+        chunks[file] = output.moduleIds.map(local);
+        files[file] = {
+          module: output.facadeModuleId ? local(output.facadeModuleId) : null,
+          imports: output.imports,
+          css: [...(output.viteMetadata?.importedCss ?? [])],
+        };
       }
       mkdirSync(join(root, '.chunks'), { recursive: true });
       writeFileSync(join(root, '.chunks', `${name}.json`), `${JSON.stringify(chunks, null, 1)}\n`);
+      writeFileSync(join(root, '.chunks', `${name}.files.json`), `${JSON.stringify(files, null, 1)}\n`);
     },
   };
 }
 
-export default defineConfig(({ mode }) => {
+export default defineConfig(({ mode, isSsrBuild }) => {
   const env = loadEnv(mode, root, 'VITE_');
   const laos = env.VITE_LAOS === 'true';
+  // React 19 has useSyncExternalStore: react-i18next's import of the shim (for React 16/17) gets React's.
+  const shim = { find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: `${root}src/shared/vendor/useSyncExternalStoreShim.ts` };
+  const alias = laos
+    ? [
+        shim,
+        { find: /^\.\/defaultMessages$/, replacement: `${root}src/i18n/defaultMessages.laos.ts` },
+        { find: /^\.\/defaultMemberMessages$/, replacement: `${root}src/i18n/defaultMemberMessages.laos.ts` },
+        { find: /^\.\/defaultLaterMessages$/, replacement: `${root}src/i18n/defaultLaterMessages.laos.ts` },
+      ]
+    : [shim];
+  // The year the guest pages are prerendered in (the browser's first render of them says the same).
+  const define = { 'import.meta.env.VITE_BUILD_YEAR': JSON.stringify(String(new Date().getFullYear())) };
+  if (isSsrBuild) {
+    // The guest pages' prerendering (scripts/prerender.mjs): src/prerender.tsx for Node, one file
+    // with everything in it (React too), so that each import of it is an app of its own.
+    return {
+      root,
+      oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
+      resolve: { alias },
+      define,
+      ssr: { noExternal: true, target: 'node' },
+      build: {
+        ssr: 'src/prerender.tsx',
+        outDir: '.prerender',
+        emptyOutDir: true,
+        target: 'node20',
+        minify: false,
+        rolldownOptions: {
+          output: { codeSplitting: false },
+          onwarn(warning, warn) {
+            if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
+            warn(warning);
+          },
+        },
+      },
+    };
+  }
   const proxy = {
     '/api': { target: apiTarget, changeOrigin: true },
     '/sandbox': { target: apiTarget, changeOrigin: true },
@@ -98,16 +146,10 @@ export default defineConfig(({ mode }) => {
     // Vite 8 transforms TSX itself (Oxc); no React plugin needed.
     oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
     plugins: [htmlLang(laos), preloadMainFont(laos), pwa(root, laos), precompress(), chunkModules('member')],
-    resolve: {
-      // The Laos build bundles Lao as its default locale instead of Thai (see src/i18n/defaultMessages.ts
-      // and defaultMemberMessages.ts).
-      alias: laos
-        ? [
-            { find: /^\.\/defaultMessages$/, replacement: `${root}src/i18n/defaultMessages.laos.ts` },
-            { find: /^\.\/defaultMemberMessages$/, replacement: `${root}src/i18n/defaultMemberMessages.laos.ts` },
-          ]
-        : [],
-    },
+    // The Laos build bundles Lao as its default locale instead of Thai (see src/i18n/defaultMessages.ts,
+    // defaultLaterMessages.ts and defaultMemberMessages.ts).
+    resolve: { alias },
+    define,
     server: { port: 5173, proxy },
     preview: { port: 4173, proxy },
     build: {
@@ -115,6 +157,8 @@ export default defineConfig(({ mode }) => {
       emptyOutDir: true,
       target: 'es2022',
       reportCompressedSize: true,
+      // Every browser the app supports preloads modules itself: no polyfill in the entry.
+      modulePreload: { polyfill: false },
       chunkSizeWarningLimit: 300,
       rolldownOptions: {
         output: {
@@ -122,7 +166,14 @@ export default defineConfig(({ mode }) => {
           // client, the default locale's guest texts…) in one chunk beside the entry, instead of
           // the handful of small shared chunks the automatic split makes: fewer requests on the
           // first load of a slow phone. Lazy screens still get chunks of their own.
-          codeSplitting: { groups: [{ name: 'boot', tags: ['$initial'] }] },
+          // React Query, which the guest pages' first screen does not use, in one chunk of its own
+          // (one request, compressed as one) for the screens that do.
+          codeSplitting: {
+            groups: [
+              { name: 'boot', tags: ['$initial'] },
+              { name: 'query', test: /[\\/]node_modules[\\/]@tanstack[\\/]/ },
+            ],
+          },
         },
         onwarn(warning, warn) {
           // React Query's "use client" directives mean nothing in a client-only bundle.

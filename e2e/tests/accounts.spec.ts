@@ -17,6 +17,7 @@ import {
   screen,
   storedTokens,
   verifyPhoneViaApi,
+  appReady,
 } from './support';
 
 const th = MESSAGES.th;
@@ -219,6 +220,7 @@ test('the register wizard enforces its rules on screen and keeps an invite link\
   await expect.poll(() => page.evaluate(() => window.localStorage.getItem('code'))).toBe(inviteCode);
   // The code is remembered for a later visit without the query.
   await page.goto('/register');
+  await appReady(page);
 
   // Empty, then 9 digits: the 10-digit message, and no OTP is sent.
   await page.getByTestId('register-next').click();

@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { expect, test, type Page } from '@playwright/test';
-import { loginViaApi, registerViaApi, seedToken, skipAgreement, startInLocale, THAI_SCRIPT, type Locale } from './support';
+import { appReady, loginViaApi, registerViaApi, seedToken, skipAgreement, startInLocale, THAI_SCRIPT, type Locale } from './support';
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -137,6 +137,7 @@ for (const locale of ['th', 'la', 'en'] as const) {
     }
     // The how-to player (a modal with the film and its caption track).
     await audited.goto('/howto');
+    await appReady(audited);
     await audited.getByTestId('howto-video-wallet').click();
     await expect(audited.getByTestId('howto-player')).toBeVisible();
     await expectClean(audited, locale, '/howto: player open');

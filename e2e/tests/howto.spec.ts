@@ -7,7 +7,7 @@ import { expect, test } from '@playwright/test';
 import { LOCALE_TAGS } from '../../packages/contract/src/constants';
 import { CAPTIONS, JOURNEYS, VIDEO_FILES, type JourneyId } from '../howto/captions';
 import { captionText } from '../howto/journeys';
-import { LAO_SCRIPT, MESSAGES, THAI_SCRIPT, screen, startInLocale, type Locale } from './support';
+import { appReady, LAO_SCRIPT, MESSAGES, THAI_SCRIPT, screen, startInLocale, type Locale } from './support';
 
 const LOCALES: Locale[] = ['th', 'la', 'en'];
 /** The film each language's run actually plays through (the others are loaded and measured). */
@@ -38,6 +38,7 @@ for (const locale of LOCALES) {
     const m = MESSAGES[locale];
     await startInLocale(page, locale);
     await page.goto('/howto');
+    await appReady(page);
     await expect(page.getByTestId('howto-page')).toContainText(m.howto.title);
     await expect(page.getByTestId('nav-howto')).toHaveClass(/active/);
 

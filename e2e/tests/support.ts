@@ -173,6 +173,17 @@ export async function startInLocale(page: Page, locale: Locale): Promise<void> {
   await page.addInitScript((value) => window.localStorage.setItem('locale', value), locale);
 }
 
+/**
+ * After a full page load: waits until the route's screen is working — the guest pages come
+ * prerendered (their HTML paints before any script runs) and the app then takes them over
+ * (hydration), which the screen marks on <html data-screen-ready> (apps/web/src/app/screenReady.ts).
+ * Fields of a prerendered page are read-only until then (Playwright's fill waits by itself);
+ * a click on one of its buttons needs this first.
+ */
+export async function appReady(page: Page): Promise<void> {
+  await expect(page.locator('html')).toHaveAttribute('data-screen-ready', 'true');
+}
+
 /** Logs in through the login form and waits for the member home. */
 export async function loginInBrowser(page: Page, phone: string, password: string, options: { remember?: boolean } = {}): Promise<void> {
   if (!page.url().endsWith('/login')) await page.goto('/login');

@@ -15,7 +15,7 @@ import type { Config } from './config';
 import type { Database } from './db/database';
 import { migrate } from './db/migrations';
 import { registerApiDocs } from './http/api-docs';
-import { appDocument } from './http/app-document';
+import { appDocuments } from './http/app-document';
 import { registerErrorHandler } from './http/error-handler';
 import { LoadShedder, registerShedding } from './http/shedding';
 import { clientErrorHandlerWith, frameworkErrorAnswer, registerHygiene } from './http/hygiene';
@@ -336,8 +336,19 @@ function registerEndpoint(app: FastifyInstance, services: Services, name: string
 async function registerWebApp(app: FastifyInstance, config: Config, services: Services): Promise<void> {
   const root = config.WEB_DIST ? resolve(config.WEB_DIST) : resolve(here, '../../web/dist');
   const hasWeb = existsSync(join(root, 'index.html'));
-  // index.html with the site's state in it (http/app-document.ts), read once at start.
-  const document = hasWeb ? appDocument(readFileSync(join(root, 'index.html'), 'utf8'), { laos: config.LAOS_MODE }) : null;
+  // index.html, and the guest pages prerendered in each locale, with the site's state in them
+  // (http/app-document.ts); read once (each prerendered page when first asked for).
+  const prerendered = join(root, 'prerendered', config.LAOS_MODE ? 'laos' : 'default');
+  const document = hasWeb
+    ? appDocuments(
+        readFileSync(join(root, 'index.html'), 'utf8'),
+        (locale, route) => {
+          const file = join(prerendered, locale, `${route.slice(1)}.html`);
+          return existsSync(file) ? readFileSync(file, 'utf8') : null;
+        },
+        { laos: config.LAOS_MODE },
+      )
+    : null;
   // The back office's page (its own build: dist/admin/index.html) for /admin and every /admin/… route.
   const adminIndex = join(root, 'admin', 'index.html');
   const adminDocument = existsSync(adminIndex) ? readFileSync(adminIndex) : null;
@@ -372,9 +383,16 @@ async function registerWebApp(app: FastifyInstance, config: Config, services: Se
       request.log.warn({ err: error }, 'site state unknown: the page goes out without it');
       return null;
     });
-    const { body, encoding } = document.pick(active, request.headers['accept-encoding']);
+    const { body, encoding, prerendered: guestPage } = document.pick({
+      path,
+      cookie: request.headers.cookie,
+      active,
+      acceptEncoding: request.headers['accept-encoding'],
+    });
     if (encoding) void reply.header('content-encoding', encoding);
-    return reply.header('cache-control', 'no-cache').header('vary', 'Accept-Encoding').type('text/html; charset=utf-8').send(body);
+    // A guest page's language follows the language cookie.
+    const vary = guestPage ? 'Accept-Encoding, Cookie' : 'Accept-Encoding';
+    return reply.header('cache-control', 'no-cache').header('vary', vary).type('text/html; charset=utf-8').send(body);
   });
 }
 

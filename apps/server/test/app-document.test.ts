@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appDocument } from '../src/http/app-document';
+import { appDocument, appDocuments, localeFromCookie, prerenderedRoute } from '../src/http/app-document';
 import { dbKinds, OPERATOR_TOKEN, startApp, type TestApp } from './helpers';
 
 const INDEX = `<!doctype html>
@@ -71,6 +71,89 @@ describe('the app document (index.html with the site state)', () => {
   });
 });
 
+/** A prerendered page as scripts/prerender.mjs writes it: the shell with a form in #root. */
+function prerenderedPage(locale: string, route: string): string {
+  const lang = { th: 'th-TH', la: 'lo-LA', en: 'en-GB' }[locale] ?? 'th-TH';
+  return INDEX.replace('<html lang="th-TH">', `<html lang="${lang}">`).replace(
+    '<div id="root"></div>',
+    `<div id="root" data-prerendered="${route}" data-locale="${locale}"><form><input name="username"><input name="password" type="password"></form></div>`,
+  );
+}
+
+function rootOf(html: string): { route: string; locale: string } | null {
+  const found = /<div id="root" data-prerendered="([^"]*)" data-locale="([^"]*)">/.exec(html);
+  return found ? { route: found[1] ?? '', locale: found[2] ?? '' } : null;
+}
+
+describe('the document of a route (prerendered guest page or shell)', () => {
+  const asked: string[] = [];
+  const documents = appDocuments(INDEX, (locale, route) => {
+    asked.push(`${locale}:${route}`);
+    return route === '/contact' && locale === 'la' ? null : prerenderedPage(locale, route);
+  });
+  const pick = (path: string, cookie?: string, active: boolean | null = true) => {
+    const chosen = documents.pick({ path, cookie, active, acceptEncoding: undefined });
+    return { ...chosen, html: chosen.body.toString('utf8') };
+  };
+
+  it('reads the language cookie; anything else is no choice', () => {
+    expect(localeFromCookie('mw-locale=en')).toBe('en');
+    expect(localeFromCookie('a=1; mw-locale=la; b=2')).toBe('la');
+    expect(localeFromCookie('mw-locale=fr')).toBeNull();
+    expect(localeFromCookie('xmw-locale=en')).toBeNull();
+    expect(localeFromCookie(undefined)).toBeNull();
+    expect(prerenderedRoute('/login/')).toBe('/login');
+    expect(prerenderedRoute('/user/home')).toBeNull();
+  });
+
+  it('sends each guest page prerendered in the cookie\'s language, Thai without one', () => {
+    for (const route of ['/login', '/register', '/howto', '/contact', '/terminated']) {
+      const th = pick(route);
+      expect(th.prerendered, route).toBe(true);
+      expect(rootOf(th.html), route).toEqual({ route, locale: 'th' });
+      expect(th.html, route).toContain('<html lang="th-TH">');
+      expect(metaOf(th.html), route).toBe('true');
+      expect(rootOf(pick(route, 'mw-locale=en').html), route).toEqual({ route, locale: 'en' });
+    }
+    expect(rootOf(pick('/login/', 'theme=dark; mw-locale=la').html)).toEqual({ route: '/login', locale: 'la' });
+    // A language the cookie names wrongly: the default.
+    expect(rootOf(pick('/howto', 'mw-locale=xx').html)).toEqual({ route: '/howto', locale: 'th' });
+  });
+
+  it('sends the shell for member pages, unknown routes, and a page the build did not prerender', () => {
+    for (const path of ['/', '/user/home', '/user/profile', '/forgot-password', '/nope']) {
+      const shell = pick(path, 'mw-locale=en');
+      expect(shell.prerendered, path).toBe(false);
+      expect(shell.html.replace(/\n\s*<meta name="mw-site-active"[^>]*>/, ''), path).toBe(INDEX);
+    }
+    expect(pick('/contact', 'mw-locale=la').prerendered).toBe(false);
+  });
+
+  it('sends /login prerendered only while the site is known active (its guard would show otherwise)', () => {
+    expect(pick('/login', undefined, false).prerendered).toBe(false);
+    expect(metaOf(pick('/login', undefined, false).html)).toBe('false');
+    expect(pick('/login', undefined, null).prerendered).toBe(false);
+    expect(pick('/terminated', undefined, false).prerendered).toBe(true);
+    expect(metaOf(pick('/terminated', undefined, false).html)).toBe('false');
+  });
+
+  it('reads a page once, and in Laos mode defaults to Lao and keeps each page\'s own language', () => {
+    const count = asked.filter((key) => key === 'th:/login').length;
+    pick('/login');
+    expect(asked.filter((key) => key === 'th:/login').length).toBe(count);
+    const laos = appDocuments(INDEX, prerenderedPage, { laos: true });
+    const lao = laos.pick({ path: '/login', cookie: undefined, active: true, acceptEncoding: 'br' });
+    expect(lao.encoding).toBe('br');
+    const html = brotliDecompressSync(lao.body).toString('utf8');
+    expect(rootOf(html)).toEqual({ route: '/login', locale: 'la' });
+    expect(html).toContain('<meta name="mw-laos" content="true" />');
+    const en = laos.pick({ path: '/login', cookie: 'mw-locale=en', active: true, acceptEncoding: undefined }).body.toString('utf8');
+    expect(en).toContain('<html lang="en-GB">');
+    expect(en).toContain('mw-laos');
+    expect(laos.pick({ path: '/user/home', cookie: 'mw-locale=en', active: true, acceptEncoding: undefined }).body.toString('utf8')).toContain('<html lang="lo-LA">');
+  });
+});
+
 describe.each(dbKinds)('the server sends the app document on %s', (kind) => {
   let t: TestApp;
   let dist: string;
@@ -79,6 +162,10 @@ describe.each(dbKinds)('the server sends the app document on %s', (kind) => {
     mkdirSync(join(dist, 'assets'));
     writeFileSync(join(dist, 'index.html'), INDEX);
     writeFileSync(join(dist, 'assets', 'index-abc.js'), 'console.log(1)');
+    for (const locale of ['th', 'en']) {
+      mkdirSync(join(dist, 'prerendered', 'default', locale), { recursive: true });
+      writeFileSync(join(dist, 'prerendered', 'default', locale, 'login.html'), prerenderedPage(locale, '/login'));
+    }
     t = await startApp(kind, { WEB_DIST: dist });
   });
   afterAll(async () => {
@@ -104,6 +191,20 @@ describe.each(dbKinds)('the server sends the app document on %s', (kind) => {
       await lao.close();
     }
     expect((await page('/register')).html).not.toContain('mw-laos');
+  });
+
+  it('sends /login prerendered in the language of the cookie, with the form in the HTML', async () => {
+    const th = await page('/login', 'gzip');
+    expect(rootOf(th.html)).toEqual({ route: '/login', locale: 'th' });
+    expect(th.html).toContain('<input name="password" type="password">');
+    expect(th.headers['vary']).toMatch(/cookie/i);
+    const res = await t.app.inject({ method: 'GET', url: '/login?next=1', headers: { cookie: 'mw-locale=en' } });
+    expect(rootOf(res.body)).toEqual({ route: '/login', locale: 'en' });
+    expect(metaOf(res.body)).toBe('true');
+    // Not built for this language: the shell.
+    const la = await t.app.inject({ method: 'GET', url: '/login', headers: { cookie: 'mw-locale=la' } });
+    expect(rootOf(la.body)).toBeNull();
+    expect((await page('/user/home')).html).toBe(INDEX.replace('<head>', '<head>\n    <meta name="mw-site-active" content="true" />'));
   });
 
   it('answers every history route with the page, marked active, never cached', async () => {

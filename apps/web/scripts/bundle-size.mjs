@@ -1,5 +1,7 @@
 // Gzipped size of the JavaScript that index.html loads (entry, its modulepreloads and their static
-// imports) — everything /login needs, since the login page ships in the entry. Fails above the budget.
+// imports), file by file. The login page and the guest layout are a chunk of their own beside it
+// (guestScreens.ts); scripts/first-load.mjs measures /login and /user/home whole, against their
+// budgets. Fails above the budget.
 // Usage: node apps/web/scripts/bundle-size.mjs [distDir] [budgetKB]
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -7,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const dist = process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
-const budgetKB = Number(process.argv[3] ?? 130);
+const budgetKB = Number(process.argv[3] ?? 110);
 const html = readFileSync(join(dist, 'index.html'), 'utf8');
 const queue = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]);
 const seen = new Set();

@@ -1,10 +1,10 @@
 import { StrictMode, startTransition } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { adoptServedSiteActive, startSiteActiveCheck } from './app/guards/SiteActiveGuard';
 import { loadScreenCode, loadScreenFonts, memberScreen, prefetchScreenData } from './app/memberBoot';
-import { createQueryClient } from './app/providers/queryClient';
-import { bundledLocale, changeLocale, setupI18n, storedLocale } from './i18n/i18n';
+import { prerenderedPage } from './app/prerendered';
+import { bundledLocale, changeLocale, chosenLocale, loadLaterMessages, rememberLocaleCookie, setupI18n, storedLocale } from './i18n/i18n';
 import './shared/ui/fonts';
 import './shared/ui/theme.css';
 import './shared/ui/components.css';
@@ -14,6 +14,8 @@ import { getToken } from './shared/auth/token';
 // page the server sent already carries the answer (meta mw-site-active); without it (a static
 // host), start that call now, in parallel with React's start-up, instead of after the first render.
 const { pathname } = window.location;
+// A guest's screens (the guest layout, the login page) load at once, beside the entry.
+const guestScreens = memberScreen(pathname) ? null : import('./app/guestScreens').catch(() => undefined);
 adoptServedSiteActive();
 if (pathname === '/login' || ((pathname === '/' || pathname.startsWith('/user')) && !getToken())) {
   void startSiteActiveCheck().catch(() => undefined);
@@ -27,17 +29,44 @@ function nextTask(): Promise<void> {
 }
 
 async function start(): Promise<void> {
-  const queryClient = createQueryClient();
+  const root = document.getElementById('root');
+  if (!root) throw new Error('Missing #root element');
   const locale = storedLocale();
+  // The server picks the prerendered page by this cookie; a language chosen before it existed is told now.
+  const chosen = chosenLocale();
+  if (chosen) rememberLocaleCookie(chosen);
+  // A guest page the server sent prerendered (scripts/prerender.mjs) in the member's language:
+  // React takes over the HTML on screen (hydration) instead of rendering it again.
+  const prerendered = prerenderedPage(root, pathname);
+  if (prerendered) {
+    setupI18n();
+    if (locale !== bundledLocale) await changeLocale(locale).catch(() => undefined);
+    await guestScreens;
+    if (prerendered.locale === locale) {
+      // As a transition, hydration yields to the browser between components (shorter tasks).
+      startTransition(() => {
+        hydrateRoot(
+          root,
+          <StrictMode>
+            <App />
+          </StrictMode>,
+        );
+      });
+      return;
+    }
+    // Prerendered in another language (a choice made before the cookie was): rendered afresh in
+    // the member's language below, replacing the page in one commit.
+  }
   // A member's screen loads its code, data and fonts before React renders (memberBoot.ts), each
   // step in a task of its own: the evaluation of the entry's modules is a long task already.
   const screen = memberScreen(pathname);
   let screenCode: Promise<void> | null = null;
+  let screenData: Promise<void> | null = null;
   if (screen) {
     await nextTask();
     screenCode = loadScreenCode(screen);
     // Calls carry <html lang>, which already names the bundled language.
-    if (locale === bundledLocale) prefetchScreenData(screen, queryClient);
+    if (locale === bundledLocale) screenData = prefetchScreenData(screen);
     await nextTask();
   }
   setupI18n();
@@ -45,31 +74,36 @@ async function start(): Promise<void> {
     // A remembered language, or the Lao site's default, that the entry does not bundle loads
     // before the first paint, so nothing flips.
     await changeLocale(locale).catch(() => undefined);
-    if (screen) prefetchScreenData(screen, queryClient);
+    if (screen) screenData = prefetchScreenData(screen);
   }
-  // The boot splash (index.html) stays until the screen can render at once: a member's code, and
-  // for everyone the UI font's faces (at most 600 ms): the first layout is then done in them, not
-  // in a fallback first (on Linux that layout, with its system-font fallback search for Thai,
-  // took twice as long) and again as each face arrives.
-  await Promise.all([screenCode, loadScreenFonts()]);
-  const root = document.getElementById('root');
-  if (!root) throw new Error('Missing #root element');
+  // The boot splash (index.html) stays until the screen can render at once: a member's code and
+  // first calls, and for everyone the UI font's faces (at most 600 ms): the first layout is then
+  // done in them, not in a fallback first (on Linux that layout, with its system-font fallback
+  // search for Thai, took twice as long) and again as each face arrives.
+  await Promise.all([screenCode, screenData, guestScreens, prerendered ? null : loadScreenFonts()]);
   // As a transition the first render yields to the browser between components instead of
   // blocking the main thread in one long task (slow phones: less total blocking time).
   startTransition(() => {
     createRoot(root).render(
       <StrictMode>
-        <App queryClient={queryClient} />
+        <App />
       </StrictMode>,
     );
   });
 }
 
-void start();
+// The texts after the first screen (error messages, the other guest pages…) once it is up.
+void start().then(() => {
+  setTimeout(() => void loadLaterMessages().catch(() => undefined), 0);
+});
 
 // The installable app (service worker, manifest language, update prompt) once the page has loaded.
 if (import.meta.env.PROD) {
-  const pwa = () => void import('./app/pwa/serviceWorker').then((m) => m.registerServiceWorker());
+  const pwa = () =>
+    void Promise.all([import('./app/pwa/serviceWorker'), loadLaterMessages()]).then(
+      ([m]) => m.registerServiceWorker(),
+      () => undefined,
+    );
   if (document.readyState === 'complete') pwa();
   else window.addEventListener('load', pwa, { once: true });
 }

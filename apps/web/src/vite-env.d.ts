@@ -13,6 +13,8 @@ interface ImportMetaEnv {
   readonly VITE_HOWTO_BASE_URL?: string;
   /** The minimum age at registration (default 20). */
   readonly VITE_MIN_AGE?: string;
+  /** The year of the build (vite.config.ts sets it): the prerendered pages' copyright year. */
+  readonly VITE_BUILD_YEAR?: string;
 }
 
 interface ImportMeta {

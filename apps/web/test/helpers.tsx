@@ -1,6 +1,6 @@
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { MemoryRouter, useLocation } from 'react-router';
+import { MemoryRouter, useLocation } from '../src/shared/router';
 import { vi } from 'vitest';
 import { AppRoutes } from '../src/app/AppRoutes';
 import { AppProviders } from '../src/app/providers/AppProviders';

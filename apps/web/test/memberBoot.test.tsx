@@ -1,5 +1,4 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fail, mockApi, ok } from './helpers';
 import { homeRoutes, loginMember } from './walletFixtures';
@@ -14,6 +13,8 @@ async function bootDashboard() {
   const { prefetchHomeEntry } = await import('../src/features/home/homeQueries');
   const { AppProviders } = await import('../src/app/providers/AppProviders');
   const { AppRoutes } = await import('../src/app/AppRoutes');
+  // The app's router, loaded afresh with the app's modules (its contexts are module state).
+  const { MemoryRouter } = await import('../src/shared/router');
   const queryClient = createQueryClient();
   prefetchHomeEntry(queryClient);
   // Boot's loads may even settle before React renders.

@@ -1,11 +1,14 @@
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { resetSiteActiveGuard } from '../src/app/guards/SiteActiveGuard';
-import { setupI18n } from '../src/i18n/i18n';
-// Tests render member screens without the member layout: its texts are registered here as it would.
+import { registerDefaultMessages, setupI18n } from '../src/i18n/i18n';
+// Tests render member screens without the member layout: its texts are registered here as it would,
+// and the guest texts the app loads after the first screen (i18n.ts loadLaterMessages).
 import '../src/i18n/memberMessages';
+import { defaultLaterMessages } from '../src/i18n/defaultLaterMessages';
 
 setupI18n();
+registerDefaultMessages(defaultLaterMessages);
 
 // jsdom's ArrayBuffer and typed arrays come from another realm than Node's WebCrypto, which then
 // refuses them ("not instance of ArrayBuffer"); browsers have one realm. Byte arguments are

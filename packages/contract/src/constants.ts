@@ -65,6 +65,16 @@ export type GameCode = (typeof GAME_CODES)[number];
 export const WALLET_CODE = 'WALLET';
 
 /** Storage keys of spec section 3. */
+/**
+ * The cookie the web app writes with the chosen language (the same as STORAGE_KEYS.locale): the
+ * server picks the prerendered guest page of that language with it (apps/server/src/http/app-document.ts).
+ */
+export const LOCALE_COOKIE = 'mw-locale';
+
+/** The guest pages prerendered at build time in each locale (apps/web/scripts/prerender.mjs). */
+export const PRERENDERED_ROUTES = ['/login', '/register', '/howto', '/contact', '/terminated'] as const;
+export type PrerenderedRoute = (typeof PRERENDERED_ROUTES)[number];
+
 export const STORAGE_KEYS = {
   token: 'token',
   locale: 'locale',

@@ -1,4 +1,5 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { DEFAULT_LAOS_LOCALE, DEFAULT_LOCALE, LOCALE_COOKIE, LOCALES, PRERENDERED_ROUTES, type Locale } from '@mw/contract/constants';
 
 /**
  * The web app's index.html as the server sends it for every history-style route (/, /login,
@@ -35,7 +36,8 @@ export const SITE_ACTIVE_META = 'mw-site-active';
  */
 export const LAOS_META = 'mw-laos';
 
-function withLaos(html: string): string {
+function withLaos(html: string, keepLang = false): string {
+  if (keepLang) return withMeta(html, `<meta name="${LAOS_META}" content="true" />`);
   const lang = html.replace(/<html(\s[^>]*)?>/i, (tag) => (/\slang=/i.test(tag) ? tag.replace(/\slang=("[^"]*"|'[^']*'|[^\s>]*)/i, ' lang="lo-LA"') : tag.replace(/^<html/i, '<html lang="lo-LA"')));
   return withMeta(lang, `<meta name="${LAOS_META}" content="true" />`);
 }
@@ -78,8 +80,9 @@ function accepts(acceptEncoding: string, coding: string): boolean {
   return false;
 }
 
-export function appDocument(source: string, options: { laos?: boolean } = {}): AppDocument {
-  const html = options.laos ? withLaos(source) : source;
+/** `keepLang`: in Laos mode, the page keeps its <html lang> (a prerendered page's language). */
+export function appDocument(source: string, options: { laos?: boolean; keepLang?: boolean } = {}): AppDocument {
+  const html = options.laos ? withLaos(source, options.keepLang === true) : source;
   const variants = { active: variant(withState(html, true)), gone: variant(withState(html, false)), unknown: variant(html) };
   return {
     pick(active, acceptEncoding) {
@@ -88,6 +91,69 @@ export function appDocument(source: string, options: { laos?: boolean } = {}): A
       if (accepts(header, 'br')) return { body: chosen.br, encoding: 'br' };
       if (accepts(header, 'gzip')) return { body: chosen.gzip, encoding: 'gzip' };
       return { body: chosen.identity, encoding: undefined };
+    },
+  };
+}
+
+/**
+ * The guest pages (/login, /register, /howto, /contact, /terminated), prerendered at build time in
+ * each locale (apps/web/scripts/prerender.mjs: dist/prerendered/<site>/<locale>/<page>.html), and
+ * the plain shell (index.html) for every other route. The guest page goes out with its form already
+ * in the HTML, in the language the `mw-locale` cookie names (the web app writes it when the
+ * language changes and at start), else the site's default (th, or la in LAOS_MODE); the browser
+ * hydrates it. /login goes prerendered only when the site is known active (its guard would
+ * otherwise show something else first: the shell, as before). Each document carries the site
+ * state and the Laos meta as the shell does; its variants are built on first use.
+ */
+export interface AppDocuments {
+  pick(request: { path: string; cookie: string | undefined; active: boolean | null; acceptEncoding: string | undefined }): {
+    body: Buffer;
+    encoding: 'br' | 'gzip' | undefined;
+    /** Whether a prerendered page was chosen (its language depends on the cookie: `Vary: Cookie`). */
+    prerendered: boolean;
+  };
+}
+
+/** The locale a Cookie header names with `mw-locale`, if it is one of the app's. */
+export function localeFromCookie(cookie: string | undefined): Locale | null {
+  if (!cookie) return null;
+  for (const part of cookie.split(';')) {
+    const at = part.indexOf('=');
+    if (at < 0 || part.slice(0, at).trim() !== LOCALE_COOKIE) continue;
+    const value = part.slice(at + 1).trim();
+    return (LOCALES as readonly string[]).includes(value) ? (value as Locale) : null;
+  }
+  return null;
+}
+
+/** The prerendered route a path is (a trailing slash allowed), if any. */
+export function prerenderedRoute(path: string): (typeof PRERENDERED_ROUTES)[number] | null {
+  const trimmed = path.length > 1 ? path.replace(/\/+$/, '') : path;
+  return (PRERENDERED_ROUTES as readonly string[]).includes(trimmed) ? (trimmed as (typeof PRERENDERED_ROUTES)[number]) : null;
+}
+
+/**
+ * `prerendered(locale, route)`: that page's HTML (null when the build has none: the shell goes).
+ * In Laos mode the prerendered pages keep their own <html lang> (the page's language).
+ */
+export function appDocuments(shell: string, prerendered: (locale: Locale, route: string) => string | null, options: { laos?: boolean } = {}): AppDocuments {
+  const plain = appDocument(shell, options);
+  const pages = new Map<string, AppDocument | null>();
+  const fallback: Locale = options.laos ? DEFAULT_LAOS_LOCALE : DEFAULT_LOCALE;
+  const pageOf = (locale: Locale, route: string): AppDocument | null => {
+    const key = `${locale}:${route}`;
+    if (!pages.has(key)) {
+      const html = prerendered(locale, route);
+      pages.set(key, html === null ? null : appDocument(html, { ...options, keepLang: true }));
+    }
+    return pages.get(key) ?? null;
+  };
+  return {
+    pick({ path, cookie, active, acceptEncoding }) {
+      const route = prerenderedRoute(path);
+      const page = route && (route !== '/login' || active === true) ? pageOf(localeFromCookie(cookie) ?? fallback, route) : null;
+      if (page) return { ...page.pick(active, acceptEncoding), prerendered: true };
+      return { ...plain.pick(active, acceptEncoding), prerendered: false };
     },
   };
 }

@@ -1,15 +1,24 @@
-import type { QueryClient } from '@tanstack/react-query';
-import { BrowserRouter } from 'react-router';
+import { BrowserRouter } from '../shared/router';
 import { AppRoutes } from './AppRoutes';
-import { AppProviders } from './providers/AppProviders';
+import { BaseProviders } from './providers/BaseProviders';
 
-/** `queryClient`: the one main.tsx created to start a member's first loads before React. */
-export function App({ queryClient }: { queryClient?: QueryClient }) {
+/**
+ * The app in the browser. React Query comes with the screens that use it (lazyWithQueries.tsx);
+ * the prerendered guest pages (prerender.tsx) render the same tree around a static router.
+ */
+export function App() {
   return (
     <BrowserRouter>
-      <AppProviders queryClient={queryClient}>
-        <AppRoutes />
-      </AppProviders>
+      <AppTree />
     </BrowserRouter>
+  );
+}
+
+/** Everything inside the router: the same in the browser and at prerendering. */
+export function AppTree() {
+  return (
+    <BaseProviders>
+      <AppRoutes />
+    </BaseProviders>
   );
 }

@@ -1,30 +1,51 @@
 import { lazy, Suspense, type ComponentType } from 'react';
-import { Navigate, Route, Routes } from 'react-router';
-import { LoginPage } from '../features/auth/login/LoginPage';
-import { NotFoundPage } from '../features/status/NotFoundPage';
-import { TerminatedPage } from '../features/status/TerminatedPage';
+import { Navigate, Route, Routes } from '../shared/router';
 import { ErrorBoundary } from '../shared/ui/ErrorBoundary';
+import { loadLaterMessages } from '../i18n/i18n';
+import { lazyWithQueries } from './providers/lazyWithQueries';
+import { useScreenReady } from './screenReady';
 import { PageSpinner } from '../shared/ui/Spinner';
 import { RequireAuth } from './guards/RequireAuth';
 import { SiteActiveGuard } from './guards/SiteActiveGuard';
-import { GuestLayout } from './layouts/GuestLayout';
 
-/** Route-level code splitting: /login ships with the entry, everything else loads on demand. */
+/**
+ * Route-level code splitting: every screen loads on demand (a guest's page preloads the guest
+ * layout and the login page: guestScreens.ts); the screens that use React Query bring it along
+ * (lazyWithQueries).
+ */
 function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
-  return lazy(async () => ({ default: (await load())[name] }));
+  return lazy(async () => {
+    const Screen: ComponentType = (await load())[name];
+    function ReadyScreen() {
+      useScreenReady();
+      return <Screen />;
+    }
+    return { default: ReadyScreen };
+  });
+}
+const queryPage = lazyWithQueries;
+
+/** A screen's code with the texts it shows beyond the first screens' (i18n.ts loadLaterMessages). */
+function withLaterTexts<M>(load: () => Promise<M>): () => Promise<M> {
+  return () => Promise.all([load(), loadLaterMessages()]).then(([module]) => module);
 }
 
-const MemberLayout = page(() => import('./layouts/MemberLayout'), 'MemberLayout');
-const MemberHomeRoute = page(() => import('./pages/MemberHomeRoute'), 'MemberHomeRoute');
-const RegisterPage = page(() => import('../features/auth/register/RegisterPage'), 'RegisterPage');
-const ForgotPasswordPage = page(() => import('../features/auth/forgot-password/ForgotPasswordPage'), 'ForgotPasswordPage');
-const HowtoPage = page(() => import('../features/howto/HowtoPage'), 'HowtoPage');
-const ContactPage = page(() => import('../features/contact/ContactPage'), 'ContactPage');
-const ProfilePage = page(() => import('../features/profile/ProfilePage'), 'ProfilePage');
-const BonusPage = page(() => import('../features/bonus/BonusPage'), 'BonusPage');
-const StatementPage = page(() => import('../features/statement/StatementPage'), 'StatementPage');
-const SpinPage = page(() => import('../features/spin/SpinPage'), 'SpinPage');
-const ResponsiblePage = page(() => import('../features/responsible/ResponsiblePage'), 'ResponsiblePage');
+const TerminatedPage = page(() => import('./statusScreens'), 'TerminatedPage');
+const NotFoundPage = page(() => import('./statusScreens'), 'NotFoundPage');
+// The guest layout and the login page, in one chunk (guestScreens.ts).
+const GuestLayout = lazy(() => import('./guestScreens').then((m) => ({ default: m.GuestLayout })));
+const LoginPage = page(() => import('./guestScreens'), 'LoginPage');
+const MemberLayout = queryPage(() => import('./layouts/MemberLayout'), 'MemberLayout');
+const MemberHomeRoute = queryPage(() => import('./pages/MemberHomeRoute'), 'MemberHomeRoute');
+const RegisterPage = queryPage(withLaterTexts(() => import('../features/auth/register/RegisterPage')), 'RegisterPage');
+const ForgotPasswordPage = queryPage(withLaterTexts(() => import('../features/auth/forgot-password/ForgotPasswordPage')), 'ForgotPasswordPage');
+const HowtoPage = page(withLaterTexts(() => import('../features/howto/HowtoPage')), 'HowtoPage');
+const ContactPage = queryPage(withLaterTexts(() => import('../features/contact/ContactPage')), 'ContactPage');
+const ProfilePage = queryPage(withLaterTexts(() => import('../features/profile/ProfilePage')), 'ProfilePage');
+const BonusPage = queryPage(withLaterTexts(() => import('../features/bonus/BonusPage')), 'BonusPage');
+const StatementPage = queryPage(withLaterTexts(() => import('../features/statement/StatementPage')), 'StatementPage');
+const SpinPage = queryPage(withLaterTexts(() => import('../features/spin/SpinPage')), 'SpinPage');
+const ResponsiblePage = queryPage(withLaterTexts(() => import('../features/responsible/ResponsiblePage')), 'ResponsiblePage');
 
 /** The route table of spec section 2 (plus /forgot-password). */
 export function AppRoutes() {

@@ -1,6 +1,3 @@
-import type { QueryClient } from '@tanstack/react-query';
-import { prefetchHomeEntry } from '../features/home/homeQueries';
-import { siteInfoQuery } from '../shared/api/lookups';
 import { getToken } from '../shared/auth/token';
 
 /**
@@ -29,21 +26,27 @@ export function memberScreen(pathname: string): MemberScreen | null {
 
 /** Settles when the screen's code is there (or failed: the lazy routes then report it). */
 export function loadScreenCode(screen: MemberScreen): Promise<void> {
-  return Promise.all([import('./layouts/MemberLayout'), screen.dashboard ? import('./pages/MemberHomeRoute') : null]).then(
+  // With React Query's layer, which the lazy screens render in (providers/lazyWithQueries.tsx).
+  return Promise.all([
+    import('./layouts/MemberLayout'),
+    import('./providers/QueryLayer'),
+    screen.dashboard ? import('./pages/MemberHomeRoute') : null,
+  ]).then(
     () => undefined,
     () => undefined,
   );
 }
 
 /**
- * Starts the screen's calls (they carry <html lang>: call it once the language is set). The
- * dashboard's own loads go first; the spin check and the site name follow in the next task.
+ * Starts the screen's calls (they carry <html lang>: call it once the language is set), in the
+ * page's query client (memberData.ts, loaded here with React Query: the guest pages' first
+ * download has neither). Settles once they are started.
  */
-export function prefetchScreenData(screen: MemberScreen, queryClient: QueryClient): void {
-  if (screen.dashboard) prefetchHomeEntry(queryClient);
-  setTimeout(() => {
-    queryClient.fetchQuery(siteInfoQuery()).catch(() => undefined);
-  }, 0);
+export function prefetchScreenData(screen: MemberScreen): Promise<void> {
+  return import('./memberData').then(
+    (m) => m.prefetchScreenData(screen),
+    () => undefined,
+  );
 }
 
 /**

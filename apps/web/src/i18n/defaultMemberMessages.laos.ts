@@ -1,1 +1,1 @@
-export { laMember as defaultMemberMessages } from './la.member';
+export { laMemberFirst as defaultMemberMessages } from './la.memberFirst';

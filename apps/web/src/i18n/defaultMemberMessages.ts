@@ -1,2 +1,2 @@
-// The default locale's member half (see defaultMessages.ts); the Laos build aliases it to .laos.ts.
-export { thMember as defaultMemberMessages } from './th.member';
+// The default locale's member texts of the first screens (see defaultMessages.ts); the Laos build aliases it to .laos.ts.
+export { thMemberFirst as defaultMemberMessages } from './th.memberFirst';

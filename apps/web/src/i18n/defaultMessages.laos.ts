@@ -1,1 +1,1 @@
-export { laGuest as defaultMessages } from './la.guest';
+export { laFirst as defaultMessages } from './la.first';

@@ -4,6 +4,7 @@ export const en: Messages = {
   app: {
     name: 'Member Wallet',
     tagline: 'Your member wallet, safe and simple',
+    noScript: 'Please turn on JavaScript to log in and use the wallet.',
   },
   pwa: {
     shortName: 'Wallet',

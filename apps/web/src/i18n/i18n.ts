@@ -4,6 +4,7 @@ import {
   DEFAULT_LAOS_LOCALE,
   DEFAULT_LOCALE,
   LOCALES,
+  LOCALE_COOKIE,
   LOCALE_TAGS,
   STORAGE_KEYS,
   type Locale,
@@ -11,7 +12,7 @@ import {
 import { LAOS, LAOS_BUILD } from '../shared/config';
 import { readStorage, writeStorage } from '../shared/storage';
 import { defaultMessages } from './defaultMessages';
-import type { MemberMessages, Messages } from './messages';
+import type { LaterMessages, MemberFirstMessages, MemberLaterMessages, Messages } from './messages';
 
 /** The locale whose guest texts the entry bundles (th, or la in a Laos build). */
 export const bundledLocale: Locale = LAOS_BUILD ? DEFAULT_LAOS_LOCALE : DEFAULT_LOCALE;
@@ -32,9 +33,32 @@ export function isLocale(value: unknown): value is Locale {
   return typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
 }
 
-export function storedLocale(): Locale {
+/** The language the member chose (kept in localStorage), if any. */
+export function chosenLocale(): Locale | null {
   const stored = readStorage('local', STORAGE_KEYS.locale);
-  return isLocale(stored) ? stored : defaultLocale;
+  return isLocale(stored) ? stored : null;
+}
+
+/** The member's language: their choice (localStorage, else the cookie that mirrors it), or the site's default. */
+export function storedLocale(): Locale {
+  return chosenLocale() ?? cookieLocale() ?? defaultLocale;
+}
+
+/** The locale the language cookie names (what the server prerendered the page in), if any. */
+export function cookieLocale(): Locale | null {
+  if (typeof document === 'undefined') return null;
+  const found = document.cookie.split(';').find((part) => part.trim().startsWith(`${LOCALE_COOKIE}=`));
+  const value = found?.split('=')[1]?.trim();
+  return isLocale(value) ? value : null;
+}
+
+/**
+ * Tells the server the member's language (a cookie, a year long, as the choice in localStorage
+ * is kept): the next page load comes prerendered in it. Written when it changes and at start.
+ */
+export function rememberLocaleCookie(locale: Locale): void {
+  if (typeof document === 'undefined' || cookieLocale() === locale) return;
+  document.cookie = `${LOCALE_COOKIE}=${locale}; path=/; max-age=31536000; samesite=lax`;
 }
 
 export function currentLocale(): Locale {
@@ -42,26 +66,47 @@ export function currentLocale(): Locale {
   return isLocale(language) ? language : defaultLocale;
 }
 
-/** The default locale's member half, when it arrives before i18next is set up (main.tsx loads the member layout first). */
-let pendingMemberMessages: MemberMessages | null = null;
+/** The default locale's other texts, when they arrive before i18next is set up (main.tsx loads the member layout first). */
+let pendingMessages: Partial<MemberFirstMessages & LaterMessages & MemberLaterMessages> = {};
 
 /**
- * Adds the default locale's member texts (memberMessages.ts, imported by the member layout) to its
- * guest texts, which the entry bundles: at once, or at set-up if it has not happened yet.
+ * Adds the default locale's member texts of the first screens (memberMessages.ts, imported by the
+ * member layout), or its texts after the first screen (loadLaterMessages), to the first screen's
+ * texts, which the entry bundles: at once, or at set-up if it has not happened yet.
  */
-export function registerDefaultMemberMessages(messages: MemberMessages): void {
+export function registerDefaultMessages(messages: MemberFirstMessages | (LaterMessages & MemberLaterMessages)): void {
   if (i18next.isInitialized) i18next.addResourceBundle(bundledLocale, 'translation', messages, true, true);
-  else pendingMemberMessages = messages;
+  else pendingMessages = { ...pendingMessages, ...messages };
 }
 
-/** Initialises i18next synchronously with the default locale's messages (its guest half, and its member half when already loaded). */
+let laterMessages: Promise<void> | null = null;
+
+/**
+ * The default locale's texts that are not on the first screen (the guest pages' registration,
+ * password reset, how-to, contact, installable app…, and the member screens' and dialogs' beyond
+ * the dashboard: defaultLaterMessages.ts). main.tsx starts this after the first screen; the screens
+ * that show them load with them (AppRoutes.tsx, the home page's dialogs). (Another locale loads
+ * whole when chosen.)
+ */
+export function loadLaterMessages(): Promise<void> {
+  laterMessages ??= import('./defaultLaterMessages').then(
+    (m) => registerDefaultMessages(m.defaultLaterMessages),
+    (error: unknown) => {
+      laterMessages = null;
+      throw error;
+    },
+  );
+  return laterMessages;
+}
+
+/** Initialises i18next synchronously with the default locale's messages (its first screen's, and the others already loaded). */
 export function setupI18n(): typeof i18next {
   if (!i18next.isInitialized) {
     void i18next.use(initReactI18next).init({
       lng: bundledLocale,
       fallbackLng: bundledLocale,
       supportedLngs: [...LOCALES],
-      resources: { [bundledLocale]: { translation: { ...defaultMessages, ...pendingMemberMessages } } },
+      resources: { [bundledLocale]: { translation: { ...defaultMessages, ...pendingMessages } } },
       interpolation: { escapeValue: false },
       initAsync: false,
       returnNull: false,
@@ -89,5 +134,6 @@ export async function changeLocale(locale: Locale): Promise<void> {
   if (typeof document !== 'undefined') document.documentElement.lang = LOCALE_TAGS[locale];
   await i18next.changeLanguage(locale);
   writeStorage('local', STORAGE_KEYS.locale, locale);
+  rememberLocaleCookie(locale);
   applyDocumentLocale(locale);
 }

@@ -1,6 +1,6 @@
 import { defaultMemberMessages } from './defaultMemberMessages';
-import { registerDefaultMemberMessages } from './i18n';
+import { registerDefaultMessages } from './i18n';
 
 // Imported by the member layout: the default locale's member texts join its guest texts before any
 // member screen renders. (Other locales load whole, both halves, when chosen.)
-registerDefaultMemberMessages(defaultMemberMessages);
+registerDefaultMessages(defaultMemberMessages);

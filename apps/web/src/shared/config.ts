@@ -31,7 +31,11 @@ export const LAOS_META = 'mw-laos';
  * default, 8–15 digit phones, Lao banks (BCEL) and the currency choice at registration.
  */
 export const LAOS: boolean =
-  LAOS_BUILD || (typeof document !== 'undefined' && document.querySelector(`meta[name="${LAOS_META}"]`)?.getAttribute('content') === 'true');
+  LAOS_BUILD ||
+  (typeof document !== 'undefined'
+    ? document.querySelector(`meta[name="${LAOS_META}"]`)?.getAttribute('content') === 'true'
+    : // Prerendering in Node (scripts/prerender.mjs) renders the Lao site's pages with this set.
+      (globalThis as { __MW_PRERENDER_LAOS__?: boolean }).__MW_PRERENDER_LAOS__ === true);
 
 export const config = {
   laos: LAOS,
@@ -42,3 +46,6 @@ export const config = {
   minAge: positiveNumber(import.meta.env.VITE_MIN_AGE, DEFAULT_MIN_AGE),
   howtoBaseUrl: (import.meta.env.VITE_HOWTO_BASE_URL || `${import.meta.env.BASE_URL}howto`).replace(/\/+$/, ''),
 } as const;
+
+/** The year the app was built (and its guest pages prerendered) in. */
+export const BUILD_YEAR = Number(import.meta.env.VITE_BUILD_YEAR) || new Date().getFullYear();

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Navigate } from 'react-router';
+import { Navigate } from '../../shared/router';
 import { useToken } from '../../shared/auth/token';
 
 /** Member routes: without a stored token the member goes to /login. */

@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from '../../shared/router';
 import { ApiError } from '../../shared/api/ApiError';
 import { fetchSiteActive } from '../../shared/api/lookups';
 import { PageSpinner } from '../../shared/ui/Spinner';
@@ -17,19 +17,42 @@ const REUSE_MS = 2_000;
  * apps/server/src/http/app-document.ts): for the navigation that loaded the page, that is the
  * answer of the check, and the guard does not wait for a round trip. Later navigations ask the API.
  */
+function servedMeta(): string | null {
+  return typeof document === 'undefined' ? null : (document.querySelector('meta[name="mw-site-active"]')?.getAttribute('content') ?? null);
+}
+
+function restoredPage(): boolean {
+  const navigation = typeof performance === 'undefined' ? undefined : performance.getEntriesByType?.('navigation')[0];
+  return navigation !== undefined && (navigation as PerformanceNavigationTiming).type === 'back_forward';
+}
+
 function servedSiteActive(): boolean | null {
   // A page the browser took from its cache for back/forward may carry an old state: ask instead.
-  const navigation = typeof performance === 'undefined' ? undefined : performance.getEntriesByType?.('navigation')[0];
-  if (navigation && (navigation as PerformanceNavigationTiming).type === 'back_forward') return null;
-  const content = typeof document === 'undefined' ? null : document.querySelector('meta[name="mw-site-active"]')?.getAttribute('content');
+  if (restoredPage()) return null;
+  const content = servedMeta();
   return content === 'true' ? true : content === 'false' ? false : null;
 }
 
 export function adoptServedSiteActive(): void {
   const served = servedSiteActive();
-  if (served === null) return;
+  if (served === null) {
+    // Restored by back/forward from a page that said "active" (the prerendered /login among them):
+    // it shows at once, as that page did (the HTML on screen is the form), and the guard asks the
+    // API behind it — as on any visit within RECHECK_BLOCKING_AFTER_MS of a confirmation.
+    if (restoredPage() && servedMeta() === 'true') confirmedAt = Date.now();
+    return;
+  }
   inFlight = { promise: Promise.resolve(served), startedAt: Date.now() };
   if (served) confirmedAt = Date.now();
+}
+
+/**
+ * Prerendering (src/prerender.tsx): /login is rendered as on a site known to be active — the
+ * server sends that page only then (apps/server/src/http/app-document.ts), with the meta that
+ * makes the browser's first render the same (adoptServedSiteActive).
+ */
+export function assumeSiteActive(): void {
+  confirmedAt = Date.now();
 }
 
 export function startSiteActiveCheck(): Promise<boolean> {

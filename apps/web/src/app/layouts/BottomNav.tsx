@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { NavLink } from 'react-router';
+import { NavLink } from '../../shared/router';
 import { Icon, type IconName } from '../../shared/ui/Icon';
 
 export function BottomNav({ children }: { children: ReactNode }) {

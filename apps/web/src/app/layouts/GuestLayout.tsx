@@ -1,17 +1,33 @@
-import { Suspense, useEffect } from 'react';
+import { Suspense, useEffect, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Outlet, useLocation } from 'react-router';
+import { Outlet, useLocation } from '../../shared/router';
 import { useSiteInfo } from '../../shared/api/lookups';
 import { clearToken } from '../../shared/auth/token';
+import { BUILD_YEAR } from '../../shared/config';
 import { PageSpinner } from '../../shared/ui/Spinner';
 import { BottomNav, NavTab } from './BottomNav';
 import { ChatWidgetSlot } from '../../features/chat/ChatWidgetSlot';
+
+const noUpdates = () => () => undefined;
+
+/**
+ * This year; while the browser takes over a prerendered page (hydration), the year it was
+ * prerendered in (the build's), then this year if that differs: no mismatch with the HTML.
+ */
+function useYear(): number {
+  return useSyncExternalStore(
+    noUpdates,
+    () => new Date().getFullYear(),
+    () => BUILD_YEAR,
+  );
+}
 
 /** Guest pages: no top bar; bottom menu Home (/login), Register, How to use, Contact; credit line. */
 export function GuestLayout() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const info = useSiteInfo();
+  const year = useYear();
 
   // Spec section 2: a stored token is cleared when a guest page loads.
   useEffect(() => {
@@ -30,7 +46,7 @@ export function GuestLayout() {
         </Suspense>
       </main>
       <p className="credit-line" data-testid="credit-line">
-        {t('layout.credit', { year: new Date().getFullYear(), website })}
+        {t('layout.credit', { year, website })}
       </p>
       <ChatWidgetSlot />
       <BottomNav>

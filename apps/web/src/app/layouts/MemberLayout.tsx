@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Outlet } from 'react-router';
+import { Link, Outlet } from '../../shared/router';
 import { useLogout } from '../../features/auth/logout/useLogout';
 import { useSiteInfo } from '../../shared/api/lookups';
 import { Icon } from '../../shared/ui/Icon';

@@ -2,14 +2,21 @@ import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useState, type ComponentType } from 'react';
 import type { GameAccount } from '@mw/contract/wallet';
 import { agreementAccepted } from '../../features/agreement/agreementStorage';
+import { loadLaterMessages } from '../../i18n/i18n';
 import { HomePage } from '../../features/home/HomePage';
 import { reloadWallet } from '../../shared/api/wallet';
 import { useBreakState } from '../../features/responsible/breakState';
-import { RestrictedView } from '../../features/responsible/RestrictedView';
 
-/** Modals load on first use: they are not part of the home page's first download. */
+/**
+ * Modals load on first use: they are not part of the home page's first download. With them come
+ * the texts after the first screen (i18n.ts loadLaterMessages: the deposit shows the currencies'
+ * names the registration has).
+ */
 function modal<P, K extends string>(load: () => Promise<Record<K, ComponentType<P>>>, name: K) {
-  return lazy(async () => ({ default: (await load())[name] }));
+  return lazy(async () => {
+    const [module] = await Promise.all([load(), loadLaterMessages()]);
+    return { default: module[name] };
+  });
 }
 
 const DepositModal = modal(() => import('../../features/deposit/DepositModal'), 'DepositModal');
@@ -18,6 +25,8 @@ const WithdrawModal = modal(() => import('../../features/withdraw/WithdrawModal'
 // The agreement (and the HTML sanitiser it needs) loads only for a member who has not accepted it yet.
 const AgreementModal = modal(() => import('../../features/agreement/AgreementModal'), 'AgreementModal');
 const SlotAccountModal = modal(() => import('../../features/game-account/SlotAccountModal'), 'SlotAccountModal');
+// The view of a member on a break loads only for one.
+const RestrictedView = lazy(() => import('../../features/responsible/RestrictedView').then((m) => ({ default: m.RestrictedView })));
 const RewardFlow = modal(() => import('../../features/rewards/RewardFlow'), 'RewardFlow');
 
 type OpenModal =
@@ -51,8 +60,10 @@ export function MemberHomeRoute() {
   if (onBreak) {
     return (
       <>
-        <RestrictedView kind={onBreak.kind} until={onBreak.until} onWithdraw={() => setOpen({ kind: 'withdraw' })} />
-        <Suspense fallback={null}>{open?.kind === 'withdraw' && <WithdrawModal onClose={close} />}</Suspense>
+        <Suspense fallback={null}>
+          <RestrictedView kind={onBreak.kind} until={onBreak.until} onWithdraw={() => setOpen({ kind: 'withdraw' })} />
+          {open?.kind === 'withdraw' && <WithdrawModal onClose={close} />}
+        </Suspense>
       </>
     );
   }

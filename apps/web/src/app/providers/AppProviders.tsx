@@ -1,25 +1,18 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { I18nextProvider } from 'react-i18next';
-import { setupI18n } from '../../i18n/i18n';
-import { AlertHost } from '../../shared/ui/AlertHost';
-import { GlobalLoader } from '../../shared/ui/GlobalLoader';
-import { Toaster } from '../../shared/ui/Toaster';
 import { createQueryClient } from './queryClient';
-import { SessionRedirects } from './SessionRedirects';
+import { BaseProviders } from './BaseProviders';
 
-/** Everything a screen may rely on; must sit inside a router (SessionRedirects navigates). */
+/**
+ * BaseProviders with a query client of its own above every screen (tests, and anything rendered
+ * outside the app's lazy screens). The app itself (App.tsx) uses BaseProviders: its screens bring
+ * React Query with their code (lazyWithQueries.tsx).
+ */
 export function AppProviders({ children, queryClient }: { children: ReactNode; queryClient?: QueryClient }) {
   const [client] = useState(() => queryClient ?? createQueryClient());
   return (
-    <I18nextProvider i18n={setupI18n()}>
-      <QueryClientProvider client={client}>
-        <SessionRedirects />
-        <GlobalLoader />
-        {children}
-        <Toaster />
-        <AlertHost />
-      </QueryClientProvider>
-    </I18nextProvider>
+    <QueryClientProvider client={client}>
+      <BaseProviders>{children}</BaseProviders>
+    </QueryClientProvider>
   );
 }

@@ -1,23 +1,23 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../shared/router';
+import { runSessionEndCleanups } from '../../shared/api/sessionCleanup';
 import { onSessionEvent } from '../../shared/api/sessionEvents';
 
 /** Turns the API client's session events into navigation: expired → /login, gone → /terminated. */
 export function SessionRedirects() {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   useEffect(
     () =>
       onSessionEvent((event) => {
         if (event === 'gone') {
           navigate('/terminated', { replace: true });
         } else {
-          queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== 'lookup' });
+          // The member's queries go (every query client's but the lookups: sessionCleanup.ts).
+          runSessionEndCleanups();
           navigate('/login', { replace: true });
         }
       }),
-    [navigate, queryClient],
+    [navigate],
   );
   return null;
 }

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../../shared/router';
 import { useTranslation } from 'react-i18next';
 import { formatMoney } from '../../shared/format/money';
 import { currencySign, useMoneyCurrency } from '../../shared/format/moneyCurrency';

@@ -1,6 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useState } from 'react';
-import { request, type ResponseParser } from '../../shared/api/client';
+import { Suspense, useEffect, useState } from 'react';
+import { lazyWithQueries } from '../../app/providers/lazyWithQueries';
+import type { ResponseParser } from '../../shared/api/client';
+import { createLookup } from '../../shared/api/lookupStore';
 
 /**
  * Where the chat widget goes on every page (guest and member layouts). Only a flag check lives in
@@ -9,7 +10,7 @@ import { request, type ResponseParser } from '../../shared/api/client';
  * is not part of the first screen, and does not compete with it — and the panel with the socket
  * only when the bubble is opened.
  */
-const ChatLauncher = lazy(() => import('./ChatLauncher').then((m) => ({ default: m.ChatLauncher })));
+const ChatLauncher = lazyWithQueries(() => import('./ChatLauncher'), 'ChatLauncher');
 
 const flagParser: ResponseParser<boolean> = {
   safeParse: (value) =>
@@ -37,14 +38,11 @@ export function takeOpenRequest(): boolean {
   return requested;
 }
 
+/** GET /api/lookup/enableChatWidget, once per page load (kept 10 minutes): lookupStore.ts. */
+export const chatWidgetFlag = createLookup('/api/lookup/enableChatWidget', flagParser, 10 * 60_000);
+
 export function useChatWidgetEnabled(): boolean {
-  const flag = useQuery({
-    queryKey: ['lookup', 'enableChatWidget'],
-    queryFn: ({ signal }) => request('/api/lookup/enableChatWidget', flagParser, { signal, background: true }),
-    staleTime: 10 * 60_000,
-    meta: { silent: true },
-  });
-  return flag.data === true;
+  return chatWidgetFlag.use() === true;
 }
 
 const AFTER_IDLE_MS = 2000;

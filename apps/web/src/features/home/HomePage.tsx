@@ -1,18 +1,24 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { GameAccount } from '@mw/contract/wallet';
 import { refusalMessage } from '../../shared/api/refusalMessage';
 import { useIdempotencyKey } from '../../shared/api/useIdempotencyKey';
 import { reloadWallet, walletQuery } from '../../shared/api/wallet';
 import { toast } from '../../shared/ui/toast';
-import { HomeBonusProgress } from '../bonus/HomeBonusProgress';
 import { GameAccountList } from './GameAccountList';
 import { HomeTiles } from './HomeTiles';
 import { lastSyncTime, useReceiveInviteBonus, useRefreshGames, useSpinActive } from './homeApi';
 import { endFirstEntry, entryMountOptions } from './homeQueries';
-import { InviteBonusDialog } from './InviteBonusDialog';
 import { WalletHeader } from './WalletHeader';
+
+/**
+ * The open bonus condition's progress loads after the dashboard, with the bonus texts: it shows
+ * only when a condition is open, once its own call has answered (not part of the first download).
+ */
+// The invite bonus's dialog loads when it opens.
+const InviteBonusDialog = lazy(() => import('./InviteBonusDialog').then((m) => ({ default: m.InviteBonusDialog })));
+const HomeBonusProgress = lazy(() => import('../bonus/HomeBonusProgress').then((m) => ({ default: m.HomeBonusProgress })));
 import { GAME_CATEGORIES, gamesOf } from './walletTotals';
 import './home.css';
 
@@ -95,7 +101,9 @@ export function HomePage({ onDeposit, onWithdraw, onTransfer, onOpenGame, onInvi
         onTransfer={onTransfer}
         onReceiveInvite={() => setInviteOpen(true)}
       />
-      <HomeBonusProgress />
+      <Suspense fallback={null}>
+        <HomeBonusProgress />
+      </Suspense>
       <HomeTiles
         spinActive={spinActive.data === true}
         coins={data?.profile.coin}
@@ -120,7 +128,9 @@ export function HomePage({ onDeposit, onWithdraw, onTransfer, onOpenGame, onInvi
         wallet.isPending && <div className="game-grid-skeleton" aria-hidden="true" />
       )}
       {inviteOpen && data && (
-        <InviteBonusDialog invite={data.invite} pending={receiveInvite.isPending} onConfirm={receive} onClose={() => setInviteOpen(false)} />
+        <Suspense fallback={null}>
+          <InviteBonusDialog invite={data.invite} pending={receiveInvite.isPending} onConfirm={receive} onClose={() => setInviteOpen(false)} />
+        </Suspense>
       )}
     </section>
   );

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../shared/router';
 import { Icon, type IconName } from '../../shared/ui/Icon';
 import { Spinner } from '../../shared/ui/Spinner';
 

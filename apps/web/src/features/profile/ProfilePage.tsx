@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../shared/router';
 import { formatAccountNo, isEnglishOnlyName, requiresEnglishName } from '@mw/contract/rules';
 import { errorMessage } from '../../shared/api/errorMessage';
 import { bankName } from '../../shared/format/bankName';

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../shared/router';
 import { useWallet } from '../../shared/api/wallet';
 import { formatDateTime } from '../../shared/format/date';
 import { Money } from '../../shared/ui/Money';

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '../../shared/router';
 import { PAGE_SIZE } from '@mw/contract/constants';
 import { errorMessage } from '../../shared/api/errorMessage';
 import { Icon } from '../../shared/ui/Icon';

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../shared/router';
 import { Icon } from '../../shared/ui/Icon';
 
 export function NotFoundPage() {

@@ -25,9 +25,13 @@ export function errorMessage(error: unknown): string {
   return i18next.t('failure.generic');
 }
 
-/** A code the server sent (as an error, or as `message` of an answer): translated when known, else as sent. */
+/**
+ * A code the server sent (as an error, or as `message` of an answer): translated when known, else
+ * as sent. (The error texts load just after the first screen, i18n.ts loadLaterMessages; a failure
+ * in that moment reads as the generic one.)
+ */
 export function codeMessage(code: string, detail: Readonly<Record<string, number>> = {}): string {
-  if (isErrorCode(code)) return i18next.t(`errors.${code}`, detail);
+  if (isErrorCode(code)) return i18next.exists(`errors.${code}`) ? i18next.t(`errors.${code}`, detail) : i18next.t('failure.generic');
   // A slip refused for a reason (spec section 8): the reason's text.
   if (isSlipReasonCode(code)) return i18next.t(`slipReasons.${code}`);
   if (isRuleCode(code)) return ruleMessage(code);

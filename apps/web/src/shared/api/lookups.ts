@@ -1,5 +1,5 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
 import { request, type ResponseParser } from './client';
+import { createLookup } from './lookupStore';
 
 /**
  * The two lookups the first screen needs, GET /api/lookup/info and /api/lookup/active.
@@ -31,17 +31,12 @@ export const siteActiveParser: ResponseParser<{ active: boolean }> = {
 export const SITE_INFO_PATH = '/api/lookup/info';
 export const SITE_ACTIVE_PATH = '/api/lookup/active';
 
-export function siteInfoQuery() {
-  return queryOptions({
-    queryKey: ['lookup', 'info'],
-    queryFn: ({ signal }) => request(SITE_INFO_PATH, siteInfoParser, { signal, background: true }),
-    staleTime: 10 * 60_000,
-    meta: { silent: true },
-  });
-}
+/** The site's name and address, asked once per page load (kept 10 minutes): lookupStore.ts. */
+export const siteInfo = createLookup(SITE_INFO_PATH, siteInfoParser, 10 * 60_000);
 
-export function useSiteInfo() {
-  return useQuery(siteInfoQuery());
+/** `{ data }`: the site's name and address once known. */
+export function useSiteInfo(): { data: SiteInfo | undefined } {
+  return { data: siteInfo.use() };
 }
 
 /** GET /api/lookup/active: false (or a 410 `gone`) means the service is shut down. */

@@ -9,8 +9,8 @@ import { errorMessage } from './errorMessage';
 /**
  * What a refusal's figures say, after its code's text (contract error-details.ts): the reason and
  * turnover of a BONUS_CONDITION, when an already-credited slip was credited, the amount of a
- * minimum. Member screens only (its texts are the member half's `explain`), so the guest pages'
- * first download does not carry it.
+ * minimum. Member screens only (its texts are the member half's `explain`, loaded after the first
+ * screen), so the guest pages' first download does not carry it.
  */
 function money(value: unknown): string {
   return `${currencySign(currentMoneyCurrency())}${formatMoney(typeof value === 'number' ? value : 0, currentLocale())}`;
@@ -24,6 +24,8 @@ function conditionName(extra: Readonly<Record<string, unknown>>): string {
 }
 
 function explainError(error: ApiError): string | null {
+  // The explanations come with the texts after the first screen (i18n.ts loadLaterMessages).
+  if (!i18next.exists('explain.minimum')) return null;
   const { detail, extra } = error;
   if (error.code === 'BONUS_CONDITION' && typeof extra.reason === 'string') {
     const key = `explain.BONUS_CONDITION_${extra.reason}`;

@@ -37,6 +37,9 @@ function subscribe(listener: () => void): () => void {
   };
 }
 
+const NONE: readonly Alert[] = [];
+
 export function useAlerts(): readonly Alert[] {
-  return useSyncExternalStore(subscribe, () => queue, () => queue);
+  // None in prerendered HTML, so none while the browser takes it over (hydration); then the current ones.
+  return useSyncExternalStore(subscribe, () => queue, () => NONE);
 }

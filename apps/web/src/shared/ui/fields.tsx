@@ -1,6 +1,7 @@
 import { useId, useState, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon, type IconName } from './Icon';
+import { useHydrated } from './useHydrated';
 
 export interface FieldShellProps {
   id: string;
@@ -40,8 +41,14 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   icon?: IconName;
 }
 
+/**
+ * Fields of a prerendered page (scripts/prerender.mjs) stay read-only (selects disabled) until the
+ * app has taken the page over (useHydrated): a value typed before would be on screen but not in
+ * the form's state.
+ */
 export function TextField({ label, error, hint, icon, className, ...input }: TextFieldProps) {
   const id = useId();
+  const hydrated = useHydrated();
   return (
     <FieldShell id={id} label={label} error={error} hint={hint}>
       <div className="input-wrap">
@@ -52,6 +59,7 @@ export function TextField({ label, error, hint, icon, className, ...input }: Tex
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? `${id}-error` : hint ? `${id}-hint` : undefined}
           {...input}
+          readOnly={!hydrated || input.readOnly}
         />
       </div>
     </FieldShell>
@@ -62,6 +70,7 @@ export function PasswordField({ label, error, hint, icon = 'lock', ...input }: O
   const { t } = useTranslation();
   const id = useId();
   const [shown, setShown] = useState(false);
+  const hydrated = useHydrated();
   return (
     <FieldShell id={id} label={label} error={error} hint={hint}>
       <div className="input-wrap">
@@ -73,6 +82,7 @@ export function PasswordField({ label, error, hint, icon = 'lock', ...input }: O
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? `${id}-error` : hint ? `${id}-hint` : undefined}
           {...input}
+          readOnly={!hydrated || input.readOnly}
         />
         <button
           type="button"
@@ -97,6 +107,7 @@ interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>,
 
 export function SelectField({ label, error, hint, children, ...select }: SelectFieldProps) {
   const id = useId();
+  const hydrated = useHydrated();
   return (
     <FieldShell id={id} label={label} error={error} hint={hint}>
       <div className="input-wrap select-wrap">
@@ -106,6 +117,7 @@ export function SelectField({ label, error, hint, children, ...select }: SelectF
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? `${id}-error` : hint ? `${id}-hint` : undefined}
           {...select}
+          disabled={!hydrated || select.disabled}
         >
           {children}
         </select>

@@ -41,6 +41,9 @@ function subscribe(listener: () => void): () => void {
   };
 }
 
+const NONE: readonly Toast[] = [];
+
 export function useToasts(): readonly Toast[] {
-  return useSyncExternalStore(subscribe, () => toasts, () => toasts);
+  // None in prerendered HTML, so none while the browser takes it over (hydration); then the current ones.
+  return useSyncExternalStore(subscribe, () => toasts, () => NONE);
 }

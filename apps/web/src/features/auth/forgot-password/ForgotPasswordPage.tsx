@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate } from '../../../shared/router';
 import { PHONE_LENGTH } from '@mw/contract/constants';
 import { checkPassword, checkPasswordsMatch, checkPhone, LAOS_PHONE_MAX, type RuleCode } from '@mw/contract/rules';
 import { currentLocale } from '../../../i18n/i18n';

@@ -1,12 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from '../../../shared/router';
 import type { RuleCode } from '@mw/contract/rules';
 import { errorMessage } from '../../../shared/api/errorMessage';
 import { setToken } from '../../../shared/auth/token';
 import { ruleMessage } from '../../../shared/forms/ruleMessage';
 import { FormError, PasswordField, TextField } from '../../../shared/ui/fields';
 import { Spinner } from '../../../shared/ui/Spinner';
+import { useHydrated } from '../../../shared/ui/useHydrated';
 import { AuthHero } from '../AuthHero';
 import { useLogin } from './loginApi';
 import '../auth.css';
@@ -17,6 +18,9 @@ export function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const login = useLogin();
+  // Prerendered (scripts/prerender.mjs): the fields are read-only (fields.tsx), the box and the
+  // button disabled, until the app has taken the form over.
+  const hydrated = useHydrated();
   const { state } = useLocation();
   // Right after registering, the phone comes along (RegisterPage's redirect).
   const [username, setUsername] = useState(() => (state as { phone?: string } | null)?.phone ?? '');
@@ -41,22 +45,19 @@ export function LoginPage() {
     if (!password) errors.password = 'REQUIRED';
     setFieldErrors(errors);
     if (errors.username || errors.password) return;
-    login.mutate(
-      { username: phone, password },
-      {
-        onSuccess: ({ token }) => {
-          setToken(token, remember);
-          navigate('/user', { replace: true });
-        },
-        onError: (err) => setError(errorMessage(err)),
+    login.login({ username: phone, password }).then(
+      ({ token }) => {
+        setToken(token, remember);
+        navigate('/user', { replace: true });
       },
+      (err: unknown) => setError(errorMessage(err)),
     );
   };
 
   return (
     <div className="page auth-page" data-testid="login-page">
       <AuthHero />
-      <form className="card form auth-card" onSubmit={submit} noValidate data-testid="login-form">
+      <form className="card form auth-card" method="post" onSubmit={submit} noValidate data-testid="login-form">
         <div className="auth-card-head">
           <h1 className="auth-title">{t('login.title')}</h1>
           <p className="page-subtitle">{t('login.subtitle')}</p>
@@ -90,6 +91,7 @@ export function LoginPage() {
               id="remember-me"
               data-testid="remember-me"
               checked={remember}
+              disabled={!hydrated}
               onChange={(e) => setRemember(e.target.checked)}
             />
             {t('login.rememberMe')}
@@ -99,7 +101,7 @@ export function LoginPage() {
           </Link>
         </div>
         <FormError message={error} testId="login-error" />
-        <button type="submit" className="btn btn-primary btn-block" disabled={login.isPending} data-testid="login-submit">
+        <button type="submit" className="btn btn-primary btn-block" disabled={login.isPending || !hydrated} data-testid="login-submit">
           {login.isPending && <Spinner />}
           {t('login.submit')}
         </button>

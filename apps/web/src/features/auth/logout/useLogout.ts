@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../../shared/router';
 import { callEndpoint } from '../../../shared/api/client';
 import { clearToken } from '../../../shared/auth/token';
 

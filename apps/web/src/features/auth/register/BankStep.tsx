@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../../shared/router';
 import { LAOS_CURRENCIES } from '@mw/contract/constants';
 import { LAOS } from '../../../shared/config';
 import { bankName } from '../../../shared/format/bankName';

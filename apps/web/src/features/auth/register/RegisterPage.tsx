@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from '../../../shared/router';
 import { LAOS_CURRENCIES, REGISTER_REDIRECT_MS, STORAGE_KEYS, type Currency } from '@mw/contract/constants';
 import { ApiError } from '../../../shared/api/ApiError';
 import { currentLocale } from '../../../i18n/i18n';

@@ -1,0 +1,116 @@
+// The guest pages prerendered to HTML, after the member app's build (`npm run build`): Vite builds
+// src/prerender.tsx for Node (.prerender/), which renders /login, /register, /howto, /contact and
+// /terminated in th, la and en, for the site as it is and for the Lao site (LAOS_MODE: its
+// register page differs). Each page is dist/index.html with React's HTML in #root (marked with
+// its route and locale, which main.tsx hydrates), its <html lang> and <title>, and links to its
+// lazy screen's script and CSS. Written to dist/prerendered/<site>/<locale>/<page>.html, where
+// <site> is `default` or `laos`; the server picks one per request (apps/server/src/http/app-document.ts).
+// Usage: node apps/web/scripts/prerender.mjs [--mode <vite mode>]
+//        node apps/web/scripts/prerender.mjs --json <file>   (tests: only React's HTML of each page
+//        of the default site, as {"<locale> <route>": html}, without a client build)
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'vite';
+
+const web = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(web, 'dist');
+const modeAt = process.argv.indexOf('--mode');
+const mode = modeAt > 0 ? process.argv[modeAt + 1] : 'production';
+
+export const ROUTES = ['/login', '/register', '/howto', '/contact', '/terminated'];
+export const LOCALES = ['th', 'la', 'en'];
+export const SITES = ['default', 'laos'];
+
+/**
+ * The lazy modules each page renders (their scripts are preloaded, their CSS linked, before
+ * hydration); `texts`: the default locale's texts after the first screen (i18n.ts loadLaterMessages).
+ */
+const LAZY = {
+  '/login': ['src/app/guestScreens.ts'],
+  '/register': ['src/app/guestScreens.ts', 'src/features/auth/register/RegisterPage.tsx', 'src/app/providers/QueryLayer.tsx', 'texts'],
+  '/howto': ['src/app/guestScreens.ts', 'src/features/howto/HowtoPage.tsx', 'texts'],
+  '/contact': ['src/app/guestScreens.ts', 'src/features/contact/ContactPage.tsx', 'src/app/providers/QueryLayer.tsx', 'texts'],
+  '/terminated': ['src/app/statusScreens.ts'],
+};
+
+const jsonAt = process.argv.indexOf('--json');
+const ssrOut = jsonAt > 0 ? mkdtempSync(join(tmpdir(), 'mw-prerender-')) : join(web, '.prerender');
+await build({ root: web, mode, logLevel: 'warn', build: { ssr: 'src/prerender.tsx', outDir: ssrOut } });
+const bundle = pathToFileURL(join(ssrOut, 'prerender.js')).href;
+if (jsonAt > 0) {
+  globalThis.__MW_PRERENDER_LAOS__ = false;
+  const { renderPage } = await import(bundle);
+  const pages = {};
+  for (const locale of LOCALES) for (const route of ROUTES) pages[`${locale} ${route}`] = (await renderPage(route, locale)).html;
+  writeFileSync(process.argv[jsonAt + 1], JSON.stringify(pages));
+  rmSync(ssrOut, { recursive: true, force: true });
+  process.exit(0);
+}
+
+const template = readFileSync(join(dist, 'index.html'), 'utf8');
+const files = JSON.parse(readFileSync(join(web, '.chunks', 'member.files.json'), 'utf8'));
+const modules = JSON.parse(readFileSync(join(web, '.chunks', 'member.json'), 'utf8'));
+/** The chunk of the default locale's texts after the first screen (src/i18n/defaultLaterMessages.ts, or its .laos.ts twin). */
+const laterTexts = Object.keys(modules).find((file) => modules[file].some((id) => /^src\/i18n\/defaultLaterMessages(\.laos)?\.ts$/.test(id)));
+const linked = new Set([...template.matchAll(/(?:src|href)="\/([^"]+)"/g)].map((m) => m[1]));
+
+/** The <link>s a page adds to the shell's head: its lazy chunks (and what they import) and their CSS. */
+function headLinks(route) {
+  const scripts = new Set();
+  const css = new Set();
+  const visit = (file) => {
+    if (scripts.has(file)) return;
+    scripts.add(file);
+    for (const sheet of files[file]?.css ?? []) css.add(sheet);
+    for (const next of files[file]?.imports ?? []) visit(next);
+  };
+  for (const module of LAZY[route]) {
+    const file = module === 'texts' ? laterTexts : Object.keys(modules).find((name) => modules[name].includes(module));
+    if (!file) throw new Error(`prerender: no chunk for ${module}`);
+    visit(file);
+  }
+  const tags = [];
+  for (const sheet of css) if (!linked.has(sheet)) tags.push(`<link rel="stylesheet" crossorigin href="/${sheet}">`);
+  for (const script of scripts) if (!linked.has(script)) tags.push(`<link rel="modulepreload" crossorigin href="/${script}">`);
+  return tags;
+}
+
+function escapeHtml(text) {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+function page(route, locale, rendered) {
+  const start = template.indexOf('<div id="root">');
+  const end = template.indexOf('<noscript>');
+  if (start < 0 || end < start) throw new Error('prerender: dist/index.html has no <div id="root"> before <noscript>');
+  const root = `<div id="root" data-prerendered="${route}" data-locale="${locale}">${rendered.html}</div>\n    `;
+  let html = `${template.slice(0, start)}${root}${template.slice(end)}`;
+  html = html.replace(/<html lang="[^"]*">/, `<html lang="${rendered.lang}">`);
+  html = html.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(rendered.title)}</title>`);
+  html = html.replace(/<noscript>[^<]*<\/noscript>/, `<noscript><p class="noscript">${escapeHtml(rendered.noScript)}</p></noscript>`);
+  const links = headLinks(route);
+  if (links.length > 0) html = html.replace('</head>', `  ${links.join('\n    ')}\n  </head>`);
+  return html;
+}
+
+const out = join(dist, 'prerendered');
+rmSync(out, { recursive: true, force: true });
+let count = 0;
+for (const site of SITES) {
+  // Each import is an app of its own (the bundle holds everything); the flag is read as it starts.
+  globalThis.__MW_PRERENDER_LAOS__ = site === 'laos';
+  const { renderPage } = await import(`${bundle}?site=${site}`);
+  for (const locale of LOCALES) {
+    for (const route of ROUTES) {
+      const rendered = await renderPage(route, locale);
+      const file = join(out, site, locale, `${route.slice(1)}.html`);
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, page(route, locale, rendered));
+      count += 1;
+    }
+  }
+}
+rmSync(ssrOut, { recursive: true, force: true });
+console.log(`prerendered ${count} pages into dist/prerendered/`);
