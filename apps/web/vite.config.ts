@@ -107,6 +107,7 @@ export default defineConfig(({ mode, isSsrBuild }) => {
         { find: /^\.\/defaultMessages$/, replacement: `${root}src/i18n/defaultMessages.laos.ts` },
         { find: /^\.\/defaultMemberMessages$/, replacement: `${root}src/i18n/defaultMemberMessages.laos.ts` },
         { find: /^\.\/defaultLaterMessages$/, replacement: `${root}src/i18n/defaultLaterMessages.laos.ts` },
+        { find: /^\.\/defaultMemberLaterMessages$/, replacement: `${root}src/i18n/defaultMemberLaterMessages.laos.ts` },
       ]
     : [shim];
   // The year the guest pages are prerendered in (the browser's first render of them says the same).

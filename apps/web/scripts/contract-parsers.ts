@@ -22,10 +22,12 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import * as bonusContract from '@mw/contract/bonus';
+import * as responsibleContract from '@mw/contract/responsible';
 import * as spinContract from '@mw/contract/spin';
 import * as walletContract from '@mw/contract/wallet';
 
 const { bonusEndpoints } = bonusContract;
+const { responsibleEndpoints } = responsibleContract;
 const { spinEndpoints } = spinContract;
 const { walletEndpoints } = walletContract;
 
@@ -54,6 +56,13 @@ export const targets: Target[] = [
     pathName: 'BONUS_PROGRESS_PATH',
     from: { module: 'bonus', object: 'bonusEndpoints', call: 'bonusProgress' },
     endpoint: bonusEndpoints.bonusProgress,
+  },
+  // The member layout's reality check reads the member's responsible-play state on every screen.
+  {
+    name: 'responsibleStateParser',
+    pathName: 'RESPONSIBLE_PATH',
+    from: { module: 'responsible', object: 'responsibleEndpoints', call: 'responsibleGet' },
+    endpoint: responsibleEndpoints.responsibleGet,
   },
 ];
 

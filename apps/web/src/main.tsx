@@ -93,14 +93,15 @@ async function start(): Promise<void> {
 }
 
 // The texts after the first screen (error messages, the other guest pages…) once it is up.
+// A guest page takes the guest texts only; the member's come with a member screen.
 void start().then(() => {
-  setTimeout(() => void loadLaterMessages().catch(() => undefined), 0);
+  setTimeout(() => void loadLaterMessages({ member: memberScreen(pathname) !== null }).catch(() => undefined), 0);
 });
 
 // The installable app (service worker, manifest language, update prompt) once the page has loaded.
 if (import.meta.env.PROD) {
   const pwa = () =>
-    void Promise.all([import('./app/pwa/serviceWorker'), loadLaterMessages()]).then(
+    void Promise.all([import('./app/pwa/serviceWorker'), loadLaterMessages({ member: false })]).then(
       ([m]) => m.registerServiceWorker(),
       () => undefined,
     );

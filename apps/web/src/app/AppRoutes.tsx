@@ -25,9 +25,9 @@ function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, n
 }
 const queryPage = lazyWithQueries;
 
-/** A screen's code with the texts it shows beyond the first screens' (i18n.ts loadLaterMessages). */
-function withLaterTexts<M>(load: () => Promise<M>): () => Promise<M> {
-  return () => Promise.all([load(), loadLaterMessages()]).then(([module]) => module);
+/** A screen's code with the texts it shows beyond the first screens' (i18n.ts loadLaterMessages): a guest screen's, or a member screen's too. */
+function withLaterTexts<M>(load: () => Promise<M>, texts: 'guest' | 'member' = 'member'): () => Promise<M> {
+  return () => Promise.all([load(), loadLaterMessages({ member: texts === 'member' })]).then(([module]) => module);
 }
 
 const TerminatedPage = page(() => import('./statusScreens'), 'TerminatedPage');
@@ -37,10 +37,10 @@ const GuestLayout = lazy(() => import('./guestScreens').then((m) => ({ default: 
 const LoginPage = page(() => import('./guestScreens'), 'LoginPage');
 const MemberLayout = queryPage(() => import('./layouts/MemberLayout'), 'MemberLayout');
 const MemberHomeRoute = queryPage(() => import('./pages/MemberHomeRoute'), 'MemberHomeRoute');
-const RegisterPage = queryPage(withLaterTexts(() => import('../features/auth/register/RegisterPage')), 'RegisterPage');
-const ForgotPasswordPage = queryPage(withLaterTexts(() => import('../features/auth/forgot-password/ForgotPasswordPage')), 'ForgotPasswordPage');
-const HowtoPage = page(withLaterTexts(() => import('../features/howto/HowtoPage')), 'HowtoPage');
-const ContactPage = queryPage(withLaterTexts(() => import('../features/contact/ContactPage')), 'ContactPage');
+const RegisterPage = queryPage(withLaterTexts(() => import('../features/auth/register/RegisterPage'), 'guest'), 'RegisterPage');
+const ForgotPasswordPage = queryPage(withLaterTexts(() => import('../features/auth/forgot-password/ForgotPasswordPage'), 'guest'), 'ForgotPasswordPage');
+const HowtoPage = page(withLaterTexts(() => import('../features/howto/HowtoPage'), 'guest'), 'HowtoPage');
+const ContactPage = queryPage(withLaterTexts(() => import('../features/contact/ContactPage'), 'guest'), 'ContactPage');
 const ProfilePage = queryPage(withLaterTexts(() => import('../features/profile/ProfilePage')), 'ProfilePage');
 const BonusPage = queryPage(withLaterTexts(() => import('../features/bonus/BonusPage')), 'BonusPage');
 const StatementPage = queryPage(withLaterTexts(() => import('../features/statement/StatementPage')), 'StatementPage');

@@ -1,4 +1,3 @@
 import { laLater } from './la.later';
-import { laMemberLater } from './la.memberLater';
 
-export const defaultLaterMessages = { ...laLater, ...laMemberLater };
+export const defaultLaterMessages = { ...laLater };

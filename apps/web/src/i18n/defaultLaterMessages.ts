@@ -1,6 +1,6 @@
-// The default locale's texts after the first screen (see defaultMessages.ts): the guest pages' and the
-// member screens'. The Laos build aliases it to .laos.ts.
+// The default locale's guest texts after the first screen (see defaultMessages.ts): the other guest
+// pages', the error messages, the installable app's. The member screens' are in
+// defaultMemberLaterMessages.ts. The Laos build aliases it to .laos.ts.
 import { thLater } from './th.later';
-import { thMemberLater } from './th.memberLater';
 
-export const defaultLaterMessages = { ...thLater, ...thMemberLater };
+export const defaultLaterMessages = { ...thLater };

@@ -74,21 +74,23 @@ let pendingMessages: Partial<MemberFirstMessages & LaterMessages & MemberLaterMe
  * member layout), or its texts after the first screen (loadLaterMessages), to the first screen's
  * texts, which the entry bundles: at once, or at set-up if it has not happened yet.
  */
-export function registerDefaultMessages(messages: MemberFirstMessages | (LaterMessages & MemberLaterMessages)): void {
+export function registerDefaultMessages(messages: MemberFirstMessages | LaterMessages | MemberLaterMessages): void {
   if (i18next.isInitialized) i18next.addResourceBundle(bundledLocale, 'translation', messages, true, true);
   else pendingMessages = { ...pendingMessages, ...messages };
 }
 
 let laterMessages: Promise<void> | null = null;
+let memberLaterMessages: Promise<void> | null = null;
 
 /**
- * The default locale's texts that are not on the first screen (the guest pages' registration,
- * password reset, how-to, contact, installable app…, and the member screens' and dialogs' beyond
- * the dashboard: defaultLaterMessages.ts). main.tsx starts this after the first screen; the screens
- * that show them load with them (AppRoutes.tsx, the home page's dialogs). (Another locale loads
- * whole when chosen.)
+ * The default locale's texts that are not on the first screen: the guest pages' (registration,
+ * password reset, how-to, contact, installable app, error messages…: defaultLaterMessages.ts) and,
+ * with `member`, the member screens' and dialogs' beyond the dashboard
+ * (defaultMemberLaterMessages.ts). main.tsx starts this after the first screen (the member's only
+ * on a member screen: a guest page never downloads them); the screens that show them load with
+ * them (AppRoutes.tsx, the home page's dialogs). (Another locale loads whole when chosen.)
  */
-export function loadLaterMessages(): Promise<void> {
+export function loadLaterMessages(options: { member?: boolean } = { member: true }): Promise<void> {
   laterMessages ??= import('./defaultLaterMessages').then(
     (m) => registerDefaultMessages(m.defaultLaterMessages),
     (error: unknown) => {
@@ -96,7 +98,15 @@ export function loadLaterMessages(): Promise<void> {
       throw error;
     },
   );
-  return laterMessages;
+  if (!options.member) return laterMessages;
+  memberLaterMessages ??= import('./defaultMemberLaterMessages').then(
+    (m) => registerDefaultMessages(m.defaultMemberLaterMessages),
+    (error: unknown) => {
+      memberLaterMessages = null;
+      throw error;
+    },
+  );
+  return Promise.all([laterMessages, memberLaterMessages]).then(() => undefined);
 }
 
 /** Initialises i18next synchronously with the default locale's messages (its first screen's, and the others already loaded). */

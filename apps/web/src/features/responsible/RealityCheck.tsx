@@ -5,7 +5,7 @@ import { readStorage, writeStorage } from '../../shared/storage';
 import { Money } from '../../shared/ui/Money';
 import { Modal } from '../../shared/ui/Modal';
 import { useLogout } from '../auth/logout/useLogout';
-import { responsibleQueryKey, useResponsible } from './responsibleApi';
+import { responsibleQueryKey, useResponsible } from './responsibleState';
 import './responsible.css';
 
 const KEY = 'reality-check';

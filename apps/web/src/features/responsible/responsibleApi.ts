@@ -1,14 +1,9 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { responsibleEndpoints, type LimitPeriod, type ResponsibleState } from '@mw/contract/responsible';
 import { callEndpoint } from '../../shared/api/client';
+import { responsibleQueryKey } from './responsibleState';
 
-export const responsibleQueryKey = ['responsible'] as const;
-
-/** GET /api/responsible: limits, pending changes, used and left, breaks, reality check, held deposits, this session. */
-export function useResponsible() {
-  // Silent: the page shows its own error inline; the reality check simply waits for a good answer.
-  return useQuery({ queryKey: responsibleQueryKey, queryFn: () => callEndpoint(responsibleEndpoints.responsibleGet, { background: true }), staleTime: 30_000, meta: { silent: true } });
-}
+export { responsibleQueryKey, useResponsible } from './responsibleState';
 
 function useStateMutation<V>(run: (value: V) => Promise<ResponsibleState>) {
   const queryClient = useQueryClient();

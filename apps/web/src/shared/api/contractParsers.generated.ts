@@ -6,6 +6,7 @@
 
 import type { z } from 'zod';
 import type { bonusEndpoints } from '@mw/contract/bonus';
+import type { responsibleEndpoints } from '@mw/contract/responsible';
 import type { spinEndpoints } from '@mw/contract/spin';
 import type { walletEndpoints } from '@mw/contract/wallet';
 import type { ResponseParser } from './client';
@@ -92,6 +93,12 @@ const gameAccountSchema = object({
   ios: nullable(string),
 });
 
+const object2 = object({
+  day: nullable(number),
+  week: nullable(number),
+  month: nullable(number),
+});
+
 /** GET /api/wallet: walletEndpoints.wallet.response of @mw/contract/wallet. */
 export const WALLET_PATH = '/api/wallet';
 export const walletResponseParser: ResponseParser<z.output<(typeof walletEndpoints)['wallet']['response']>> = parser(object({
@@ -149,4 +156,41 @@ export const bonusProgressParser: ResponseParser<z.output<(typeof bonusEndpoints
     deposit: number,
     bust: number,
   })),
+}));
+
+/** GET /api/responsible: responsibleEndpoints.responsibleGet.response of @mw/contract/responsible. */
+export const RESPONSIBLE_PATH = '/api/responsible';
+export const responsibleStateParser: ResponseParser<z.output<(typeof responsibleEndpoints)['responsibleGet']['response']>> = parser(object({
+  limits: object2,
+  pending: array(object({
+    period: oneOf(['day', 'week', 'month']),
+    amount: nullable(number),
+    requestedAt: string,
+    effectiveAt: string,
+  })),
+  used: object({
+    day: number,
+    week: number,
+    month: number,
+  }),
+  left: object2,
+  currency: oneOf(['THB', 'LAK']),
+  timeOutUntil: nullable(string),
+  selfExcludedUntil: nullable(string),
+  realityCheckMinutes: integer,
+  held: array(object({
+    id: string,
+    amount: number,
+    from: string,
+    reason: string,
+    status: oneOf(['HELD', 'RETURNED']),
+    receivedAt: string,
+  })),
+  session: object({
+    startedAt: string,
+    deposits: number,
+    withdrawals: number,
+    gameResult: number,
+  }),
+  now: string,
 }));

@@ -1,0 +1,3 @@
+import { laMemberLater } from './la.memberLater';
+
+export const defaultMemberLaterMessages = { ...laMemberLater };
