@@ -1,7 +1,6 @@
 // Chat fan-out: 500 socket.io clients connected to one server process, support messages sent at a
 // steady rate through the operator API (each stored, then delivered to one conversation's room),
 // and the time from sending to the client's `messaging` event.
-import { randomUUID } from 'node:crypto';
 import { io } from 'socket.io-client';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -22,17 +21,23 @@ export async function chatBench(base, operatorToken, { clients = 500, rate = 200
   const json = { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' };
   const operator = { authorization: `Bearer ${operatorToken}`, 'content-type': 'application/json' };
   const prefix = (await (await fetch(`${base}/api/chat/config`)).json()).PREFIX;
-  const guests = Array.from({ length: clients }, () => randomUUID());
-  // Each guest's conversation exists once it has been read.
-  await pool(guests, 16, async (guestId) => {
+  // Each guest's session is issued by the server (POST /api/chat/guest, signed `<uuid>.<signature>`),
+  // as the app's chat bubble gets it; its conversation exists once it has been read.
+  const guests = [];
+  await pool(Array.from({ length: clients }, (_, i) => i), 16, async () => {
+    const issued = await fetch(`${base}/api/chat/guest`, { method: 'POST', headers: json, body: JSON.stringify({ guestId: null }) });
+    if (!issued.ok) throw new Error(`guest session ${issued.status}`);
+    const { guestId } = await issued.json();
     const res = await fetch(`${base}/api/chat/history`, { method: 'POST', headers: json, body: JSON.stringify({ guestId, limit: 1, skip: 0 }) });
     if (!res.ok) throw new Error(`history ${res.status}`);
+    guests.push(guestId);
   });
   const threadOf = new Map();
+  const own = new Set(guests.flatMap((g) => [g, g.split('.')[0]]));
   for (let skip = 0; threadOf.size < clients && skip < clients * 2; skip += 100) {
     const page = await (await fetch(`${base}/api/operator/chat/conversations?limit=100&skip=${skip}`, { headers: operator })).json();
     if (!Array.isArray(page) || page.length === 0) break;
-    for (const c of page) if (c.guestId) threadOf.set(c.guestId, c.id);
+    for (const c of page) if (c.guestId && own.has(c.guestId)) threadOf.set(c.guestId, c.id);
   }
   const latencies = [];
   let delivered = 0;
@@ -54,7 +59,7 @@ export async function chatBench(base, operatorToken, { clients = 500, rate = 200
     const answer = await socket.emitWithAck('join', `${prefix}-${guestId}`);
     if (!answer?.ok) throw new Error('join refused');
   });
-  const threads = guests.map((g) => threadOf.get(g)).filter(Boolean);
+  const threads = guests.map((g) => threadOf.get(g) ?? threadOf.get(g.split('.')[0])).filter(Boolean);
   let sent = 0;
   let errors = 0;
   const inFlight = new Set();
