@@ -1,6 +1,7 @@
 import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/App';
+import { preloadGuestScreens } from './app/AppRoutes';
 import { adoptServedSiteActive, startSiteActiveCheck } from './app/guards/SiteActiveGuard';
 import { loadScreenCode, loadScreenFonts, memberScreen, prefetchScreenData } from './app/memberBoot';
 import { prerenderedPage } from './app/prerendered';
@@ -15,7 +16,8 @@ import { getToken } from './shared/auth/token';
 // host), start that call now, in parallel with React's start-up, instead of after the first render.
 const { pathname } = window.location;
 // A guest's screens (the guest layout, the login page) load at once, beside the entry.
-const guestScreens = memberScreen(pathname) ? null : import('./app/guestScreens').catch(() => undefined);
+// Loaded here, they render at once when React takes the prerendered page over (AppRoutes.tsx `preloadable`).
+const guestScreens = memberScreen(pathname) ? null : preloadGuestScreens().catch(() => undefined);
 adoptServedSiteActive();
 if (pathname === '/login' || ((pathname === '/' || pathname.startsWith('/user')) && !getToken())) {
   void startSiteActiveCheck().catch(() => undefined);

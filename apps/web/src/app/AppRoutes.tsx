@@ -25,6 +25,40 @@ function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, n
 }
 const queryPage = lazyWithQueries;
 
+/**
+ * A screen loaded on demand that renders at once, without suspending, once `preload()` has loaded
+ * it. main.tsx preloads the prerendered page's screens before it hydrates: React then meets the
+ * server's HTML with the screens themselves. Through a plain `lazy` the boundary would still wait a
+ * moment for its module, and an update reaching it meanwhile (a text bundle, a lookup's answer) made
+ * React render it afresh instead of hydrating it (error #421: the server's elements replaced, seen
+ * under load in prerender.spec.ts).
+ */
+function preloadable(load: () => Promise<ComponentType>): ComponentType & { preload: () => Promise<void> } {
+  let loaded: ComponentType | null = null;
+  let loading: Promise<void> | null = null;
+  const preload = (): Promise<void> => {
+    loading ??= load().then(
+      (component) => {
+        loaded = component;
+      },
+      (error: unknown) => {
+        loading = null;
+        throw error;
+      },
+    );
+    return loading;
+  };
+  const Lazy = lazy(async () => {
+    await preload();
+    return { default: loaded as ComponentType };
+  });
+  function Preloadable() {
+    const Loaded = loaded;
+    return Loaded ? <Loaded /> : <Lazy />;
+  }
+  return Object.assign(Preloadable, { preload });
+}
+
 /** A screen's code with the texts it shows beyond the first screens' (i18n.ts loadLaterMessages): a guest screen's, or a member screen's too. */
 function withLaterTexts<M>(load: () => Promise<M>, texts: 'guest' | 'member' = 'member'): () => Promise<M> {
   return () => Promise.all([load(), loadLaterMessages({ member: texts === 'member' })]).then(([module]) => module);
@@ -33,8 +67,21 @@ function withLaterTexts<M>(load: () => Promise<M>, texts: 'guest' | 'member' = '
 const TerminatedPage = page(() => import('./statusScreens'), 'TerminatedPage');
 const NotFoundPage = page(() => import('./statusScreens'), 'NotFoundPage');
 // The guest layout and the login page, in one chunk (guestScreens.ts).
-const GuestLayout = lazy(() => import('./guestScreens').then((m) => ({ default: m.GuestLayout })));
-const LoginPage = page(() => import('./guestScreens'), 'LoginPage');
+const GuestLayout = preloadable(() => import('./guestScreens').then((m) => m.GuestLayout));
+const LoginPage = preloadable(() =>
+  import('./guestScreens').then((m) => {
+    const Screen = m.LoginPage;
+    return function ReadyScreen() {
+      useScreenReady();
+      return <Screen />;
+    };
+  }),
+);
+
+/** The guest layout and the login page, loaded: main.tsx awaits this before it hydrates a prerendered guest page. */
+export function preloadGuestScreens(): Promise<void> {
+  return Promise.all([GuestLayout.preload(), LoginPage.preload()]).then(() => undefined);
+}
 const MemberLayout = queryPage(() => import('./layouts/MemberLayout'), 'MemberLayout');
 const MemberHomeRoute = queryPage(() => import('./pages/MemberHomeRoute'), 'MemberHomeRoute');
 const RegisterPage = queryPage(withLaterTexts(() => import('../features/auth/register/RegisterPage'), 'guest'), 'RegisterPage');
