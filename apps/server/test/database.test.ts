@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/db/database';
+import { BACKGROUND_PASSED_OVER, inBackground } from '../src/db/priority';
 import { dropSchema, PG_URL } from './helpers';
 
 describe('PostgreSQL prepared statements', () => {
@@ -25,5 +26,50 @@ describe('PostgreSQL prepared statements', () => {
     // runs unnamed instead of failing.
     expect((await read()).rows).toEqual([{ id: 1, name: 'one', note: null }]);
     expect((await read()).rows).toEqual([{ id: 1, name: 'one', note: null }]);
+  });
+});
+
+describe('the embedded database’s one connection', () => {
+  let database: Database | undefined;
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  it('serves waiting calls before background work, and background work after at most BACKGROUND_PASSED_OVER calls', async () => {
+    database = await openDatabase({ DATABASE_URL: undefined, DATABASE_SCHEMA: undefined, DATABASE_POOL_SIZE: 1, DATA_DIR: 'memory' });
+    const db = database.db;
+    const order: string[] = [];
+    const query = (label: string) => sql`SELECT ${label}::text AS label`.execute(db).then(() => void order.push(label));
+    let queued: Promise<unknown>[] = [];
+    // The connection held (a transaction): the others queue in the order called.
+    await db.transaction().execute(async (trx) => {
+      queued = [inBackground(() => query('image-1')), query('read-1'), inBackground(() => query('image-2')), query('read-2')];
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await sql`SELECT 1`.execute(trx);
+      expect(database?.waiting()).toBe(4);
+    });
+    await Promise.all(queued);
+    expect(order).toEqual(['read-1', 'read-2', 'image-1', 'image-2']);
+
+    // Background work waits for at most BACKGROUND_PASSED_OVER calls, however many keep coming.
+    order.length = 0;
+    await db.transaction().execute(async () => {
+      queued = [inBackground(() => query('image')), ...Array.from({ length: BACKGROUND_PASSED_OVER + 4 }, (_, i) => query(`read-${i}`))];
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    });
+    await Promise.all(queued);
+    expect(order.indexOf('image')).toBe(BACKGROUND_PASSED_OVER);
+  });
+
+  it('lets the event loop turn while a long queue is served (a request arriving meanwhile is read)', async () => {
+    const db = (database ??= await openDatabase({ DATABASE_URL: undefined, DATABASE_SCHEMA: undefined, DATABASE_POOL_SIZE: 1, DATA_DIR: 'memory' })).db;
+    await sql`CREATE TABLE IF NOT EXISTS numbers AS SELECT generate_series(1, 20000) AS n`.execute(db);
+    let done = 0;
+    const queries = Array.from({ length: 300 }, () => sql`SELECT sum(n) FROM numbers`.execute(db).then(() => void (done += 1)));
+    // A timer due at once stands for a socket's data: it runs between queries, not after all 300.
+    const seenAt = await new Promise<number>((resolve) => setTimeout(() => resolve(done), 0));
+    await Promise.all(queries);
+    expect(seenAt).toBeGreaterThan(0);
+    expect(seenAt).toBeLessThan(300);
   });
 });

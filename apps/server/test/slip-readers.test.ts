@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SlipReaderBusy, SlipReaderPool } from '../src/providers/slips/reader-pool';
+import { defaultReaderThreads, SlipReaderBusy, SlipReaderPool } from '../src/providers/slips/reader-pool';
 import { call, login, registerMember, startApp, type TestApp } from './helpers';
 
 // Slip images are read in worker threads (reader-pool.ts), so reading them does not hold up the
@@ -172,6 +172,15 @@ describe('slip readers off the event loop', () => {
 });
 
 describe('SlipReaderPool', () => {
+  it('leaves one core of its share to the event loop by default, at least 1 thread, at most 4', () => {
+    expect(defaultReaderThreads(1, 2)).toBe(1);
+    expect(defaultReaderThreads(2, 2)).toBe(1);
+    expect(defaultReaderThreads(1, 4)).toBe(3);
+    expect(defaultReaderThreads(2, 8)).toBe(3);
+    expect(defaultReaderThreads(1, 16)).toBe(4);
+    expect(defaultReaderThreads(3, 4)).toBe(1);
+  });
+
   it('holds at most threads + queue images; one more is refused at once; refusals of the image cross the thread', async () => {
     const pool = new SlipReaderPool({ threads: 1, queue: 1, retryAfterSeconds: 3 });
     try {

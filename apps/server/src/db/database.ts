@@ -4,6 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient, type PostgresQueryResult } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config';
+import { BACKGROUND_PASSED_OVER, isBackground } from './priority';
 import type { DB } from './schema';
 
 export type DatabaseKind = 'embedded' | 'postgres';
@@ -161,26 +162,79 @@ async function openEmbedded(dataDir: string): Promise<Database> {
   };
 }
 
+/**
+ * PGlite's single connection, handed to one user at a time. Waiting users are served in order,
+ * calls before background work (db/priority.ts). The connection passes to the next user after a
+ * turn of the event loop (setImmediate) once TURN_EVERY_MS have gone by without one: PGlite
+ * answers synchronously, so handing over in microtasks only would run the whole queue without once
+ * reading the sockets, and a request arriving meanwhile could not even queue (measured: the event loop stalled 25-35 ms at a
+ * time while 8 slips were stored; with the turn, new wallet reads are read, queued and served
+ * ahead of the slips' image writes).
+ */
+/** The longest the connection passes from user to user without a turn of the event loop. */
+const TURN_EVERY_MS = 4;
+
 class SerialPglitePool implements PostgresPool {
-  private tail: Promise<void> = Promise.resolve();
-  /** Callers waiting for the connection (the one holding it not counted). */
-  waiting = 0;
+  private held = false;
+  private readonly calls: Array<() => void> = [];
+  private readonly backgroundWork: Array<() => void> = [];
+  /** Calls given the connection while background work waited, since it last got it. */
+  private passedOver = 0;
+  /** When the connection last passed over a turn of the event loop. */
+  private lastTurn = performance.now();
 
   constructor(private readonly lite: PGlite) {}
 
-  /** Waits for the connection and returns the function that gives it back. */
+  /** Callers waiting for the connection (the one holding it not counted). */
+  get waiting(): number {
+    return this.calls.length + this.backgroundWork.length;
+  }
+
+  /** Waits for the connection and returns the function that gives it back (once). */
   lock(): Promise<() => void> {
-    let release!: () => void;
-    const held = new Promise<void>((r) => {
-      release = r;
+    return new Promise((resolve) => {
+      const grant = () => {
+        let released = false;
+        resolve(() => {
+          if (released) return;
+          released = true;
+          this.handOver();
+        });
+      };
+      if (!this.held) {
+        this.held = true;
+        this.lastTurn = performance.now();
+        grant();
+      } else (isBackground() ? this.backgroundWork : this.calls).push(grant);
     });
-    this.waiting += 1;
-    const ready = this.tail.then(() => {
-      this.waiting -= 1;
-      return release;
+  }
+
+  /** Gives the connection to the next waiting user after a turn of the event loop (see above). */
+  private handOver(): void {
+    if (this.waiting === 0) {
+      this.held = false;
+      return;
+    }
+    // Still held while handing over: a user arriving meanwhile queues behind those waiting.
+    const now = performance.now();
+    if (now - this.lastTurn < TURN_EVERY_MS) {
+      this.next();
+      return;
+    }
+    setImmediate(() => {
+      this.lastTurn = performance.now();
+      this.next();
     });
-    this.tail = this.tail.then(() => held);
-    return ready;
+  }
+
+  /** Grants the connection: the next call, or background work when no call waits or it was passed over enough. */
+  private next(): void {
+    const late = this.backgroundWork.length > 0 && (this.calls.length === 0 || this.passedOver >= BACKGROUND_PASSED_OVER);
+    if (late) this.passedOver = 0;
+    else if (this.backgroundWork.length > 0) this.passedOver += 1;
+    const next = late ? this.backgroundWork.shift() : this.calls.shift();
+    if (next) next();
+    else this.held = false;
   }
 
   async connect(): Promise<PostgresPoolClient> {
@@ -204,7 +258,8 @@ class SerialPglitePool implements PostgresPool {
     return client as unknown as PostgresPoolClient;
   }
 
+  /** Waits for every user queued so far. */
   async end(): Promise<void> {
-    await this.tail;
+    (await this.lock())();
   }
 }

@@ -10,6 +10,7 @@ import type { MoneyCore } from '../../money/core';
 import { creditOf } from '../../money/credits';
 import { ledgerCurrency } from '../../money/ledger';
 import { BANK_CODE, isTransRef, transferKey, type BankTransfer } from '../../providers/bank/bank';
+import { inBackground } from '../../db/priority';
 import { ImageError, sniffImage } from '../../providers/slips/image';
 import { SlipReaderBusy } from '../../providers/slips/reader-pool';
 import type { SlipVerifier } from '../../providers/slips/verifier';
@@ -193,11 +194,14 @@ export class SlipService {
   private async record(memberId: string, status: 'PENDING' | 'FAILED', note: SlipReasonCode | null, amount: number, transfer: SlipTransfer | null, image: Buffer): Promise<SlipRow> {
     // Only what a bank issues is written (the table's CHECK says so too).
     if (transfer && (!BANK_CODE.test(transfer.bank) || !isTransRef(transfer.ref))) throw new AppError(400, 'INVALID_SLIP');
-    return this.db
-      .insertInto('slips')
-      .values({ id: newId(), member_id: memberId, reference: slipReference(), amount, status, note, image_path: null, transfer_bank: transfer?.bank ?? null, transfer_ref: transfer?.ref ?? null, image, image_type: imageType(image) })
-      .returning(SLIP_COLUMNS)
-      .executeTakeFirstOrThrow();
+    // The image is 0.1-1 MB: stored at background priority, after the calls waiting for the embedded database.
+    return inBackground(() =>
+      this.db
+        .insertInto('slips')
+        .values({ id: newId(), member_id: memberId, reference: slipReference(), amount, status, note, image_path: null, transfer_bank: transfer?.bank ?? null, transfer_ref: transfer?.ref ?? null, image, image_type: imageType(image) })
+        .returning(SLIP_COLUMNS)
+        .executeTakeFirstOrThrow(),
+    );
   }
 
   /** A refusal that is also a slip record (FAILED with its reason): the answer carries both. */

@@ -107,11 +107,15 @@ export class InviteService {
   /** Invitees who may earn for this inviter: not the inviter's own inviter, not the same person, of the inviter's currency. */
   private async earningInvitees(inviterId: string): Promise<string[]> {
     const columns = ['id', 'inviter_id', 'currency', 'bank_account_name', 'bank_account_no'] as const;
-    const [inviter, invitees] = await Promise.all([
-      this.db.selectFrom('members').select(columns).where('id', '=', inviterId).executeTakeFirst(),
-      this.db.selectFrom('members').select(columns).where('inviter_id', '=', inviterId).execute(),
-    ]);
+    // The inviter and the invitees in one statement (every wallet read asks).
+    const rows = await this.db
+      .selectFrom('members')
+      .select(columns)
+      .where((eb) => eb.or([eb('id', '=', inviterId), eb('inviter_id', '=', inviterId)]))
+      .execute();
+    const inviter = rows.find((r) => r.id === inviterId);
     if (!inviter) return [];
+    const invitees = rows.filter((r) => r.inviter_id === inviterId);
     const holder = (m: typeof inviter) => ({ bankAccountName: m.bank_account_name, bankAccountNo: m.bank_account_no });
     return invitees.filter((i) => i.id !== inviter.id && i.id !== inviter.inviter_id && i.currency === inviter.currency && !samePerson(holder(inviter), holder(i))).map((i) => i.id);
   }

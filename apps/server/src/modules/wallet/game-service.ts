@@ -4,7 +4,7 @@ import { toBaht } from '@mw/contract/money';
 import type { DB } from '../../db/schema';
 import { AppError, conflict, notFound } from '../../lib/errors';
 import type { SecretBox } from '../../lib/secret-box';
-import { account, balances, openGameAccount } from '../../money/ledger';
+import { account, balances, openGameAccount, type AccountId } from '../../money/ledger';
 import { bookGameResult } from '../../money/operations';
 import { CATALOGUE } from '../../providers/games/catalogue';
 import { ProviderError, type GameProvider, type LaunchTarget } from '../../providers/games/game-provider';
@@ -101,10 +101,22 @@ export class GameService {
 
   /** Game accounts as the wallet shows them: every catalogue game, active or not, with its balance. */
   async accounts(memberId: string, fresh?: Map<string, number>): Promise<GameAccount[]> {
+    return (await this.accountsWith(memberId, [], fresh)).slots;
+  }
+
+  /**
+   * The member's game accounts and the balances of `also` (other ledger accounts of the member),
+   * read in the same statement as the game balances: the wallet read asks for its own balance so.
+   */
+  async accountsWith(
+    memberId: string,
+    also: AccountId[],
+    fresh?: Map<string, number>,
+  ): Promise<{ slots: GameAccount[]; balances: Map<AccountId, { balance: number }> }> {
     const [games, mine] = await Promise.all([this.catalogue(), this.memberGames(memberId)]);
     const owned = new Set(mine.map((g) => g.code));
-    const known = await balances(this.db, mine.map((g) => account.game(memberId, g.code)));
-    return games.map((g) => {
+    const known = await balances(this.db, [...also, ...mine.map((g) => account.game(memberId, g.code))]);
+    const slots = games.map((g) => {
       const balance = fresh?.get(g.code) ?? known.get(account.game(memberId, g.code))?.balance ?? 0;
       return {
         code: g.code,
@@ -120,6 +132,7 @@ export class GameService {
         ios: g.ios,
       };
     });
+    return { slots, balances: known };
   }
 
   async activate(memberId: string, code: string): Promise<GameAccount> {

@@ -57,7 +57,11 @@ export class WalletService {
   }
 
   async wallet(memberId: string): Promise<WalletResponse> {
-    const [profile, amount, slots] = await Promise.all([this.accounts.profile(memberId), this.balance(memberId), this.games.accounts(memberId)]);
+    const walletId = account.wallet(memberId);
+    const [profile, games] = await Promise.all([this.accounts.profile(memberId), this.games.accountsWith(memberId, [walletId])]);
+    const { slots } = games;
+    // A member whose accounts are not open yet (registered before the ledger) gets them now.
+    const amount = games.balances.get(walletId)?.balance ?? (await this.balance(memberId));
     return {
       profile: { name: profile.name, _id: profile._id, createdAt: profile.createdAt, username: profile.username, coin: profile.coin, currency: profile.currency === 'LAK' ? 'LAK' : 'BAHT' },
       bankAccount: {
