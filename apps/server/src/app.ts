@@ -92,8 +92,9 @@ export async function buildApp(config: Config, database: Database, modules: read
       crossOriginEmbedderPolicy: false,
     }),
   );
-  // Powerful browser features the app never uses are switched off for it and anything it embeds.
-  securityHeaders['permissions-policy'] = 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), bluetooth=(), interest-cohort=()';
+  // Powerful browser features the app never uses are switched off for it and anything it embeds
+  // (only features Chromium knows: an unknown one, such as `bluetooth`, is an error in its console).
+  securityHeaders['permissions-policy'] = 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), interest-cohort=()';
   // API answers carry members' data (game passwords, balances): no cache keeps them.
   const apiHeaders = { ...securityHeaders, 'cache-control': 'no-store' };
   const app = Fastify({
