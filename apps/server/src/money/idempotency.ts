@@ -196,6 +196,39 @@ function inKeyOrder<T extends Claim>(items: T[]): number[] {
 }
 
 /**
+ * A KeyBook batch: `batch` writes the rows of the first item of each key (in key order, so that
+ * two processes' batches lock rows in the same order) and answers the rows it wrote; each item is
+ * true when its own row was written (a later item of the same key never is: it finds the key taken
+ * or answered, as it would alone). A batch of one, or a batch statement that fails as a whole,
+ * runs item by item with `alone`.
+ */
+async function firstOfEachKey<T extends { memberId: string; idem: Idem }>(
+  items: T[],
+  batch: (chosen: T[]) => Promise<Array<{ member_id: string; key: string }>>,
+  alone: (item: T) => Promise<boolean>,
+): Promise<Array<Outcome<boolean>>> {
+  if (items.length === 1) return oneByOne(items, alone);
+  const idOf = (memberId: string, key: string) => `${memberId}\n${key}`;
+  const first = new Map<string, number>();
+  for (const i of inKeyOrder(items)) {
+    const item = items[i] as T;
+    const id = idOf(item.memberId, item.idem.key);
+    if (!first.has(id)) first.set(id, i);
+  }
+  const chosen = [...first.values()].map((i) => items[i] as T);
+  let written: Set<string>;
+  try {
+    written = new Set((await batch(chosen)).map((row) => idOf(row.member_id, row.key)));
+  } catch {
+    return oneByOne(items, alone);
+  }
+  return items.map((item, i) => {
+    const id = idOf(item.memberId, item.idem.key);
+    return { ok: true, value: first.get(id) === i && written.has(id) };
+  });
+}
+
+/**
  * The route layer's keys (`#key`, MoneyCore.call), group-committed: under load one statement
  * claims, and one stores the answers of, many calls at once (Batcher), instead of a statement and
  * a commit each. Each item gets exactly the outcome it would have had alone:
@@ -233,33 +266,21 @@ export class KeyBook {
   }
 
   /** Inserts the batch's new keys; an item is true when its own row was inserted. */
-  private async claimMany(items: Claim[]): Promise<Array<Outcome<boolean>>> {
-    if (items.length === 1) return oneByOne(items, (item) => this.insertClaim(item));
-    const order = inKeyOrder(items);
-    const first = new Map<string, number>();
-    for (const i of order) {
-      const item = items[i] as Claim;
-      const id = `${item.memberId}\n${item.idem.key}`;
-      if (!first.has(id)) first.set(id, i);
-    }
-    const chosen = [...first.values()];
-    const pick = <T>(f: (c: Claim) => T): T[] => chosen.map((i) => f(items[i] as Claim));
-    try {
-      const { rows } = await sql<{ member_id: string; key: string }>`
-        INSERT INTO idempotency_keys (member_id, key, request_hash, operation_id, plan)
-        SELECT u.m, u.k, u.h, NULL, '{"claim":true}'::jsonb
-        FROM unnest(${pick((c) => c.memberId)}::text[], ${pick((c) => c.idem.key)}::text[], ${pick((c) => c.idem.hash)}::text[]) WITH ORDINALITY AS u(m, k, h, n)
-        ORDER BY u.n
-        ON CONFLICT (member_id, key) DO NOTHING
-        RETURNING member_id, key`.execute(this.db);
-      const inserted = new Set(rows.map((r) => `${r.member_id}\n${r.key}`));
-      return items.map((item, i) => {
-        const id = `${item.memberId}\n${item.idem.key}`;
-        return { ok: true, value: first.get(id) === i && inserted.has(id) };
-      });
-    } catch {
-      return oneByOne(items, (item) => this.insertClaim(item));
-    }
+  private claimMany(items: Claim[]): Promise<Array<Outcome<boolean>>> {
+    return firstOfEachKey(
+      items,
+      async (chosen) =>
+        (
+          await sql<{ member_id: string; key: string }>`
+            INSERT INTO idempotency_keys (member_id, key, request_hash, operation_id, plan)
+            SELECT u.m, u.k, u.h, NULL, '{"claim":true}'::jsonb
+            FROM unnest(${chosen.map((c) => c.memberId)}::text[], ${chosen.map((c) => c.idem.key)}::text[], ${chosen.map((c) => c.idem.hash)}::text[]) WITH ORDINALITY AS u(m, k, h, n)
+            ORDER BY u.n
+            ON CONFLICT (member_id, key) DO NOTHING
+            RETURNING member_id, key`.execute(this.db)
+        ).rows,
+      (item) => this.insertClaim(item),
+    );
   }
 
   private async insertClaim({ memberId, idem }: Claim): Promise<boolean> {
@@ -273,32 +294,20 @@ export class KeyBook {
   }
 
   /** Stores the batch's answers where none is stored yet; an item is true when its answer was stored. */
-  private async answerMany(items: Answering[]): Promise<Array<Outcome<boolean>>> {
-    if (items.length === 1) return oneByOne(items, (item) => this.storeAnswer(item));
-    const order = inKeyOrder(items);
-    const first = new Map<string, number>();
-    for (const i of order) {
-      const item = items[i] as Answering;
-      const id = `${item.memberId}\n${item.idem.key}`;
-      if (!first.has(id)) first.set(id, i);
-    }
-    const chosen = [...first.values()];
-    const pick = <T>(f: (c: Answering) => T): T[] => chosen.map((i) => f(items[i] as Answering));
-    try {
-      const { rows } = await sql<{ member_id: string; key: string }>`
-        UPDATE idempotency_keys k SET answer = u.a::jsonb, answer_status = u.s
-        FROM (SELECT * FROM unnest(${pick((c) => c.memberId)}::text[], ${pick((c) => c.idem.key)}::text[], ${pick((c) => JSON.stringify(c.answer.body))}::text[],
-          ${pick((c) => c.answer.status)}::smallint[]) AS v(m, k, a, s)) AS u
-        WHERE k.member_id = u.m AND k.key = u.k AND k.answer_status IS NULL
-        RETURNING k.member_id, k.key`.execute(this.db);
-      const stored = new Set(rows.map((r) => `${r.member_id}\n${r.key}`));
-      return items.map((item, i) => {
-        const id = `${item.memberId}\n${item.idem.key}`;
-        return { ok: true, value: first.get(id) === i && stored.has(id) };
-      });
-    } catch {
-      return oneByOne(items, (item) => this.storeAnswer(item));
-    }
+  private answerMany(items: Answering[]): Promise<Array<Outcome<boolean>>> {
+    return firstOfEachKey(
+      items,
+      async (chosen) =>
+        (
+          await sql<{ member_id: string; key: string }>`
+            UPDATE idempotency_keys k SET answer = u.a::jsonb, answer_status = u.s
+            FROM (SELECT * FROM unnest(${chosen.map((c) => c.memberId)}::text[], ${chosen.map((c) => c.idem.key)}::text[], ${chosen.map((c) => JSON.stringify(c.answer.body))}::text[],
+              ${chosen.map((c) => c.answer.status)}::smallint[]) AS v(m, k, a, s)) AS u
+            WHERE k.member_id = u.m AND k.key = u.k AND k.answer_status IS NULL
+            RETURNING k.member_id, k.key`.execute(this.db)
+        ).rows,
+      (item) => this.storeAnswer(item),
+    );
   }
 
   private async storeAnswer({ memberId, idem, answer }: Answering): Promise<boolean> {
