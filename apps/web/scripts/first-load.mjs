@@ -5,7 +5,8 @@
 //   - a back-office module (apps/web/admin/…) is in any chunk of the member build, or a file of
 //     dist/admin/ is in the /login or /user/home first-load graph;
 //   - a prerendered /login (dist/prerendered/<site>/<locale>/login.html, every site and locale) does
-//     not have the login form in its HTML: the phone and password inputs, before any script runs.
+//     not have the login form in its HTML: the phone and password inputs, before any script runs;
+//   - a prerendered page names a file under /assets that is not in dist.
 // /login loads index.html's scripts and their static imports, and the guest screens' chunk
 // (guestScreens.ts: main.tsx starts it at once, the prerendered page preloads it). /user/home adds
 // what main.tsx loads before a member's first render: the member layout's and the dashboard's
@@ -87,5 +88,25 @@ for (const site of SITES) {
   }
 }
 console.log(`prerendered /login: ${SITES.length * LOCALES.length} pages checked for the login form`);
+
+// Every prerendered page: each file it names under /assets (links, scripts, the boot script's
+// modules, fonts in its inlined CSS) is in dist — a missing one is a 404 in every visitor's console.
+let named = 0;
+for (const site of SITES) {
+  for (const locale of LOCALES) {
+    for (const route of ['login', 'register', 'howto', 'contact', 'terminated']) {
+      const file = join(dist, 'prerendered', site, locale, `${route}.html`);
+      if (!existsSync(file)) {
+        problems.push(`${file} is missing (the guest pages were not prerendered)`);
+        continue;
+      }
+      for (const asset of new Set(readFileSync(file, 'utf8').match(/\/assets\/[\w.-]+/g) ?? [])) {
+        named += 1;
+        if (!existsSync(join(dist, asset))) problems.push(`${site}/${locale}/${route}.html names ${asset}, which is not in dist`);
+      }
+    }
+  }
+}
+console.log(`prerendered pages: ${named} asset references checked`);
 for (const problem of problems) console.error(problem);
 process.exit(problems.length > 0 ? 1 : 0);

@@ -9,7 +9,7 @@
 //        node apps/web/scripts/prerender.mjs --json <file>   (tests: only React's HTML of each page
 //        of the default site, as {"<locale> <route>": html}, without a client build)
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -58,7 +58,7 @@ const laterTexts = Object.keys(modules).find((file) => modules[file].some((id) =
 const linked = new Set([...template.matchAll(/(?:src|href)="\/([^"]+)"/g)].map((m) => m[1]));
 
 /** The <link>s a page adds to the shell's head: its lazy chunks (and what they import) and their CSS. */
-function headLinks(route) {
+function headLinks(route, locale) {
   const scripts = new Set();
   const css = new Set();
   const visit = (file) => {
@@ -67,14 +67,17 @@ function headLinks(route) {
     for (const sheet of files[file]?.css ?? []) css.add(sheet);
     for (const next of files[file]?.imports ?? []) visit(next);
   };
-  for (const module of LAZY[route]) {
+  // A Lao page's text is drawn in Noto Sans Lao, whose faces the app loads with the Lao locale
+  // (i18n.ts): linked here, so the page is painted in it, not in a fallback font first.
+  for (const module of locale === 'la' ? [...LAZY[route], 'src/shared/ui/fonts-lao.ts'] : LAZY[route]) {
     const file = module === 'texts' ? laterTexts : Object.keys(modules).find((name) => modules[name].includes(module));
     if (!file) throw new Error(`prerender: no chunk for ${module}`);
     visit(file);
   }
   const tags = [];
   for (const sheet of css) if (!linked.has(sheet)) tags.push(`<link rel="stylesheet" crossorigin href="/${sheet}">`);
-  for (const script of scripts) if (!linked.has(script)) tags.push(`<link rel="modulepreload" crossorigin href="/${script}">`);
+  // (A chunk of CSS only, such as the Lao fonts', has no script in dist: Vite drops it.)
+  for (const script of scripts) if (!linked.has(script) && existsSync(join(dist, script))) tags.push(`<link rel="modulepreload" crossorigin href="/${script}">`);
   return tags;
 }
 
@@ -176,7 +179,7 @@ function page(route, locale, rendered) {
   html = html.replace(/<html lang="[^"]*">/, `<html lang="${rendered.lang}">`);
   html = html.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(rendered.title)}</title>`);
   html = html.replace(/<noscript>[^<]*<\/noscript>/, `<noscript><p class="noscript">${escapeHtml(rendered.noScript)}</p></noscript>`);
-  const links = headLinks(route);
+  const links = headLinks(route, locale);
   if (links.length > 0) html = html.replace('</head>', `  ${links.join('\n    ')}\n  </head>`);
   return bootAfterPaint(fontPreloads(inlineStyles(html)));
 }
