@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/db/database';
-import { BACKGROUND_PASSED_OVER, inBackground } from '../src/db/priority';
+import { BACKGROUND_PASSED_OVER, inBackground, isBackground } from '../src/db/priority';
+import { Batcher } from '../src/lib/batcher';
 import { dropSchema, PG_URL } from './helpers';
 
 describe('PostgreSQL prepared statements', () => {
@@ -66,10 +67,38 @@ describe('the embedded database’s one connection', () => {
     await sql`CREATE TABLE IF NOT EXISTS numbers AS SELECT generate_series(1, 20000) AS n`.execute(db);
     let done = 0;
     const queries = Array.from({ length: 300 }, () => sql`SELECT sum(n) FROM numbers`.execute(db).then(() => void (done += 1)));
-    // A timer due at once stands for a socket's data: it runs between queries, not after all 300.
+    // A timer due at once stands for a socket's data: set once the queue is being served, it runs
+    // between queries, not after all 300.
+    await queries[0];
     const seenAt = await new Promise<number>((resolve) => setTimeout(() => resolve(done), 0));
     await Promise.all(queries);
     expect(seenAt).toBeGreaterThan(0);
     expect(seenAt).toBeLessThan(300);
+  });
+
+  it('lets the event loop turn between statements run one after another, with nobody waiting', async () => {
+    const db = (database ??= await openDatabase({ DATABASE_URL: undefined, DATABASE_SCHEMA: undefined, DATABASE_POOL_SIZE: 1, DATA_DIR: 'memory' })).db;
+    await sql`CREATE TABLE IF NOT EXISTS numbers AS SELECT generate_series(1, 20000) AS n`.execute(db);
+    let done = 0;
+    const timer = new Promise<number>((resolve) => setTimeout(() => resolve(done), 0));
+    for (let i = 0; i < 100; i++) {
+      await sql`SELECT sum(n) FROM numbers`.execute(db);
+      done += 1;
+    }
+    expect(await timer).toBeLessThan(100);
+  });
+
+  it('runs a batch as a call even when a background caller started it', async () => {
+    const seen: boolean[] = [];
+    const batcher = new Batcher<number, number>(
+      async (items) => {
+        seen.push(isBackground());
+        return items.map((value) => ({ ok: true, value }));
+      },
+      { maxBatch: 8, concurrency: 1 },
+    );
+    await inBackground(() => Promise.all([batcher.submit(1), batcher.submit(2)]));
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((background) => !background)).toBe(true);
   });
 });

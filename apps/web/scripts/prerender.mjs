@@ -118,14 +118,16 @@ const BOOT = `(function () {
     script.src = entry;
     document.head.appendChild(script);
   }
-  // Started when the browser reports the first contentful paint; where it does not, a frame later.
-  try {
+  // Started when the browser reports the first contentful paint; where it cannot (no paint timing:
+  // observe() would accept the type and never call back), a frame later.
+  var paintTiming = typeof PerformanceObserver === 'function' && (PerformanceObserver.supportedEntryTypes || []).indexOf('paint') >= 0;
+  if (paintTiming) {
     new PerformanceObserver(function (list, observer) {
       if (!list.getEntriesByName('first-contentful-paint').length) return;
       observer.disconnect();
       start();
     }).observe({ type: 'paint', buffered: true });
-  } catch (error) {
+  } else {
     requestAnimationFrame(function () {
       setTimeout(start, 0);
     });
@@ -135,11 +137,16 @@ const BOOT = `(function () {
 `;
 const bootFile = `assets/boot-${createHash('sha256').update(BOOT).digest('base64url').slice(0, 8)}.js`;
 
-/** The page's stylesheets, inlined: no request stands between the HTML and its first paint. */
+/**
+ * The page's stylesheets, inlined: no request stands between the HTML and its first paint. Each
+ * keeps a disabled <link> of its file (never fetched, never applied): Vite's loader of a lazy
+ * chunk looks for the chunk's CSS as a <link rel="stylesheet" href> and, finding none, would fetch
+ * it again and hold the chunk's import — and so the hydration — until it came.
+ */
 function inlineStyles(html) {
   return html.replace(/<link rel="stylesheet" crossorigin href="\/(assets\/[^"]+\.css)">/g, (_, file) => {
     const css = readFileSync(join(dist, file), 'utf8').replace(/<\/style/gi, '<\\/style');
-    return `<style data-href="/${file}">${css}</style>`;
+    return `<style data-href="/${file}">${css}</style><link rel="stylesheet" crossorigin href="/${file}" disabled>`;
   });
 }
 

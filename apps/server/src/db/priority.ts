@@ -16,6 +16,14 @@ export function inBackground<T>(work: () => Promise<T>): Promise<T> {
   return background.run(true, work);
 }
 
+/**
+ * Runs `work` as a call, outside any `inBackground`: for work started on behalf of many callers
+ * (a Batcher's batch), which must not inherit the priority of the one that happened to start it.
+ */
+export function asCall<T>(work: () => Promise<T>): Promise<T> {
+  return background.exit(work);
+}
+
 /** True inside `inBackground`. */
 export function isBackground(): boolean {
   return background.getStore() === true;

@@ -1,3 +1,5 @@
+import { asCall } from '../db/priority';
+
 /**
  * Group commit for hot statements. Requests that arrive while `concurrency` batches are already
  * running wait and then go together, as one batch, to `run`; a request that finds a free slot
@@ -35,7 +37,9 @@ export class Batcher<I, R> {
     while (this.running < this.options.concurrency && this.queue.length > 0) {
       const batch = this.queue.splice(0, this.options.maxBatch);
       this.running += 1;
-      void this.flush(batch).finally(() => {
+      // A batch serves every caller in it: it runs as a call, whatever priority the caller that
+      // started it had (db/priority.ts).
+      void asCall(() => this.flush(batch)).finally(() => {
         this.running -= 1;
         this.pump();
       });

@@ -1,7 +1,7 @@
 // Slip images are read in worker threads (piscina), never on the server's event loop: decoding a
 // phone screenshot and searching it for a QR is 30-300 ms of CPU, during which every other call of
-// the process would wait. The pool has SLIP_READER_THREADS threads (default: the machine's cores
-// shared by the server's processes, at most 4), run at the lowest CPU priority (nice +19 on Linux,
+// the process would wait. The pool has SLIP_READER_THREADS threads (default: the process's share of
+// the cores less one, at least 1, at most 4: see defaultReaderThreads), run at the lowest CPU priority (nice +19 on Linux,
 // a thread's own nice value), so that answering calls comes before reading slips whenever the cores
 // are all busy: with +5 the readers still took a quarter of a core from the event loop, and 8 slips
 // at once pushed concurrent wallet reads' p99 to 250 ms; at +19 a slip waits instead. At most SLIP_READER_QUEUE images wait for a thread; one more is refused at once with
