@@ -4,7 +4,9 @@
 // The rule: code in the first download (the entry, the member layout, the dashboard) does not
 // import zod or a contract schema — zod is ≈22 KB gzipped, and building the schemas is one of the
 // longest tasks of the dashboard's start on a phone. Such code checks an answer with a parser
-// generated here instead of a hand-written copy of the schema. `npm run build -w @mw/web` runs this
+// generated here instead of a hand-written copy of the schema. The parsers are built from the small
+// checks of src/shared/api/parserRuntime.ts (one per schema kind, written and typed by hand); this
+// writes only how they compose, and the import of those it uses. `npm run build -w @mw/web` runs this
 // first; test/contractParsers.test.ts fails when the committed file is not what this writes, and
 // proves each parser says what its schema says (samples generated from the schema, then mutated).
 // `zod/mini` was weighed: the wallet, slot-refresh and spin-active schemas in it bundle to 6.5 KB
@@ -13,8 +15,8 @@
 //
 // It handles the schema kinds those answers use (object, strict and loose object, array, string,
 // number, int, boolean, enum, literal, nullable, optional) and stops with an error on anything else
-// (a refinement, a transform, a string check…): teach it the new kind, or keep that schema out of
-// the first download.
+// (a refinement, a transform, a string check…): teach it the new kind (here, and its check in
+// parserRuntime.ts), or keep that schema out of the first download.
 //
 // Usage: tsx apps/web/scripts/contract-parsers.ts [--check]   (--check: fail when the file is stale)
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -25,6 +27,7 @@ import * as bonusContract from '@mw/contract/bonus';
 import * as responsibleContract from '@mw/contract/responsible';
 import * as spinContract from '@mw/contract/spin';
 import * as walletContract from '@mw/contract/wallet';
+import type * as runtime from '../src/shared/api/parserRuntime';
 
 const { bonusEndpoints } = bonusContract;
 const { responsibleEndpoints } = responsibleContract;
@@ -68,73 +71,8 @@ export const targets: Target[] = [
 
 export const OUTPUT = join(dirname(fileURLToPath(import.meta.url)), '../src/shared/api/contractParsers.generated.ts');
 
-const RUNTIME = `/** Thrown inside a parser when a value does not fit; turned into \`success: false\`. */
-class Mismatch extends Error {}
-
-type Check = (value: unknown) => unknown;
-
-const fail = (): never => {
-  throw new Mismatch();
-};
-const is =
-  (test: (value: unknown) => boolean): Check =>
-  (value) =>
-    test(value) ? value : fail();
-const string = is((value) => typeof value === 'string');
-/** z.number(): finite numbers only. */
-const number = is(Number.isFinite);
-/** z.number().int(): safe integers. */
-const integer = is(Number.isSafeInteger);
-const boolean = is((value) => typeof value === 'boolean');
-/** z.enum() and z.literal(). */
-const oneOf = (values: readonly unknown[]) => is((value) => values.includes(value));
-const nullable =
-  (inner: Check): Check =>
-  (value) =>
-    value === null ? null : inner(value);
-const optional =
-  (inner: Check): Check =>
-  (value) =>
-    value === undefined ? undefined : inner(value);
-const array =
-  (item: Check): Check =>
-  (value) =>
-    Array.isArray(value) ? value.map((element) => item(element)) : fail();
-/**
- * z.object() (unknown keys dropped), z.strictObject() (refused: \`strict\`) or z.looseObject() (kept:
- * \`loose\`); a key missing from the answer stays missing.
- */
-const object =
-  (shape: Record<string, Check>, unknownKeys?: 'strict' | 'loose'): Check =>
-  (value) => {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail();
-    const input = value as Record<string, unknown>;
-    const output: Record<string, unknown> = {};
-    for (const key of Object.keys(input)) {
-      if (Object.hasOwn(shape, key)) continue;
-      if (unknownKeys === 'strict') fail();
-      if (unknownKeys === 'loose') output[key] = input[key];
-    }
-    for (const [key, check] of Object.entries(shape)) {
-      const checked = check(input[key]);
-      if (checked !== undefined || Object.hasOwn(input, key)) output[key] = checked;
-    }
-    return output;
-  };
-
-function parser<T>(check: Check): ResponseParser<T> {
-  return {
-    safeParse(value) {
-      try {
-        // The cast is what test/contractParsers.test.ts proves: the check accepts exactly what the schema accepts.
-        return { success: true, data: check(value) as T };
-      } catch (error) {
-        if (error instanceof Mismatch) return { success: false };
-        throw error;
-      }
-    },
-  };
-}`;
+/** A check of parserRuntime.ts, by its export's name: a name it does not export fails typecheck here. */
+type RuntimeName = keyof typeof runtime;
 
 /** A string or a list of values as TypeScript source, single-quoted. */
 const quote = (value: unknown): string =>
@@ -169,6 +107,13 @@ export function generateParsers(): string {
   const exported = new Map<unknown, string>();
   for (const module of [walletContract, spinContract, bonusContract]) for (const [name, value] of Object.entries(module)) if (!exported.has(value)) exported.set(value, name);
 
+  // The runtime's checks the parsers use, imported by name (an unused import would fail lint).
+  const used = new Set<RuntimeName>();
+  const ref = (name: RuntimeName): string => {
+    used.add(name);
+    return name;
+  };
+
   const emit = (schema: z.core.$ZodType, indent = ''): string => {
     const existing = named.get(schema);
     if (existing) return existing;
@@ -178,32 +123,32 @@ export function generateParsers(): string {
     };
     if (schema instanceof z.ZodString) {
       noChecks();
-      return 'string';
+      return ref('string');
     }
     if (schema instanceof z.ZodNumber) {
-      if (checks.length === 0) return 'number';
-      if (checks.length === 1 && checks[0]?.check === 'number_format' && checks[0].format === 'safeint') return 'integer';
+      if (checks.length === 0) return ref('number');
+      if (checks.length === 1 && checks[0]?.check === 'number_format' && checks[0].format === 'safeint') return ref('integer');
       return unsupported(schema, ` with the check ${checks.map((c) => c.format ?? c.check).join(', ')}`);
     }
     if (schema instanceof z.ZodBoolean) {
       noChecks();
-      return 'boolean';
+      return ref('boolean');
     }
     if (schema instanceof z.ZodEnum) {
       noChecks();
-      return `oneOf(${quote(Object.values(schema.enum as Record<string, string | number>))})`;
+      return `${ref('oneOf')}(${quote(Object.values(schema.enum as Record<string, string | number>))})`;
     }
     if (schema instanceof z.ZodLiteral) {
       noChecks();
       const values = [...schema.values];
       if (values.some((value) => value === undefined || typeof value === 'bigint')) unsupported(schema, ' of undefined or a bigint');
-      return `oneOf(${quote(values)})`;
+      return `${ref('oneOf')}(${quote(values)})`;
     }
-    if (schema instanceof z.ZodNullable) return `nullable(${emit(schema.unwrap(), indent)})`;
-    if (schema instanceof z.ZodOptional) return `optional(${emit(schema.unwrap(), indent)})`;
+    if (schema instanceof z.ZodNullable) return `${ref('nullable')}(${emit(schema.unwrap(), indent)})`;
+    if (schema instanceof z.ZodOptional) return `${ref('optional')}(${emit(schema.unwrap(), indent)})`;
     if (schema instanceof z.ZodArray) {
       noChecks();
-      return `array(${emit(schema.element, indent)})`;
+      return `${ref('array')}(${emit(schema.element, indent)})`;
     }
     if (schema instanceof z.ZodObject) {
       noChecks();
@@ -215,7 +160,7 @@ export function generateParsers(): string {
       const shared = (seen.get(schema) ?? 0) > 1;
       const inner = shared ? '  ' : `${indent}  `;
       const entries = Object.entries(schema.shape as Record<string, z.ZodType>).map(([name, child]) => `${inner}${key(name)}: ${emit(child, inner)},`);
-      const code = `object({\n${entries.join('\n')}\n${shared ? '' : indent}}${unknownKeys})`;
+      const code = `${ref('object')}({\n${entries.join('\n')}\n${shared ? '' : indent}}${unknownKeys})`;
       if (!shared) return code;
       const name = exported.get(schema) ?? `object${named.size + 1}`;
       constants.push(`const ${name} = ${code};`);
@@ -231,7 +176,7 @@ export function generateParsers(): string {
     return [
       `/** ${target.endpoint.method} ${target.endpoint.path}: ${target.from.object}.${target.from.call}.response of @mw/contract/${target.from.module}. */`,
       `export const ${target.pathName} = ${quote(target.endpoint.path)};`,
-      `export const ${target.name}: ResponseParser<${type}> = parser(${check});`,
+      `export const ${target.name}: ResponseParser<${type}> = ${ref('parser')}(${check});`,
     ].join('\n');
   });
 
@@ -241,6 +186,7 @@ export function generateParsers(): string {
     "import type { z } from 'zod';",
     ...[...contractImports].sort(([a], [b]) => a.localeCompare(b)).map(([module, objects]) => `import type { ${[...objects].sort().join(', ')} } from '@mw/contract/${module}';`),
     "import type { ResponseParser } from './client';",
+    `import { ${[...used].sort().join(', ')} } from './parserRuntime';`,
   ];
 
   return `${[
@@ -248,7 +194,6 @@ export function generateParsers(): string {
     '// Zod-free parsers for the first download (the rule is written there); test/contractParsers.test.ts',
     '// proves each one accepts and returns what its schema does.',
     imports.join('\n'),
-    RUNTIME,
     ...constants,
     ...exports,
   ].join('\n\n')}\n`;

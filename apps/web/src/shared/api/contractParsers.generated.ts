@@ -10,74 +10,7 @@ import type { responsibleEndpoints } from '@mw/contract/responsible';
 import type { spinEndpoints } from '@mw/contract/spin';
 import type { walletEndpoints } from '@mw/contract/wallet';
 import type { ResponseParser } from './client';
-
-/** Thrown inside a parser when a value does not fit; turned into `success: false`. */
-class Mismatch extends Error {}
-
-type Check = (value: unknown) => unknown;
-
-const fail = (): never => {
-  throw new Mismatch();
-};
-const is =
-  (test: (value: unknown) => boolean): Check =>
-  (value) =>
-    test(value) ? value : fail();
-const string = is((value) => typeof value === 'string');
-/** z.number(): finite numbers only. */
-const number = is(Number.isFinite);
-/** z.number().int(): safe integers. */
-const integer = is(Number.isSafeInteger);
-const boolean = is((value) => typeof value === 'boolean');
-/** z.enum() and z.literal(). */
-const oneOf = (values: readonly unknown[]) => is((value) => values.includes(value));
-const nullable =
-  (inner: Check): Check =>
-  (value) =>
-    value === null ? null : inner(value);
-const optional =
-  (inner: Check): Check =>
-  (value) =>
-    value === undefined ? undefined : inner(value);
-const array =
-  (item: Check): Check =>
-  (value) =>
-    Array.isArray(value) ? value.map((element) => item(element)) : fail();
-/**
- * z.object() (unknown keys dropped), z.strictObject() (refused: `strict`) or z.looseObject() (kept:
- * `loose`); a key missing from the answer stays missing.
- */
-const object =
-  (shape: Record<string, Check>, unknownKeys?: 'strict' | 'loose'): Check =>
-  (value) => {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail();
-    const input = value as Record<string, unknown>;
-    const output: Record<string, unknown> = {};
-    for (const key of Object.keys(input)) {
-      if (Object.hasOwn(shape, key)) continue;
-      if (unknownKeys === 'strict') fail();
-      if (unknownKeys === 'loose') output[key] = input[key];
-    }
-    for (const [key, check] of Object.entries(shape)) {
-      const checked = check(input[key]);
-      if (checked !== undefined || Object.hasOwn(input, key)) output[key] = checked;
-    }
-    return output;
-  };
-
-function parser<T>(check: Check): ResponseParser<T> {
-  return {
-    safeParse(value) {
-      try {
-        // The cast is what test/contractParsers.test.ts proves: the check accepts exactly what the schema accepts.
-        return { success: true, data: check(value) as T };
-      } catch (error) {
-        if (error instanceof Mismatch) return { success: false };
-        throw error;
-      }
-    },
-  };
-}
+import { array, boolean, integer, nullable, number, object, oneOf, optional, parser, string } from './parserRuntime';
 
 const gameAccountSchema = object({
   code: string,
