@@ -241,6 +241,7 @@ function startServer(port, processes) {
       PAYMENTS: 'sandbox',
       GAME_PROVIDER: 'sandbox',
       SEED_DEMO: 'true',
+      SEED_DEMO_QUEUE: 'false',
       PAYMENT_GATEWAY: 'sandbox',
       PAYMENT_WEBHOOK_SECRET: WEBHOOK_SECRET,
       OPERATOR_TOKEN: process.env.BENCH_OPERATOR_TOKEN,

@@ -134,6 +134,8 @@ async function startServer(operatorToken: string): Promise<Server> {
       ACCOUNT_CHECKS_PER_IP_MINUTE: '100000',
       SLIP_CLOSED_FROM: '00:00',
       SLIP_CLOSED_TO: '00:00',
+      // The journeys start from the demo without its back-office queue.
+      SEED_DEMO_QUEUE: 'false',
     },
   });
   const url = `http://127.0.0.1:${port}`;

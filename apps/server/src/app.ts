@@ -60,7 +60,7 @@ export function allMigrations(modules: readonly DomainModule[] = allModules) {
 
 /**
  * Builds the whole server from the list of domain modules (modules/index.ts): their migrations,
- * services and seeds; then the error handler, site state, every call of the contract (each
+ * services and (once the logger exists) seeds; then the error handler, site state, every call of the contract (each
  * domain's handlers in its own plugin scope; 501 NOT_IMPLEMENTED where no domain answers one
  * yet), each domain's other routes, health, and the built web app with a fallback to index.html.
  */
@@ -68,7 +68,6 @@ export async function buildApp(config: Config, database: Database, modules: read
   await migrate(database, migrationsOf(modules));
   const services = servicesUnderConstruction(createKernel(config, database));
   for (const module of modules) await module.setup?.(services);
-  for (const module of modules) await module.seed?.(services);
 
   // Security headers (helmet's), worked out once: they are the same for every answer.
   const securityHeaders = staticHeaders(
@@ -123,6 +122,8 @@ export async function buildApp(config: Config, database: Database, modules: read
       void (reply as unknown as FastifyReply).status(answer.status).headers(apiHeaders).send(answer.body);
     },
   });
+  // Seeds run once the logger exists (the demo logs the steps it skips), before any route.
+  for (const module of modules) await module.seed?.(services, app.log);
   app.server.headersTimeout = Math.min(config.REQUEST_TIMEOUT_MS, config.UPLOAD_TIMEOUT_MS);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

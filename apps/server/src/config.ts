@@ -6,7 +6,8 @@ import { z } from 'zod';
  * Configuration from environment variables, validated at start-up. A wrong value stops the
  * server with a message naming the variable.
  */
-const bool = z
+/** A yes/no variable: true/false, 1/0 or yes/no (modules' own schemas use it too). */
+export const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 

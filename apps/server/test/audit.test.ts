@@ -152,7 +152,7 @@ describe.each(dbKinds)('the audit log on %s', (kind) => {
 
 describe('the audit migration', () => {
   it('moves the rows of operator_changes into the audit log', async () => {
-    const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: 'memory', ARGON2_MEMORY_KIB: '8192' });
+    const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: 'memory', ARGON2_MEMORY_KIB: '8192', SEED_DEMO_QUEUE: 'false' });
     const database = await openDatabase(config);
     try {
       const migrations = allMigrations();

@@ -32,6 +32,7 @@ function start(port: number): ChildProcess {
       LOG_LEVEL: 'silent',
       OPERATOR_TOKEN: OPERATOR,
       ARGON2_MEMORY_KIB: '8192',
+      SEED_DEMO_QUEUE: 'false',
       CHAT_PREFIX: prefix,
       CHAT_BOT: 'off',
       CHAT_LINK_SECRET: 'chat-link-secret-for-the-test',

@@ -46,6 +46,7 @@ function startServer(port: number, target: Target): ChildProcess {
       LOG_LEVEL: 'silent',
       OPERATOR_TOKEN: OPERATOR,
       ARGON2_MEMORY_KIB: '8192',
+      SEED_DEMO_QUEUE: 'false',
       OTP_RESEND_SECONDS: '0',
       // Long enough that a transfer spends most of its time waiting for the provider with its
       // operation recorded PENDING: the kill then finds transfers in flight even on a busy host.

@@ -45,6 +45,8 @@ export async function startApp(kind: DbKind, env: Record<string, string> = {}, s
     SLIP_UPLOADS_PER_IP_MINUTE: '100000',
     // Load shedding on event-loop lag has its own test (scale.test.ts); elsewhere a loaded test machine must not shed.
     SHED_LAG_MS: '0',
+    // The demo's back-office queue would add rows to the queues suites count (demo-queue.test.ts turns it on).
+    SEED_DEMO_QUEUE: 'false',
     ...(kind === 'postgres' ? { DATABASE_URL: PG_URL, DATABASE_SCHEMA: useSchema, DATABASE_POOL_SIZE: '8' } : {}),
     ...env,
   });

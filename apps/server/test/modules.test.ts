@@ -9,7 +9,7 @@ import { DEMO_MEMBER } from '../src/modules/demo';
 import { defineModule, migrationsOf } from '../src/platform/module';
 import { createKernel, servicesUnderConstruction } from '../src/platform/services';
 
-const config = () => loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: 'memory', ARGON2_MEMORY_KIB: '8192' });
+const config = () => loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: 'memory', ARGON2_MEMORY_KIB: '8192', SEED_DEMO_QUEUE: 'false' });
 
 describe('domain modules', () => {
   let database: Database | undefined;

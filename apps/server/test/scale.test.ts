@@ -210,6 +210,7 @@ describe('two processes on one port (PostgreSQL + Redis)', () => {
         OPERATOR_TOKEN,
         WEB_DIST: '/nonexistent',
         ARGON2_MEMORY_KIB: '4096',
+        SEED_DEMO_QUEUE: 'false',
       },
     });
     const base = `http://127.0.0.1:${port}`;

@@ -21,9 +21,10 @@ export interface DomainModule {
   setup?(services: Services): Promise<void> | void;
   /**
    * Writes the rows every deployment needs, then (with SEED_DEMO) the demo's. Only what is
-   * missing, so a restart never overwrites an operator's changes.
+   * missing, so a restart never overwrites an operator's changes. `log` is the server's logger
+   * (routes are not registered yet).
    */
-  seed?(services: Services): Promise<void>;
+  seed?(services: Services, log: FastifyBaseLogger): Promise<void>;
   /** Plugins its calls need (multipart, …), registered in the module's scope before its calls. */
   prepare?(app: FastifyInstance, services: Services): Promise<void> | void;
   /** Handlers of contract calls (spec section 7) this domain answers. */

@@ -152,6 +152,8 @@ function serverEnv(port: number, database: { url?: string; schema?: string; data
     SLIP_CLOSED_FROM: '00:00',
     SLIP_CLOSED_TO: '00:00',
     SEED_DEMO: 'true',
+    // The demo member, not the demo's back-office queue (the run's checks count what it made).
+    SEED_DEMO_QUEUE: 'false',
     HSTS_MAX_AGE: '0',
     OPERATOR_TOKEN,
     WEB_DIST: '/nonexistent',

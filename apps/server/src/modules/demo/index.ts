@@ -1,8 +1,12 @@
+import { z } from 'zod';
+import { bool } from '../../config';
 import { defineModule } from '../../platform/module';
+import { moduleConfig } from '../../platform/module-config';
 import { CATALOGUE } from '../../providers/games/catalogue';
 import type { NewChannel } from '../deposit/channel-service';
 import { CURRENCIES, type Currency } from '../../money/ledger';
 import type { WheelInput } from '../spin/spin-service';
+import { DEMO_QUEUE_MEMBER, seedDemoQueue } from './queue';
 
 /** The demo member the README names. */
 export const DEMO_MEMBER = { username: '0812345678', password: 'demo1234', id: 'de300000000000000000de30' } as const;
@@ -196,19 +200,34 @@ const DEMO_CHANNELS: NewChannel[] = [
   { id: 'EWALLET-GIFT', kind: 'wallet', bank_code: 'TRUEWALLET', bank_type: 'BANK', mode: 'GIFT', account_name: 'GOLDEN WALLET', account_no: '0891234567', currency: 'BAHT', sort: 11, active: true },
 ];
 
+/** The demo's own configuration (see the README). */
+const demoEnv = z.object({
+  /**
+   * With SEED_DEMO: a small back-office work queue (a pending withdrawal, a slip in progress, an
+   * unmatched deposit, an unread chat) made once per database. Default: on with SEED_DEMO; the
+   * test harnesses turn it off (their suites count the queues).
+   */
+  SEED_DEMO_QUEUE: bool.optional(),
+});
+
 /**
  * The demo (SEED_DEMO, on by default outside production): the site's texts, the demo deposit
  * channels (every mode of the deposit modal), the catalogue of the 16 sandbox games and the demo member the README names, each
  * written only when missing, through the services of the domains that own them. Without
  * SEED_DEMO (production by default) the demo member must not be usable, even on a data folder a
- * development run once seeded: it is retired (inactive, no password matches, sessions ended).
+ * development run once seeded: it is retired (inactive, no password matches, sessions ended), and
+ * so is the second demo member of the back-office queue. With SEED_DEMO_QUEUE (default: on with
+ * SEED_DEMO) the back office's demo work queue is made once (see queue.ts).
  * Listed last, so every domain's tables and services are there.
  */
 export const demoModule = defineModule({
   name: 'demo',
-  async seed({ config, settings, games, accounts, deposits, spins, bonuses, promotions }) {
+  async seed(services, log) {
+    const { config, settings, games, accounts, deposits, spins, bonuses, promotions } = services;
+    const env = moduleConfig(config, demoEnv);
     if (!config.SEED_DEMO) {
       await accounts.retire(DEMO_MEMBER.id, RETIRED);
+      await accounts.retire(DEMO_QUEUE_MEMBER.id, RETIRED);
       return;
     }
     for (const [key, value] of Object.entries(DEMO_SETTINGS)) await settings.setIfMissing(key, value);
@@ -234,5 +253,6 @@ export const demoModule = defineModule({
       { ...DEMO_MEMBER, name: 'Demo Player', sourceCode: 'FRIEND', bankCode: 'KBANK', bankAccountName: 'DEMO PLAYER', bankAccountNo: '1234567890' },
       RETIRED,
     );
+    if (env.SEED_DEMO_QUEUE ?? true) await seedDemoQueue(services, log, RETIRED);
   },
 });

@@ -92,6 +92,11 @@ CREATE TABLE sandbox_faults (
   },
 ];
 
+/** A new reference as the sandbox bank issues them (Thai banks' look like "014" + date + digits + letters): the date, then 14 letters and digits. */
+export function newTransRef(at: Date): string {
+  return `${at.toISOString().slice(2, 10).replace(/-/g, '')}${randomBytes(7).toString('hex').toUpperCase()}`;
+}
+
 export interface NewBankTransfer {
   fromBankCode: string;
   fromAccountNo: string;
@@ -129,8 +134,7 @@ export class SandboxBank implements Bank {
 
   /** Records a transfer; a transfer into a subscribed account is reported by the feed at once. */
   async transfer(input: NewBankTransfer): Promise<{ transfer: BankTransfer; feed: { status: number } | null }> {
-    // Thai banks' references look like "014" + date + digits + letters: 20 characters here.
-    const transRef = input.transRef ?? `${input.at ? input.at.toISOString().slice(2, 10).replace(/-/g, '') : new Date().toISOString().slice(2, 10).replace(/-/g, '')}${randomBytes(7).toString('hex').toUpperCase()}`;
+    const transRef = input.transRef ?? newTransRef(input.at ?? new Date());
     const transfer: BankTransfer = {
       transRef,
       fromBankCode: input.fromBankCode,
@@ -218,9 +222,17 @@ export class SandboxBank implements Bank {
    */
   async slip(transRef: string): Promise<Buffer | null> {
     const transfer = await this.byReference(transRef);
-    if (!transfer) return null;
+    return transfer ? this.slipOf(transfer) : null;
+  }
+
+  /**
+   * The slip of a transfer as the sending bank's app shows it, whether or not these records have
+   * it yet (a transfer between banks the receiving bank has not reported: its slip is in progress
+   * until they do). Null when the sending bank prints no slip QR.
+   */
+  slipOf(transfer: BankTransfer): Promise<Buffer | null> {
     const number = BANK_SLIP_CODES[transfer.fromBankCode as keyof typeof BANK_SLIP_CODES];
-    if (!number) return null;
+    if (!number) return Promise.resolve(null);
     return renderSlipImage({
       bankCode: transfer.fromBankCode,
       fromName: transfer.fromName,
