@@ -36,6 +36,18 @@ export default tseslint.config(
     },
   },
   {
+    // The back office's mutations drop a repeated call while it is in flight (a double click):
+    // they come from shared/mutation.ts, not from React Query directly.
+    files: ['apps/web/admin/src/**/*.{ts,tsx}'],
+    ignores: ['apps/web/admin/src/shared/mutation.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: '@tanstack/react-query', importNames: ['useMutation'], message: "Use useMutation from shared/mutation.ts (a double click sends one call)." }] },
+      ],
+    },
+  },
+  {
     // Promotions in every currency: the bonus, wheel, invite and refund modules take the member's
     // currency and hold amounts per currency; a currency named in their code is a rule for one only.
     files: ['apps/server/src/modules/{bonus,spin,invite,refund}/**/*.ts'],

@@ -116,6 +116,26 @@ const BOOT = `(function () {
     script.type = 'module';
     script.crossOrigin = '';
     script.src = entry;
+    // The app's modules did not come (a request dropped on a phone's network): the page is
+    // loaded again once, after a moment, instead of staying a form that cannot be used.
+    script.onerror = function () {
+      try {
+        if (sessionStorage.getItem('mw-boot-retried')) return;
+        sessionStorage.setItem('mw-boot-retried', '1');
+      } catch (error) {
+        return;
+      }
+      setTimeout(function () {
+        location.reload();
+      }, 1500);
+    };
+    script.onload = function () {
+      try {
+        sessionStorage.removeItem('mw-boot-retried');
+      } catch (error) {
+        // storage off: nothing was kept
+      }
+    };
     document.head.appendChild(script);
   }
   // Started when the browser reports the first contentful paint; where it cannot (no paint timing:

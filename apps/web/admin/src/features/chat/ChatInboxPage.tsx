@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -8,6 +8,7 @@ import { api } from '../../shared/api';
 import { age, dateTime } from '../../shared/format';
 import { ErrorText, Page } from '../../shared/ui';
 import { messageText } from './messageText';
+import { useMutation } from '../../shared/mutation';
 
 interface Thread {
   id: string;

@@ -1,4 +1,4 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useOperator } from '../../app/useOperator';
@@ -6,6 +6,7 @@ import { api } from '../../shared/api';
 import { age, minor } from '../../shared/format';
 import { can } from '../../shared/roles';
 import { Card, ErrorText, Page } from '../../shared/ui';
+import { useMutation } from '../../shared/mutation';
 
 interface Queue {
   count: number;

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, newIdempotencyKey } from '../../shared/api';
@@ -7,6 +7,7 @@ import { age, dateTime, money } from '../../shared/format';
 import { DataTable, type Column } from '../../shared/Table';
 import { Card, ErrorText, Notice, Page } from '../../shared/ui';
 import { MemberPicker, type MemberRow } from '../members/MemberPicker';
+import { useMutation } from '../../shared/mutation';
 
 interface Unmatched {
   id: string;

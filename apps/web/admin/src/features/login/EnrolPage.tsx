@@ -1,9 +1,10 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { api } from '../../shared/api';
 import { ErrorText } from '../../shared/ui';
+import { useMutation } from '../../shared/mutation';
 
 /** The one-time enrolment link (/admin/enrol/<token>): set a password and add the TOTP key to an authenticator. */
 export function EnrolPage() {

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
@@ -13,6 +13,7 @@ import { DataTable, type Column } from '../../shared/Table';
 import { Card, ErrorText, Notice, Page, StatusBadge } from '../../shared/ui';
 import { messageText } from '../chat/messageText';
 import type { MemberRow } from './MemberPicker';
+import { useMutation } from '../../shared/mutation';
 
 interface MemberView {
   member: MemberRow;

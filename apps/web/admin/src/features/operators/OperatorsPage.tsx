@@ -1,9 +1,10 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/api';
 import type { Role } from '../../shared/session';
 import { Card, ErrorText, Notice, Page, StatusBadge } from '../../shared/ui';
+import { useMutation } from '../../shared/mutation';
 
 interface OperatorRow {
   id: string;

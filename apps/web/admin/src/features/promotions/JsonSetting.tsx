@@ -1,8 +1,9 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/api';
 import { Card, ErrorText, Notice } from '../../shared/ui';
+import { useMutation } from '../../shared/mutation';
 
 interface Props {
   title: string;

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/api';
@@ -6,6 +6,7 @@ import { minor } from '../../shared/format';
 import { Card, ErrorText, Notice, Page } from '../../shared/ui';
 import { formOf, previewBonus, validateBonus, type BonusForm, type BonusRow } from './bonusForm';
 import { JsonSetting } from './JsonSetting';
+import { useMutation } from '../../shared/mutation';
 
 type Tab = 'bonuses' | 'codes' | 'wheel' | 'banners' | 'rules';
 

@@ -1,9 +1,10 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/api';
 import { Card, ErrorText, Notice, Page } from '../../shared/ui';
 import type { Dashboard } from '../dashboard/DashboardPage';
+import { useMutation } from '../../shared/mutation';
 
 const GAME_MODES = ['none', 'down', 'timeout', 'error-after-take'] as const;
 

@@ -1,9 +1,10 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../shared/api';
 import { Card, ErrorText, Notice, Page } from '../../shared/ui';
 import { JsonSetting } from '../promotions/JsonSetting';
+import { useMutation } from '../../shared/mutation';
 
 const SWITCHES = ['siteActive', 'registerOTP', 'enableChatWidget'] as const;
 

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -8,6 +8,7 @@ import { api } from '../../shared/api';
 import { age, dateTime, money } from '../../shared/format';
 import { can } from '../../shared/roles';
 import { Card, ErrorText, Notice, Page, StatusBadge } from '../../shared/ui';
+import { useMutation } from '../../shared/mutation';
 
 interface Slip {
   id: string;

@@ -1,8 +1,9 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api, ApiError } from '../../shared/api';
 import { dateTime } from '../../shared/format';
 import { Card, ErrorText } from '../../shared/ui';
+import { useMutation } from '../../shared/mutation';
 
 interface Approval {
   id: string;

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -10,6 +10,7 @@ import { can } from '../../shared/roles';
 import { DataTable, type Column } from '../../shared/Table';
 import { ErrorText, Notice, Page, StatusBadge } from '../../shared/ui';
 import { ApprovalsPanel } from './ApprovalsPanel';
+import { useMutation } from '../../shared/mutation';
 
 export interface Withdrawal {
   id: string;
