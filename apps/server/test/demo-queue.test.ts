@@ -49,6 +49,23 @@ describe.each(dbKinds)('the demo back-office queue on %s', (kind) => {
     expect(await checkInvariants(t.services.database.db)).toMatchObject({ ok: true });
   }
 
+  /** A start of the server on the test's data: `body` sees the queues as finance and support do; the ledger is checked after. */
+  async function visit(env: Record<string, string>, body: (t: TestApp, tokens: { finance: string; support: string }, q: Awaited<ReturnType<typeof queues>>) => Promise<void>) {
+    const t = await start(env);
+    try {
+      const tokens = await staff(t);
+      await body(t, tokens, await queues(t, tokens));
+      await ledgerOk(t, tokens.finance);
+    } finally {
+      await t.close();
+    }
+  }
+  /** The second demo member's wallet, signed in with the README's password. */
+  async function secondMemberWallet(t: TestApp): Promise<number> {
+    const token = await login(t.app, DEMO_QUEUE_MEMBER.username, DEMO_QUEUE_MEMBER.password);
+    return (await call<{ wallet: { amount: number } }>(t.app, 'GET', '/api/wallet', { token })).body.wallet.amount;
+  }
+
   afterAll(async () => {
     if (schema) await dropSchema(schema);
     if (kind === 'embedded') rmSync(dataDir, { recursive: true, force: true });
@@ -56,30 +73,20 @@ describe.each(dbKinds)('the demo back-office queue on %s', (kind) => {
 
   it('a start without the sandbox bank makes what it can, the next start the rest, a third nothing; what operators did stays done', { timeout: 180_000 }, async () => {
     // First start: the sandbox bank is off, so no slip and no bank deposit; the rest is made.
-    let t = await start({ BANK_PROVIDER: 'none' });
-    let pendingId: string;
-    try {
-      const tokens = await staff(t);
-      const q = await queues(t, tokens);
+    let pendingId = '';
+    await visit({ BANK_PROVIDER: 'none' }, async (t, tokens, q) => {
       const mine = q.withdrawals.filter((w) => w.username === DEMO_QUEUE_MEMBER.username);
       expect(mine).toEqual([expect.objectContaining({ amount: 1000, status: 'PENDING' })]);
       pendingId = mine[0]?.id ?? '';
       expect(q.slips).toEqual([]);
       expect(q.unmatched).toEqual([]);
       expect(q.threads).toEqual([expect.objectContaining({ userId: DEMO_QUEUE_MEMBER.id, username: DEMO_QUEUE_MEMBER.username, unread: 1 })]);
-      // The second demo member logs in with the README's password; the top-up less the withdrawal is left.
-      const token = await login(t.app, DEMO_QUEUE_MEMBER.username, DEMO_QUEUE_MEMBER.password);
-      expect((await call<{ wallet: { amount: number } }>(t.app, 'GET', '/api/wallet', { token })).body.wallet.amount).toBe(1000);
-      await ledgerOk(t, tokens.finance);
-    } finally {
-      await t.close();
-    }
+      // The top-up less the withdrawal is left.
+      expect(await secondMemberWallet(t)).toBe(1000);
+    });
 
     // Second start, the sandbox bank on: the slip in progress and the unmatched deposit come; nothing else twice.
-    t = await start();
-    try {
-      const tokens = await staff(t);
-      const q = await queues(t, tokens);
+    await visit({}, async (t, tokens, q) => {
       expect(q.withdrawals.filter((w) => w.username === DEMO_QUEUE_MEMBER.username).map((w) => w.id)).toEqual([pendingId]);
       expect(q.slips).toEqual([expect.objectContaining({ username: DEMO_QUEUE_MEMBER.username, status: 'PENDING', note: 'UNSTABLE_REFNO_ON_SLIP', transferKey: expect.stringMatching(/^KBANK:/) as unknown })]);
       expect(q.unmatched).toEqual([expect.objectContaining({ channel: 'KBANK', reason: 'NO_MEMBER', amount: 1500, fromBankCode: 'SCB', toAccountNo: '0451234567' })]);
@@ -95,16 +102,10 @@ describe.each(dbKinds)('the demo back-office queue on %s', (kind) => {
       const slip = q.slips[0]?.id ?? '';
       expect((await call(t.app, 'POST', `/api/operator/slips/${slip}/reject`, { token: tokens.finance, body: { reason: 'INVALID_SLIP' } })).status).toBe(200);
       expect((await call(t.app, 'PUT', `/api/operator/chat/conversations/${thread}/read`, { token: tokens.support })).status).toBe(200);
-      await ledgerOk(t, tokens.finance);
-    } finally {
-      await t.close();
-    }
+    });
 
     // Third start: nothing is made again, and what was done stays done.
-    t = await start();
-    try {
-      const tokens = await staff(t);
-      const q = await queues(t, tokens);
+    await visit({}, async (t, tokens, q) => {
       expect(q.withdrawals.filter((w) => w.username === DEMO_QUEUE_MEMBER.username)).toEqual([]);
       expect((await call<{ status: string; payout: string }>(t.app, 'GET', `/api/operator/withdrawals/${pendingId}`, { token: tokens.finance })).body).toMatchObject({ status: 'SUCCESS', payout: 'paid' });
       expect(q.slips).toEqual([]);
@@ -114,12 +115,8 @@ describe.each(dbKinds)('the demo back-office queue on %s', (kind) => {
       expect(q.threads).toEqual([expect.objectContaining({ unread: 0 })]);
       const messages = (await call<Message[]>(t.app, 'GET', `/api/operator/chat/conversations/${q.threads[0]?.id ?? ''}/messages`, { token: tokens.support })).body;
       expect(messages.filter((m) => m.sender === 'customer')).toHaveLength(1);
-      const token = await login(t.app, DEMO_QUEUE_MEMBER.username, DEMO_QUEUE_MEMBER.password);
-      expect((await call<{ wallet: { amount: number } }>(t.app, 'GET', '/api/wallet', { token })).body.wallet.amount).toBe(1000);
-      await ledgerOk(t, tokens.finance);
-    } finally {
-      await t.close();
-    }
+      expect(await secondMemberWallet(t)).toBe(1000);
+    });
   });
 
   it('stays off with SEED_DEMO_QUEUE=false, and without SEED_DEMO the second demo member is retired', async () => {
