@@ -4,6 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATOR_ROLES, type OperatorRole } from '@mw/contract/admin';
 import { operatorRoutesOf } from '../src/platform/operator';
 import { OPERATOR_ROUTE_ROLES, roleAllows, routeKey } from '../src/platform/operator-roles';
+import { operatorCalls } from '@mw/contract/operator/index';
+import type { EndpointDef } from '@mw/contract/http';
+import { CAPABILITIES, can } from '../../web/admin/src/shared/roles';
 import { call, concrete, dbKinds, OPERATOR_TOKEN, startApp, type TestApp } from './helpers';
 import { operatorLogin, useTestClock } from './operator-helpers';
 
@@ -25,6 +28,30 @@ describe('the roles matrix', () => {
   it('is the README\'s roles matrix, row for row', () => {
     const expected = new Map(Object.entries(OPERATOR_ROUTE_ROLES).map(([key, roles]) => [key, OPERATOR_ROLES.filter((r) => r === 'owner' || (roles as readonly string[]).includes(r))]));
     expect(Object.fromEntries(readmeMatrix())).toEqual(Object.fromEntries(expected));
+  });
+});
+
+describe('one roles matrix: the contract, the server, the back office and the OpenAPI document', () => {
+  const defs = Object.entries(operatorCalls as Record<string, EndpointDef>).filter(([, def]) => def.path.startsWith('/api/operator/'));
+
+  it('the server allows exactly the contract definition\'s roles (and owner)', () => {
+    for (const [name, def] of defs) {
+      for (const role of OPERATOR_ROLES) {
+        const expected = role === 'owner' || (def.roles ?? []).some((r) => r === role);
+        expect(roleAllows(role, def.method, def.path), `${name} as ${role}`).toBe(expected);
+      }
+    }
+  });
+
+  it('the back office shows a capability to exactly the roles its call allows', () => {
+    for (const [capability, name] of Object.entries(CAPABILITIES)) {
+      const def = (operatorCalls as Record<string, EndpointDef>)[name];
+      expect(def, `capability ${capability} names a contract call`).toBeDefined();
+      if (!def) continue;
+      for (const role of OPERATOR_ROLES) {
+        expect(can(role, capability as keyof typeof CAPABILITIES), `${capability} as ${role}`).toBe(roleAllows(role, def.method, def.path));
+      }
+    }
   });
 });
 
@@ -66,6 +93,18 @@ describe.each(dbKinds)('operator routes × roles on %s', (kind) => {
       // Through for the owner's key: a 403 may only be the route's own refusal (a break is never lifted), not the role's.
       const keyRefused = key.status === 403 && (key.body.message === 'FORBIDDEN_ROLE' || key.body.message === 'FORBIDDEN');
       if (key.status === 401 || keyRefused || key.status >= 500) wrong.push(`${method} ${url} with the api-key: ${key.status} ${JSON.stringify(key.body)}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('the OpenAPI document names each operator call\'s roles (x-roles) as the matrix does', async () => {
+    const doc = await call<{ paths: Record<string, Record<string, { 'x-roles'?: string[] }>> }>(t.app, 'GET', '/api/docs/openapi.json');
+    const wrong: string[] = [];
+    for (const [key, roles] of Object.entries(OPERATOR_ROUTE_ROLES)) {
+      const [method, url] = key.split(' ') as [string, string];
+      const path = url.replace(/:([A-Za-z]+)/g, '{$1}');
+      const documented = doc.body.paths[path]?.[method.toLowerCase()]?.['x-roles'];
+      if (JSON.stringify(documented) !== JSON.stringify(['owner', ...roles])) wrong.push(`${key}: ${JSON.stringify(documented)}`);
     }
     expect(wrong).toEqual([]);
   });

@@ -137,23 +137,23 @@ export const adminEndpoints = {
     ...admin, method: 'POST', path: '/api/admin/enrol/:token', params: enrolmentParams, body: enrolmentFinishSchema, response: okSchema,
     description: 'Sets the password and proves the authenticator with a code; the operator is then active.',
   }),
-  operatorsList: endpoint({ ...admin, operator: 'operator', method: 'GET', path: '/api/operator/operators', response: operatorListSchema }),
+  operatorsList: endpoint({ ...admin, operator: 'operator', method: 'GET', path: '/api/operator/operators', roles: [], response: operatorListSchema }),
   operatorCreate: endpoint({
-    ...admin, operator: 'operator', method: 'POST', path: '/api/operator/operators', body: operatorCreateSchema, response: operatorCreatedSchema,
+    ...admin, operator: 'operator', method: 'POST', path: '/api/operator/operators', roles: [], body: operatorCreateSchema, response: operatorCreatedSchema,
     description: 'A new operator waiting for enrolment, and its one-time enrolment link.',
   }),
   operatorRole: endpoint({
-    ...admin, operator: 'operator', method: 'PUT', path: '/api/operator/operators/:id/role', params: operatorIdParams, body: operatorRoleChangeSchema, response: operatorSchema,
+    ...admin, operator: 'operator', method: 'PUT', path: '/api/operator/operators/:id/role', roles: [], params: operatorIdParams, body: operatorRoleChangeSchema, response: operatorSchema,
   }),
   operatorDisable: endpoint({
-    ...admin, operator: 'operator', method: 'POST', path: '/api/operator/operators/:id/disable', params: operatorIdParams, response: operatorSchema,
+    ...admin, operator: 'operator', method: 'POST', path: '/api/operator/operators/:id/disable', roles: [], params: operatorIdParams, response: operatorSchema,
     description: 'Revokes every session of the operator at once.',
   }),
-  operatorEnable: endpoint({ ...admin, operator: 'operator', method: 'POST', path: '/api/operator/operators/:id/enable', params: operatorIdParams, response: operatorSchema }),
+  operatorEnable: endpoint({ ...admin, operator: 'operator', method: 'POST', path: '/api/operator/operators/:id/enable', roles: [], params: operatorIdParams, response: operatorSchema }),
   operatorResetTotp: endpoint({
-    ...admin, operator: 'operator', method: 'POST', path: '/api/operator/operators/:id/reset-totp', params: operatorIdParams, response: operatorCreatedSchema,
+    ...admin, operator: 'operator', method: 'POST', path: '/api/operator/operators/:id/reset-totp', roles: [], params: operatorIdParams, response: operatorCreatedSchema,
     description: 'A new secret and enrolment link; the operator waits for enrolment (sessions revoked) until they finish it.',
   }),
-  operatorAudit: endpoint({ ...admin, operator: 'operator', method: 'GET', path: '/api/operator/audit', query: auditQuerySchema, response: auditPageSchema, description: 'The audit log, newest first, filtered and paged.' }),
+  operatorAudit: endpoint({ ...admin, operator: 'operator', method: 'GET', path: '/api/operator/audit', roles: [], query: auditQuerySchema, response: auditPageSchema, description: 'The audit log, newest first, filtered and paged.' }),
 };
 export type AdminEndpoints = typeof adminEndpoints;

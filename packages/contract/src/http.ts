@@ -19,6 +19,13 @@ export interface EndpointDef<
    * platform/operator-roles.ts). Not in `endpoints` (the member app's list).
    */
   operator?: 'session' | 'operator';
+  /**
+   * An /api/operator/* call: the roles besides `owner` (who may call everything) that may call it.
+   * THE roles matrix: the server's role check (platform/operator-roles.ts), the back office's
+   * `can()`, the OpenAPI document and the README's matrix are all read from this field, and
+   * operator-roles.test.ts fails when any of them disagrees. An operator call without it is the owner's only.
+   */
+  roles?: readonly OperatorStaffRole[];
   /** The domain module (and the issue) that implements it. */
   domain: Domain;
   params?: P;
@@ -76,6 +83,9 @@ export type Domain =
   | 'ledger'
   | 'webhook'
   | 'sandbox';
+
+/** The operator roles besides `owner` (contract/admin.ts's OPERATOR_ROLES without it). */
+export type OperatorStaffRole = 'finance' | 'support' | 'marketing';
 
 export type BreakRule = 'refused' | 'toWalletOnly' | 'allowed';
 

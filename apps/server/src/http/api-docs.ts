@@ -127,6 +127,8 @@ export async function registerApiDocs(app: FastifyInstance, config: Config, guar
         ...(def?.added && memberCall ? { summary: `${contract?.name ?? ''} (added to spec section 7)` } : contract ? { summary: contract.name } : {}),
         security: def?.auth ? [{ member: [] }] : /^\/api\/(operator|admin)\//.test(url) && !/^\/api\/admin\/(login|enrol)/.test(url) ? [{ operator: [] }] : url.startsWith('/api/webhooks/') ? [{ webhookSignature: [] }] : [],
         response,
+        // The roles that may call an operator call: owner and the contract definition's `roles` (the one roles matrix).
+        ...(url.startsWith('/api/operator/') ? { 'x-roles': ['owner', ...(def?.roles ?? [])] } : {}),
       };
       if (def?.movesMoney) {
         extra.headers = {

@@ -30,17 +30,17 @@ export const approvalSchema = z.looseObject({
 
 export const approvalOperatorCalls = {
   approvalsList: endpoint({
-    ...op, domain: 'approval', method: 'GET', path: '/api/operator/approvals',
+    ...op, domain: 'approval', method: 'GET', path: '/api/operator/approvals', roles: ['finance'],
     query: z.object({ status: z.enum(['pending', 'approved', 'rejected']).optional() }), response: z.object({ approvals: z.array(approvalSchema) }),
   }),
-  approvalGet: endpoint({ ...op, domain: 'approval', method: 'GET', path: '/api/operator/approvals/:id', params: idParams, response: approvalSchema }),
+  approvalGet: endpoint({ ...op, domain: 'approval', method: 'GET', path: '/api/operator/approvals/:id', roles: ['finance'], params: idParams, response: approvalSchema }),
   approvalApprove: endpoint({
-    ...op, domain: 'approval', method: 'POST', path: '/api/operator/approvals/:id/approve', params: idParams,
+    ...op, domain: 'approval', method: 'POST', path: '/api/operator/approvals/:id/approve', roles: ['finance'], params: idParams,
     response: z.object({ id: z.string(), status: z.literal('approved'), result: actionResultSchema }),
     description: 'Runs the recorded call once (a second operator; the maker cannot: 403).',
   }),
   approvalReject: endpoint({
-    ...op, domain: 'approval', method: 'POST', path: '/api/operator/approvals/:id/reject', params: idParams,
+    ...op, domain: 'approval', method: 'POST', path: '/api/operator/approvals/:id/reject', roles: ['finance'], params: idParams,
     body: z.strictObject({ note: z.string().trim().min(1).max(200) }), response: approvalSchema,
   }),
 };
@@ -61,28 +61,28 @@ export const heldDepositSchema = z.object({
 
 export const responsibleOperatorCalls = {
   heldDeposits: endpoint({
-    ...op, domain: 'responsible', method: 'GET', path: '/api/operator/deposits/held',
+    ...op, domain: 'responsible', method: 'GET', path: '/api/operator/deposits/held', roles: ['finance'],
     query: z.object({ status: z.enum(['HELD', 'RETURNED', 'ALL']).default('HELD') }), response: z.object({ deposits: z.array(heldDepositSchema) }),
   }),
   heldRelease: endpoint({
-    ...op, domain: 'responsible', method: 'POST', path: '/api/operator/deposits/held/:id/release', params: idParams,
+    ...op, domain: 'responsible', method: 'POST', path: '/api/operator/deposits/held/:id/release', roles: ['finance'], params: idParams,
     // Optional: a missing body is no force.
     body: z.strictObject({ force: z.boolean().optional() }).nullish(),
     response: z.object({ ok: z.literal(true), id: z.string(), memberId: z.string(), amount: z.number(), wallet: z.object({ amount: z.number() }) }),
     description: 'Credits a held deposit; over the limit (or during a break) only an owner, asking with {force: true}.',
   }),
   heldReturn: endpoint({
-    ...op, domain: 'responsible', method: 'POST', path: '/api/operator/deposits/held/:id/return', params: idParams,
+    ...op, domain: 'responsible', method: 'POST', path: '/api/operator/deposits/held/:id/return', roles: ['finance'], params: idParams,
     response: z.object({ ok: z.literal(true), id: z.string(), status: z.literal('RETURNED') }),
     description: 'Marks a held deposit as returned to its sender (outside the wallet).',
   }),
-  memberResponsible: endpoint({ ...op, domain: 'responsible', method: 'GET', path: '/api/operator/members/:id/responsible', params: idParams, response: z.looseObject({}) }),
+  memberResponsible: endpoint({ ...op, domain: 'responsible', method: 'GET', path: '/api/operator/members/:id/responsible', roles: ['finance', 'support'], params: idParams, response: z.looseObject({}) }),
   memberBreakLift: endpoint({
-    ...op, domain: 'responsible', method: 'DELETE', path: '/api/operator/members/:id/responsible/break', params: idParams, response: z.never(),
+    ...op, domain: 'responsible', method: 'DELETE', path: '/api/operator/members/:id/responsible/break', roles: ['support'], params: idParams, response: z.never(),
     description: 'Refused to everyone (403 EXCLUSION_CANNOT_BE_LIFTED); the try is in the audit.',
   }),
   memberBreakChange: endpoint({
-    ...op, domain: 'responsible', method: 'PUT', path: '/api/operator/members/:id/responsible/break', params: idParams, response: z.never(),
+    ...op, domain: 'responsible', method: 'PUT', path: '/api/operator/members/:id/responsible/break', roles: ['support'], params: idParams, response: z.never(),
     description: 'Refused to everyone (403 EXCLUSION_CANNOT_BE_LIFTED); the try is in the audit.',
   }),
 };

@@ -55,11 +55,11 @@ const pageQuery = z.object({ page: z.coerce.number().int().min(1).max(100_000).d
 
 export const backofficeOperatorCalls = {
   dashboard: endpoint({
-    ...op, method: 'GET', path: '/api/operator/dashboard', response: dashboardSchema,
+    ...op, method: 'GET', path: '/api/operator/dashboard', roles: ['finance', 'support', 'marketing'], response: dashboardSchema,
     description: 'Today\'s money per currency (the calendar day in Asia/Bangkok), the queues and the game providers\' health.',
   }),
   membersSearch: endpoint({
-    ...op, method: 'GET', path: '/api/operator/members',
+    ...op, method: 'GET', path: '/api/operator/members', roles: ['finance', 'support'],
     query: z.object({
       q: z.string().max(100).default(''),
       status: z.enum(['active', 'inactive']).optional(),
@@ -71,28 +71,28 @@ export const backofficeOperatorCalls = {
     description: 'Search by id, phone, name or bank account.',
   }),
   memberGet: endpoint({
-    ...op, method: 'GET', path: '/api/operator/members/:id', params: idParams, response: memberDetailSchema,
+    ...op, method: 'GET', path: '/api/operator/members/:id', roles: ['finance', 'support'], params: idParams, response: memberDetailSchema,
     description: 'Profile, wallet and game balances, the running bonus, invites, notes.',
   }),
   memberStatement: endpoint({
-    ...op, method: 'GET', path: '/api/operator/members/:id/statement', params: idParams, query: pageQuery,
+    ...op, method: 'GET', path: '/api/operator/members/:id/statement', roles: ['finance', 'support'], params: idParams, query: pageQuery,
     response: z.looseObject({ total: z.number().int(), statements: z.array(statementItemSchema.loose()) }),
   }),
   memberSlips: endpoint({
-    ...op, method: 'GET', path: '/api/operator/members/:id/slips', params: idParams, query: pageQuery,
+    ...op, method: 'GET', path: '/api/operator/members/:id/slips', roles: ['finance', 'support'], params: idParams, query: pageQuery,
     response: z.looseObject({ total: z.number().int(), slips: z.array(slipSchema.loose()) }),
   }),
   memberChat: endpoint({
-    ...op, method: 'GET', path: '/api/operator/members/:id/chat', params: idParams,
+    ...op, method: 'GET', path: '/api/operator/members/:id/chat', roles: ['finance', 'support'], params: idParams,
     query: z.object({ limit: z.coerce.number().int().min(1).max(100).default(50), skip: z.coerce.number().int().min(0).max(1_000_000).default(0) }),
     response: z.looseObject({ threadId: z.string().nullable(), messages: z.array(conversationSchema.loose()) }),
   }),
   memberLock: endpoint({
-    ...op, method: 'POST', path: '/api/operator/members/:id/lock', params: idParams, body: z.strictObject({ locked: z.boolean() }), response: operatorMemberSchema,
+    ...op, method: 'POST', path: '/api/operator/members/:id/lock', roles: ['support'], params: idParams, body: z.strictObject({ locked: z.boolean() }), response: operatorMemberSchema,
     description: 'Lock (no login, the member\'s sessions end) or unlock; audited.',
   }),
   memberNoteAdd: endpoint({
-    ...op, method: 'POST', path: '/api/operator/members/:id/notes', params: idParams, body: z.strictObject({ text: z.string().trim().min(1).max(1000) }), response: memberNoteSchema,
+    ...op, method: 'POST', path: '/api/operator/members/:id/notes', roles: ['support'], params: idParams, body: z.strictObject({ text: z.string().trim().min(1).max(1000) }), response: memberNoteSchema,
     description: 'A note on the member; audited.',
   }),
 };

@@ -30,25 +30,25 @@ export const chatThreadSchema = z.looseObject({
 });
 
 export const chatOperatorCalls = {
-  chatThreads: endpoint({ ...op, method: 'GET', path: '/api/operator/chat/conversations', query: page, response: z.array(chatThreadSchema), description: 'Conversations, the latest first.' }),
+  chatThreads: endpoint({ ...op, method: 'GET', path: '/api/operator/chat/conversations', roles: ['support'], query: page, response: z.array(chatThreadSchema), description: 'Conversations, the latest first.' }),
   chatThreadMessages: endpoint({
-    ...op, method: 'GET', path: '/api/operator/chat/conversations/:id/messages', params: threadParams, query: page, response: z.array(operatorConversation),
+    ...op, method: 'GET', path: '/api/operator/chat/conversations/:id/messages', roles: ['support'], params: threadParams, query: page, response: z.array(operatorConversation),
     description: 'A conversation\'s messages, newest first.',
   }),
   chatReply: endpoint({
-    ...op, method: 'POST', path: '/api/operator/chat/conversations/:id/messages', params: threadParams, body: z.object({ message: supportMessage }), response: operatorConversation,
+    ...op, method: 'POST', path: '/api/operator/chat/conversations/:id/messages', roles: ['support'], params: threadParams, body: z.object({ message: supportMessage }), response: operatorConversation,
     description: 'Support\'s reply; a media message names an upload (POST /api/operator/chat/uploads/:kind), which binds it to this conversation.',
   }),
-  chatRead: endpoint({ ...op, method: 'PUT', path: '/api/operator/chat/conversations/:id/read', params: threadParams, response: z.object({ ok: z.literal(true) }) }),
+  chatRead: endpoint({ ...op, method: 'PUT', path: '/api/operator/chat/conversations/:id/read', roles: ['support'], params: threadParams, response: z.object({ ok: z.literal(true) }) }),
   chatUpload: endpoint({
-    ...op, method: 'POST', path: '/api/operator/chat/uploads/:kind', params: z.object({ kind: z.enum(['image', 'video']) }),
+    ...op, method: 'POST', path: '/api/operator/chat/uploads/:kind', roles: ['support'], params: z.object({ kind: z.enum(['image', 'video']) }),
     multipart: { fileField: 'file' }, response: chatUploadResponseSchema,
     description: 'Support\'s attachment (400 CHAT_NO_FILE, CHAT_FILE_UNSUPPORTED; 413 CHAT_FILE_TOO_LARGE), stored like a customer\'s upload.',
   }),
   chatAssign: endpoint({
-    ...op, method: 'PUT', path: '/api/operator/chat/conversations/:id/assignee', params: threadParams,
+    ...op, method: 'PUT', path: '/api/operator/chat/conversations/:id/assignee', roles: ['support'], params: threadParams,
     body: z.strictObject({ assignee: z.string().trim().min(1).max(64).nullable() }), response: z.object({ ok: z.literal(true), assignee: z.string().nullable() }),
     description: 'Take (assign to oneself) or assign to another operator by name; null gives it back to the queue.',
   }),
-  chatClose: endpoint({ ...op, method: 'POST', path: '/api/operator/chat/conversations/:id/close', params: threadParams, response: z.object({ ok: z.literal(true) }) }),
+  chatClose: endpoint({ ...op, method: 'POST', path: '/api/operator/chat/conversations/:id/close', roles: ['support'], params: threadParams, response: z.object({ ok: z.literal(true) }) }),
 };

@@ -101,45 +101,45 @@ export const channelBodySchema = z.strictObject({
 });
 
 export const depositOperatorCalls = {
-  slipSettings: endpoint({ ...op, method: 'GET', path: '/api/operator/slip-settings', response: slipSettingsSchema }),
+  slipSettings: endpoint({ ...op, method: 'GET', path: '/api/operator/slip-settings', roles: ['finance'], response: slipSettingsSchema }),
   slipSettingsPut: endpoint({
-    ...op, method: 'PUT', path: '/api/operator/slip-settings', body: slipSettingsSchema, response: slipSettingsSchema,
+    ...op, method: 'PUT', path: '/api/operator/slip-settings', roles: ['finance'], body: slipSettingsSchema, response: slipSettingsSchema,
     description: 'The slip rules: upload on/off, the daily closed window (Asia/Bangkok, from > to wraps midnight), the oldest transfer accepted.',
   }),
-  slipsList: endpoint({ ...op, method: 'GET', path: '/api/operator/slips', query: slipQuerySchema, response: z.object({ slips: z.array(operatorSlipSchema) }) }),
+  slipsList: endpoint({ ...op, method: 'GET', path: '/api/operator/slips', roles: ['finance', 'support'], query: slipQuerySchema, response: z.object({ slips: z.array(operatorSlipSchema) }) }),
   slipApprove: endpoint({
-    ...op, method: 'POST', path: '/api/operator/slips/:id/approve', params: idParams,
+    ...op, method: 'POST', path: '/api/operator/slips/:id/approve', roles: ['finance'], params: idParams,
     body: z.strictObject({ amount: amountSchema.optional() }).default({}), response: slipSchema,
     description: 'Credits a slip in progress (the amount the bank confirmed, or `amount`).',
   }),
   slipReject: endpoint({
-    ...op, method: 'POST', path: '/api/operator/slips/:id/reject', params: idParams,
+    ...op, method: 'POST', path: '/api/operator/slips/:id/reject', roles: ['finance'], params: idParams,
     body: z.strictObject({ reason: z.enum(slipReasonCodes).default('INVALID_SLIP') }).default({ reason: 'INVALID_SLIP' }), response: slipSchema,
   }),
   reconciliation: endpoint({
-    ...op, method: 'GET', path: '/api/operator/reconciliation', query: periodQuerySchema, response: reconciliationSchema,
+    ...op, method: 'GET', path: '/api/operator/reconciliation', roles: ['finance'], query: periodQuerySchema, response: reconciliationSchema,
     description: 'Deposits and payouts against the outside systems\' records for [from, to) (default: the 24 hours before `to`, `to` now).',
   }),
-  depositManualSwitch: endpoint({ ...op, method: 'PUT', path: '/api/operator/deposit-manual', body: z.strictObject({ value: z.boolean() }), response: z.object({ isManual: z.boolean() }) }),
-  depositsUnmatched: endpoint({ ...op, method: 'GET', path: '/api/operator/deposits/unmatched', response: z.object({ deposits: z.array(unmatchedDepositSchema) }) }),
+  depositManualSwitch: endpoint({ ...op, method: 'PUT', path: '/api/operator/deposit-manual', roles: ['finance'], body: z.strictObject({ value: z.boolean() }), response: z.object({ isManual: z.boolean() }) }),
+  depositsUnmatched: endpoint({ ...op, method: 'GET', path: '/api/operator/deposits/unmatched', roles: ['finance'], response: z.object({ deposits: z.array(unmatchedDepositSchema) }) }),
   depositAssign: endpoint({
-    ...op, method: 'POST', path: '/api/operator/deposits/:id/assign', params: idParams, body: z.strictObject({ memberId: z.string().min(1).max(64) }), response: assignedSchema,
+    ...op, method: 'POST', path: '/api/operator/deposits/:id/assign', roles: ['finance'], params: idParams, body: z.strictObject({ memberId: z.string().min(1).max(64) }), response: assignedSchema,
     description: 'Credits an unmatched deposit to a member (above FOUR_EYES_THRESHOLD: 202 with the approval a second operator runs).',
   }),
   depositManual: endpoint({
-    ...op, method: 'POST', path: '/api/operator/deposits', body: manualDepositSchema, response: moneyResultSchema, movesMoney: true,
+    ...op, method: 'POST', path: '/api/operator/deposits', roles: ['finance'], body: manualDepositSchema, response: moneyResultSchema, movesMoney: true,
     description: 'A manual credit; needs an Idempotency-Key (400 KEY_MISSING). Above FOUR_EYES_THRESHOLD: 202 with the approval a second operator runs.',
   }),
-  depositChannels: endpoint({ ...op, method: 'GET', path: '/api/operator/deposit-channels', response: z.object({ channels: z.array(channelSchema) }) }),
+  depositChannels: endpoint({ ...op, method: 'GET', path: '/api/operator/deposit-channels', roles: ['finance'], response: z.object({ channels: z.array(channelSchema) }) }),
   depositChannelPut: endpoint({
-    ...op, method: 'PUT', path: '/api/operator/deposit-channels/:id', params: z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/) }), body: channelBodySchema, response: channelSchema,
+    ...op, method: 'PUT', path: '/api/operator/deposit-channels/:id', roles: ['finance'], params: z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/) }), body: channelBodySchema, response: channelSchema,
   }),
   sandboxBankFault: endpoint({
-    ...op, domain: 'sandbox', method: 'PUT', path: '/api/operator/sandbox/bank/fault', body: z.strictObject({ mode: z.enum(['none', 'captcha', 'error']) }), response: z.object({ mode: z.enum(['none', 'captcha', 'error']) }),
+    ...op, domain: 'sandbox', method: 'PUT', path: '/api/operator/sandbox/bank/fault', roles: [], body: z.strictObject({ mode: z.enum(['none', 'captcha', 'error']) }), response: z.object({ mode: z.enum(['none', 'captcha', 'error']) }),
     description: 'Failure injection of the sandbox bank\'s look-ups (slip verification), in this process.',
   }),
   sandboxEwalletFault: endpoint({
-    ...op, domain: 'sandbox', method: 'PUT', path: '/api/operator/sandbox/ewallet/fault', body: z.strictObject({ mode: z.enum(['none', 'down', 'hang']) }), response: z.object({ mode: z.enum(['none', 'down', 'hang']) }),
+    ...op, domain: 'sandbox', method: 'PUT', path: '/api/operator/sandbox/ewallet/fault', roles: [], body: z.strictObject({ mode: z.enum(['none', 'down', 'hang']) }), response: z.object({ mode: z.enum(['none', 'down', 'hang']) }),
     description: 'Failure injection of the sandbox e-wallet (every process).',
   }),
 };

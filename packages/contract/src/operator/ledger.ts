@@ -24,7 +24,7 @@ export const ledgerCheckSchema = z.looseObject({
 
 export const ledgerOperatorCalls = {
   ledgerCheck: endpoint({
-    auth: false, operator: 'operator', domain: 'ledger', added: true, method: 'GET', path: '/api/operator/ledger/check', response: ledgerCheckSchema,
+    auth: false, operator: 'operator', domain: 'ledger', added: true, method: 'GET', path: '/api/operator/ledger/check', roles: ['finance'], response: ledgerCheckSchema,
     description: 'The ledger\'s invariants over the whole database.',
   }),
 };

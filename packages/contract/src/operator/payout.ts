@@ -55,7 +55,7 @@ const gameParams = z.object({ code: z.string().max(16) });
 
 export const payoutOperatorCalls = {
   withdrawalsList: endpoint({
-    ...op, method: 'GET', path: '/api/operator/withdrawals',
+    ...op, method: 'GET', path: '/api/operator/withdrawals', roles: ['finance'],
     // Pending ones oldest first by default (as before); the back office pages, filters and sorts.
     query: z.object({
       status: z.enum(['PENDING', 'SUCCESS', 'FAILED', 'ALL']).default('PENDING'),
@@ -66,33 +66,33 @@ export const payoutOperatorCalls = {
     }),
     response: z.looseObject({ total: z.number().int(), withdrawals: z.array(withdrawalRowSchema) }),
   }),
-  withdrawalGet: endpoint({ ...op, method: 'GET', path: '/api/operator/withdrawals/:id', params: idParams, response: payoutViewSchema }),
+  withdrawalGet: endpoint({ ...op, method: 'GET', path: '/api/operator/withdrawals/:id', roles: ['finance'], params: idParams, response: payoutViewSchema }),
   withdrawalApprove: endpoint({
-    ...op, method: 'POST', path: '/api/operator/withdrawals/:id/approve', params: idParams, response: payoutViewSchema,
+    ...op, method: 'POST', path: '/api/operator/withdrawals/:id/approve', roles: ['finance'], params: idParams, response: payoutViewSchema,
     description: 'Pays the withdrawal through the bank (above FOUR_EYES_THRESHOLD: 202 with the approval a second operator runs).',
   }),
   withdrawalComplete: endpoint({
-    ...op, method: 'POST', path: '/api/operator/withdrawals/:id/complete', params: idParams, response: endedSchema,
+    ...op, method: 'POST', path: '/api/operator/withdrawals/:id/complete', roles: ['finance'], params: idParams, response: endedSchema,
     description: 'Marks the withdrawal paid by hand (above FOUR_EYES_THRESHOLD: 202 with the approval a second operator runs).',
   }),
   withdrawalReject: endpoint({
-    ...op, method: 'POST', path: '/api/operator/withdrawals/:id/reject', params: idParams,
+    ...op, method: 'POST', path: '/api/operator/withdrawals/:id/reject', roles: ['finance'], params: idParams,
     body: z.strictObject({ note: z.string().min(1).max(200) }), response: endedSchema,
     description: 'Refuses the withdrawal: the money goes back to the wallet.',
   }),
   sandboxPayoutFaultPut: endpoint({
-    ...op, domain: 'sandbox', method: 'PUT', path: '/api/operator/sandbox/bank/payout-fault', body: payoutFaultSchema, response: payoutFaultSchema,
+    ...op, domain: 'sandbox', method: 'PUT', path: '/api/operator/sandbox/bank/payout-fault', roles: [], body: payoutFaultSchema, response: payoutFaultSchema,
     description: 'Failure injection of the sandbox bank\'s payout API, seen by every process on the database.',
   }),
-  sandboxPayoutFaultGet: endpoint({ ...op, domain: 'sandbox', method: 'GET', path: '/api/operator/sandbox/bank/payout-fault', response: payoutFaultSchema }),
+  sandboxPayoutFaultGet: endpoint({ ...op, domain: 'sandbox', method: 'GET', path: '/api/operator/sandbox/bank/payout-fault', roles: [], response: payoutFaultSchema }),
   sandboxGameFault: endpoint({
-    ...op, domain: 'sandbox', method: 'PUT', path: '/api/operator/sandbox/games/:code/fault', params: gameParams,
+    ...op, domain: 'sandbox', method: 'PUT', path: '/api/operator/sandbox/games/:code/fault', roles: [], params: gameParams,
     body: z.strictObject({ mode: z.enum(GAME_FAULT_MODES), latencyMs: z.number().int().min(0).max(60_000).default(0) }),
     response: z.object({ code: z.string(), mode: z.enum(GAME_FAULT_MODES), latencyMs: z.number().int() }),
     description: 'Failure injection of a sandbox game provider (every process).',
   }),
   sandboxGameRounds: endpoint({
-    ...op, domain: 'sandbox', method: 'POST', path: '/api/operator/sandbox/games/:code/rounds', params: gameParams,
+    ...op, domain: 'sandbox', method: 'POST', path: '/api/operator/sandbox/games/:code/rounds', roles: [], params: gameParams,
     body: z.strictObject({
       username: z.string().min(1).max(64),
       stake: z.number().int().min(1).max(100_000_000),

@@ -25,11 +25,11 @@ const op = { auth: false, operator: 'operator', domain: 'settings', added: true 
 /** Site switches and the log of configuration changes. */
 export const settingsCalls = {
   operatorChanges: endpoint({
-    ...op, method: 'GET', path: '/api/operator/changes', query: changesQuerySchema, response: z.object({ changes: z.array(changeSchema) }),
+    ...op, method: 'GET', path: '/api/operator/changes', roles: ['marketing'], query: changesQuerySchema, response: z.object({ changes: z.array(changeSchema) }),
     description: 'Operators\' configuration changes (the audit log\'s rows with an entity), newest first.',
   }),
   operatorSetting: endpoint({
-    ...op, method: 'PUT', path: '/api/operator/settings/:key',
+    ...op, method: 'PUT', path: '/api/operator/settings/:key', roles: [],
     params: z.strictObject({ key: switchableSettingSchema }), body: z.strictObject({ value: z.boolean() }), response: z.object({ key: switchableSettingSchema, value: z.boolean() }),
     description: 'Switches siteActive, registerOTP or enableChatWidget.',
   }),

@@ -1,6 +1,18 @@
 /** The back office's English texts. th.ts has the same keys (a test fails on a key missing in either). */
 export const en = {
   app: { name: 'Golden Wallet back office', skip: 'Skip to content', language: 'Language', logout: 'Log out', menu: 'Menu', role: 'Role: {{role}}' },
+  kit: {
+    member: 'Member',
+    amount: 'Amount',
+    effect: 'What happens',
+    reason: 'Reason',
+    required: 'required',
+    working: 'Working…',
+    amountBaht: 'Type an amount in baht, e.g. 1,500.00 (at most 2 decimals).',
+    amountWholeKip: 'Type a whole number of kip, e.g. 50,000.',
+    amountMin: 'At least {{amount}}.',
+    amountMax: 'At most {{amount}}.',
+  },
   roles: { owner: 'Owner', finance: 'Finance', support: 'Support', marketing: 'Marketing' },
   nav: {
     dashboard: 'Dashboard',

@@ -3,6 +3,18 @@ import type { AdminMessages } from './messages';
 /** ข้อความภาษาไทยของหลังบ้าน (มีคีย์เดียวกับ en.ts) */
 export const th: AdminMessages = {
   app: { name: 'หลังบ้าน Golden Wallet', skip: 'ข้ามไปที่เนื้อหา', language: 'ภาษา', logout: 'ออกจากระบบ', menu: 'เมนู', role: 'บทบาท: {{role}}' },
+  kit: {
+    member: 'สมาชิก',
+    amount: 'จำนวนเงิน',
+    effect: 'สิ่งที่จะเกิดขึ้น',
+    reason: 'เหตุผล',
+    required: 'ต้องระบุ',
+    working: 'กำลังดำเนินการ…',
+    amountBaht: 'กรอกจำนวนเงินเป็นบาท เช่น 1,500.00 (ทศนิยมไม่เกิน 2 ตำแหน่ง)',
+    amountWholeKip: 'กรอกจำนวนกีบเป็นจำนวนเต็ม เช่น 50,000',
+    amountMin: 'อย่างน้อย {{amount}}',
+    amountMax: 'ไม่เกิน {{amount}}',
+  },
   roles: { owner: 'เจ้าของ', finance: 'การเงิน', support: 'ฝ่ายบริการ', marketing: 'การตลาด' },
   nav: {
     dashboard: 'ภาพรวม',

@@ -1,32 +1,38 @@
+import { operatorCalls, type OperatorCallName } from '@mw/contract/operator/index';
+import type { EndpointDef } from '@mw/contract/http';
 import type { Role } from './session';
 
 /**
- * What each role may do, as the server's role table says (the server refuses anything else with
- * 403 FORBIDDEN_ROLE; the screens only hide what a role cannot use).
+ * What each role may do is the contract's: each operator call's `roles` field (owner may call
+ * everything). A screen's capability is the call that decides it, so the back office cannot show a
+ * button the server would refuse, nor hide one it would run; operator-roles.test.ts checks every
+ * capability names a call. (The server refuses anything else with 403 FORBIDDEN_ROLE; the screens
+ * only hide what a role cannot use.)
  */
-export type Capability =
-  | 'dashboard'
-  | 'withdrawals'
-  | 'slips.read'
-  | 'slips.decide'
-  | 'deposits'
-  | 'members.read'
-  | 'members.manage'
-  | 'members.money'
-  | 'chat'
-  | 'promotions'
-  | 'settings'
-  | 'operators'
-  | 'audit'
-  | 'sandbox';
+export const CAPABILITIES = {
+  dashboard: 'dashboard',
+  withdrawals: 'withdrawalApprove',
+  'slips.read': 'slipsList',
+  'slips.decide': 'slipApprove',
+  deposits: 'depositsUnmatched',
+  'members.read': 'membersSearch',
+  'members.manage': 'memberLock',
+  'members.money': 'depositManual',
+  chat: 'chatThreads',
+  promotions: 'bonusPut',
+  settings: 'operatorSetting',
+  operators: 'operatorCreate',
+  audit: 'operatorAudit',
+  sandbox: 'sandboxClock',
+} as const satisfies Record<string, OperatorCallName>;
 
-const MATRIX: Record<Role, readonly Capability[]> = {
-  owner: ['dashboard', 'withdrawals', 'slips.read', 'slips.decide', 'deposits', 'members.read', 'members.manage', 'members.money', 'chat', 'promotions', 'settings', 'operators', 'audit', 'sandbox'],
-  finance: ['dashboard', 'withdrawals', 'slips.read', 'slips.decide', 'deposits', 'members.read', 'members.money'],
-  support: ['dashboard', 'slips.read', 'members.read', 'members.manage', 'chat'],
-  marketing: ['dashboard', 'promotions'],
-};
+export type Capability = keyof typeof CAPABILITIES;
 
-export function can(role: Role | undefined, capability: Capability): boolean {
-  return role ? MATRIX[role].includes(capability) : false;
+/** Whether `role` may make the call (a call name) or use the capability (the call that decides it). */
+export function can(role: Role | undefined, capability: Capability | OperatorCallName): boolean {
+  if (!role) return false;
+  if (role === 'owner') return true;
+  const name: OperatorCallName = capability in CAPABILITIES ? CAPABILITIES[capability as Capability] : (capability as OperatorCallName);
+  const def: EndpointDef = operatorCalls[name];
+  return (def.roles ?? []).includes(role);
 }
