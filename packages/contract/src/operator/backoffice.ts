@@ -37,7 +37,7 @@ export const dashboardSchema = z.looseObject({
   activeMembers: z.number().int(),
   queues: z.looseObject({ withdrawals: queueSchema, slips: queueSchema, unmatched: queueSchema, chats: queueSchema.extend({ messages: z.number().int() }) }),
   sandbox: z.boolean(),
-  providers: z.array(z.looseObject({ code: z.string(), mode: z.string() })),
+  providers: z.array(z.looseObject({ code: z.string(), mode: z.enum(['none', 'live', 'down', 'timeout', 'error-after-take']) })),
 });
 
 export const memberDetailSchema = z.looseObject({

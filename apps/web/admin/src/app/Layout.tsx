@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Navigate, NavLink, Outlet, useLocation } from 'react-router';
 import { changeLocale, currentLocale, type AdminLocale } from '../i18n/i18n';
-import { api } from '../shared/api';
+import { call } from '../shared/client';
 import { can, type Capability } from '../shared/roles';
 import { setToken } from '../shared/session';
 import { useOperator, useToken } from './useOperator';
@@ -30,7 +30,7 @@ export function Layout() {
   const { data: operator, error } = useOperator();
   if (!token || error) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
   const logout = async () => {
-    await api('POST', '/api/admin/logout').catch(() => undefined);
+    await call('adminLogout').catch(() => undefined);
     setToken(null);
     queryClient.clear();
   };

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { api } from '../shared/api';
+import { call } from '../shared/client';
 import { getToken, onSessionChange, type Operator } from '../shared/session';
 
 /** The token of this tab's session, following sign-in and sign-out. */
@@ -15,7 +15,7 @@ export function useOperator() {
   const token = useToken();
   return useQuery({
     queryKey: ['admin', 'me', token],
-    queryFn: () => api<Operator | { operator: Operator }>('GET', '/api/admin/me').then((answer) => ('operator' in answer ? answer.operator : answer)),
+    queryFn: (): Promise<Operator> => call('adminMe'),
     enabled: token !== null,
     staleTime: 60_000,
     retry: false,

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { ChatMessage, Conversation } from '@mw/contract/chat';
 import { useOperator, useToken } from '../../app/useOperator';
-import { api } from '../../shared/api';
+import { call } from '../../shared/client';
 import { age, dateTime } from '../../shared/format';
 import { ErrorText, Page } from '../../shared/ui';
 import { messageText } from './messageText';
@@ -37,11 +37,11 @@ export function ChatInboxPage() {
   const { data: operator } = useOperator();
   const [selected, setSelected] = useState<string | null>(null);
   const [live, setLive] = useState(false);
-  const threads = useQuery({ queryKey: ['chat', 'threads'], queryFn: () => api<Thread[]>('GET', '/api/operator/chat/conversations', { query: { limit: 100 } }) });
+  const threads = useQuery({ queryKey: ['chat', 'threads'], queryFn: (): Promise<Thread[]> => call('chatThreads', { query: { limit: 100 } }) });
   const thread = threads.data?.find((c) => c.id === selected) ?? null;
   const messages = useQuery({
     queryKey: ['chat', 'messages', selected],
-    queryFn: () => api<Conversation[]>('GET', `/api/operator/chat/conversations/${encodeURIComponent(selected ?? '')}/messages`, { query: { limit: 50 } }),
+    queryFn: (): Promise<Conversation[]> => call('chatThreadMessages', { params: { id: selected ?? '' }, query: { limit: 50 } }),
     enabled: selected !== null,
   });
 
@@ -70,26 +70,26 @@ export function ChatInboxPage() {
   // Opening a conversation marks its customer messages read.
   useEffect(() => {
     if (!selected || !thread || thread.unread === 0) return;
-    void api('PUT', `/api/operator/chat/conversations/${encodeURIComponent(selected)}/read`).then(() => queryClient.invalidateQueries({ queryKey: ['chat', 'threads'] }));
+    void call('chatRead', { params: { id: selected } }).then(() => queryClient.invalidateQueries({ queryKey: ['chat', 'threads'] }));
   }, [selected, thread, queryClient]);
 
-  const path = `/api/operator/chat/conversations/${encodeURIComponent(selected ?? '')}`;
+  const params = { id: selected ?? '' };
   const send = useMutation({
-    mutationFn: (message: ChatMessage) => api<Conversation>('POST', `${path}/messages`, { body: { message } }),
+    mutationFn: (message: ChatMessage) => call('chatReply', { params, body: { message } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['chat'] }),
   });
   const assign = useMutation({
-    mutationFn: (assignee: string | null) => api('PUT', `${path}/assignee`, { body: { assignee } }),
+    mutationFn: (assignee: string | null) => call('chatAssign', { params, body: { assignee } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['chat', 'threads'] }),
   });
-  const close = useMutation({ mutationFn: () => api('POST', `${path}/close`), onSuccess: () => queryClient.invalidateQueries({ queryKey: ['chat'] }) });
+  const close = useMutation({ mutationFn: () => call('chatClose', { params }), onSuccess: () => queryClient.invalidateQueries({ queryKey: ['chat'] }) });
   const upload = useMutation({
     mutationFn: async (file: File) => {
       const kind = file.type.startsWith('video/') ? 'video' : 'image';
       const form = new FormData();
       form.append('file', file);
-      const { path: filePath } = await api<{ path: string }>('POST', `/api/operator/chat/uploads/${kind}`, { form });
-      return api<Conversation>('POST', `${path}/messages`, { body: { message: { message_type: 'media', payload: { url: filePath, filePath, fileType: kind, name: file.name } } } });
+      const { path: filePath } = await call('chatUpload', { params: { kind }, form });
+      return call('chatReply', { params, body: { message: { message_type: 'media', payload: { url: filePath, filePath, fileType: kind, name: file.name } } } });
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['chat'] }),
   });

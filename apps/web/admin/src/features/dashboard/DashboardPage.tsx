@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useOperator } from '../../app/useOperator';
-import { api } from '../../shared/api';
+import { call } from '../../shared/client';
 import { age, minor } from '../../shared/format';
 import { can } from '../../shared/roles';
 import { Card, ErrorText, Page } from '../../shared/ui';
@@ -46,9 +46,9 @@ const QUEUES = [
 export function DashboardPage() {
   const { t } = useTranslation();
   const { data: operator } = useOperator();
-  const query = useQuery({ queryKey: ['dashboard'], queryFn: () => api<Dashboard>('GET', '/api/operator/dashboard'), refetchInterval: 15_000 });
-  const ledger = useMutation({ mutationFn: () => api<LedgerReport>('GET', '/api/operator/ledger/check') });
-  const recon = useMutation({ mutationFn: () => api<{ ok?: boolean; breaches?: unknown[] } & Record<string, unknown>>('GET', '/api/operator/reconciliation') });
+  const query = useQuery({ queryKey: ['dashboard'], queryFn: () => call('dashboard'), refetchInterval: 15_000 });
+  const ledger = useMutation({ mutationFn: () => call('ledgerCheck') });
+  const recon = useMutation({ mutationFn: () => call('reconciliation') });
   const data = query.data;
   const finance = can(operator?.role, 'withdrawals');
   return (

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { api } from '../../shared/api';
+import { call } from '../../shared/client';
 import { ErrorText } from '../../shared/ui';
 import { useMutation } from '../../shared/mutation';
 
@@ -13,7 +13,7 @@ export function EnrolPage() {
   // Shown once by the server (a second GET answers 409 ENROLMENT_SHOWN): kept for the page's life.
   const info = useQuery({
     queryKey: ['enrol', token],
-    queryFn: () => api<{ username: string; otpauthUri: string; secret: string; qrDataUrl: string }>('GET', `/api/admin/enrol/${encodeURIComponent(token)}`),
+    queryFn: () => call('adminEnrolment', { params: { token } }),
     retry: false,
     staleTime: Infinity,
     refetchOnWindowFocus: false,
@@ -22,7 +22,7 @@ export function EnrolPage() {
   const qr = info.data?.qrDataUrl ?? null;
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
-  const finish = useMutation({ mutationFn: () => api('POST', `/api/admin/enrol/${encodeURIComponent(token)}`, { body: { password, code } }) });
+  const finish = useMutation({ mutationFn: () => call('adminEnrolmentFinish', { params: { token }, body: { password, code } }) });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     finish.mutate();

@@ -4,8 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router';
 import { useToken } from '../../app/useOperator';
 import { changeLocale, currentLocale, type AdminLocale } from '../../i18n/i18n';
-import { api, ApiError } from '../../shared/api';
-import { setToken, type Operator } from '../../shared/session';
+import { ApiError } from '../../shared/api';
+import { call } from '../../shared/client';
+import { setToken } from '../../shared/session';
 
 /**
  * Sign-in in two steps: username and password (POST /api/admin/login → a challenge), then the
@@ -28,7 +29,7 @@ export function LoginPage() {
     setBusy(true);
     setError(null);
     try {
-      const answer = await api<{ challenge: string }>('POST', '/api/admin/login', { body: { username: username.trim(), password } });
+      const answer = await call('adminLogin', { body: { username: username.trim(), password } });
       setChallenge(answer.challenge);
       setPassword('');
     } catch (failure) {
@@ -44,7 +45,7 @@ export function LoginPage() {
     setBusy(true);
     setError(null);
     try {
-      const answer = await api<{ token: string; operator: Operator }>('POST', '/api/admin/login/totp', { body: { challenge, code: code.trim() } });
+      const answer = await call('adminLoginTotp', { body: { challenge, code: code.trim() } });
       queryClient.setQueryData(['admin', 'me', answer.token], answer.operator);
       setToken(answer.token);
     } catch (failure) {

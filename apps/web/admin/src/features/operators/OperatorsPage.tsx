@@ -1,24 +1,14 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../shared/api';
+import { call, type CallAnswer } from '../../shared/client';
 import type { Role } from '../../shared/session';
 import { Card, ErrorText, Notice, Page, StatusBadge } from '../../shared/ui';
 import { useMutation } from '../../shared/mutation';
 
-interface OperatorRow {
-  id: string;
-  username: string;
-  name: string;
-  role: Role;
-  status: string;
-}
-
+type OperatorRow = CallAnswer<'operatorRole'>;
 /** POST /api/operator/operators and …/reset-totp: the operator and their one-time enrolment link. */
-interface Created {
-  operator: OperatorRow;
-  enrolment: { token: string; link: string; expiresAt: string };
-}
+type Created = CallAnswer<'operatorCreate'>;
 
 const ROLES: Role[] = ['owner', 'finance', 'support', 'marketing'];
 
@@ -26,14 +16,14 @@ const ROLES: Role[] = ['owner', 'finance', 'support', 'marketing'];
 export function OperatorsPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const list = useQuery({ queryKey: ['operators'], queryFn: () => api<{ operators: OperatorRow[] } | OperatorRow[]>('GET', '/api/operator/operators').then((a) => (Array.isArray(a) ? a : a.operators)) });
+  const list = useQuery({ queryKey: ['operators'], queryFn: () => call('operatorsList').then((a) => a.operators) });
   const [username, setUsername] = useState('');
   const [name, setName] = useState('');
   const [role, setRole] = useState<Role>('support');
   const [link, setLink] = useState<string | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['operators'] });
   const create = useMutation({
-    mutationFn: () => api<Created>('POST', '/api/operator/operators', { body: { username: username.trim().toLowerCase(), name: name.trim(), role } }),
+    mutationFn: () => call('operatorCreate', { body: { username: username.trim().toLowerCase(), name: name.trim(), role } }),
     onSuccess: (answer) => {
       setLink(answer.enrolment.link);
       setUsername('');
@@ -43,9 +33,11 @@ export function OperatorsPage() {
   });
   const change = useMutation({
     mutationFn: ({ op, action, value }: { op: OperatorRow; action: 'role' | 'disable' | 'enable' | 'reset-totp'; value?: Role }) => {
-      const base = `/api/operator/operators/${encodeURIComponent(op.id)}`;
-      if (action === 'role') return api<OperatorRow>('PUT', `${base}/role`, { body: { role: value } });
-      return api<Created | OperatorRow>('POST', `${base}/${action}`);
+      const params = { id: op.id };
+      if (action === 'role') return call('operatorRole', { params, body: { role: value ?? op.role } });
+      if (action === 'disable') return call('operatorDisable', { params });
+      if (action === 'enable') return call('operatorEnable', { params });
+      return call('operatorResetTotp', { params });
     },
     onSuccess: (answer: Created | OperatorRow) => {
       if ('enrolment' in answer) setLink(answer.enrolment.link);

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../shared/api';
+import { call } from '../../shared/client';
+import { parseMajor } from '../../shared/money';
 import { Card, ErrorText, Notice, Page } from '../../shared/ui';
-import type { Dashboard } from '../dashboard/DashboardPage';
 import { useMutation } from '../../shared/mutation';
 
 const GAME_MODES = ['none', 'down', 'timeout', 'error-after-take'] as const;
@@ -11,10 +11,11 @@ const GAME_MODES = ['none', 'down', 'timeout', 'error-after-take'] as const;
 /** Sandbox tools, shown while the sandboxes are on: provider faults, the bonus clock, sandbox rounds. */
 export function SandboxPage() {
   const { t } = useTranslation();
-  const dashboard = useQuery({ queryKey: ['dashboard'], queryFn: () => api<Dashboard>('GET', '/api/operator/dashboard') });
+  const dashboard = useQuery({ queryKey: ['dashboard'], queryFn: () => call('dashboard') });
   const [done, setDone] = useState<string | null>(null);
-  const call = useMutation({
-    mutationFn: ({ method, path, body }: { method: 'PUT' | 'POST'; path: string; body: unknown }) => api(method, path, { body }),
+  // One runner for the tools: each click names its contract call.
+  const tool = useMutation({
+    mutationFn: (run: () => Promise<unknown>) => run(),
     onSuccess: () => {
       setDone(t('sandbox.done'));
       void dashboard.refetch();
@@ -24,7 +25,10 @@ export function SandboxPage() {
   const [mode, setMode] = useState<(typeof GAME_MODES)[number]>('none');
   const [latency, setLatency] = useState(0);
   const [clock, setClock] = useState('');
-  const [round, setRound] = useState({ code: 'PG', username: '', stake: 1000, multiplier: 0, rounds: 1 });
+  const [round, setRound] = useState({ code: 'PG', username: '', stake: '10.00', multiplier: 0, rounds: 1 });
+  // The stake is typed in baht (the sandbox's rounds are in the game account's currency) and sent in minor units.
+  const stakeMajor = parseMajor(round.stake, 'THB');
+  const stakeMinor = stakeMajor === null || stakeMajor <= 0 ? null : Math.round(stakeMajor * 100);
   if (dashboard.data && !dashboard.data.sandbox) return <Page title={t('sandbox.title')}><p>{t('common.none')}</p></Page>;
   const submit = (event: FormEvent, run: () => void) => {
     event.preventDefault();
@@ -34,10 +38,10 @@ export function SandboxPage() {
     <Page title={t('sandbox.title')}>
       <p className="muted">{t('sandbox.hint')}</p>
       {done ? <Notice>{done}</Notice> : null}
-      <ErrorText error={call.error} />
+      <ErrorText error={tool.error} />
       <div className="grid">
         <Card title={t('sandbox.gameFaults')}>
-          <form className="form" onSubmit={(e) => submit(e, () => call.mutate({ method: 'PUT', path: `/api/operator/sandbox/games/${game}/fault`, body: { mode, latencyMs: latency } }))}>
+          <form className="form" onSubmit={(e) => submit(e, () => tool.mutate(() => call('sandboxGameFault', { params: { code: game }, body: { mode, latencyMs: latency } })))}>
             <label className="field">
               <span>{t('dashboard.providers')}</span>
               <select value={game} onChange={(e) => setGame(e.target.value)}>
@@ -60,19 +64,19 @@ export function SandboxPage() {
         <Card title={t('sandbox.bankFault')}>
           <div className="row wrap">
             {(['none', 'captcha', 'error'] as const).map((m) => (
-              <button key={m} type="button" className="btn" onClick={() => call.mutate({ method: 'PUT', path: '/api/operator/sandbox/bank/fault', body: { mode: m } })}>{m}</button>
+              <button key={m} type="button" className="btn" onClick={() => tool.mutate(() => call('sandboxBankFault', { body: { mode: m } }))}>{m}</button>
             ))}
           </div>
           <h3>{t('sandbox.ewalletFault')}</h3>
           <div className="row wrap">
             {(['none', 'down', 'hang'] as const).map((m) => (
-              <button key={m} type="button" className="btn" onClick={() => call.mutate({ method: 'PUT', path: '/api/operator/sandbox/ewallet/fault', body: { mode: m } })}>{m}</button>
+              <button key={m} type="button" className="btn" onClick={() => tool.mutate(() => call('sandboxEwalletFault', { body: { mode: m } }))}>{m}</button>
             ))}
           </div>
         </Card>
         <Card title={t('sandbox.clock')}>
           <p className="muted">{t('sandbox.clockHint')}</p>
-          <form className="form" onSubmit={(e) => submit(e, () => call.mutate({ method: 'PUT', path: '/api/operator/sandbox/clock', body: clock ? { at: new Date(clock).toISOString() } : { offsetMs: 0 } }))}>
+          <form className="form" onSubmit={(e) => submit(e, () => tool.mutate(() => call('sandboxClock', { body: clock ? { at: new Date(clock).toISOString() } : { offsetMs: 0 } })))}>
             <label className="field">
               <span>{t('sandbox.clockAt')}</span>
               <input type="datetime-local" value={clock} onChange={(e) => setClock(e.target.value)} />
@@ -81,7 +85,7 @@ export function SandboxPage() {
           </form>
         </Card>
         <Card title={t('sandbox.rounds')}>
-          <form className="form" onSubmit={(e) => submit(e, () => call.mutate({ method: 'POST', path: `/api/operator/sandbox/games/${round.code}/rounds`, body: { username: round.username, stake: round.stake, multiplier: round.multiplier, rounds: round.rounds } }))}>
+          <form className="form" onSubmit={(e) => submit(e, () => { if (stakeMinor !== null) tool.mutate(() => call('sandboxGameRounds', { params: { code: round.code }, body: { username: round.username, stake: stakeMinor, multiplier: round.multiplier, rounds: round.rounds } })); })}>
             <label className="field">
               <span>{t('dashboard.providers')}</span>
               <select value={round.code} onChange={(e) => setRound({ ...round, code: e.target.value })}>
@@ -94,7 +98,7 @@ export function SandboxPage() {
             </label>
             <label className="field">
               <span>{t('sandbox.stake')}</span>
-              <input type="number" min={1} value={round.stake} onChange={(e) => setRound({ ...round, stake: Number(e.target.value) })} />
+              <input inputMode="decimal" value={round.stake} aria-invalid={stakeMinor === null || undefined} onChange={(e) => setRound({ ...round, stake: e.target.value })} />
             </label>
             <label className="field">
               <span>{t('sandbox.multiplier')}</span>

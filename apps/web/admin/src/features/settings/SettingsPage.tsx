@@ -1,23 +1,14 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../shared/api';
+import { call, type CallAnswer } from '../../shared/client';
 import { Card, ErrorText, Notice, Page } from '../../shared/ui';
-import { JsonSetting } from '../promotions/JsonSetting';
+import { SlipRulesForm } from './SlipRulesForm';
 import { useMutation } from '../../shared/mutation';
 
 const SWITCHES = ['siteActive', 'registerOTP', 'enableChatWidget'] as const;
 
-interface Channel {
-  id: string;
-  kind: string;
-  bank_code: string;
-  mode: string;
-  account_no: string;
-  account_name: string;
-  currency: string;
-  active: boolean;
-}
+type Channel = CallAnswer<'depositChannels'>['channels'][number];
 
 /** Site switches, the slip rules and the deposit channels (owner). */
 export function SettingsPage() {
@@ -25,12 +16,12 @@ export function SettingsPage() {
   const queryClient = useQueryClient();
   const [done, setDone] = useState<string | null>(null);
   const toggle = useMutation({
-    mutationFn: ({ key, value }: { key: string; value: boolean }) => (key === 'depositManual' ? api('PUT', '/api/operator/deposit-manual', { body: { value } }) : api('PUT', `/api/operator/settings/${key}`, { body: { value } })),
+    mutationFn: ({ key, value }: { key: (typeof SWITCHES)[number] | 'depositManual'; value: boolean }) => (key === 'depositManual' ? call('depositManualSwitch', { body: { value } }).then(() => undefined) : call('operatorSetting', { params: { key }, body: { value } }).then(() => undefined)),
     onSuccess: () => setDone(t('common.saved')),
   });
-  const channels = useQuery({ queryKey: ['channels'], queryFn: () => api<{ channels: Channel[] }>('GET', '/api/operator/deposit-channels') });
+  const channels = useQuery({ queryKey: ['channels'], queryFn: () => call('depositChannels') });
   const saveChannel = useMutation({
-    mutationFn: (c: Channel) => api('PUT', `/api/operator/deposit-channels/${encodeURIComponent(c.id)}`, { body: { kind: c.kind, bankCode: c.bank_code, mode: c.mode, accountName: c.account_name, accountNo: c.account_no, currency: c.currency, active: !c.active } }),
+    mutationFn: (c: Channel) => call('depositChannelPut', { params: { id: c.id }, body: { kind: c.kind, bankCode: c.bank_code, mode: c.mode, accountName: c.account_name, accountNo: c.account_no, currency: c.currency === 'LAK' ? 'LAK' : 'BAHT', active: !c.active } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['channels'] }),
   });
   return (
@@ -48,7 +39,7 @@ export function SettingsPage() {
           ))}
         </ul>
       </Card>
-      <JsonSetting title={t('settings.slipRules')} path="/api/operator/slip-settings" />
+      <SlipRulesForm />
       <Card title={t('settings.channels')}>
         <table className="table">
           <caption className="sr-only">{t('settings.channels')}</caption>
