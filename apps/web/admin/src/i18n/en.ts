@@ -44,6 +44,7 @@ export const en = {
   common: {
     loading: 'Loading…',
     error: 'Something went wrong ({{code}}).',
+    errorUnknown: 'The server refused this without saying why. Nothing is known to have changed: reload and check before trying again.',
     forbidden: 'Your role cannot do this.',
     retry: 'Retry',
     save: 'Save',

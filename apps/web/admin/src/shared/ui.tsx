@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from './api';
+import { errorText } from '../i18n/errors';
 
 export function Page({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
   return (
@@ -23,14 +24,19 @@ export function Card({ title, children, className }: { title?: string; children:
   );
 }
 
-/** An error as the operator reads it: the role refusal in words, anything else with its code. */
+/** An error in the operator's words: the code's sentence (i18n/errors.*.ts), never the raw code (it stays in a data attribute for support). */
+export function errorMessage(error: unknown, fallback: string): string {
+  const code = error instanceof ApiError ? error.code : 'UNKNOWN';
+  return errorText(code) ?? fallback;
+}
+
 export function ErrorText({ error }: { error: unknown }) {
   const { t } = useTranslation();
   if (!error) return null;
   const code = error instanceof ApiError ? error.code : 'UNKNOWN';
   return (
-    <p className="notice notice-error" role="alert">
-      {code === 'FORBIDDEN_ROLE' || code === 'FORBIDDEN' ? t('common.forbidden') : t('common.error', { code })}
+    <p className="notice notice-error" role="alert" data-code={code}>
+      {errorMessage(error, t('common.errorUnknown'))}
     </p>
   );
 }

@@ -5,6 +5,7 @@ import { Navigate } from 'react-router';
 import { useToken } from '../../app/useOperator';
 import { changeLocale, currentLocale, type AdminLocale } from '../../i18n/i18n';
 import { ApiError } from '../../shared/api';
+import { errorMessage } from '../../shared/ui';
 import { call } from '../../shared/client';
 import { setToken } from '../../shared/session';
 
@@ -33,7 +34,7 @@ export function LoginPage() {
       setChallenge(answer.challenge);
       setPassword('');
     } catch (failure) {
-      setError(failure instanceof ApiError && failure.code === 'WRONG_CREDENTIAL' ? t('login.wrong') : t('common.error', { code: failure instanceof ApiError ? failure.code : 'UNKNOWN' }));
+      setError(failure instanceof ApiError && failure.code === 'WRONG_CREDENTIAL' ? t('login.wrong') : errorMessage(failure, t('common.errorUnknown')));
     } finally {
       setBusy(false);
     }
@@ -53,7 +54,7 @@ export function LoginPage() {
       if (failure instanceof ApiError && (failure.status === 404 || failure.status === 410 || known.includes('CHALLENGE'))) {
         setChallenge(null);
         setError(t('login.expired'));
-      } else setError(failure instanceof ApiError && failure.status === 401 ? t('login.wrongCode') : t('common.error', { code: known }));
+      } else setError(failure instanceof ApiError && failure.status === 401 ? t('login.wrongCode') : errorMessage(failure, t('common.errorUnknown')));
       setCode('');
     } finally {
       setBusy(false);
