@@ -92,6 +92,16 @@ export async function operatorTokenMay(services: Services, token: string, method
   }
 }
 
+/** The name of the operator a bare token belongs to (a live session or the automation key), or null. */
+export async function operatorNameOfToken(services: Services, token: string): Promise<string | null> {
+  try {
+    const operator = await authenticateOperator(services, `Bearer ${token}`, '');
+    return operator.username;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * A preHandler that identifies the operator (session or automation key, 401 otherwise) on a
  * route outside /api/operator/ (the admin calls, the API documentation).

@@ -41,7 +41,7 @@ export const backofficeModule = defineModule({
         activeMembers,
         queues: { withdrawals, slips, unmatched, chats: { count: unread.conversations, messages: unread.messages, oldestAt: unread.oldestAt } },
         sandbox: sandboxGames !== null,
-        providers: catalogue.map((g) => ({ code: g.code, mode: sandboxGames ? sandboxGames.fault(g.code).mode : 'live' })),
+        providers: catalogue.map((g) => ({ code: g.code, mode: sandboxGames ? sandboxGames.fault(g.code).mode : ('live' as const) })),
       };
     });
 

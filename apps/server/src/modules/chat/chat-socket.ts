@@ -20,8 +20,10 @@ interface SocketData {
   alias: string;
   /** A member's session (logout closes its sockets), null for a guest. */
   session: string | null;
-  /** An operator's socket: in the inbox room, never in a conversation's. */
+  /** An operator's socket: in the inbox room (support, owner) or only the queues room, never in a conversation's. */
   operator: boolean;
+  /** The operator's name (claims carry it). */
+  operatorName?: string;
 }
 
 /** What a logout or a password change revoked (session-service.ts). */
@@ -37,6 +39,10 @@ interface ServerEvents {
   inbox: (conversation: Conversation) => void;
   /** To a member's sockets: their wallet or a game balance changed (balance-push.ts). */
   balance: (event: BalanceEvent) => void;
+  /** To every operator's socket (any role): the work queues may have changed; the back office refetches what it shows. No content. */
+  queues: () => void;
+  /** To every operator's socket: someone took (or let go of) a queue item: `{kind, id, operator, until}` (until 0: let go). */
+  claim: (claim: QueueClaim) => void;
 }
 
 /** Between server processes (through the adapter): balance events, many members' at once. */
@@ -44,8 +50,19 @@ interface InterServerEvents {
   balances: (batch: Array<[memberId: string, event: BalanceEvent]>) => void;
 }
 
+/** An operator working on a queue item (a withdrawal, slip, deposit, approval) for the next two minutes; renewed while they are on it. */
+export interface QueueClaim {
+  kind: string;
+  id: string;
+  operator: string;
+  /** Epoch ms the claim lapses; 0 lets go. */
+  until: number;
+}
+
 interface ClientEvents {
   join: (room: unknown, ack?: unknown) => void;
+  /** An operator's socket: "I am on this item" (renewed every minute) or `{until: 0}` to let go. */
+  claim: (claim: unknown) => void;
 }
 
 /**
@@ -75,6 +92,8 @@ export class ChatSocket {
     private readonly authenticate: (authorization: string) => Promise<AuthMember>,
     redisUrl: string | undefined,
     private readonly authenticateOperator: (token: string) => Promise<boolean> = async () => false,
+    /** Who an operator token is, for the queue room (any role): the operator's name, or null. */
+    private readonly operatorNameOf: (token: string) => Promise<string | null> = async () => null,
   ) {
     const options = {
       path: '/socket.io',
@@ -116,7 +135,8 @@ export class ChatSocket {
         operatorToken: auth.operatorToken,
       };
       this.identify(given).then(
-        ({ room, alias, session, operator }) => {
+        ({ room, alias, session, operator, operatorName }) => {
+          if (operatorName) socket.data.operatorName = operatorName;
           socket.data.room = room;
           socket.data.alias = alias;
           socket.data.session = session;
@@ -128,7 +148,16 @@ export class ChatSocket {
     });
     this.io.on('connection', (socket) => {
       // The socket is in its own room from the start (and after a recovery); `join` confirms it.
-      void socket.join(socket.data.session ? [socket.data.room, this.sessionRoom(socket.data.session)] : socket.data.room);
+      void socket.join(socket.data.session ? [socket.data.room, this.sessionRoom(socket.data.session)] : socket.data.operator ? [socket.data.room, this.queuesRoom()] : socket.data.room);
+      // Claims: an operator's socket tells the others which item it is on (names and ids only, never content).
+      socket.on('claim', (value) => {
+        const name = socket.data.operatorName;
+        if (!socket.data.operator || !name || !value || typeof value !== 'object') return;
+        const { kind, id, until } = value as Record<string, unknown>;
+        if (typeof kind !== 'string' || !/^[a-z-]{1,32}$/.test(kind) || typeof id !== 'string' || id.length < 1 || id.length > 64) return;
+        const lapse = typeof until === 'number' && until > 0 ? Math.min(until, Date.now() + 2 * 60_000) : 0;
+        this.io.to(this.queuesRoom()).emit('claim', { kind, id, operator: name, until: lapse });
+      });
       socket.on('join', (value, ack) => {
         const ok = typeof value === 'string' && (value === socket.data.room || value === socket.data.alias);
         if (ok) void socket.join(socket.data.room);
@@ -142,16 +171,44 @@ export class ChatSocket {
     });
   }
 
-  private async identify(auth: HandshakeAuth): Promise<{ room: string; alias: string; session: string | null; operator: boolean }> {
+  private async identify(auth: HandshakeAuth): Promise<{ room: string; alias: string; session: string | null; operator: boolean; operatorName?: string }> {
     if (typeof auth.operatorToken === 'string' && auth.operatorToken) {
-      if (!(await this.authenticateOperator(auth.operatorToken))) throw new Error('CHAT_NO_IDENTITY');
-      return { room: this.inboxRoom(), alias: this.inboxRoom(), session: null, operator: true };
+      const name = await this.operatorNameOf(auth.operatorToken);
+      if (!name) throw new Error('CHAT_NO_IDENTITY');
+      // Support (and owner) read the inbox; every role hears the queues and claims.
+      const room = (await this.authenticateOperator(auth.operatorToken)) ? this.inboxRoom() : this.queuesRoom();
+      return { room, alias: room, session: null, operator: true, operatorName: name };
     }
     const token = typeof auth.token === 'string' && auth.token ? auth.token : null;
     const guestId = typeof auth.guestId === 'string' ? auth.guestId : null;
     const member = token ? await this.authenticate(`Bearer ${token}`) : null;
     const room = this.chat.roomOf(this.chat.identify(member, null, member ? null : guestId));
     return { room, alias: member || !guestId ? room : `${this.chat.settings.prefix}-${guestId}`, session: member?.sessionId ?? null, operator: false };
+  }
+
+  /** The room of every operator's socket, whatever the role: queue changes and claims, no content. */
+  private queuesRoom(): string {
+    return `${this.chat.settings.prefix}:queues`;
+  }
+
+  private queuesTimer: NodeJS.Timeout | null = null;
+
+  /**
+   * Something that may change a work queue happened (a call that changed state): the operators'
+   * screens refetch. At most one announcement a second per process (the adapter carries it to
+   * every process's operator sockets).
+   */
+  queuesChanged(): void {
+    if (this.queuesTimer) return;
+    this.queuesTimer = setTimeout(() => {
+      this.queuesTimer = null;
+      try {
+        this.io.to(this.queuesRoom()).emit('queues');
+      } catch {
+        // Closing: nothing to announce.
+      }
+    }, 1_000);
+    this.queuesTimer.unref();
   }
 
   /** The room of operators' sockets: every stored message is announced there (`inbox`). */
@@ -217,6 +274,7 @@ export class ChatSocket {
 
   /** Disconnects every socket and stops the engine; the HTTP server is the app's to close. */
   async close(): Promise<void> {
+    if (this.queuesTimer) clearTimeout(this.queuesTimer);
     this.io.disconnectSockets(true);
     // The adapter first: its stream reader stops polling before its Redis connection goes.
     await this.io.of('/').adapter.close();

@@ -1,19 +1,21 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Navigate, NavLink, Outlet, useLocation } from 'react-router';
 import { changeLocale, currentLocale, type AdminLocale } from '../i18n/i18n';
 import { call } from '../shared/client';
+import { useLiveQueues } from '../shared/live';
 import { can, type Capability } from '../shared/roles';
 import { setToken } from '../shared/session';
 import { useOperator, useToken } from './useOperator';
 
-const NAV: ReadonlyArray<{ to: string; key: 'dashboard' | 'withdrawals' | 'slips' | 'unmatched' | 'members' | 'chat' | 'promotions' | 'settings' | 'operators' | 'audit' | 'sandbox'; capability: Capability }> = [
+type QueueKey = 'withdrawals' | 'slips' | 'unmatched' | 'chats';
+const NAV: ReadonlyArray<{ to: string; key: 'dashboard' | 'withdrawals' | 'slips' | 'unmatched' | 'members' | 'chat' | 'promotions' | 'settings' | 'operators' | 'audit' | 'sandbox'; capability: Capability; queue?: QueueKey }> = [
   { to: '/', key: 'dashboard', capability: 'dashboard' },
-  { to: '/withdrawals', key: 'withdrawals', capability: 'withdrawals' },
-  { to: '/slips', key: 'slips', capability: 'slips.read' },
-  { to: '/deposits', key: 'unmatched', capability: 'deposits' },
+  { to: '/withdrawals', key: 'withdrawals', capability: 'withdrawals', queue: 'withdrawals' },
+  { to: '/slips', key: 'slips', capability: 'slips.read', queue: 'slips' },
+  { to: '/deposits', key: 'unmatched', capability: 'deposits', queue: 'unmatched' },
   { to: '/members', key: 'members', capability: 'members.read' },
-  { to: '/chat', key: 'chat', capability: 'chat' },
+  { to: '/chat', key: 'chat', capability: 'chat', queue: 'chats' },
   { to: '/promotions', key: 'promotions', capability: 'promotions' },
   { to: '/settings', key: 'settings', capability: 'settings' },
   { to: '/operators', key: 'operators', capability: 'operators' },
@@ -28,6 +30,9 @@ export function Layout() {
   const location = useLocation();
   const queryClient = useQueryClient();
   const { data: operator, error } = useOperator();
+  useLiveQueues(token);
+  // The nav's counts: the dashboard's queues, refetched when the live connection says a queue changed (and every minute).
+  const queues = useQuery({ queryKey: ['dashboard'], queryFn: () => call('dashboard'), enabled: Boolean(token && operator), refetchInterval: 60_000 });
   if (!token || error) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
   const logout = async () => {
     await call('adminLogout').catch(() => undefined);
@@ -65,6 +70,11 @@ export function Layout() {
             <li key={item.to}>
               <NavLink to={item.to} end={item.to === '/'}>
                 {t(`nav.${item.key}`)}
+                {item.queue && queues.data && queues.data.queues[item.queue].count > 0 ? (
+                  <span className="nav-count" data-testid={`nav-count-${item.queue}`} aria-label={t('app.waiting', { count: queues.data.queues[item.queue].count })}>
+                    {queues.data.queues[item.queue].count}
+                  </span>
+                ) : null}
               </NavLink>
             </li>
           ))}

@@ -1,6 +1,6 @@
 /** The back office's English texts. th.ts has the same keys (a test fails on a key missing in either). */
 export const en = {
-  app: { name: 'Golden Wallet back office', skip: 'Skip to content', language: 'Language', logout: 'Log out', menu: 'Menu', role: 'Role: {{role}}' },
+  app: { name: 'Golden Wallet back office', skip: 'Skip to content', language: 'Language', logout: 'Log out', menu: 'Menu', role: 'Role: {{role}}', waiting: '{{count}} waiting', taken: '{{operator}} is working on this', liveOff: 'Live updates are off: reconnecting…' },
   kit: {
     member: 'Member',
     amount: 'Amount',

@@ -2,7 +2,7 @@ import type { AdminMessages } from './messages';
 
 /** ข้อความภาษาไทยของหลังบ้าน (มีคีย์เดียวกับ en.ts) */
 export const th: AdminMessages = {
-  app: { name: 'หลังบ้าน Golden Wallet', skip: 'ข้ามไปที่เนื้อหา', language: 'ภาษา', logout: 'ออกจากระบบ', menu: 'เมนู', role: 'บทบาท: {{role}}' },
+  app: { name: 'หลังบ้าน Golden Wallet', skip: 'ข้ามไปที่เนื้อหา', language: 'ภาษา', logout: 'ออกจากระบบ', menu: 'เมนู', role: 'บทบาท: {{role}}', waiting: 'รอ {{count}} รายการ', taken: '{{operator}} กำลังจัดการรายการนี้', liveOff: 'การอัปเดตสดหยุดอยู่ กำลังเชื่อมต่อใหม่…' },
   kit: {
     member: 'สมาชิก',
     amount: 'จำนวนเงิน',

@@ -1,6 +1,6 @@
 import { operatorCalls, type OperatorCallName } from '@mw/contract/operator/index';
 import type { EndpointDef } from '@mw/contract/http';
-import type { Role } from './session';
+import type { OperatorRole as Role } from '@mw/contract/admin';
 
 /**
  * What each role may do is the contract's: each operator call's `roles` field (owner may call
