@@ -1,3 +1,4 @@
+import { formatMajor } from '../../lib/money-text';
 import type { Currency } from '../../money/ledger';
 import type { BonusCurrencyAmounts } from './tables';
 
@@ -16,13 +17,6 @@ export interface BonusRuleFigures {
   maxReceived: number;
   amounts: BonusCurrencyAmounts;
   currency: Currency;
-}
-
-/** Both currencies have 100 minor units (satang; LAK's hundredths). ฿1,500.00 and ₭50,000 as players read them. */
-export function formatMajor(minor: number, currency: Currency): string {
-  const major = minor / 100;
-  if (currency === 'LAK') return `₭${major.toLocaleString('en-US', { maximumFractionDigits: 0 })}`;
-  return `฿${major.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 }
 
 /** A percent or a multiple without trailing zeros (12, 12.5). */
