@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { account, balances, checkInvariants } from '../src/money/ledger';
 import { settleOnce } from '../src/money/operations';
 import { call, dbKinds, login, OPERATOR_TOKEN, registerMember, startApp, type TestApp } from './helpers';
+import { advance, newOperator, operatorLogin, useTestClock } from './operator-helpers';
 
 const as = (name: string) => ({ authorization: `Bearer ${OPERATOR_TOKEN}`, 'x-operator': name });
 let keySeq = 0;
@@ -233,9 +234,19 @@ describe.each(dbKinds)('payouts through the bank on %s', (kind) => {
 
 describe.each(dbKinds)('four eyes on %s', (kind) => {
   let t: TestApp;
+  // People with sessions: the maker (finance), the owner and a third checker the owner made (they may
+  // check finance's requests, not the owner's, for 7 days).
+  const people = new Map<string, string>();
+  let carolLogin = { username: '', password: '', secret: '' };
+  const by = (name: string) => ({ authorization: `Bearer ${people.get(name) ?? ''}` });
   beforeAll(async () => {
     // 100 baht: the suite's amounts above it need a second operator.
-    t = await startApp(kind, { FOUR_EYES_THRESHOLD: '100', PAYOUT_SETTLE_INTERVAL_MS: '0' });
+    t = await startApp(kind, { FOUR_EYES_THRESHOLD: '100', PAYOUT_SETTLE_INTERVAL_MS: '0', OPERATOR_IDLE_MINUTES: '1440' });
+    useTestClock(t);
+    people.set('alice', await operatorLogin(t, 'finance'));
+    people.set('bob', await operatorLogin(t, 'owner'));
+    carolLogin = await newOperator(t, 'finance', people.get('bob') ?? '');
+    people.set('carol', await operatorLogin(t, carolLogin.username, carolLogin.password, carolLogin.secret));
   });
   afterAll(async () => {
     await t?.close();
@@ -243,69 +254,100 @@ describe.each(dbKinds)('four eyes on %s', (kind) => {
 
   it('holds a withdrawal above the threshold for a second operator, who pays it once', async () => {
     const w = await withdrawal(t, 200);
-    const asked = await call<{ status: string; approvalId: string }>(t.app, 'POST', `/api/operator/withdrawals/${w.id}/approve`, { headers: as('alice') });
+    const asked = await call<{ status: string; approvalId: string }>(t.app, 'POST', `/api/operator/withdrawals/${w.id}/approve`, { headers: by('alice') });
     expect(asked.status).toBe(202);
     expect(asked.body).toEqual({ status: 'awaiting-approval', approvalId: expect.any(String) });
     // Asking again finds the same approval; nothing was sent.
-    expect((await call(t.app, 'POST', `/api/operator/withdrawals/${w.id}/approve`, { headers: as('alice') })).body).toEqual(asked.body);
+    expect((await call(t.app, 'POST', `/api/operator/withdrawals/${w.id}/approve`, { headers: by('alice') })).body).toEqual(asked.body);
     expect(await bankTransfers(t, w.id)).toHaveLength(0);
     const id = asked.body.approvalId;
-    const listed = await call<{ approvals: Array<{ id: string; action: string; maker: string; amount: number; status: string }> }>(t.app, 'GET', '/api/operator/approvals?status=pending', { headers: as('bob') });
-    expect(listed.body.approvals).toContainEqual(expect.objectContaining({ id, action: 'withdrawal.approve', maker: 'alice', amount: 200, status: 'pending' }));
-    // The maker cannot be the checker.
-    const self = await call(t.app, 'POST', `/api/operator/approvals/${id}/approve`, { headers: as('alice') });
+    const listed = await call<{ approvals: Array<{ id: string; action: string; maker: string; amount: number; status: string }> }>(t.app, 'GET', '/api/operator/approvals?status=pending', { headers: by('bob') });
+    expect(listed.body.approvals).toContainEqual(expect.objectContaining({ id, action: 'withdrawal.approve', maker: 'finance', amount: 200, status: 'pending', member: expect.objectContaining({ id: w.memberId, phone: expect.any(String), bank: expect.any(String), account: expect.any(String), currency: 'THB' }) }));
+    // The maker cannot be the checker, and the automation key is nobody's second pair of eyes, whatever name it types.
+    const self = await call(t.app, 'POST', `/api/operator/approvals/${id}/approve`, { headers: by('alice') });
     expect(self.status).toBe(403);
     expect(self.body).toEqual({ message: 'SAME_OPERATOR' });
+    for (const name of ['bob', 'someone-else']) {
+      const key = await call(t.app, 'POST', `/api/operator/approvals/${id}/approve`, { headers: as(name) });
+      expect(key).toMatchObject({ status: 403, body: { message: 'API_KEY_NOT_A_PERSON' } });
+      expect((await call(t.app, 'POST', `/api/operator/approvals/${id}/reject`, { headers: as(name), body: { note: 'no' } })).body).toEqual({ message: 'API_KEY_NOT_A_PERSON' });
+    }
     const [bob, carol] = await Promise.all([
-      call<{ status: string; result: { status: number; body: Payout } }>(t.app, 'POST', `/api/operator/approvals/${id}/approve`, { headers: as('bob') }),
-      call<{ status: string; result: { status: number; body: Payout } }>(t.app, 'POST', `/api/operator/approvals/${id}/approve`, { headers: as('carol') }),
+      call<{ status: string; result: { status: number; body: Payout } }>(t.app, 'POST', `/api/operator/approvals/${id}/approve`, { headers: by('bob') }),
+      call<{ status: string; result: { status: number; body: Payout } }>(t.app, 'POST', `/api/operator/approvals/${id}/approve`, { headers: by('carol') }),
     ]);
     expect([bob.status, carol.status]).toEqual([200, 200]);
     expect(bob.body.result.status).toBe(200);
     expect(await bankTransfers(t, w.id)).toHaveLength(1);
     expect(await t.services.payouts.get(w.id)).toMatchObject({ status: 'SUCCESS', payout: 'paid' });
     expect(await ledgerTransactions(t, w.id)).toBe(2);
-    const decided = await call<{ status: string; checker: string }>(t.app, 'GET', `/api/operator/approvals/${id}`, { headers: as('alice') });
+    const decided = await call<{ status: string; checker: string }>(t.app, 'GET', `/api/operator/approvals/${id}`, { headers: by('alice') });
     expect(decided.body).toMatchObject({ status: 'approved' });
-    expect(['bob', 'carol']).toContain(decided.body.checker);
-    expect((await call(t.app, 'POST', `/api/operator/approvals/${id}/reject`, { headers: as('bob'), body: { note: 'late' } })).body).toEqual({ message: 'APPROVAL_CLOSED' });
+    expect(['owner', carolLogin.username]).toContain(decided.body.checker);
+    expect((await call(t.app, 'POST', `/api/operator/approvals/${id}/reject`, { headers: by('bob'), body: { note: 'late' } })).body).toEqual({ message: 'APPROVAL_CLOSED' });
     // Approving again answers the kept result and runs nothing.
-    expect((await call(t.app, 'POST', `/api/operator/approvals/${id}/approve`, { headers: as('dave') })).body).toMatchObject({ status: 'approved', result: { status: 200 } });
+    expect((await call(t.app, 'POST', `/api/operator/approvals/${id}/approve`, { headers: by('carol') })).body).toMatchObject({ status: 'approved', result: { status: 200 } });
     expect(await bankTransfers(t, w.id)).toHaveLength(1);
-    // At or below the threshold one operator pays.
+    // At or below the threshold (for this member over 24 h) one operator pays.
     const small = await withdrawal(t, 100);
-    expect((await call<Payout>(t.app, 'POST', `/api/operator/withdrawals/${small.id}/approve`, { headers: as('alice') })).body).toMatchObject({ payout: 'paid' });
+    expect((await call<Payout>(t.app, 'POST', `/api/operator/withdrawals/${small.id}/approve`, { headers: by('alice') })).body).toMatchObject({ payout: 'paid' });
+  });
+
+  it('an operator the maker created this week cannot approve the maker\'s requests; the maker cancels their own', async () => {
+    const { id: memberId } = await registerMember(t.app);
+    const body = { memberId, amount: 150, currency: 'BAHT', note: 'cash at the counter' };
+    const asked = await call<{ approvalId: string }>(t.app, 'POST', '/api/operator/deposits', { headers: { ...by('bob'), 'idempotency-key': newKey() }, body });
+    expect(asked.status).toBe(202);
+    // carol was created by the owner (bob) minutes ago.
+    expect((await call(t.app, 'POST', `/api/operator/approvals/${asked.body.approvalId}/approve`, { headers: by('carol') })).body).toEqual({ message: 'CHECKER_TOO_NEW' });
+    expect((await wallet(t, memberId)).wallet).toBe(0);
+    // Someone else may not cancel it; the maker may, and then nobody can approve it.
+    expect((await call(t.app, 'POST', `/api/operator/approvals/${asked.body.approvalId}/cancel`, { headers: by('alice'), body: {} })).body).toEqual({ message: 'NOT_THE_MAKER' });
+    expect((await call(t.app, 'POST', `/api/operator/approvals/${asked.body.approvalId}/cancel`, { headers: by('bob'), body: { note: 'wrong member' } })).body).toMatchObject({ status: 'cancelled', note: 'wrong member' });
+    expect((await call(t.app, 'POST', `/api/operator/approvals/${asked.body.approvalId}/approve`, { headers: by('alice') })).body).toEqual({ message: 'APPROVAL_CLOSED' });
+    // A week on, carol may check the owner's requests (new sessions: the old ones ran out).
+    advance(t, 7 * 24 * 3_600_000 + 60_000);
+    people.set('bob', await operatorLogin(t, 'owner'));
+    people.set('alice', await operatorLogin(t, 'finance'));
+    people.set('carol', await operatorLogin(t, carolLogin.username, carolLogin.password, carolLogin.secret));
+    const later = await call<{ approvalId: string }>(t.app, 'POST', '/api/operator/deposits', { headers: { ...by('bob'), 'idempotency-key': newKey() }, body });
+    expect(later.status).toBe(202);
+    expect((await call(t.app, 'POST', `/api/operator/approvals/${later.body.approvalId}/approve`, { headers: by('carol') })).body).toMatchObject({ status: 'approved', result: { status: 200 } });
+    expect((await wallet(t, memberId)).wallet).toBe(15_000);
   });
 
   it('runs an approved manual credit exactly once, and a rejected one never', async () => {
     const { id: memberId } = await registerMember(t.app);
     const body = { memberId, amount: 150, currency: 'BAHT', note: 'cash at the counter' };
     const key = newKey();
-    const first = await call<{ status: string; approvalId: string }>(t.app, 'POST', '/api/operator/deposits', { headers: { ...as('alice'), 'idempotency-key': key }, body });
+    const first = await call<{ status: string; approvalId: string }>(t.app, 'POST', '/api/operator/deposits', { headers: { ...by('alice'), 'idempotency-key': key }, body });
     expect(first.status).toBe(202);
-    expect((await call(t.app, 'POST', '/api/operator/deposits', { headers: { ...as('alice'), 'idempotency-key': key }, body })).body).toEqual(first.body);
-    expect((await call(t.app, 'POST', '/api/operator/deposits', { headers: { ...as('alice'), 'idempotency-key': key }, body: { ...body, amount: 151 } })).body).toEqual({ message: 'IDEMPOTENCY_KEY_REUSED' });
+    expect((await call(t.app, 'POST', '/api/operator/deposits', { headers: { ...by('alice'), 'idempotency-key': key }, body })).body).toEqual(first.body);
+    expect((await call(t.app, 'POST', '/api/operator/deposits', { headers: { ...by('alice'), 'idempotency-key': key }, body: { ...body, amount: 151 } })).body).toEqual({ message: 'IDEMPOTENCY_KEY_REUSED' });
     expect((await wallet(t, memberId)).wallet).toBe(0);
-    expect((await call(t.app, 'POST', `/api/operator/approvals/${first.body.approvalId}/approve`, { headers: as('alice') })).body).toEqual({ message: 'SAME_OPERATOR' });
-    const approved = await call<{ result: { status: number; body: { ok: boolean; reference: string } } }>(t.app, 'POST', `/api/operator/approvals/${first.body.approvalId}/approve`, { headers: as('bob') });
+    expect((await call(t.app, 'POST', `/api/operator/approvals/${first.body.approvalId}/approve`, { headers: by('alice') })).body).toEqual({ message: 'SAME_OPERATOR' });
+    const approved = await call<{ result: { status: number; body: { ok: boolean; reference: string } } }>(t.app, 'POST', `/api/operator/approvals/${first.body.approvalId}/approve`, { headers: by('bob') });
     expect(approved.body.result).toMatchObject({ status: 200, body: { ok: true } });
     expect((await wallet(t, memberId)).wallet).toBe(15_000);
-    const again = await call<{ result: unknown }>(t.app, 'POST', `/api/operator/approvals/${first.body.approvalId}/approve`, { headers: as('bob') });
+    const again = await call<{ result: unknown }>(t.app, 'POST', `/api/operator/approvals/${first.body.approvalId}/approve`, { headers: by('bob') });
     expect(again.body.result).toEqual(approved.body.result);
     // The maker's retry after the approval answers what the credit answered.
-    const retry = await call(t.app, 'POST', '/api/operator/deposits', { headers: { ...as('alice'), 'idempotency-key': key }, body });
+    const retry = await call(t.app, 'POST', '/api/operator/deposits', { headers: { ...by('alice'), 'idempotency-key': key }, body });
     expect(retry.status).toBe(200);
     expect(retry.body).toEqual(approved.body.result.body);
     expect((await wallet(t, memberId)).wallet).toBe(15_000);
     // Rejected: nothing runs, and it cannot be approved afterwards.
-    const other = await call<{ approvalId: string }>(t.app, 'POST', '/api/operator/deposits', { headers: { ...as('alice'), 'idempotency-key': newKey() }, body: { ...body, amount: 500 } });
-    expect((await call(t.app, 'POST', `/api/operator/approvals/${other.body.approvalId}/reject`, { headers: as('carol'), body: { note: 'no receipt' } })).body).toMatchObject({ status: 'rejected', checker: 'carol', note: 'no receipt' });
-    expect((await call(t.app, 'POST', `/api/operator/approvals/${other.body.approvalId}/approve`, { headers: as('bob') })).body).toEqual({ message: 'APPROVAL_CLOSED' });
+    const other = await call<{ approvalId: string }>(t.app, 'POST', '/api/operator/deposits', { headers: { ...by('alice'), 'idempotency-key': newKey() }, body: { ...body, amount: 500 } });
+    expect((await call(t.app, 'POST', `/api/operator/approvals/${other.body.approvalId}/reject`, { headers: by('carol'), body: { note: 'no receipt' } })).body).toMatchObject({ status: 'rejected', note: 'no receipt' });
+    expect((await call(t.app, 'POST', `/api/operator/approvals/${other.body.approvalId}/approve`, { headers: by('bob') })).body).toEqual({ message: 'APPROVAL_CLOSED' });
     expect((await wallet(t, memberId)).wallet).toBe(15_000);
     // Below the threshold: credited at once.
-    expect((await call(t.app, 'POST', '/api/operator/deposits', { headers: { ...as('alice'), 'idempotency-key': newKey() }, body: { ...body, amount: 50 } })).status).toBe(200);
+    expect((await call(t.app, 'POST', '/api/operator/deposits', { headers: { ...by('alice'), 'idempotency-key': newKey() }, body: { ...body, amount: 50 } })).status).toBe(200);
     expect((await wallet(t, memberId)).wallet).toBe(20_000);
-    expect((await call(t.app, 'POST', '/api/operator/approvals/nope/approve', { headers: as('bob') })).body).toEqual({ message: 'NO_APPROVAL' });
+    // …but the member's 24-hour sum counts: 50 + 60 is above 100, so the next one waits.
+    expect((await call(t.app, 'POST', '/api/operator/deposits', { headers: { ...by('alice'), 'idempotency-key': newKey() }, body: { ...body, amount: 60 } })).status).toBe(202);
+    expect((await wallet(t, memberId)).wallet).toBe(20_000);
+    expect((await call(t.app, 'POST', '/api/operator/approvals/nope/approve', { headers: by('bob') })).body).toEqual({ message: 'NO_APPROVAL' });
   });
 
   it('ends with the ledger and the reconciliation clean', async () => {

@@ -34,6 +34,12 @@ export const adminErrorCodes = [
   'ENROLMENT_SHOWN',
   /** 409: the operator is not active (a disabled one is enabled first; one waiting for enrolment finishes it). */
   'OPERATOR_NOT_ACTIVE',
+  /** 403: the automation key (OPERATOR_TOKEN) approves, rejects or cancels no four-eyes request: a second pair of eyes is a person with a session. */
+  'API_KEY_NOT_A_PERSON',
+  /** 403: the checker was created, enrolled, re-enrolled or given a money role by the maker less than 7 days ago. */
+  'CHECKER_TOO_NEW',
+  /** 403: only the operator who asked may cancel a pending request. */
+  'NOT_THE_MAKER',
 ] as const;
 
 export type AdminErrorCode = (typeof adminErrorCodes)[number];

@@ -6,7 +6,7 @@ import { promotionOperatorCalls } from '@mw/contract/operator/promotions';
 import { contractRoute } from '../http/contract-route';
 import type { StoredBanners } from '../lib/banners';
 import { AppError, unauthorized } from '../lib/errors';
-import { isOperatorRoute, onBehalfOf, recordAudit, recordChange, registerAuditHooks } from './audit';
+import { isOperatorRoute, recordAudit, recordChange, registerAuditHooks } from './audit';
 import { roleAllows } from './operator-roles';
 import type { Services } from './services';
 
@@ -162,15 +162,15 @@ export function operatorGuard(_config?: Pick<Config, 'OPERATOR_TOKEN'>): (reques
 
 /**
  * Who made an operator call, by name (notes' authors, the makers and checkers of four eyes): the
- * operator's username; for the automation key the person it names in `X-Operator` (at most 64
- * characters), else `api-key`. The audit log itself records the key as `api-key` and the named
- * person beside it (`onBehalfOf`).
+ * operator's username; for the automation key always `api-key`. What the key sends in
+ * `X-Operator` is a free-text note the audit log keeps beside it (`onBehalfOf`), never an identity.
  */
 export function operatorName(request: FastifyRequest): string {
   const operator = request.operator;
   if (!operator) return 'operator';
-  if (operator.via !== 'api-key') return operator.username;
-  return onBehalfOf(request) ?? operator.username;
+  // The automation key is one identity, `api-key`, whatever X-Operator says (that header is only a
+  // note in the audit log, on_behalf_of): a typed name is nobody's second pair of eyes.
+  return operator.via === 'api-key' ? API_KEY_IDENTITY.username : operator.username;
 }
 
 /**

@@ -12,15 +12,20 @@ const idParams = z.object({ id: z.string().min(1).max(64) });
 
 /** What the approved call answered: its status and body. */
 export const actionResultSchema = z.object({ status: z.number().int(), body: z.unknown() });
+export const approvalStatusSchema = z.enum(['pending', 'approved', 'rejected', 'cancelled']);
+/** Who a request is about, as the approvals screen names them. */
+export const approvalMemberSchema = z.object({ id: z.string(), name: z.string(), phone: z.string(), bank: z.string(), account: z.string(), currency: z.string() });
 export const approvalSchema = z.looseObject({
   id: z.string(),
+  /** `withdrawal.approve`, `withdrawal.complete`, `deposit.manual`, `deposit.assign`, `settings.channel`, … */
   action: z.string(),
   memberId: z.string().nullable(),
+  member: approvalMemberSchema.nullable(),
   amount: z.number(),
   currency: z.string(),
   payload: z.unknown(),
   maker: z.string(),
-  status: z.enum(['pending', 'approved', 'rejected']),
+  status: approvalStatusSchema,
   checker: z.string().nullable(),
   note: z.string().nullable(),
   result: actionResultSchema.nullable(),
@@ -28,16 +33,34 @@ export const approvalSchema = z.looseObject({
   decidedAt: z.string().nullable(),
 });
 
+const threshold = z.number().min(0).max(1_000_000_000_000);
+const currencyThresholdsSchema = z.strictObject({ manual: threshold, assign: threshold, payout: threshold, operatorDay: threshold });
+/** Four-eyes thresholds in major units (baht, kip): above them a second person approves. */
+export const fourEyesThresholdsSchema = z.strictObject({ THB: currencyThresholdsSchema, LAK: currencyThresholdsSchema });
+
 export const approvalOperatorCalls = {
   approvalsList: endpoint({
     ...op, domain: 'approval', method: 'GET', path: '/api/operator/approvals', roles: ['finance'],
-    query: z.object({ status: z.enum(['pending', 'approved', 'rejected']).optional() }), response: z.object({ approvals: z.array(approvalSchema) }),
+    query: z.object({ status: approvalStatusSchema.optional() }), response: z.object({ approvals: z.array(approvalSchema) }),
   }),
   approvalGet: endpoint({ ...op, domain: 'approval', method: 'GET', path: '/api/operator/approvals/:id', roles: ['finance'], params: idParams, response: approvalSchema }),
   approvalApprove: endpoint({
     ...op, domain: 'approval', method: 'POST', path: '/api/operator/approvals/:id/approve', roles: ['finance'], params: idParams,
     response: z.object({ id: z.string(), status: z.literal('approved'), result: actionResultSchema }),
-    description: 'Runs the recorded call once (a second operator; the maker cannot: 403).',
+    description: 'Runs the recorded call once. A second person with a session: the maker (403 SAME_OPERATOR), the automation key (403 API_KEY_NOT_A_PERSON) and an operator the maker created, enrolled or promoted less than 7 days ago (403 CHECKER_TOO_NEW) cannot.',
+  }),
+  approvalCancel: endpoint({
+    ...op, domain: 'approval', method: 'POST', path: '/api/operator/approvals/:id/cancel', roles: ['finance'], params: idParams,
+    body: z.strictObject({ note: z.string().trim().max(200).optional() }).default({}), response: approvalSchema,
+    description: 'The maker withdraws their own pending request (403 NOT_THE_MAKER for anyone else): nothing runs.',
+  }),
+  fourEyesGet: endpoint({
+    ...op, domain: 'approval', method: 'GET', path: '/api/operator/four-eyes', roles: ['finance'], response: fourEyesThresholdsSchema,
+    description: 'The four-eyes thresholds per currency, in major units: a member\'s manual credits, assignments and payouts over 24 h, and one operator\'s day.',
+  }),
+  fourEyesPut: endpoint({
+    ...op, domain: 'approval', method: 'PUT', path: '/api/operator/four-eyes', roles: [], body: fourEyesThresholdsSchema, response: fourEyesThresholdsSchema,
+    description: 'Owner only; audited with before and after.',
   }),
   approvalReject: endpoint({
     ...op, domain: 'approval', method: 'POST', path: '/api/operator/approvals/:id/reject', roles: ['finance'], params: idParams,

@@ -28,6 +28,11 @@ export const settingsCalls = {
     ...op, method: 'GET', path: '/api/operator/changes', roles: ['marketing'], query: changesQuerySchema, response: z.object({ changes: z.array(changeSchema) }),
     description: 'Operators\' configuration changes (the audit log\'s rows with an entity), newest first.',
   }),
+  operatorSettings: endpoint({
+    ...op, method: 'GET', path: '/api/operator/settings', roles: [],
+    response: z.object({ siteActive: z.boolean(), registerOTP: z.boolean(), enableChatWidget: z.boolean(), depositManual: z.boolean() }),
+    description: 'The site switches as they are now (the settings screen shows each one\'s state).',
+  }),
   operatorSetting: endpoint({
     ...op, method: 'PUT', path: '/api/operator/settings/:key', roles: [],
     params: z.strictObject({ key: switchableSettingSchema }), body: z.strictObject({ value: z.boolean() }), response: z.object({ key: switchableSettingSchema, value: z.boolean() }),

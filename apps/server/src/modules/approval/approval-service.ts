@@ -6,6 +6,7 @@ import { AppError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { Currency } from '../../money/ledger';
 import { recordChange } from '../../platform/audit';
+import type { FourEyesKind, FourEyesRules } from './four-eyes-rules';
 
 /** An action one operator asked for that waits for a second operator (four eyes). */
 export interface OperatorApprovalsTable {
@@ -21,7 +22,7 @@ export interface OperatorApprovalsTable {
   amount: number;
   currency: string;
   maker: string;
-  status: 'pending' | 'approved' | 'rejected';
+  status: ApprovalStatus;
   checker: string | null;
   note: string | null;
   /** The executed action's answer ({status, body}), stored once it ran. */
@@ -34,6 +35,24 @@ declare module '../../db/schema' {
   interface DB {
     operator_approvals: OperatorApprovalsTable;
   }
+}
+
+export type ApprovalStatus = 'pending' | 'approved' | 'rejected' | 'cancelled';
+
+/** Who decides: a person with a session. The automation key (via api-key) is nobody's second pair of eyes. */
+export interface Checker {
+  username: string;
+  via: 'session' | 'api-key';
+}
+
+/** Who a request is about, as the approvals screen names them. */
+export interface ApprovalMember {
+  id: string;
+  name: string;
+  phone: string;
+  bank: string;
+  account: string;
+  currency: string;
 }
 
 /** What an approved action answered: its HTTP status and body (a refusal included). */
@@ -61,12 +80,14 @@ export interface ApprovalView {
   id: string;
   action: string;
   memberId: string | null;
+  /** The member it is about (null for a settings change), for the sentence the screen writes. */
+  member: ApprovalMember | null;
   /** Baht (or kip) with 2 decimals. */
   amount: number;
   currency: string;
   payload: unknown;
   maker: string;
-  status: 'pending' | 'approved' | 'rejected';
+  status: ApprovalStatus;
   checker: string | null;
   note: string | null;
   result: ActionResult | null;
@@ -84,11 +105,12 @@ function json(value: unknown): unknown {
   return typeof value === 'string' ? (JSON.parse(value) as unknown) : value;
 }
 
-function viewOf(row: Selectable<OperatorApprovalsTable>): ApprovalView {
+function viewOf(row: Selectable<OperatorApprovalsTable>, member: ApprovalMember | null = null): ApprovalView {
   return {
     id: row.id,
     action: row.action,
     memberId: row.member_id,
+    member,
     amount: toBaht(Number(row.amount)),
     currency: row.currency,
     payload: json(row.payload),
@@ -113,11 +135,25 @@ function viewOf(row: Selectable<OperatorApprovalsTable>): ApprovalView {
  */
 export class ApprovalService {
   private readonly executors = new Map<string, Executor>();
+  /** Whether `checker` may decide `maker`'s requests (the operators module's rule: not someone the maker just made). */
+  private mayCheck: (checker: string, maker: string) => Promise<boolean> = async () => true;
+  /** The member a request names (the account module's directory). */
+  private memberOf: (memberId: string) => Promise<ApprovalMember | null> = async () => null;
 
   constructor(
     private readonly db: Kysely<DB>,
-    private readonly thresholds: Record<Currency, number>,
+    readonly rules: FourEyesRules,
   ) {}
+
+  /** The operators module tells who may check whom. */
+  checkersBy(rule: (checker: string, maker: string) => Promise<boolean>): void {
+    this.mayCheck = rule;
+  }
+
+  /** The account module tells who a member is. */
+  membersBy(lookup: (memberId: string) => Promise<ApprovalMember | null>): void {
+    this.memberOf = lookup;
+  }
 
   /** A domain names what runs when an approval of its action is approved (in its setup). */
   register(action: string, executor: Executor): void {
@@ -125,9 +161,13 @@ export class ApprovalService {
     this.executors.set(action, executor);
   }
 
-  /** Whether moving `amount` (minor units) of `currency` on one operator's say needs a second operator: strictly above the threshold. */
-  needsChecker(amount: number, currency: Currency): boolean {
-    return amount > this.thresholds[currency];
+  /**
+   * Whether moving `amount` (minor units) of `currency` on one operator's say needs a second
+   * operator: the member's sum over 24 h (with this one) above the kind's threshold, or the
+   * operator's own day above theirs (FourEyesRules). A move that needs none is counted.
+   */
+  needsChecker(input: { kind: FourEyesKind; subject: string; memberId: string; operator: string; amount: number; currency: Currency }): Promise<boolean> {
+    return this.rules.needsChecker(input);
   }
 
   /**
@@ -156,30 +196,46 @@ export class ApprovalService {
         decided_at: null,
       })
       // The partial index's own predicate, as a literal: PostgreSQL infers the index from it (a parameter it cannot match).
-      .onConflict((oc) => oc.column('dedupe_key').where(sql.ref('status'), '<>', sql.lit('rejected')).doNothing())
+      .onConflict((oc) => oc.column('dedupe_key').where(sql.ref('status'), 'in', sql`('pending', 'approved')`).doNothing())
       .returning('id')
       .executeTakeFirst();
     if (inserted) {
       await recordChange(this.db, { who: request.maker, entity: 'approval', key: inserted.id, before: null, after: { action: request.action, status: 'pending', payload: request.payload } });
       return { status: 'awaiting-approval', approvalId: inserted.id };
     }
-    const open = await this.db.selectFrom('operator_approvals').selectAll().where('dedupe_key', '=', request.dedupeKey).where('status', '<>', 'rejected').executeTakeFirst();
-    if (!open) return this.request(request); // rejected between the two statements: ask again
+    const open = await this.db.selectFrom('operator_approvals').selectAll().where('dedupe_key', '=', request.dedupeKey).where('status', 'in', ['pending', 'approved']).executeTakeFirst();
+    if (!open) return this.request(request); // rejected or cancelled between the two statements: ask again
     if (open.request_hash !== hash) throw new AppError(409, 'IDEMPOTENCY_KEY_REUSED');
-    if (open.status === 'approved') return this.approve(open.id, open.checker ?? '');
+    if (open.status === 'approved') return this.answer(open);
     return { status: 'awaiting-approval', approvalId: open.id };
   }
 
-  async list(status: 'pending' | 'approved' | 'rejected' | undefined, limit = 200): Promise<ApprovalView[]> {
+  async list(status: ApprovalStatus | undefined, limit = 200): Promise<ApprovalView[]> {
     let query = this.db.selectFrom('operator_approvals').selectAll().orderBy('created_at', status === 'pending' ? 'asc' : 'desc').limit(limit);
     if (status) query = query.where('status', '=', status);
-    return (await query.execute()).map(viewOf);
+    const rows = await query.execute();
+    const members = new Map<string, ApprovalMember | null>();
+    for (const id of new Set(rows.map((r) => r.member_id).filter((m): m is string => m !== null))) members.set(id, await this.memberOf(id));
+    return rows.map((row) => viewOf(row, row.member_id ? (members.get(row.member_id) ?? null) : null));
+  }
+
+  /** How many wait for a second person (the nav's count). */
+  async pendingCount(): Promise<number> {
+    const row = await this.db.selectFrom('operator_approvals').select(sql<string>`count(*)`.as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   async get(id: string): Promise<ApprovalView> {
     const row = await this.db.selectFrom('operator_approvals').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) throw notFound('NO_APPROVAL');
-    return viewOf(row);
+    return viewOf(row, row.member_id ? await this.memberOf(row.member_id) : null);
+  }
+
+  /** The automation key decides nothing; a person decides only others' requests, and not as someone the maker just made. */
+  private async checkChecker(checker: Checker, maker: string): Promise<void> {
+    if (checker.via === 'api-key') throw new AppError(403, 'API_KEY_NOT_A_PERSON');
+    if (maker === checker.username) throw new AppError(403, 'SAME_OPERATOR');
+    if (!(await this.mayCheck(checker.username, maker))) throw new AppError(403, 'CHECKER_TOO_NEW');
   }
 
   /**
@@ -188,11 +244,13 @@ export class ApprovalService {
    * runs nothing new: it answers the kept answer (or, after a crash before it was kept, runs the
    * idempotent action again, which answers what it did).
    */
-  async approve(id: string, checker: string): Promise<ActionResult> {
+  async approve(id: string, who: Checker): Promise<ActionResult> {
     const row = await this.db.selectFrom('operator_approvals').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) throw notFound('NO_APPROVAL');
-    if (row.maker === checker) throw new AppError(403, 'SAME_OPERATOR');
-    if (row.status === 'rejected') throw new AppError(409, 'APPROVAL_CLOSED');
+    if (row.status === 'approved' && row.checker) return this.answer(row);
+    await this.checkChecker(who, row.maker);
+    const checker = who.username;
+    if (row.status === 'rejected' || row.status === 'cancelled') throw new AppError(409, 'APPROVAL_CLOSED');
     if (row.status === 'pending') {
       const decided = await this.db
         .updateTable('operator_approvals')
@@ -203,8 +261,15 @@ export class ApprovalService {
         .returning('id')
         .executeTakeFirst();
       if (decided) await recordChange(this.db, { who: checker, entity: 'approval', key: id, before: { status: 'pending' }, after: { status: 'approved', action: row.action } });
-      else return this.approve(id, checker); // decided by someone else meanwhile
+      else return this.approve(id, who); // decided by someone else meanwhile
     }
+    return this.answer({ ...row, checker: row.checker ?? checker });
+  }
+
+  /** An approved request's answer: the kept one, or (after a crash before it was kept) the idempotent action run again. */
+  private async answer(row: Selectable<OperatorApprovalsTable>): Promise<ActionResult> {
+    const id = row.id;
+    const checker = row.checker ?? '';
     const kept = json(row.result) as ActionResult | null;
     if (kept) return kept;
     const result = await this.execute(row.action, json(row.payload), row.checker ?? checker, id);
@@ -212,8 +277,15 @@ export class ApprovalService {
     return result;
   }
 
-  /** Rejects a pending approval (a checker, or the maker withdrawing it): nothing runs. */
-  async reject(id: string, who: string, note: string): Promise<ApprovalView> {
+  /** Rejects a pending approval (a second person): nothing runs. */
+  async reject(id: string, checker: Checker, note: string): Promise<ApprovalView> {
+    const open = await this.db.selectFrom('operator_approvals').select(['maker', 'status']).where('id', '=', id).executeTakeFirst();
+    if (!open) throw notFound('NO_APPROVAL');
+    // The maker withdraws their own request with cancel; a rejection is a second person's decision.
+    if (checker.via === 'api-key') throw new AppError(403, 'API_KEY_NOT_A_PERSON');
+    if (open.maker === checker.username) return this.cancel(id, checker, note);
+    await this.checkChecker(checker, open.maker);
+    const who = checker.username;
     const decided = await this.db
       .updateTable('operator_approvals')
       .set({ status: 'rejected', checker: who, note, decided_at: new Date() })
@@ -228,6 +300,23 @@ export class ApprovalService {
     const row = await this.db.selectFrom('operator_approvals').select('status').where('id', '=', id).executeTakeFirst();
     if (!row) throw notFound('NO_APPROVAL');
     throw new AppError(409, 'APPROVAL_CLOSED');
+  }
+
+  /** The maker withdraws their own pending request: nothing runs. Only the maker may cancel. */
+  async cancel(id: string, maker: Checker, note = ''): Promise<ApprovalView> {
+    const row = await this.db.selectFrom('operator_approvals').select(['maker', 'status']).where('id', '=', id).executeTakeFirst();
+    if (!row) throw notFound('NO_APPROVAL');
+    if (maker.via === 'api-key' || row.maker !== maker.username) throw new AppError(403, 'NOT_THE_MAKER');
+    const decided = await this.db
+      .updateTable('operator_approvals')
+      .set({ status: 'cancelled', checker: null, note: note || null, decided_at: new Date() })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .returningAll()
+      .executeTakeFirst();
+    if (!decided) throw new AppError(409, 'APPROVAL_CLOSED');
+    await recordChange(this.db, { who: maker.username, entity: 'approval', key: id, before: { status: 'pending' }, after: { status: 'cancelled', note: note || null } });
+    return viewOf(decided, decided.member_id ? await this.memberOf(decided.member_id) : null);
   }
 
   private async execute(action: string, payload: unknown, checker: string, id: string): Promise<ActionResult> {

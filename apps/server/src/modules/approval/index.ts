@@ -4,7 +4,10 @@ import { z } from 'zod';
 import { defineModule } from '../../platform/module';
 import { moduleConfig } from '../../platform/module-config';
 import { operatorGuard, operatorName } from '../../platform/operator';
-import { ApprovalService } from './approval-service';
+import type { FastifyRequest } from 'fastify';
+import { recordChange } from '../../platform/audit';
+import { ApprovalService, type Checker } from './approval-service';
+import { defaultThresholds, FourEyesRules } from './four-eyes-rules';
 
 declare module '../../platform/services' {
   interface Services {
@@ -13,13 +16,18 @@ declare module '../../platform/services' {
 }
 
 const approvalEnv = z.object({
-  /** Four eyes above this many baht (a manual credit, an unmatched deposit assigned, a withdrawal paid out). */
-  FOUR_EYES_THRESHOLD: z.coerce.number().min(0).max(1_000_000_000).default(50_000),
   /**
-   * …and above this many kip for LAK members. A threshold of its own, not a conversion at a rate
-   * (rates move; the operator sets the kip limit): default 30,000,000 ≈ 50,000 baht.
+   * The default four-eyes threshold in baht: a member's manual credits and assignments, or payouts,
+   * over 24 h above it need a second person; one operator's day above ten times it. Operators (the
+   * owner) change each per currency in the back office (GET/PUT /api/operator/four-eyes). Default
+   * 20,000: under the largest withdrawal (50,000), so a payout can reach four eyes.
    */
-  FOUR_EYES_THRESHOLD_LAK: z.coerce.number().min(0).max(1_000_000_000_000).default(30_000_000),
+  FOUR_EYES_THRESHOLD: z.coerce.number().min(0).max(1_000_000_000).default(20_000),
+  /**
+   * …and in kip for LAK members. A threshold of its own, not a conversion at a rate (rates move;
+   * the operator sets the kip limit): default 12,000,000 (about 600 kip to the baht, rounded).
+   */
+  FOUR_EYES_THRESHOLD_LAK: z.coerce.number().min(0).max(1_000_000_000_000).default(12_000_000),
 });
 
 /**
@@ -58,23 +66,60 @@ CREATE TABLE operator_approvals (
 CREATE UNIQUE INDEX operator_approvals_open ON operator_approvals (dedupe_key) WHERE status <> 'rejected';
 CREATE INDEX operator_approvals_status ON operator_approvals (status, created_at);`,
     },
+    {
+      id: 'approval/002_cancel_and_sums',
+      sql: `
+-- The maker may cancel their own request; a cancelled one, like a rejected one, no longer blocks a new request for the same thing.
+ALTER TABLE operator_approvals DROP CONSTRAINT IF EXISTS operator_approvals_status_check;
+ALTER TABLE operator_approvals ADD CONSTRAINT operator_approvals_status_check CHECK (status IN ('pending', 'approved', 'rejected', 'cancelled'));
+DROP INDEX operator_approvals_open;
+CREATE UNIQUE INDEX operator_approvals_open ON operator_approvals (dedupe_key) WHERE status IN ('pending', 'approved');
+-- What one operator's word moved without a second person, once per thing, for the 24-hour sums.
+CREATE TABLE four_eyes_spend (
+  id text PRIMARY KEY,
+  subject text NOT NULL UNIQUE,
+  kind text NOT NULL CHECK (kind IN ('manual', 'assign', 'payout')),
+  direction text NOT NULL CHECK (direction IN ('in', 'out')),
+  member_id text NOT NULL,
+  operator text NOT NULL,
+  amount bigint NOT NULL CHECK (amount >= 0),
+  currency text NOT NULL CHECK (currency IN ('THB', 'LAK')),
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX four_eyes_spend_member ON four_eyes_spend (member_id, created_at);
+CREATE INDEX four_eyes_spend_operator ON four_eyes_spend (operator, created_at);`,
+    },
   ],
   setup(services) {
     const env = moduleConfig(services.config, approvalEnv);
-    services.approvals = new ApprovalService(services.database.db, {
-      THB: Math.round(env.FOUR_EYES_THRESHOLD * 100),
-      LAK: Math.round(env.FOUR_EYES_THRESHOLD_LAK * 100),
-    });
+    const rules = new FourEyesRules(services.database.db, defaultThresholds(env.FOUR_EYES_THRESHOLD, env.FOUR_EYES_THRESHOLD_LAK), () => services.settings);
+    services.approvals = new ApprovalService(services.database.db, rules);
   },
-  routes(app, { config, approvals }) {
+  routes(app, services) {
+    const { config, approvals } = services;
+    // Wired here, where every module's services exist: who may check whom (operators) and who a member is (account).
+    approvals.checkersBy((checker, maker) => services.operators.mayCheck(checker, maker));
+    approvals.membersBy(async (memberId) => {
+      const member = await services.memberDirectory.get(memberId).catch(() => null);
+      return member ? { id: member.id, name: member.name, phone: member.username, bank: member.bankCode, account: member.bankAccountNo, currency: member.currency === 'LAK' ? 'LAK' : 'THB' } : null;
+    });
     const guard = operatorGuard(config);
     const c = approvalOperatorCalls;
+    const checker = (request: FastifyRequest): Checker => ({ username: operatorName(request), via: request.operator?.via === 'api-key' ? 'api-key' : 'session' });
     contractRoute(app, c.approvalsList, { preHandler: guard }, async ({ query }) => ({ approvals: await approvals.list(query.status) }));
     contractRoute(app, c.approvalGet, { preHandler: guard }, async ({ params }) => approvals.get(params.id));
     contractRoute(app, c.approvalApprove, { preHandler: guard }, async ({ params: { id }, request }) => {
-      const result = await approvals.approve(id, operatorName(request));
+      const result = await approvals.approve(id, checker(request));
       return { id, status: 'approved' as const, result };
     });
-    contractRoute(app, c.approvalReject, { preHandler: guard }, async ({ params, body, request }) => approvals.reject(params.id, operatorName(request), body.note));
+    contractRoute(app, c.approvalReject, { preHandler: guard }, async ({ params, body, request }) => approvals.reject(params.id, checker(request), body.note));
+    contractRoute(app, c.approvalCancel, { preHandler: guard }, async ({ params, body, request }) => approvals.cancel(params.id, checker(request), body.note ?? ''));
+    contractRoute(app, c.fourEyesGet, { preHandler: guard }, async () => approvals.rules.thresholds());
+    contractRoute(app, c.fourEyesPut, { preHandler: guard }, async ({ body, request }) => {
+      const before = await approvals.rules.thresholds();
+      await approvals.rules.setThresholds(body);
+      await recordChange(services.database.db, { who: operatorName(request), entity: 'setting', key: 'fourEyes', before, after: body });
+      return approvals.rules.thresholds();
+    });
   },
 });

@@ -496,7 +496,7 @@ function operatorRoutes(app: FastifyInstance, guard: ReturnType<typeof operatorG
     'approvalId' in asked ? reply.status(202).send(asked) : reply.status(asked.status).send(asked.body);
   contractRoute(app, c.depositAssign, options, async ({ params: { id }, body: { memberId }, request, reply }) => {
     const held = await deposits.bank.heldAmount(id);
-    if (held && approvals.needsChecker(held.amount, held.currency)) {
+    if (held && (await approvals.needsChecker({ kind: 'assign', subject: `deposit.assign:${id}`, memberId, operator: operatorName(request), amount: held.amount, currency: held.currency }))) {
       if (!(await accounts.findById(memberId))) throw new AppError(404, 'NO_USER');
       const asked = await approvals.request({ action: 'deposit.assign', dedupeKey: `deposit.assign:${id}`, payload: { id, memberId }, memberId, amount: held.amount, currency: held.currency, maker: operatorName(request) });
       return awaiting(reply, asked);
@@ -509,7 +509,7 @@ function operatorRoutes(app: FastifyInstance, guard: ReturnType<typeof operatorG
     // Operator keys live apart from members' own ('/' is not allowed in a member's key).
     const key = { key: `operator/${idem.key}`, hash: idem.hash };
     const currency = ledgerCurrency(body.currency);
-    if (approvals.needsChecker(body.amount, currency)) {
+    if (await approvals.needsChecker({ kind: 'manual', subject: `deposit.manual:${key.key}`, memberId: body.memberId, operator: operatorName(request), amount: body.amount, currency })) {
       if (!(await accounts.findById(body.memberId))) throw new AppError(404, 'NO_USER');
       const asked = await approvals.request({ action: 'deposit.manual', dedupeKey: `deposit.manual:${key.key}`, requestHash: key.hash, payload: { body, idem: key, owner: operatorIsOwner(request) }, memberId: body.memberId, amount: body.amount, currency, maker: operatorName(request) });
       return awaiting(reply, asked);

@@ -51,4 +51,14 @@ CREATE TABLE operator_enrolments (
 );
 CREATE INDEX operator_enrolments_operator ON operator_enrolments (operator_id) WHERE used_at IS NULL AND revoked_at IS NULL;`,
   },
+  {
+    id: 'operators/002_who_made_whom',
+    sql: `
+-- Four eyes between people: who created an operator, and since when the operator is trusted as
+-- they are now (created, enrolled or re-enrolled, given a money role). An operator the maker made
+-- less than 7 days before cannot approve the maker's requests.
+ALTER TABLE operators ADD COLUMN created_by text;
+ALTER TABLE operators ADD COLUMN trusted_from timestamptz NOT NULL DEFAULT now();
+UPDATE operators SET trusted_from = created_at;`,
+  },
 ];

@@ -100,6 +100,11 @@ function checkPassword(password: string): void {
  * - disabling, a password change and a TOTP reset revoke every session of the operator; a TOTP
  *   reset makes a new enrolment (new secret and password) and voids the older links.
  */
+/** Roles that move money: a promotion to one restarts the 7 days before the operator may check their creator's requests. */
+const MONEY_ROLES: readonly OperatorRole[] = ['owner', 'finance'];
+/** How long an operator someone created waits before approving that someone's requests. */
+const CHECKER_TRUST_MS = 7 * 24 * 60 * 60_000;
+
 export class OperatorService {
   private demoHash: Promise<string> | null = null;
 
@@ -115,6 +120,17 @@ export class OperatorService {
 
   // ---- management (owner) ----
 
+  /**
+   * Four eyes between people: may `checker` decide `maker`'s requests? Not when the maker created
+   * the checker and the checker was created, enrolled or given a money role less than 7 days ago
+   * (an owner cannot approve their own request through an account they just made).
+   */
+  async mayCheck(checker: string, maker: string): Promise<boolean> {
+    const row = await this.db.selectFrom('operators').select(['created_by', 'trusted_from']).where('username', '=', checker).executeTakeFirst();
+    if (!row || row.created_by !== maker) return true;
+    return this.clock.now().getTime() - new Date(row.trusted_from).getTime() >= CHECKER_TRUST_MS;
+  }
+
   async list(): Promise<Operator[]> {
     const rows = await this.db.selectFrom('operators').selectAll().orderBy('username').execute();
     return rows.map(publicOperator);
@@ -127,7 +143,7 @@ export class OperatorService {
     const name = input.name?.trim() || username;
     try {
       return await this.db.transaction().execute(async (trx) => {
-        const row = await trx.insertInto('operators').values({ id: newId(), username, name, role: input.role, status: 'pending-enrolment' }).returningAll().executeTakeFirstOrThrow();
+        const row = await trx.insertInto('operators').values({ id: newId(), username, name, role: input.role, status: 'pending-enrolment', created_by: actor.username, trusted_from: this.clock.now() }).returningAll().executeTakeFirstOrThrow();
         const enrolment = await this.newEnrolment(trx, row.id);
         await recordAudit(trx, { actor, action: 'operator.create', entity: 'operator', target: username, before: null, after: publicOperator(row) });
         return { operator: publicOperator(row), enrolment };
@@ -143,7 +159,8 @@ export class OperatorService {
       if (row.role === role) return row;
       if (row.id === actor.id) throw conflict('OWN_ACCOUNT');
       if (row.role === 'owner' && row.status === 'active') await this.keepAnOwner(trx, row.id);
-      return trx.updateTable('operators').set({ role, updated_at: this.clock.now() }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+      const promoted = MONEY_ROLES.includes(role) && !MONEY_ROLES.includes(row.role as OperatorRole);
+      return trx.updateTable('operators').set({ role, updated_at: this.clock.now(), ...(promoted ? { trusted_from: this.clock.now() } : {}) }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
     });
   }
 
@@ -294,7 +311,7 @@ export class OperatorService {
       if (Number(used.numUpdatedRows) !== 1) throw notFound('ENROLMENT_INVALID');
       const after = await trx
         .updateTable('operators')
-        .set({ password_hash: hash, totp_secret: enrolment.totp_secret, totp_last_step: String(step), status: 'active', updated_at: this.clock.now() })
+        .set({ password_hash: hash, totp_secret: enrolment.totp_secret, totp_last_step: String(step), status: 'active', updated_at: this.clock.now(), trusted_from: this.clock.now() })
         .where('id', '=', operator.id)
         .where('status', '=', 'pending-enrolment')
         .returningAll()

@@ -18,6 +18,10 @@ export interface OperatorsTable {
   created_at: DefaultTimestamp;
   updated_at: DefaultTimestamp;
   last_login_at: Timestamp | null;
+  /** The operator who created this one (null: the demo seed, admin:create). */
+  created_by: string | null;
+  /** Since when this operator is trusted as they are now: created, enrolled, re-enrolled or given a money role. */
+  trusted_from: DefaultTimestamp;
 }
 
 export interface OperatorSessionsTable {

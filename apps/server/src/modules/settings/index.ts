@@ -55,6 +55,12 @@ CREATE INDEX operator_changes_entity ON operator_changes (entity, key, at DESC);
     contractRoute(app, settingsCalls.operatorChanges, { preHandler: operatorGuard(config) }, async ({ query }) => ({
       changes: await readChanges(database.db, query),
     }));
+    contractRoute(app, settingsCalls.operatorSettings, { preHandler: operatorGuard(config) }, async () => ({
+      siteActive: await settings.get('siteActive', true),
+      registerOTP: await settings.get('registerOTP', true),
+      enableChatWidget: await settings.get('enableChatWidget', false),
+      depositManual: await settings.get('depositManual', false),
+    }));
     contractRoute(app, settingsCalls.operatorSetting, { preHandler: operatorGuard(config) }, async ({ params: { key }, body: { value }, request }) => {
       const before = await settings.get<boolean | null>(key, null);
       await settings.set(key, value);

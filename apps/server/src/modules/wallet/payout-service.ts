@@ -127,7 +127,7 @@ export class PayoutService {
     const currency = await memberCurrency(this.db, op.memberId);
     const existing = await this.row(id);
     if (existing || op.status !== 'PENDING') return this.view(op, existing, currency);
-    if (!checked && this.approvals.needsChecker(op.amount, currency)) {
+    if (!checked && (await this.approvals.needsChecker({ kind: 'payout', subject: `withdrawal:${id}`, memberId: op.memberId, operator: who, amount: op.amount, currency }))) {
       const asked = await this.approvals.request({ action: 'withdrawal.approve', dedupeKey: `withdrawal:${id}`, payload: { withdrawalId: id }, memberId: op.memberId, amount: op.amount, currency, maker: who });
       // Approved already (the checker acted): the payout's state answers.
       return 'approvalId' in asked ? asked : this.get(id);
@@ -150,7 +150,7 @@ export class PayoutService {
     if (existing) return this.alreadyClaimed(existing, 'manual');
     if (op.status !== 'PENDING') throw notFound('NO_OPERATION');
     const currency = await memberCurrency(this.db, op.memberId);
-    if (!checked && this.approvals.needsChecker(op.amount, currency)) {
+    if (!checked && (await this.approvals.needsChecker({ kind: 'payout', subject: `withdrawal:${id}`, memberId: op.memberId, operator: who, amount: op.amount, currency }))) {
       const asked = await this.approvals.request({ action: 'withdrawal.complete', dedupeKey: `withdrawal:${id}`, payload: { withdrawalId: id }, memberId: op.memberId, amount: op.amount, currency, maker: who });
       if ('approvalId' in asked) return asked;
       const after = await this.withdrawal(id);

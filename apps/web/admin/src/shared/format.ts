@@ -5,8 +5,7 @@ const tag = () => (currentLocale() === 'en' ? 'en-GB' : 'th-TH');
 /** An amount in major units (baht, kip) as the API answers most amounts. */
 export function money(amount: number, currency = 'THB'): string {
   const code = currency === 'BAHT' ? 'THB' : currency;
-  // narrowSymbol: ฿1,500.00 and ₭50,000 in English too (en-GB would write "THB 1,500.00").
-  return new Intl.NumberFormat(tag(), { style: 'currency', currency: code, currencyDisplay: 'narrowSymbol', minimumFractionDigits: code === 'LAK' ? 0 : 2 }).format(amount);
+  return new Intl.NumberFormat(tag(), { style: 'currency', currency: code, currencyDisplay: 'narrowSymbol', minimumFractionDigits: code === 'LAK' ? 0 : 2, maximumFractionDigits: code === 'LAK' ? 0 : 2 }).format(amount);
 }
 
 /** Minor units (satang, the ledger's figures) as money. */

@@ -15,9 +15,13 @@ export function SettingsPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [done, setDone] = useState<string | null>(null);
+  const switches = useQuery({ queryKey: ['settings', 'switches'], queryFn: () => call('operatorSettings') });
   const toggle = useMutation({
     mutationFn: ({ key, value }: { key: (typeof SWITCHES)[number] | 'depositManual'; value: boolean }) => (key === 'depositManual' ? call('depositManualSwitch', { body: { value } }).then(() => undefined) : call('operatorSetting', { params: { key }, body: { value } }).then(() => undefined)),
-    onSuccess: () => setDone(t('common.saved')),
+    onSuccess: () => {
+      setDone(t('common.saved'));
+      void switches.refetch();
+    },
   });
   const channels = useQuery({ queryKey: ['channels'], queryFn: () => call('depositChannels') });
   const saveChannel = useMutation({
@@ -30,13 +34,18 @@ export function SettingsPage() {
       <ErrorText error={toggle.error ?? channels.error ?? saveChannel.error} />
       <Card title={t('settings.site')}>
         <ul className="list">
-          {[...SWITCHES, 'depositManual' as const].map((key) => (
-            <li key={key} className="row">
-              <span>{t(`settings.${key}`)}</span>
-              <button type="button" className="btn" onClick={() => toggle.mutate({ key, value: true })}>{t('common.yes')}</button>
-              <button type="button" className="btn" onClick={() => toggle.mutate({ key, value: false })}>{t('common.no')}</button>
-            </li>
-          ))}
+          {[...SWITCHES, 'depositManual' as const].map((key) => {
+            const on = switches.data?.[key];
+            return (
+              <li key={key} className="row">
+                <span className="grow">{t(`settings.${key}`)}</span>
+                <strong data-testid={`switch-${key}`}>{on === undefined ? '…' : on ? t('settings.on') : t('settings.off')}</strong>
+                <button type="button" className="btn" disabled={on === undefined || toggle.isPending} onClick={() => toggle.mutate({ key, value: !on })}>
+                  {on ? t('settings.switchOff') : t('settings.switchOn')}
+                </button>
+              </li>
+            );
+          })}
         </ul>
       </Card>
       <SlipRulesForm />
