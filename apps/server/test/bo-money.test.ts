@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkInvariants } from '../src/money/ledger';
 import { buildSlipPayload } from '../src/providers/payments/emvco';
 import { qrPng } from './images';
-import { call, dbKinds, login, OPERATOR_TOKEN, registerMember, startApp, type TestApp } from './helpers';
+import { call, dbKinds, login, OPERATOR_TOKEN, registerMember, registration, startApp, verifyPhone, type TestApp } from './helpers';
 
 /**
  * The back office's money answers (issue 32 items 2, 3 and 5): what an operator's confirmation
@@ -102,19 +102,29 @@ describe.each(dbKinds)('back office money answers on %s', (kind) => {
     expect(await heldOf(m.id)).toEqual([]);
   });
 
-  it('withdrawals name the member and their currency (a kip member reads LAK)', async () => {
+  it('withdrawals name the member and their currency', async () => {
     const m = await member();
     expect((await call(t.app, 'POST', '/api/wallet/add', { token: m.token, body: { amount: 500 } })).status).toBe(200);
     expect((await call(t.app, 'POST', '/api/wallet/withdraw', { token: m.token, body: { amount: 200 } })).status).toBe(200);
     const list = async () =>
       (await call<{ withdrawals: Array<Record<string, unknown>> }>(t.app, 'GET', `/api/operator/withdrawals?status=ALL&q=${m.phone}`, { headers: operator })).body.withdrawals;
     expect(await list()).toEqual([expect.objectContaining({ username: m.phone, name: m.name, bankCode: m.bankCode, bankAccountNo: m.accountNo, amount: 200, currency: 'THB' })]);
-    // The currency is the member's: the list reads it from the member (a Laos-mode member's is LAK).
-    await t.services.database.db.updateTable('members').set({ currency: 'LAK' }).where('id', '=', m.id).execute();
+  });
+
+  // A Laos-mode server of its own (one database kind is enough for it).
+  it.skipIf(kind !== 'embedded')('a kip member\'s withdrawal is listed in LAK (major units: ₭50,000 reads 50000), with the member', async () => {
+    const lao = await startApp('embedded', { LAOS_MODE: 'true' });
     try {
-      expect(await list()).toEqual([expect.objectContaining({ amount: 200, currency: 'LAK' })]);
+      const phone = `20${String(Date.now()).slice(-8)}`;
+      const otpToken = await verifyPhone(lao.app, phone);
+      expect((await call(lao.app, 'POST', '/api/account', { body: registration(phone, { bankCode: 'BCEL', otpToken }) })).status).toBe(200);
+      const token = await login(lao.app, phone, 'secret123');
+      expect((await call(lao.app, 'POST', '/api/wallet/add', { token, body: { amount: 80_000 } })).status).toBe(200);
+      expect((await call(lao.app, 'POST', '/api/wallet/withdraw', { token, body: { amount: 50_000 } })).status).toBe(200);
+      const rows = (await call<{ withdrawals: Array<Record<string, unknown>> }>(lao.app, 'GET', `/api/operator/withdrawals?status=ALL&q=${phone}`, { headers: operator })).body.withdrawals;
+      expect(rows).toEqual([expect.objectContaining({ username: phone, bankCode: 'BCEL', amount: 50_000, currency: 'LAK' })]);
     } finally {
-      await t.services.database.db.updateTable('members').set({ currency: 'BAHT' }).where('id', '=', m.id).execute();
+      await lao.close();
     }
   });
 
