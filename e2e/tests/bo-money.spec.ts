@@ -146,3 +146,40 @@ test('held deposits: the screen lists one held by the limit; return marks it ret
   expect(lines.find((l) => l._id === first?.id)).toMatchObject({ status: 'FAILED', note: 'DEPOSIT_RETURNED', amount: 600 });
   expect(lines.find((l) => l._id === second?.id)).toMatchObject({ status: 'SUCCESS', amount: 700 });
 });
+
+test('an unmatched deposit: a search result only selects; Assign confirms with the member and ฿1,500.00; dismissing moves nothing; confirming credits once', async ({ page, request }) => {
+  const member = await registerViaApi(request);
+  const token = await loginViaApi(request, member.phone, member.password);
+  const stranger = `9${String(Date.now()).slice(-9)}`;
+  await sandboxBankTransfer(request, { fromBankCode: 'SCB', fromAccountNo: stranger, toBankCode: 'KBANK', toAccountNo: KBANK_AUTO, amount: 1500 });
+  const unmatched = async () => {
+    const answer = await request.get('/api/operator/deposits/unmatched', { headers: automation });
+    return ((await answer.json()) as { deposits: Array<{ id: string; fromAccountNo: string | null }> }).deposits.filter((d) => d.fromAccountNo === stranger);
+  };
+  await expect.poll(async () => (await unmatched()).length).toBe(1);
+
+  await adminLogin(page, 'finance');
+  await page.getByRole('navigation', { name: T.app.menu }).getByRole('link', { name: T.nav.unmatched }).click();
+  await page.getByRole('row').filter({ hasText: stranger }).getByRole('button', { name: T.unmatched.assign }).click();
+  const card = page.locator('section.card').filter({ hasText: `${T.unmatched.assign}: ฿1,500.00` });
+  await card.getByRole('searchbox', { name: T.unmatched.findMember }).fill(member.phone);
+  await card.getByRole('button', { name: new RegExp(member.phone) }).click();
+  // The click selected; nothing was assigned.
+  await expect(card.getByTestId('picked-member')).toContainText(member.name);
+  expect(await unmatched()).toHaveLength(1);
+  expect(await wallet(request, token)).toBe(0);
+
+  await card.getByRole('button', { name: T.unmatched.assign }).click();
+  const dialog = page.getByRole('dialog', { name: T.money.assignTitle });
+  await expect(dialog.getByTestId('confirm-member')).toContainText(`${member.name} · ${member.phone}`);
+  await expect(dialog.getByTestId('confirm-amount')).toHaveText('฿1,500.00');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  expect(await wallet(request, token)).toBe(0);
+
+  await card.getByRole('button', { name: T.unmatched.assign }).click();
+  await dialog.getByRole('button', { name: T.unmatched.assign }).click();
+  await expect(page.getByRole('status').filter({ hasText: fill(T.money.credited, { amount: '฿1,500.00', name: member.name }) })).toBeVisible();
+  expect(await wallet(request, token)).toBe(1500);
+  await expect(page.getByRole('row').filter({ hasText: stranger })).toHaveCount(0);
+});
