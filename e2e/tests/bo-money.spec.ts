@@ -6,6 +6,8 @@
  * - a deposit held by the member's limit is on the held-deposits screen; Return (with the
  *   outgoing transfer's reference) marks it returned; Release credits another once; both in the
  *   member's statement and the audit.
+ * - an unmatched deposit: a search result only selects; assign confirmed, once;
+ * - a manual credit of ฿60,000 needs a reason and reads as waiting for a second approver.
  * Screenshots of the held-deposits dialog in Thai and English: test-results/screens/bo-money-*.png.
  */
 import { mkdirSync } from 'node:fs';
@@ -182,4 +184,24 @@ test('an unmatched deposit: a search result only selects; Assign confirms with t
   await expect(page.getByRole('status').filter({ hasText: fill(T.money.credited, { amount: '฿1,500.00', name: member.name }) })).toBeVisible();
   expect(await wallet(request, token)).toBe(1500);
   await expect(page.getByRole('row').filter({ hasText: stranger })).toHaveCount(0);
+});
+
+test('a manual credit of ฿60,000 asks for a reason and then reads as waiting for a second approver, not credited', async ({ page, request }) => {
+  const member = await registerViaApi(request);
+  const token = await loginViaApi(request, member.phone, member.password);
+  await adminLogin(page, 'finance');
+  await page.getByRole('navigation', { name: T.app.menu }).getByRole('link', { name: T.nav.unmatched }).click();
+  const card = page.locator('section.card').filter({ hasText: T.unmatched.manualTitle });
+  await card.getByRole('searchbox', { name: T.unmatched.findMember }).fill(member.phone);
+  await card.getByRole('button', { name: new RegExp(member.phone) }).click();
+  await card.getByLabel(`${T.common.amount} (THB)`).fill('60,000');
+  await card.getByRole('button', { name: T.unmatched.credit }).click();
+  const dialog = page.getByRole('dialog', { name: T.money.manualTitle });
+  await expect(dialog.getByTestId('confirm-amount')).toHaveText('฿60,000.00');
+  await expect(dialog.getByTestId('confirm-member')).toContainText(member.bankAccountNo);
+  await expect(dialog.getByRole('button', { name: T.unmatched.credit })).toBeDisabled();
+  await dialog.getByLabel(new RegExp(T.kit.reason)).fill('transfer seen on the statement, no feed');
+  await dialog.getByRole('button', { name: T.unmatched.credit }).click();
+  await expect(page.getByRole('status').filter({ hasText: fill(T.money.awaitingCredit, { amount: '฿60,000.00' }) })).toBeVisible();
+  expect(await wallet(request, token)).toBe(0);
 });
