@@ -82,10 +82,17 @@ test('a withdrawal’s rejection names the member and ฿ amount; dismissing mov
   // Confirmed with a reason: once, and the page says what happened.
   await reject.click();
   await dialog.getByLabel(new RegExp(T.kit.reason)).fill('account closed, asked by phone');
+  await shot(page, 'bo-money-withdrawal-reject-en');
   await dialog.getByRole('button', { name: T.withdrawals.reject }).click();
   await expect(page.getByRole('status').filter({ hasText: fill(T.money.rejectedBack, { amount: '฿321.00' }) })).toBeVisible();
   expect(await wallet(request, token)).toBe(500);
   await expect(reject).toHaveCount(0);
+  // The list in Thai, every status: the refused withdrawal with its amount in baht.
+  await page.evaluate(() => window.localStorage.setItem('admin-locale', 'th'));
+  await page.reload();
+  await page.getByRole('combobox', { name: TH.common.status }).selectOption('ALL');
+  await expect(page.getByRole('row').filter({ hasText: '฿321.00' }).first()).toBeVisible();
+  await shot(page, 'bo-money-withdrawals-th');
 });
 
 test('held deposits: the screen lists one held by the limit; return marks it returned, release credits another once; statement and audit', async ({ page, request }) => {
@@ -180,6 +187,7 @@ test('an unmatched deposit: a search result only selects; Assign confirms with t
   expect(await wallet(request, token)).toBe(0);
 
   await card.getByRole('button', { name: T.unmatched.assign }).click();
+  await shot(page, 'bo-money-assign-en');
   await dialog.getByRole('button', { name: T.unmatched.assign }).click();
   await expect(page.getByRole('status').filter({ hasText: fill(T.money.credited, { amount: '฿1,500.00', name: member.name }) })).toBeVisible();
   expect(await wallet(request, token)).toBe(1500);
