@@ -82,7 +82,8 @@ export type Domain =
   | 'payout'
   | 'ledger'
   | 'webhook'
-  | 'sandbox';
+  | 'sandbox'
+  | 'seamless';
 
 /** The operator roles besides `owner` (contract/admin.ts's OPERATOR_ROLES without it). */
 export type OperatorStaffRole = 'finance' | 'support' | 'marketing';

@@ -15,6 +15,7 @@ import { operatorsModule } from './operators';
 import { otpModule } from './otp';
 import { refundModule } from './refund';
 import { responsibleModule } from './responsible';
+import { seamlessModule } from './seamless';
 import { settingsModule } from './settings';
 import { spinModule } from './spin';
 import { statementModule } from './statement';
@@ -42,6 +43,7 @@ export const modules: readonly DomainModule[] = [
   refundModule,
   inviteModule,
   responsibleModule,
+  seamlessModule,
   chatModule,
   backofficeModule,
   demoModule,

@@ -10,6 +10,7 @@ import { callKey, KeyBook, KeyTaken, lookupKey, recordAnswer, recordPlan, releas
 import { MoneyPolicies } from './policies';
 import { Positions } from './positions';
 import { MoneyReports } from './reports';
+import { SeamlessWallet } from './seamless';
 
 /** Refusals that are answers of the call itself (stored under the key); others are not definite. */
 function isDefiniteRefusal(error: unknown): error is AppError {
@@ -53,6 +54,8 @@ export class MoneyCore {
   readonly reports: MoneyReports;
   /** Members' balances as committed postings change them (balance-feed.ts): the pushes to the app subscribe here. */
   readonly balances: BalanceFeed;
+  /** An aggregator's seamless-wallet transactions, each once (seamless.ts). */
+  readonly seamless: SeamlessWallet;
   /** The route layer's keys, claimed and answered in group-committed batches. */
   private readonly keys: KeyBook;
 
@@ -68,6 +71,7 @@ export class MoneyCore {
     this.positions = new Positions(db);
     this.reports = new MoneyReports(db);
     this.balances = new BalanceFeed(db);
+    this.seamless = new SeamlessWallet(db);
     this.keys = new KeyBook(db, claimStaleMs);
   }
 

@@ -75,6 +75,9 @@ export const POSTING_KINDS = [
   'coin_grant',
   'coin_spend',
   'coin_opening',
+  'seamless_bet',
+  'seamless_win',
+  'seamless_rollback',
 ] as const;
 export type PostingKind = (typeof POSTING_KINDS)[number];
 

@@ -165,4 +165,31 @@ ALTER TABLE operations ADD COLUMN credited_at timestamptz;
 UPDATE operations SET credited_at = created_at WHERE type = 'deposit' AND status = 'SUCCESS';
 CREATE INDEX operations_member_credited ON operations (member_id, credited_at) WHERE type = 'deposit' AND credited_at IS NOT NULL;`,
   },
+  {
+    // The seamless wallet (issue 36): an aggregator's bets, wins and rollbacks move the wallet
+    // itself, each provider transaction once (its first answer kept), a rollback before its bet
+    // remembered as a tombstone.
+    id: 'money/007_seamless_wallet',
+    sql: `
+ALTER TABLE ledger_transactions DROP CONSTRAINT ledger_transactions_kind;
+ALTER TABLE ledger_transactions ADD CONSTRAINT ledger_transactions_kind CHECK (kind IN (
+  'deposit', 'withdraw_hold', 'withdraw_complete', 'withdraw_reject', 'transfer_start', 'transfer_complete', 'transfer_reverse', 'game_result', 'bonus', 'refund', 'invite', 'spin_prize', 'adjustment', 'coin_earn', 'coin_grant', 'coin_spend', 'coin_opening',
+  'seamless_bet', 'seamless_win', 'seamless_rollback'));
+CREATE TABLE seamless_transactions (
+  provider text NOT NULL,
+  transaction_id text NOT NULL,
+  action text NOT NULL CHECK (action IN ('bet', 'win', 'rollback', 'tombstone')),
+  member_id text NOT NULL REFERENCES members(id),
+  round_id text,
+  reference_id text,
+  amount bigint NOT NULL CHECK (amount >= 0),
+  currency text NOT NULL CHECK (currency IN ('THB', 'LAK')),
+  applied boolean NOT NULL,
+  rolled_back boolean NOT NULL DEFAULT false,
+  answer jsonb NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (provider, transaction_id)
+);
+CREATE INDEX seamless_transactions_time ON seamless_transactions (provider, created_at);`,
+  },
 ];

@@ -7,6 +7,7 @@ import { depositOperatorCalls, depositSandboxCalls, depositWebhookCalls } from '
 import { ledgerOperatorCalls, otpSandboxCalls } from './ledger';
 import { payoutOperatorCalls } from './payout';
 import { promotionOperatorCalls } from './promotions';
+import { seamlessCalls } from './seamless';
 import { settingsCalls } from './settings';
 
 /**
@@ -30,6 +31,7 @@ export const operatorCalls = {
   ...backofficeOperatorCalls,
   ...ledgerOperatorCalls,
   ...otpSandboxCalls,
+  ...seamlessCalls,
 };
 
 export type OperatorCalls = typeof operatorCalls;

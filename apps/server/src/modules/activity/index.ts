@@ -57,6 +57,34 @@ export class GameActivity {
     private readonly games: GameService,
   ) {}
 
+  /**
+   * A seamless provider's round as its bets and wins arrive (no feed to import): the round's stake
+   * and win grow by each call's amounts (a rolled-back bet takes its stake back out). Written in the caller's transaction, with the money.
+   */
+  async recordSeamless(trx: Kysely<DB>, round: { provider: string; roundId: string; memberId: string; category: string; stake: number; win: number; at: Date }): Promise<void> {
+    if (round.stake < 0 || round.win < 0) {
+      // A stake taken back (a rollback): only a round that exists changes (the row's checks hold a new row's figures at zero or more).
+      await trx
+        .updateTable('game_rounds')
+        .set({ stake: sql<number>`GREATEST(stake + ${round.stake}, 0)`, win: sql<number>`GREATEST(win + ${round.win}, 0)` })
+        .where('provider', '=', round.provider)
+        .where('round_id', '=', round.roundId)
+        .execute();
+      return;
+    }
+    await trx
+      .insertInto('game_rounds')
+      .values({ provider: round.provider, round_id: round.roundId, member_id: round.memberId, category: round.category, stake: round.stake, win: round.win, settled_at: round.at })
+      .onConflict((oc) =>
+        oc.columns(['provider', 'round_id']).doUpdateSet({
+          stake: sql<number>`game_rounds.stake + excluded.stake`,
+          win: sql<number>`game_rounds.win + excluded.win`,
+          settled_at: sql<Date>`excluded.settled_at`,
+        }),
+      )
+      .execute();
+  }
+
   /** Imports the rounds settled since the last import, from every active game's provider. Answers how many were new. */
   async importAll(pageSize = 500): Promise<number> {
     const catalogue = await this.db.selectFrom('games').select(['code', 'category']).where('active', '=', true).execute();

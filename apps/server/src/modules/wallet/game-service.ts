@@ -65,6 +65,12 @@ export class GameService {
     return game;
   }
 
+  /** Who holds a username at a game (a provider's call names the player by it), or null. */
+  async memberByUsername(code: string, username: string): Promise<string | null> {
+    const row = await this.db.selectFrom('member_games').select('member_id').where('game_code', '=', code).where('username', '=', username).executeTakeFirst();
+    return row?.member_id ?? null;
+  }
+
   /**
    * The member's username at a game (SLOT_NO_ACCOUNT without an account). A username never
    * changes once the account is open, so it is remembered in memory.
