@@ -304,7 +304,12 @@ function registerEndpoint(app: FastifyInstance, services: Services, name: string
           async (request: FastifyRequest) => {
             if (request.headers.authorization) request.member = await services.sessions.authenticate(request.headers.authorization);
           }
-        : undefined,
+        : def.domain === 'lookup'
+          ? // Lookups answer guests and members: a valid token says whose figures (a member's currency); any other is a guest.
+            async (request: FastifyRequest) => {
+              if (request.headers.authorization) request.member = await services.sessions.authenticate(request.headers.authorization).catch(() => null);
+            }
+          : undefined,
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       if (!handler) throw new AppError(501, 'NOT_IMPLEMENTED');
       const ctx: RequestContext<EndpointDef> = {

@@ -24,11 +24,12 @@ describe.each(dbKinds)('currencies on %s', (kind) => {
   it('keeps a LAK member in LAK accounts: wallet, game, holds, and the LAK system accounts', async () => {
     const lak = await member('LAK');
     const baht = await member('BAHT');
-    for (const m of [lak, baht]) {
-      expect((await call(t.app, 'POST', '/api/wallet/add', { token: m.token, body: { amount: 500 } })).status).toBe(200);
+    // Amounts in each member's own currency: kip figures for the kip member (the withdrawal minimum is ₭50,000).
+    for (const [m, scale] of [[lak, 1_000], [baht, 1]] as const) {
+      expect((await call(t.app, 'POST', '/api/wallet/add', { token: m.token, body: { amount: 500 * scale } })).status).toBe(200);
       expect((await call(t.app, 'GET', '/api/wallet/activate/PG', { token: m.token })).status).toBe(200);
-      expect((await call(t.app, 'POST', '/api/wallet/transfer', { token: m.token, body: { from: 'WALLET', to: 'PG', amount: 100 } })).status).toBe(200);
-      expect((await call(t.app, 'POST', '/api/wallet/withdraw', { token: m.token, body: { amount: 150 } })).status).toBe(200);
+      expect((await call(t.app, 'POST', '/api/wallet/transfer', { token: m.token, body: { from: 'WALLET', to: 'PG', amount: 100 * scale } })).status).toBe(200);
+      expect((await call(t.app, 'POST', '/api/wallet/withdraw', { token: m.token, body: { amount: 150 * scale } })).status).toBe(200);
     }
     const rows = await db().selectFrom('ledger_accounts').select(['id', 'currency']).where('member_id', 'in', [lak.id, baht.id]).where('kind', '<>', 'coin').execute();
     expect(rows.length).toBeGreaterThanOrEqual(8);
@@ -44,7 +45,7 @@ describe.each(dbKinds)('currencies on %s', (kind) => {
     const before = Number(system.get('sys:withdrawals:LAK')?.balance ?? 0);
     expect((await call(t.app, 'POST', `/api/operator/withdrawals/${hold?.id}/complete`, { headers: operator })).status).toBe(200);
     const after = await db().selectFrom('ledger_accounts').select('balance').where('id', '=', 'sys:withdrawals:LAK').executeTakeFirstOrThrow();
-    expect(Number(after.balance) - before).toBe(15_000);
+    expect(Number(after.balance) - before).toBe(15_000_000);
     const report = await checkInvariants(db());
     expect(report).toMatchObject({ ok: true, mixedCurrencyTransactions: [] });
     expect(report.totals).toMatchObject({ THB: 0, LAK: 0 });

@@ -51,7 +51,8 @@ export const contactSchema = z.object({
   lineName: z.string(),
   lineQR: z.string().describe('image URL, empty for the local fallback'),
 });
-export const withdrawLimitsSchema = z.object({ withdrawMin: bahtSchema, withdrawMax: bahtSchema });
+/** Added: `currency`, the currency of both figures (the asking member's; a guest's: the site's). */
+export const withdrawLimitsSchema = z.object({ withdrawMin: bahtSchema, withdrawMax: bahtSchema, currency: z.enum(['THB', 'LAK']).optional() });
 /** Slip upload settings (the spec names the lookup only): the daily closed window and the age limit. */
 export const slipLookupSchema = z.object({
   uploadEnabled: z.boolean(),

@@ -255,6 +255,7 @@ export const en: Messages = {
   wallet: {
     walletName: 'Wallet',
     baht: 'baht',
+    kip: 'kip',
     amount: 'Amount',
     minAmountMsg: 'The minimum amount is {{amount}} {{unit}}',
     maxAmountMsg: 'The maximum amount is {{amount}} {{unit}}',

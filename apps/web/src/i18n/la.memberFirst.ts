@@ -56,6 +56,7 @@ export const laMemberFirst: MemberFirstMessages = {
   wallet: {
     walletName: 'ກະເປົາເງິນ',
     baht: 'ບາດ',
+    kip: 'ກີບ',
     amount: 'ຈຳນວນເງິນ',
     minAmountMsg: 'ຈຳນວນເງິນຂັ້ນຕ່ຳ {{amount}} {{unit}}',
     maxAmountMsg: 'ຈຳນວນເງິນສູງສຸດ {{amount}} {{unit}}',

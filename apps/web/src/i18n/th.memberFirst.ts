@@ -59,6 +59,7 @@ export const thMemberFirst = {
   wallet: {
     walletName: 'กระเป๋าเงิน',
     baht: 'บาท',
+    kip: 'กีบ',
     amount: 'จำนวนเงิน',
     minAmountMsg: 'จำนวนเงินขั้นต่ำ {{amount}} {{unit}}',
     maxAmountMsg: 'จำนวนเงินสูงสุด {{amount}} {{unit}}',

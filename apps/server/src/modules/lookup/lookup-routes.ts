@@ -1,10 +1,12 @@
 import { toBaht } from '@mw/contract/money';
 import type { Handlers } from '../../http/handlers';
+import { withdrawLimitsOf } from '../../lib/withdraw-limits';
+import { ledgerCurrency } from '../../money/ledger';
 import type { Services } from '../../platform/services';
 import { pickLocale, type Localized } from '../settings/settings-service';
 
 /** The lookups of spec section 7 but the deposit channels (the deposit module's), read from the database (tables banks, sources, settings). */
-export function lookupHandlers({ lookups, settings }: Services): Handlers {
+export function lookupHandlers({ lookups, settings, memberDirectory, config }: Services): Handlers {
   return {
     lookupBanks: async () => lookups.banks(),
     lookupSources: async () => lookups.sources(),
@@ -15,9 +17,12 @@ export function lookupHandlers({ lookups, settings }: Services): Handlers {
       const contact = await settings.get('contact', { contactText: { th: '', la: '', en: '' }, lineLink: '', lineName: '', lineQR: '' });
       return { ...contact, contactText: pickLocale<string>(contact.contactText, locale) };
     },
-    lookupWithdraw: async () => {
-      const limits = await settings.get('withdrawLimits', { withdrawMinSatang: 10_000, withdrawMaxSatang: 5_000_000 });
-      return { withdrawMin: toBaht(limits.withdrawMinSatang), withdrawMax: toBaht(limits.withdrawMaxSatang) };
+    // The figures of the asking member's currency (a guest: the site's, kip on the Lao site).
+    lookupWithdraw: async ({ member }) => {
+      const found = member ? await memberDirectory.get(member.memberId).catch(() => null) : null;
+      const currency = found ? ledgerCurrency(found.currency) : config.LAOS_MODE ? 'LAK' : 'THB';
+      const limits = await withdrawLimitsOf(settings, currency);
+      return { withdrawMin: toBaht(limits.min), withdrawMax: toBaht(limits.max), currency };
     },
     lookupActive: async () => ({ active: await settings.siteActive() }),
     lookupRegisterOTP: async () => ({ registerOTP: await settings.get('registerOTP', true) }),

@@ -1,3 +1,4 @@
+import { DEFAULT_WITHDRAW_LIMITS } from '../../lib/withdraw-limits';
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
@@ -194,7 +195,7 @@ CREATE INDEX withdrawal_payouts_processing ON withdrawal_payouts (updated_at) WH
     services.approvals.register('withdrawal.complete', (payload, checker) => payouts.complete(withdrawalOf(payload), checker, true));
   },
   async seed({ settings }) {
-    await settings.setIfMissing('withdrawLimits', { withdrawMinSatang: 10_000, withdrawMaxSatang: 5_000_000 });
+    await settings.setIfMissing('withdrawLimits', DEFAULT_WITHDRAW_LIMITS);
   },
   handlers: (services) => ({ ...walletHandlers(services), ...autologinHandlers(services) }),
   routes(app, { config, wallet, sandboxGames, payouts, sandboxPayouts }) {

@@ -4,12 +4,13 @@ import { toBaht } from '@mw/contract/money';
 import type { MoneyResult, WalletResponse } from '@mw/contract/wallet';
 import type { DB } from '../../db/schema';
 import { AppError, badRequest, forbidden } from '../../lib/errors';
+import { withdrawLimitsOf } from '../../lib/withdraw-limits';
 import { newId } from '../../lib/ids';
 import { answerFrom } from '../../money/answers';
 import type { MoneyCore } from '../../money/core';
 import type { MoneyLeaving } from '../../money/policies';
 import { derive, isDuplicateKey, KeyTaken, type Idem } from '../../money/idempotency';
-import { account, balances, InsufficientFunds, ledgerCurrency, memberCurrency, openMemberAccounts, type PostingKind } from '../../money/ledger';
+import { account, balances, InsufficientFunds, ledgerCurrency, memberCurrency, openMemberAccounts, type Currency, type PostingKind } from '../../money/ledger';
 import { recordWithMoney, type OperationRow } from '../../money/operations';
 import type { AccountService } from '../account/account-service';
 import type { SettingsService } from '../settings/settings-service';
@@ -22,7 +23,8 @@ interface CollectPlan {
 }
 
 /** Largest demo top-up in one call: 100,000 baht. */
-const MAX_TOP_UP_SATANG = 10_000_000;
+/** The demo top-up's largest amount per currency, in minor units. */
+const MAX_TOP_UP: Record<Currency, number> = { THB: 10_000_000, LAK: 1_000_000_000 };
 
 /**
  * The wallet: its balance, demo top-ups, withdrawals (held until they are paid out or returned:
@@ -81,9 +83,10 @@ export class WalletService {
     return this.money.once(memberId, idem, async () => {
       if (!this.sandboxPayments) throw forbidden('SANDBOX_ONLY');
       if (amount < 100) throw badRequest('DEPOSIT_MINIMUM', { minimum: 1 });
-      if (amount > MAX_TOP_UP_SATANG) throw badRequest('KEY_INVALID', { maximum: toBaht(MAX_TOP_UP_SATANG) });
-      await openMemberAccounts(this.db, memberId);
       const currency = await memberCurrency(this.db, memberId);
+      // In the member's currency: ฿100,000 or ₭10,000,000 at most (a kip member's 500,000 is ₭500,000).
+      if (amount > MAX_TOP_UP[currency]) throw badRequest('KEY_INVALID', { maximum: toBaht(MAX_TOP_UP[currency]), currency });
+      await openMemberAccounts(this.db, memberId);
       // Money asked for: the member's deposit limits and breaks (responsible play) refuse it first.
       await this.money.policies.checkAsk({ memberId, amount, currency });
       const op: OperationRow = { id: newId(), member_id: memberId, type: 'deposit', status: 'SUCCESS', source: 'SANDBOX', target: WALLET_CODE, amount, note: null };
@@ -94,9 +97,11 @@ export class WalletService {
   /** Withdrawal: the amount leaves the wallet for a hold, PENDING until an operator acts. */
   withdraw(memberId: string, amount: number, idem: Idem | null): Promise<MoneyResult> {
     return this.money.once(memberId, idem, async () => {
-      const limits = await this.settings.get('withdrawLimits', { withdrawMinSatang: 10_000, withdrawMaxSatang: 5_000_000 });
-      if (amount < limits.withdrawMinSatang) throw badRequest('WITHDRAW_MINIMUM', { withdrawMin: toBaht(limits.withdrawMinSatang) });
-      if (amount > limits.withdrawMaxSatang) throw badRequest('WITHDRAW_MAXIMUM', { withdrawMax: toBaht(limits.withdrawMaxSatang) });
+      // The bounds of the member's currency: a kip member's in kip (never the baht figures read as kip).
+      const currency = await memberCurrency(this.db, memberId);
+      const limits = await withdrawLimitsOf(this.settings, currency);
+      if (amount < limits.min) throw badRequest('WITHDRAW_MINIMUM', { withdrawMin: toBaht(limits.min), currency });
+      if (amount > limits.max) throw badRequest('WITHDRAW_MAXIMUM', { withdrawMax: toBaht(limits.max), currency });
       const profile = await this.accounts.profile(memberId);
       const target = `${profile.bankCode} ${profile.bankAccountNo}`;
       await this.money.policies.check({ memberId, action: 'withdraw', from: WALLET_CODE, to: target, amount });
@@ -249,7 +254,14 @@ export class WalletService {
         bankAccountNo: r.bank_account_no,
         // Minor units are hundredths in both currencies: toBaht gives the major units of either.
         currency: ledgerCurrency(r.currency),
-        amount: toBaht(Number(r.amount)), to: r.target, createdAt: r.created_at.toISOString(), status: r.status, note: r.note, payout: r.status !== 'PENDING' ? 'ended' : r.state ? 'processing' : 'pending', bankStatus: r.bank_status })),
+        amount: toBaht(Number(r.amount)),
+        to: r.target,
+        createdAt: r.created_at.toISOString(),
+        status: r.status,
+        note: r.note,
+        payout: r.status !== 'PENDING' ? 'ended' : r.state ? 'processing' : 'pending',
+        bankStatus: r.bank_status,
+      })),
     };
   }
 }

@@ -1,3 +1,4 @@
+import { unitKey, useMoneyCurrency } from '../../shared/format/moneyCurrency';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MIN_TRANSFER_BAHT } from '@mw/contract/constants';
@@ -27,6 +28,7 @@ const refusal = { seen: false };
  */
 export function DemoTopUpForm({ onTopUp }: { onTopUp: () => void }) {
   const { t } = useTranslation();
+  const moneyCurrency = useMoneyCurrency();
   const locale = useLocale();
   const topUp = useDemoTopUp();
   const keys = useIdempotencyKey();
@@ -47,7 +49,7 @@ export function DemoTopUpForm({ onTopUp }: { onTopUp: () => void }) {
     if (topUp.isPending) return;
     const satang = parseAmountInput(text);
     if (satang === null || satang < MIN_TRANSFER_BAHT * 100) {
-      setError(t('wallet.minAmountMsg', { amount: formatMoney(MIN_TRANSFER_BAHT, locale), unit: t('wallet.baht') }));
+      setError(t('wallet.minAmountMsg', { amount: formatMoney(MIN_TRANSFER_BAHT, locale), unit: t(unitKey(moneyCurrency)) }));
       return;
     }
     const value = toBaht(satang);

@@ -1,3 +1,4 @@
+import { unitKey, useMoneyCurrency } from '../../shared/format/moneyCurrency';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -130,13 +131,14 @@ function QrExpired({ channel, amount, onOther, onRenewed }: { channel: QrChannel
 
 function QrCreateForm({ channel }: { channel: QrChannel }) {
   const { t } = useTranslation();
+  const moneyCurrency = useMoneyCurrency();
   const locale = useLocale();
   const queryClient = useQueryClient();
   const create = useCreateQr(channel.code);
   const [amount, setAmount] = useState('');
   const [error, setError] = useState<string | null>(null);
   const satang = parseAmountInput(amount);
-  const minimumText = (minimum: number) => t('wallet.minAmountMsg', { amount: formatMoney(minimum, locale), unit: t('wallet.baht') });
+  const minimumText = (minimum: number) => t('wallet.minAmountMsg', { amount: formatMoney(minimum, locale), unit: t(unitKey(moneyCurrency)) });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -155,7 +157,7 @@ function QrCreateForm({ channel }: { channel: QrChannel }) {
         const code = failure instanceof ApiError ? failure.code : null;
         if (code === 'DEPOSIT_MINIMUM' && detail.minimum !== undefined) setError(minimumText(detail.minimum));
         else if (code === 'DEPOSIT_MAXIMUM' && detail.maximum !== undefined) {
-          setError(t('wallet.maxAmountMsg', { amount: formatMoney(detail.maximum, locale), unit: t('wallet.baht') }));
+          setError(t('wallet.maxAmountMsg', { amount: formatMoney(detail.maximum, locale), unit: t(unitKey(moneyCurrency)) }));
         } else {
           toast.error(refusalMessage(failure));
           // An open QR at this provider already (another tab): show it.

@@ -1,3 +1,4 @@
+import { unitKey, useMoneyCurrency } from '../../shared/format/moneyCurrency';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { WALLET_CODE } from '@mw/contract/constants';
@@ -26,6 +27,7 @@ interface Props {
 /** Transfer between the wallet and active game accounts (spec section 2, "Transfer modal"; rules of section 5). */
 export function TransferModal({ onClose }: Props) {
   const { t } = useTranslation();
+  const moneyCurrency = useMoneyCurrency();
   const locale = useLocale();
   const wallet = useWallet();
   const transfer = useTransfer();
@@ -77,7 +79,7 @@ export function TransferModal({ onClose }: Props) {
   const accountsError =
     failure?.field === 'accounts' ? t(failure.rule === 'selectAccMsg' ? 'transfer.selectAccMsg' : 'transfer.canNotTransferMsg') : null;
   const amountError =
-    failure?.field === 'amount' ? t('wallet.minAmountMsg', { amount: formatMoney(failure.minimum, locale), unit: t('wallet.baht') }) : null;
+    failure?.field === 'amount' ? t('wallet.minAmountMsg', { amount: formatMoney(failure.minimum, locale), unit: t(unitKey(moneyCurrency)) }) : null;
 
   const option = (code: string, name: string, balance: number) => (
     <option key={code} value={code}>

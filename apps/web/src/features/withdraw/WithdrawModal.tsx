@@ -1,3 +1,4 @@
+import { unitKey, useMoneyCurrency } from '../../shared/format/moneyCurrency';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toBaht } from '@mw/contract/money';
@@ -26,6 +27,7 @@ interface Props {
 /** Withdraw to the member's bank account (spec section 2, "Withdraw modal"; rules of section 5). */
 export function WithdrawModal({ onClose }: Props) {
   const { t } = useTranslation();
+  const moneyCurrency = useMoneyCurrency();
   const locale = useLocale();
   const wallet = useWallet();
   const limits = useWithdrawLimits();
@@ -60,7 +62,7 @@ export function WithdrawModal({ onClose }: Props) {
   };
 
   const money = (value: number) => formatMoney(value, locale);
-  const amountError = failure ? t(`wallet.${failure.rule}`, { amount: money(failure.value), unit: t('wallet.baht') }) : null;
+  const amountError = failure ? t(`wallet.${failure.rule}`, { amount: money(failure.value), unit: t(unitKey(moneyCurrency)) }) : null;
   const bank = wallet.data?.bankAccount;
   const balance = wallet.data?.wallet.amount ?? 0;
 

@@ -32,3 +32,8 @@ export function currencySign(currency: MoneyCurrency): string {
 export function currentMoneyCurrency(): MoneyCurrency {
   return current;
 }
+
+/** The i18n key of the unit word written after an amount in the member's currency (บาท / ບາດ / baht, กีบ / ກີບ / kip). */
+export function unitKey(currency: MoneyCurrency): 'wallet.baht' | 'wallet.kip' {
+  return currency === 'LAK' ? 'wallet.kip' : 'wallet.baht';
+}

@@ -1,3 +1,4 @@
+import { unitKey, useMoneyCurrency } from '../format/moneyCurrency';
 import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FieldShell } from '../ui/fields';
@@ -23,6 +24,7 @@ interface AmountFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, '
  */
 export function AmountField({ value, onValueChange, label, error, hint, unit, action, className, ...input }: AmountFieldProps) {
   const { t } = useTranslation();
+  const moneyCurrency = useMoneyCurrency();
   const id = useId();
   return (
     <FieldShell id={id} label={label ?? t('wallet.amount')} error={error} hint={hint}>
@@ -44,7 +46,7 @@ export function AmountField({ value, onValueChange, label, error, hint, unit, ac
           {...input}
         />
         <span className="amount-suffix">
-          <span className="amount-unit">{unit ?? t('wallet.baht')}</span>
+          <span className="amount-unit">{unit ?? t(unitKey(moneyCurrency))}</span>
           {action}
         </span>
       </div>
