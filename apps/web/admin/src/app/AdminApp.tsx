@@ -14,6 +14,7 @@ import { SandboxPage } from '../features/sandbox/SandboxPage';
 import { SettingsPage } from '../features/settings/SettingsPage';
 import { SlipsPage } from '../features/slips/SlipsPage';
 import { UnmatchedPage } from '../features/deposits/UnmatchedPage';
+import { HeldPage } from '../features/held/HeldPage';
 import { WithdrawalsPage } from '../features/withdrawals/WithdrawalsPage';
 import { Layout } from './Layout';
 import { RequireCapability } from './RequireCapability';
@@ -42,6 +43,7 @@ export function AdminApp() {
             <Route path="withdrawals" element={<RequireCapability capability="withdrawals"><WithdrawalsPage /></RequireCapability>} />
             <Route path="slips" element={<RequireCapability capability="slips.read"><SlipsPage /></RequireCapability>} />
             <Route path="deposits" element={<RequireCapability capability="deposits"><UnmatchedPage /></RequireCapability>} />
+            <Route path="held" element={<RequireCapability capability="held"><HeldPage /></RequireCapability>} />
             <Route path="members" element={<RequireCapability capability="members.read"><MembersPage /></RequireCapability>} />
             <Route path="members/:id" element={<RequireCapability capability="members.read"><MemberPage /></RequireCapability>} />
             <Route path="chat" element={<RequireCapability capability="chat"><ChatInboxPage /></RequireCapability>} />

@@ -9,11 +9,12 @@ import { setToken } from '../shared/session';
 import { useOperator, useToken } from './useOperator';
 
 type QueueKey = 'withdrawals' | 'slips' | 'unmatched' | 'chats';
-const NAV: ReadonlyArray<{ to: string; key: 'dashboard' | 'withdrawals' | 'slips' | 'unmatched' | 'members' | 'chat' | 'promotions' | 'settings' | 'operators' | 'audit' | 'sandbox'; capability: Capability; queue?: QueueKey }> = [
+const NAV: ReadonlyArray<{ to: string; key: 'dashboard' | 'withdrawals' | 'slips' | 'unmatched' | 'held' | 'members' | 'chat' | 'promotions' | 'settings' | 'operators' | 'audit' | 'sandbox'; capability: Capability; queue?: QueueKey }> = [
   { to: '/', key: 'dashboard', capability: 'dashboard' },
   { to: '/withdrawals', key: 'withdrawals', capability: 'withdrawals', queue: 'withdrawals' },
   { to: '/slips', key: 'slips', capability: 'slips.read', queue: 'slips' },
   { to: '/deposits', key: 'unmatched', capability: 'deposits', queue: 'unmatched' },
+  { to: '/held', key: 'held', capability: 'held' },
   { to: '/members', key: 'members', capability: 'members.read' },
   { to: '/chat', key: 'chat', capability: 'chat', queue: 'chats' },
   { to: '/promotions', key: 'promotions', capability: 'promotions' },

@@ -15,6 +15,7 @@ export const CAPABILITIES = {
   'slips.read': 'slipsList',
   'slips.decide': 'slipApprove',
   deposits: 'depositsUnmatched',
+  held: 'heldRelease',
   'members.read': 'membersSearch',
   'members.manage': 'memberLock',
   'members.money': 'depositManual',
