@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config';
 import { ProviderError, withDeadline } from '../src/providers/games/game-provider';
 import { httpGameProvider } from '../src/providers/games/http-games';
+import { call, dbKinds, login, registerMember, startApp, type TestApp } from './helpers';
 
 const SECRET = 'test-sandbox-secret';
 
@@ -116,6 +117,42 @@ describe('sandbox service (its own process) and the HTTP transfer-wallet adapter
     const down = httpGameProvider('IMI', { url: `http://127.0.0.1:${await freePort()}`, secret: SECRET, timeoutMs: 1_000 });
     await expect(down.transfer('in', 'x', 1_000, 'ref-down-1')).rejects.toMatchObject({ kind: 'unreachable' });
   });
+});
+
+describe.each(dbKinds)('transfers to a game over HTTP (%s)', (kind) => {
+  let t: TestApp;
+  let proc: ChildProcess;
+  let url = '';
+  beforeAll(async () => {
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    proc = await startSandbox(port);
+    t = await startApp(kind, { GAME_PROVIDER: 'http', GAME_API_URL: url, GAME_API_SECRET: SECRET, RECONCILE_INTERVAL_MS: '0', PROVIDER_TIMEOUT_MS: '3000' });
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+    proc.kill('SIGTERM');
+  }, 60_000);
+
+  it('a transfer whose answer is lost stays pending with its money in flight, and check-transfer settles it on both sides', async () => {
+    const { phone, password } = await registerMember(t.app);
+    const token = await login(t.app, phone, password);
+    await call(t.app, 'POST', '/api/wallet/add', { token, body: { amount: 500 } });
+    expect((await call(t.app, 'GET', '/api/wallet/activate/PG', { token })).status).toBe(200);
+    expect((await call(t.app, 'POST', '/api/wallet/transfer', { token, body: { from: 'WALLET', to: 'PG', amount: 100 } })).body).toMatchObject({ wallet: { amount: 400 }, game: { code: 'PG', amount: 100 } });
+    await fetch(`${url}/control/games/PG/fault`, { method: 'PUT', body: JSON.stringify({ mode: 'drop' }) });
+    const lost = await call(t.app, 'POST', '/api/wallet/transfer', { token, body: { from: 'WALLET', to: 'PG', amount: 50 } });
+    expect(lost).toMatchObject({ status: 504, body: { message: 'TRANSFER_PENDING' } });
+    const pending = (await call<{ wallet: { amount: number } }>(t.app, 'GET', '/api/wallet', { token })).body;
+    expect(pending.wallet.amount).toBe(350);
+    await fetch(`${url}/control/games/PG/fault`, { method: 'PUT', body: JSON.stringify({ mode: 'none' }) });
+    expect(await t.services.transfers.reconcile(0)).toBe(1);
+    const wallet = (await call<{ wallet: { amount: number }; slots: Array<{ code: string; amount: number }> }>(t.app, 'GET', '/api/wallet', { token })).body;
+    expect(wallet.wallet.amount).toBe(350);
+    const { username } = (await call<{ username: string }>(t.app, 'GET', '/api/wallet/account/PG', { token })).body;
+    expect(await httpGameProvider('PG', { url, secret: SECRET, timeoutMs: 2_000 }).balance(username)).toBe(15_000);
+    expect(wallet.slots.find((s) => s.code === 'PG')?.amount).toBe(150);
+  }, 30_000);
 });
 
 describe('game provider configuration', () => {
