@@ -7,7 +7,7 @@ import { contractRoute } from '../../http/contract-route';
 import { AppError } from '../../lib/errors';
 import { defineModule } from '../../platform/module';
 import { moduleConfig } from '../../platform/module-config';
-import { operatorGuard, operatorNameOfToken, operatorTokenMay } from '../../platform/operator';
+import { operatorGuard, operatorOfToken, operatorTokenMay } from '../../platform/operator';
 import { secretOf } from '../../platform/secrets';
 import { SignedLinks } from '../../platform/signed-links';
 import { ChatFiles, MAX_BYTES, type UploadKind } from './chat-files';
@@ -216,7 +216,10 @@ ALTER TABLE chat_threads ADD COLUMN guest_signed boolean NOT NULL DEFAULT false;
       return reply.type(file.mime).header('cache-control', 'private, max-age=300').header('x-content-type-options', 'nosniff').header('content-disposition', 'inline').send(file.bytes);
     });
 
-    const socket = new ChatSocket(app.server, chat, (authorization) => sessions.authenticate(authorization), config.REDIS_URL, async (token) => operatorTokenMay(services, token, 'GET', '/api/operator/chat/conversations'), async (token) => operatorNameOfToken(services, token));
+    const socket = new ChatSocket(app.server, chat, (authorization) => sessions.authenticate(authorization), config.REDIS_URL, async (token) => operatorTokenMay(services, token, 'GET', '/api/operator/chat/conversations'), async (token) => operatorOfToken(services, token));
+    // Revoked operators lose their live feed at once (logout, disable, password, TOTP reset, role change), and every socket re-checks each minute.
+    const stopOperators = services.operatorSessions.onRevoke((revocation) => socket.disconnectOperator(revocation));
+    socket.recheckOperators();
     // Live queues: a call that changed something (a member's withdrawal request or slip, a bank's webhook, an
     // operator's decision) tells every operator's screen to refetch, at most once a second per process.
     app.addHook('onResponse', async (request, reply) => {
@@ -230,6 +233,7 @@ ALTER TABLE chat_threads ADD COLUMN guest_signed boolean NOT NULL DEFAULT false;
       if (event) socket.pushBalance(change.memberId, event);
     });
     app.addHook('onClose', async () => {
+      stopOperators();
       stopBalances();
       stopListening();
       chat.stop();

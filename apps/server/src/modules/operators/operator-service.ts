@@ -160,6 +160,8 @@ export class OperatorService {
       if (row.id === actor.id) throw conflict('OWN_ACCOUNT');
       if (row.role === 'owner' && row.status === 'active') await this.keepAnOwner(trx, row.id);
       const promoted = MONEY_ROLES.includes(role) && !MONEY_ROLES.includes(row.role as OperatorRole);
+      // Their open connections start again under the new role (the inbox is support's and the owner's).
+      this.sessions.changed(id);
       return trx.updateTable('operators').set({ role, updated_at: this.clock.now(), ...(promoted ? { trusted_from: this.clock.now() } : {}) }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
     });
   }

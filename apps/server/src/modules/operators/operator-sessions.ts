@@ -26,7 +26,38 @@ const SEEN_WRITE_MS = 10_000;
  * operators are few), so a disabled operator, a changed password or a revoked session stops the
  * very next call in every process.
  */
+/** What was revoked: one session (a logout), or every session of an operator (disable, password, TOTP reset, role change). */
+export interface OperatorRevocation {
+  sessionId?: string;
+  operatorId?: string;
+}
+
 export class OperatorSessionService implements OperatorSessionCheck {
+  private readonly listeners = new Set<(revocation: OperatorRevocation) => void>();
+
+  /** Told of every revocation in this process (the sockets close theirs; the adapter carries it to every process). */
+  onRevoke(listener: (revocation: OperatorRevocation) => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  /** The operator's standing changed without a revocation (a new role): their live connections start again under the new one. */
+  changed(operatorId: string): void {
+    this.tell({ operatorId });
+  }
+
+  private tell(revocation: OperatorRevocation): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(revocation);
+      } catch {
+        // A listener's failure never stops a revocation.
+      }
+    }
+  }
+
   constructor(
     private readonly db: Kysely<DB>,
     private readonly options: SessionOptions,
@@ -72,6 +103,7 @@ export class OperatorSessionService implements OperatorSessionCheck {
 
   async revoke(sessionId: string): Promise<void> {
     await this.db.updateTable('operator_sessions').set({ revoked_at: this.clock.now() }).where('id', '=', sessionId).where('revoked_at', 'is', null).execute();
+    this.tell({ sessionId });
   }
 
   /** Every open session of the operator (disabled, password changed, TOTP reset). */
@@ -82,6 +114,7 @@ export class OperatorSessionService implements OperatorSessionCheck {
       .where('operator_id', '=', operatorId)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
+    this.tell({ operatorId });
     return Number(result.numUpdatedRows);
   }
 }
