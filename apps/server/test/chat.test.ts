@@ -68,20 +68,6 @@ describe.each(dbKinds)('live chat on %s', (kind) => {
   const history = async (who: Record<string, unknown>, limit = 10, skip = 0, token?: string) =>
     call<Conv[]>(t.app, 'POST', '/api/chat/history', { body: { limit, skip, ...who }, ...(token ? { token } : {}) });
 
-  it('greets a member\'s first message (any text, after the chat was opened) as it greets a guest\'s', async () => {
-    const m = await registerMember(t.app);
-    const token = await login(t.app, m.phone, m.password);
-    // Opening the chat reads the history: the thread (and its session) exists before the first message.
-    expect((await history({}, 10, 0, token)).body).toEqual([]);
-    expect((await call(t.app, 'POST', '/api/chat/send-message', { token, body: text('where is my deposit') })).status).toBe(200);
-    const all = await until(() => history({}, 10, 0, token), (r) => r.body.length >= 5);
-    expect(all.body.map((c) => c.sender)).toEqual(['bot', 'bot', 'bot', 'bot', 'customer']);
-    // Later messages of the same session: no greeting again.
-    await call(t.app, 'POST', '/api/chat/send-message', { token, body: text('still waiting') });
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    expect((await history({}, 100, 0, token)).body).toHaveLength(6);
-  });
-
   it('answers the prefix; a guest chats with the sandbox bot, every kind shown, history newest first in pages', async () => {
     expect((await call(t.app, 'GET', '/api/chat/config')).body).toEqual({ PREFIX: 'mw-chat' });
     const guestId = await guest();

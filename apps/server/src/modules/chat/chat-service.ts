@@ -218,22 +218,7 @@ export class ChatService {
     });
     const conversation = this.conversation(row);
     this.emit(this.roomOf(identity), conversation);
-    if (this.settings.bot) {
-      // The first customer message of a session is greeted, whoever the customer is: a thread opens
-      // with a session (and support or the bot may have written in it first), so a member's first
-      // message did not start a new one and got no reply while a guest's "hello" did.
-      const first =
-        newSession ||
-        !(await this.db
-          .selectFrom('chat_messages')
-          .select('id')
-          .where('thread_id', '=', thread.id)
-          .where('session_id', '=', row.session_id)
-          .where('sender', '=', 'customer')
-          .where('id', '!=', row.id)
-          .executeTakeFirst());
-      this.answerLater(thread.id, message, first, locale);
-    }
+    if (this.settings.bot) this.answerLater(thread.id, message, newSession, locale);
     return conversation;
   }
 
