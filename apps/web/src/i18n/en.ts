@@ -357,7 +357,7 @@ export const en: Messages = {
     max: 'Maximum',
     gamesNote: 'Game balances move back to your wallet before the withdrawal.',
     submit: 'Withdraw',
-    successMessage: 'Your withdrawal request was received. Please wait for the transfer to your bank account.',
+    successMessage: 'Your withdrawal request is waiting for review by our staff (usually within 15 minutes). The money is sent to your bank account once it is approved.',
   },
   gameAccount: {
     active: 'Active',
@@ -648,7 +648,7 @@ export const en: Messages = {
     CANNOT_READ_CROPPED_IMAGE: 'Incorrect slip',
     DEST_ACC_INVALID: 'Destination account invalid',
     SLIP_REFNO_DUPLICATED: 'Duplicate slip',
-    UNSTABLE_REFNO_ON_SLIP: 'Unreadable reference number',
+    UNSTABLE_REFNO_ON_SLIP: 'The bank has no transfer with this reference yet: wait a few minutes and try again, or contact support',
     TRIPPLE_WRONG_CAPTCHA: 'Three wrong captchas in a row',
     INVALID_SLIP: 'Unreadable slip',
     NOT_MATCH: 'The account does not match the registered one',
