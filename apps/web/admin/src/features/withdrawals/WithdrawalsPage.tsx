@@ -9,7 +9,6 @@ import { age, dateTime, money } from '../../shared/format';
 import { can } from '../../shared/roles';
 import { DataTable, type Column } from '../../shared/Table';
 import { ErrorText, Notice, Page, StatusBadge } from '../../shared/ui';
-import { ApprovalsPanel } from './ApprovalsPanel';
 import { useMutation } from '../../shared/mutation';
 
 export interface Withdrawal {
@@ -137,7 +136,6 @@ export function WithdrawalsPage() {
       </form>
       {done ? <Notice>{done}</Notice> : null}
       <ErrorText error={list.error ?? approve.error ?? reject.error} />
-      {decide ? <ApprovalsPanel onDone={(text) => { setDone(text); void refresh(); }} /> : null}
       <DataTable caption={t('withdrawals.title')} columns={columns} rows={list.data?.withdrawals} rowKey={(w) => w.id} loading={list.isPending} sort={sort} onSort={setSort} page={page} pageSize={PAGE_SIZE} total={list.data?.total} onPage={setPage} />
       {rejecting ? (
         <div className="dialog-backdrop">
