@@ -15,6 +15,7 @@ import { SettingsPage } from '../features/settings/SettingsPage';
 import { SlipsPage } from '../features/slips/SlipsPage';
 import { UnmatchedPage } from '../features/deposits/UnmatchedPage';
 import { HeldPage } from '../features/held/HeldPage';
+import { ApprovalsPage } from '../features/approvals/ApprovalsPage';
 import { WithdrawalsPage } from '../features/withdrawals/WithdrawalsPage';
 import { Layout } from './Layout';
 import { RequireCapability } from './RequireCapability';
@@ -40,6 +41,7 @@ export function AdminApp() {
           <Route path="enrol/:token" element={<EnrolPage />} />
           <Route element={<Layout />}>
             <Route index element={<DashboardPage />} />
+            <Route path="approvals" element={<RequireCapability capability="approvals"><ApprovalsPage /></RequireCapability>} />
             <Route path="withdrawals" element={<RequireCapability capability="withdrawals"><WithdrawalsPage /></RequireCapability>} />
             <Route path="slips" element={<RequireCapability capability="slips.read"><SlipsPage /></RequireCapability>} />
             <Route path="deposits" element={<RequireCapability capability="deposits"><UnmatchedPage /></RequireCapability>} />

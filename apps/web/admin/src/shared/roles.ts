@@ -11,6 +11,7 @@ import type { OperatorRole as Role } from '@mw/contract/admin';
  */
 export const CAPABILITIES = {
   dashboard: 'dashboard',
+  approvals: 'approvalsList',
   withdrawals: 'withdrawalApprove',
   'slips.read': 'slipsList',
   'slips.decide': 'slipApprove',

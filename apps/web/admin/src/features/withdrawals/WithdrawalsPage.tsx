@@ -14,7 +14,6 @@ import { useMutation } from '../../shared/mutation';
 import { can } from '../../shared/roles';
 import { DataTable, type Column } from '../../shared/Table';
 import { ErrorText, Notice, Page, StatusBadge } from '../../shared/ui';
-import { ApprovalsPanel } from './ApprovalsPanel';
 
 export type Withdrawal = CallAnswer<'withdrawalsList'>['withdrawals'][number];
 
@@ -164,7 +163,6 @@ export function WithdrawalsPage() {
       </form>
       {done ? <Notice>{done}</Notice> : null}
       <ErrorText error={list.error ?? act.error} />
-      {decide ? <ApprovalsPanel onDone={(text) => { setDone(text); refresh(); }} /> : null}
       <DataTable caption={t('withdrawals.title')} columns={columns} rows={list.data?.withdrawals} rowKey={(row) => row.id} loading={list.isPending} sort={sort} onSort={setSort} page={page} pageSize={PAGE_SIZE} total={list.data?.total} onPage={setPage} />
       {asking && w ? (
         <ConfirmDialog
