@@ -37,13 +37,19 @@ export default tseslint.config(
   },
   {
     // The back office's mutations drop a repeated call while it is in flight (a double click):
-    // they come from shared/mutation.ts, not from React Query directly.
+    // they come from shared/mutation.ts, not from React Query directly. And every call goes
+    // through the contract client (shared/client.ts: `call(name, …)`, typed and parsed by the
+    // contract's operator definitions): no `fetch`, no raw `api(method, path)` anywhere else.
     files: ['apps/web/admin/src/**/*.{ts,tsx}'],
-    ignores: ['apps/web/admin/src/shared/mutation.ts'],
+    ignores: ['apps/web/admin/src/shared/mutation.ts', 'apps/web/admin/src/shared/api.ts', 'apps/web/admin/src/shared/client.ts'],
     rules: {
+      'no-restricted-globals': ['error', { name: 'fetch', message: 'Call the server through shared/client.ts (call(name, …)): typed and parsed by the contract.' }],
       'no-restricted-imports': [
         'error',
-        { paths: [{ name: '@tanstack/react-query', importNames: ['useMutation'], message: "Use useMutation from shared/mutation.ts (a double click sends one call)." }] },
+        {
+          paths: [{ name: '@tanstack/react-query', importNames: ['useMutation'], message: "Use useMutation from shared/mutation.ts (a double click sends one call)." }],
+          patterns: [{ group: ['**/shared/api'], importNames: ['api'], message: 'Call the server through shared/client.ts (call(name, …)): typed and parsed by the contract.' }],
+        },
       ],
     },
   },

@@ -5,7 +5,7 @@ import { Link, useParams } from 'react-router';
 import type { Conversation } from '@mw/contract/chat';
 import type { StatementItem } from '@mw/contract/statement';
 import { useOperator } from '../../app/useOperator';
-import { api } from '../../shared/api';
+import { call } from '../../shared/client';
 import { allPages, downloadCsv, toCsv } from '../../shared/csv';
 import { dateTime, money } from '../../shared/format';
 import { can } from '../../shared/roles';
@@ -34,24 +34,23 @@ export function MemberPage() {
   const { id = '' } = useParams();
   const queryClient = useQueryClient();
   const { data: operator } = useOperator();
-  const base = `/api/operator/members/${encodeURIComponent(id)}`;
-  const view = useQuery({ queryKey: ['member', id], queryFn: () => api<MemberView>('GET', base) });
+  const view = useQuery({ queryKey: ['member', id], queryFn: (): Promise<MemberView> => call('memberGet', { params: { id } }) });
   const [page, setPage] = useState(1);
-  const statement = useQuery({ queryKey: ['member', id, 'statement', page], queryFn: () => api<{ total: number; statements: StatementItem[] }>('GET', `${base}/statement`, { query: { page, limit: PAGE_SIZE } }) });
-  const slips = useQuery({ queryKey: ['member', id, 'slips'], queryFn: () => api<{ total: number; slips: Array<{ reference: string; amount: number; status: string; createdAt: string; note?: string | null }> }>('GET', `${base}/slips`, { query: { page: 1, limit: 20 } }) });
-  const chat = useQuery({ queryKey: ['member', id, 'chat'], queryFn: () => api<{ threadId: string | null; messages: Conversation[] }>('GET', `${base}/chat`, { query: { limit: 30 } }) });
+  const statement = useQuery({ queryKey: ['member', id, 'statement', page], queryFn: (): Promise<{ total: number; statements: StatementItem[] }> => call('memberStatement', { params: { id }, query: { page, limit: PAGE_SIZE } }) });
+  const slips = useQuery({ queryKey: ['member', id, 'slips'], queryFn: (): Promise<{ total: number; slips: Array<{ reference: string; amount: number | null; status: string; createdAt: string; note?: string | null }> }> => call('memberSlips', { params: { id }, query: { page: 1, limit: 20 } }) });
+  const chat = useQuery({ queryKey: ['member', id, 'chat'], queryFn: (): Promise<{ threadId: string | null; messages: Conversation[] }> => call('memberChat', { params: { id }, query: { limit: 30 } }) });
   const [note, setNote] = useState('');
   const [done, setDone] = useState<string | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['member', id] });
   const lock = useMutation({
-    mutationFn: (locked: boolean) => api<MemberRow>('POST', `${base}/lock`, { body: { locked } }),
+    mutationFn: (locked: boolean): Promise<MemberRow> => call('memberLock', { params: { id }, body: { locked } }),
     onSuccess: (row) => {
       setDone(row.status === 'inactive' ? t('members.locked') : t('members.unlocked'));
       void refresh();
     },
   });
   const addNote = useMutation({
-    mutationFn: () => api('POST', `${base}/notes`, { body: { text: note.trim() } }),
+    mutationFn: () => call('memberNoteAdd', { params: { id }, body: { text: note.trim() } }),
     onSuccess: () => {
       setNote('');
       void refresh();
@@ -70,7 +69,7 @@ export function MemberPage() {
   ];
   const exportStatement = async () => {
     const rows = await allPages(async (p, size) => {
-      const answer = await api<{ total: number; statements: StatementItem[] }>('GET', `${base}/statement`, { query: { page: p, limit: size } });
+      const answer: { total: number; statements: StatementItem[] } = await call('memberStatement', { params: { id }, query: { page: p, limit: size } });
       return { total: answer.total, rows: answer.statements };
     });
     downloadCsv(`statement-${m?.username ?? id}.csv`, toCsv(rows as unknown as Array<Record<string, unknown>>, ['_id', 'createdAt', 'statementType', 'from', 'to', 'amount', 'status', 'note']));
@@ -149,7 +148,7 @@ export function MemberPage() {
           <ul className="list">
             {slips.data?.slips.length === 0 ? <li>{t('common.none')}</li> : null}
             {slips.data?.slips.map((s) => (
-              <li key={s.reference}>{dateTime(s.createdAt)} · {money(s.amount, m?.currency)} · <StatusBadge status={s.status} /> <span className="mono">{s.reference}</span></li>
+              <li key={s.reference}>{dateTime(s.createdAt)} · {s.amount === null ? '—' : money(s.amount, m?.currency)} · <StatusBadge status={s.status} /> <span className="mono">{s.reference}</span></li>
             ))}
           </ul>
         </Card>

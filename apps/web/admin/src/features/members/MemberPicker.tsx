@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../shared/api';
+import { call } from '../../shared/client';
 
 export interface MemberRow {
   id: string;
@@ -16,8 +16,10 @@ export interface MemberRow {
   createdAt: string;
 }
 
-export function searchMembers(q: string, page = 1, pageSize = 10, sort = '-createdAt', status?: string) {
-  return api<{ total: number; members: MemberRow[] }>('GET', '/api/operator/members', { query: { q, page, pageSize, sort, status } });
+export type MemberSort = 'username' | 'name' | 'createdAt' | '-createdAt';
+
+export function searchMembers(q: string, page = 1, pageSize = 10, sort: MemberSort = '-createdAt', status?: 'active' | 'inactive') {
+  return call('membersSearch', { query: { q, page, pageSize, sort, status } }) as Promise<{ total: number; members: MemberRow[] }>;
 }
 
 /** Finds a member by phone, name, bank account or id, and hands the choice back. */

@@ -5,9 +5,10 @@ import { Link } from 'react-router';
 import { dateTime } from '../../shared/format';
 import { DataTable, type Column } from '../../shared/Table';
 import { ErrorText, Page, StatusBadge } from '../../shared/ui';
-import { searchMembers, type MemberRow } from './MemberPicker';
+import { searchMembers, type MemberRow, type MemberSort } from './MemberPicker';
 
 const PAGE_SIZE = 25;
+const SORTS: readonly MemberSort[] = ['username', 'name', 'createdAt', '-createdAt'];
 
 /** Members: search by phone, name, bank account or id; paged and sorted on the server. */
 export function MembersPage() {
@@ -16,7 +17,7 @@ export function MembersPage() {
   const [status, setStatus] = useState('');
   const [sort, setSort] = useState('-createdAt');
   const [page, setPage] = useState(1);
-  const list = useQuery({ queryKey: ['members', q, status, sort, page], queryFn: () => searchMembers(q.trim(), page, PAGE_SIZE, sort, status || undefined) });
+  const list = useQuery({ queryKey: ['members', q, status, sort, page], queryFn: () => searchMembers(q.trim(), page, PAGE_SIZE, SORTS.find((s) => s === sort) ?? '-createdAt', status === 'active' || status === 'inactive' ? status : undefined) });
   const columns: Array<Column<MemberRow>> = [
     { key: 'username', label: t('members.phone'), sort: 'username', render: (m) => <Link to={`/members/${encodeURIComponent(m.id)}`}>{m.username}</Link> },
     { key: 'name', label: t('members.name'), sort: 'name', render: (m) => m.name },

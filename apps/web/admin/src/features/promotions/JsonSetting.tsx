@@ -1,28 +1,31 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../shared/api';
+
 import { Card, ErrorText, Notice } from '../../shared/ui';
 import { useMutation } from '../../shared/mutation';
 
 interface Props {
   title: string;
-  /** GET (and PUT, unless a list with putPath) of the setting. */
-  path: string;
-  /** A list answer: its key, each item's id and where one item is saved. */
+  /** Reads the setting (a contract call through the client). */
+  load: () => Promise<unknown>;
+  /** Saves it (one item of a list: its id) — a contract call through the client. */
+  store: (body: unknown, id: string) => Promise<unknown>;
+  /** A list answer: its key and each item's id (a list is edited one item at a time). */
   listKey?: string;
   itemKey?: string;
-  putPath?: (id: string) => string;
+  /** The query key of the setting's cache. */
+  cacheKey: string;
 }
 
 /**
  * A setting edited as JSON (the wheel, codes, banners, rules): checked as JSON here, by its schema
  * on the server, which answers which field is wrong. A list is edited one item at a time.
  */
-export function JsonSetting({ title, path, listKey, itemKey, putPath }: Props) {
+export function JsonSetting({ title, load, store, listKey, itemKey, cacheKey }: Props) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const query = useQuery({ queryKey: ['setting', path], queryFn: () => api<unknown>('GET', path) });
+  const query = useQuery({ queryKey: ['setting', cacheKey], queryFn: load });
   const items = listKey && query.data ? ((query.data as Record<string, unknown>)[listKey] as Array<Record<string, unknown>>) : null;
   const [selected, setSelected] = useState<string>('');
   const current = items ? (items.find((i) => String(i[itemKey ?? 'id']) === selected) ?? null) : query.data;
@@ -38,15 +41,15 @@ export function JsonSetting({ title, path, listKey, itemKey, putPath }: Props) {
   }
   const save = useMutation({
     mutationFn: () => {
-      if (items && putPath) {
+      if (items) {
         const { [itemKey ?? 'id']: _id, updated_at: _u, ...body } = parsed as Record<string, unknown>;
-        return api('PUT', putPath(selected), { body });
+        return store(body, selected);
       }
-      return api('PUT', path, { body: parsed });
+      return store(parsed, '');
     },
     onSuccess: () => {
       setText(null);
-      void queryClient.invalidateQueries({ queryKey: ['setting', path] });
+      void queryClient.invalidateQueries({ queryKey: ['setting', cacheKey] });
     },
   });
   return (

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../shared/api';
+import { call, callWithJson } from '../../shared/client';
 import { minor } from '../../shared/format';
 import { Card, ErrorText, Notice, Page } from '../../shared/ui';
 import { formOf, previewBonus, validateBonus, type BonusForm, type BonusRow } from './bonusForm';
@@ -26,24 +26,24 @@ export function PromotionsPage() {
       </div>
       <div role="tabpanel">
         {tab === 'bonuses' ? <Bonuses /> : null}
-        {tab === 'codes' ? <JsonSetting title={t('promotions.codes')} path="/api/operator/promotions" listKey="promotions" itemKey="code" putPath={(code) => `/api/operator/promotions/${code}`} /> : null}
+        {tab === 'codes' ? <JsonSetting title={t('promotions.codes')} cacheKey="promotions" load={() => call('promotionsList')} store={(body, code) => callWithJson('promotionPut', { params: { code }, body })} listKey="promotions" itemKey="code" /> : null}
         {tab === 'wheel' ? (
           <>
             <p className="muted">{t('promotions.seeds')}</p>
-            <JsonSetting title={`${t('promotions.wheel')} THB`} path="/api/operator/spinwheel?currency=THB" />
-            <JsonSetting title={`${t('promotions.wheel')} LAK`} path="/api/operator/spinwheel?currency=LAK" />
+            <JsonSetting title={`${t('promotions.wheel')} THB`} cacheKey="spinwheel-THB" load={() => call('spinwheelGet', { query: { currency: 'THB' } })} store={(body) => callWithJson('spinwheelPut', { query: { currency: 'THB' }, body })} />
+            <JsonSetting title={`${t('promotions.wheel')} LAK`} cacheKey="spinwheel-LAK" load={() => call('spinwheelGet', { query: { currency: 'LAK' } })} store={(body) => callWithJson('spinwheelPut', { query: { currency: 'LAK' }, body })} />
           </>
         ) : null}
         {tab === 'banners' ? (
           <>
-            <JsonSetting title={`${t('promotions.banners')}: invite`} path="/api/operator/invite-banners" />
-            <JsonSetting title={`${t('promotions.banners')}: refund`} path="/api/operator/refund-banners" />
+            <JsonSetting title={`${t('promotions.banners')}: invite`} cacheKey="invite-banners" load={() => call('inviteBannersGet')} store={(body) => callWithJson('inviteBannersPut', { body })} />
+            <JsonSetting title={`${t('promotions.banners')}: refund`} cacheKey="refund-banners" load={() => call('refundBannersGet')} store={(body) => callWithJson('refundBannersPut', { body })} />
           </>
         ) : null}
         {tab === 'rules' ? (
           <>
-            <JsonSetting title="invite" path="/api/operator/invite-settings" />
-            <JsonSetting title="refund" path="/api/operator/refund-settings" />
+            <JsonSetting title="invite" cacheKey="invite-settings" load={() => call('inviteSettingsGet')} store={(body) => callWithJson('inviteSettingsPut', { body })} />
+            <JsonSetting title="refund" cacheKey="refund-settings" load={() => call('refundSettingsGet')} store={(body) => callWithJson('refundSettingsPut', { body })} />
           </>
         ) : null}
       </div>
@@ -53,7 +53,8 @@ export function PromotionsPage() {
 
 function Bonuses() {
   const { t } = useTranslation();
-  const list = useQuery({ queryKey: ['bonuses'], queryFn: () => api<{ bonuses: BonusRow[] }>('GET', '/api/operator/bonuses') });
+  // The contract's bonus rows are loose (code and any field): this screen's BonusRow names the fields it edits.
+  const list = useQuery({ queryKey: ['bonuses'], queryFn: () => call('bonusesList').then((answer) => ({ bonuses: answer.bonuses as unknown as BonusRow[] })) });
   const [editing, setEditing] = useState<string | null>(null);
   const row = list.data?.bonuses.find((b) => b.code === editing);
   return (
@@ -81,7 +82,7 @@ function BonusEditor({ row, onClose }: { row: BonusRow; onClose: () => void }) {
   const [deposit, setDeposit] = useState(100_00);
   const problems = validateBonus(form);
   const save = useMutation({
-    mutationFn: () => api<BonusRow>('PUT', `/api/operator/bonuses/${encodeURIComponent(row.code)}`, { body: form }),
+    mutationFn: () => callWithJson('bonusPut', { params: { code: row.code }, body: form }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['bonuses'] }),
   });
   const submit = (event: FormEvent) => {
