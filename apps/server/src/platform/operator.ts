@@ -25,6 +25,8 @@ export interface OperatorIdentity {
 /** Checks an operator session's token (the operators module provides it). Throws 401 when it is not good. */
 export interface OperatorSessionCheck {
   authenticate(token: string, ip: string): Promise<OperatorIdentity>;
+  /** Revocations made in this process (logout, disable, password change, TOTP reset, role change); answers how to stop listening. */
+  onRevoke?(listener: (revocation: { sessionId?: string; operatorId?: string }) => void): () => void;
 }
 
 declare module 'fastify' {
@@ -89,6 +91,15 @@ export async function operatorTokenMay(services: Services, token: string, method
     return roleAllows(operator.role, method, url);
   } catch {
     return false;
+  }
+}
+
+/** The operator a bare token belongs to (a live session or the automation key), or null. */
+export async function operatorOfToken(services: Services, token: string): Promise<OperatorIdentity | null> {
+  try {
+    return await authenticateOperator(services, `Bearer ${token}`, '');
+  } catch {
+    return null;
   }
 }
 

@@ -24,7 +24,21 @@ interface SocketData {
   operator: boolean;
   /** The operator's name (claims carry it). */
   operatorName?: string;
+  /** The token the socket was admitted with (member or operator), checked again every minute; never sent anywhere. */
+  token?: string;
+  /** An operator's own rooms (its id's and its session's), which revocations close. */
+  rooms?: string[];
 }
+
+/** Who an operator token is (a session's, or the automation key's: no session). */
+export interface SocketOperator {
+  id: string;
+  name: string;
+  sessionId: string | null;
+}
+
+/** How often every socket's session is checked again (a revocation missed by a process still ends it). */
+export const SOCKET_RECHECK_MS = 30_000;
 
 /** What a logout or a password change revoked (session-service.ts). */
 export interface RevokedSessions {
@@ -92,8 +106,8 @@ export class ChatSocket {
     private readonly authenticate: (authorization: string) => Promise<AuthMember>,
     redisUrl: string | undefined,
     private readonly authenticateOperator: (token: string) => Promise<boolean> = async () => false,
-    /** Who an operator token is, for the queue room (any role): the operator's name, or null. */
-    private readonly operatorNameOf: (token: string) => Promise<string | null> = async () => null,
+    /** Who an operator token is, for the queue room (any role), or null. */
+    private readonly operatorOf: (token: string) => Promise<SocketOperator | null> = async () => null,
   ) {
     const options = {
       path: '/socket.io',
@@ -135,8 +149,10 @@ export class ChatSocket {
         operatorToken: auth.operatorToken,
       };
       this.identify(given).then(
-        ({ room, alias, session, operator, operatorName }) => {
+        ({ room, alias, session, operator, operatorName, rooms, token }) => {
           if (operatorName) socket.data.operatorName = operatorName;
+          if (token) socket.data.token = token;
+          socket.data.rooms = rooms;
           socket.data.room = room;
           socket.data.alias = alias;
           socket.data.session = session;
@@ -148,7 +164,8 @@ export class ChatSocket {
     });
     this.io.on('connection', (socket) => {
       // The socket is in its own room from the start (and after a recovery); `join` confirms it.
-      void socket.join(socket.data.session ? [socket.data.room, this.sessionRoom(socket.data.session)] : socket.data.operator ? [socket.data.room, this.queuesRoom()] : socket.data.room);
+      const rooms = socket.data.rooms ?? [];
+      void socket.join(socket.data.session ? [socket.data.room, this.sessionRoom(socket.data.session)] : socket.data.operator ? [socket.data.room, this.queuesRoom(), ...rooms] : socket.data.room);
       // Claims: an operator's socket tells the others which item it is on (names and ids only, never content).
       socket.on('claim', (value) => {
         const name = socket.data.operatorName;
@@ -171,19 +188,66 @@ export class ChatSocket {
     });
   }
 
-  private async identify(auth: HandshakeAuth): Promise<{ room: string; alias: string; session: string | null; operator: boolean; operatorName?: string }> {
+  private async identify(auth: HandshakeAuth): Promise<{ room: string; alias: string; session: string | null; operator: boolean; operatorName?: string; rooms: string[]; token?: string }> {
     if (typeof auth.operatorToken === 'string' && auth.operatorToken) {
-      const name = await this.operatorNameOf(auth.operatorToken);
-      if (!name) throw new Error('CHAT_NO_IDENTITY');
+      const operator = await this.operatorOf(auth.operatorToken);
+      if (!operator) throw new Error('CHAT_NO_IDENTITY');
       // Support (and owner) read the inbox; every role hears the queues and claims.
       const room = (await this.authenticateOperator(auth.operatorToken)) ? this.inboxRoom() : this.queuesRoom();
-      return { room, alias: room, session: null, operator: true, operatorName: name };
+      // The operator's rooms: a revocation (logout: the session's; disable, password, TOTP reset, role: the operator's) closes them.
+      const rooms = [this.operatorRoom(operator.id), ...(operator.sessionId ? [this.operatorSessionRoom(operator.sessionId)] : [])];
+      return { room, alias: room, session: null, operator: true, operatorName: operator.name, rooms, token: auth.operatorToken };
     }
     const token = typeof auth.token === 'string' && auth.token ? auth.token : null;
     const guestId = typeof auth.guestId === 'string' ? auth.guestId : null;
     const member = token ? await this.authenticate(`Bearer ${token}`) : null;
     const room = this.chat.roomOf(this.chat.identify(member, null, member ? null : guestId));
-    return { room, alias: member || !guestId ? room : `${this.chat.settings.prefix}-${guestId}`, session: member?.sessionId ?? null, operator: false };
+    return { room, alias: member || !guestId ? room : `${this.chat.settings.prefix}-${guestId}`, session: member?.sessionId ?? null, operator: false, rooms: [], ...(member && token ? { token } : {}) };
+  }
+
+  private recheckTimer: NodeJS.Timeout | null = null;
+
+  private operatorRoom(operatorId: string): string {
+    return `${this.chat.settings.prefix}:operator:${operatorId}`;
+  }
+
+  private operatorSessionRoom(sessionId: string): string {
+    return `${this.chat.settings.prefix}:operator-session:${sessionId}`;
+  }
+
+  /**
+   * Closes an operator's sockets: one session's (logout) or all of the operator's (disable,
+   * password change, TOTP reset, role change). Through the adapter this reaches every process.
+   */
+  disconnectOperator({ sessionId, operatorId }: { sessionId?: string; operatorId?: string }): void {
+    if (sessionId) this.io.in(this.operatorSessionRoom(sessionId)).disconnectSockets(true);
+    if (operatorId) this.io.in(this.operatorRoom(operatorId)).disconnectSockets(true);
+  }
+
+  /**
+   * Every socket of this process with a token (members' and operators') checks it again: one whose
+   * session ended (revoked, expired, idle, operator disabled) is closed, even if the revocation's
+   * announcement never reached this process.
+   */
+  async recheck(): Promise<number> {
+    let closed = 0;
+    for (const socket of this.io.of('/').sockets.values()) {
+      const token = socket.data.token;
+      if (!token) continue;
+      const good = socket.data.operator ? (await this.operatorOf(token)) !== null : await this.authenticate(`Bearer ${token}`).then(() => true, () => false);
+      if (!good) {
+        socket.disconnect(true);
+        closed += 1;
+      }
+    }
+    return closed;
+  }
+
+  /** Starts the periodic re-check (every SOCKET_RECHECK_MS); close() stops it. */
+  startRecheck(ms = SOCKET_RECHECK_MS): void {
+    if (this.recheckTimer) return;
+    this.recheckTimer = setInterval(() => void this.recheck().catch(() => undefined), ms);
+    this.recheckTimer.unref();
   }
 
   /** The room of every operator's socket, whatever the role: queue changes and claims, no content. */
@@ -275,6 +339,7 @@ export class ChatSocket {
   /** Disconnects every socket and stops the engine; the HTTP server is the app's to close. */
   async close(): Promise<void> {
     if (this.queuesTimer) clearTimeout(this.queuesTimer);
+    if (this.recheckTimer) clearInterval(this.recheckTimer);
     this.io.disconnectSockets(true);
     // The adapter first: its stream reader stops polling before its Redis connection goes.
     await this.io.of('/').adapter.close();

@@ -7,7 +7,7 @@ import { contractRoute } from '../../http/contract-route';
 import { AppError } from '../../lib/errors';
 import { defineModule } from '../../platform/module';
 import { moduleConfig } from '../../platform/module-config';
-import { operatorGuard, operatorNameOfToken, operatorTokenMay } from '../../platform/operator';
+import { operatorGuard, operatorOfToken, operatorTokenMay } from '../../platform/operator';
 import { secretOf } from '../../platform/secrets';
 import { SignedLinks } from '../../platform/signed-links';
 import { ChatFiles, MAX_BYTES, type UploadKind } from './chat-files';
@@ -54,6 +54,13 @@ const chatEnv = z.object({
 });
 
 /** Live chat (spec sections 2–5, 7, 9): REST calls, the socket, uploads, the operator's side and the sandbox bot. */
+const chatSockets = new WeakMap<ChatService, ChatSocket>();
+
+/** The socket server of an app's chat service (tests drive its periodic re-check). */
+export function chatSocketOf(chat: ChatService): ChatSocket | undefined {
+  return chatSockets.get(chat);
+}
+
 export const chatModule = defineModule({
   name: 'chat',
   migrations: [
@@ -216,7 +223,12 @@ ALTER TABLE chat_threads ADD COLUMN guest_signed boolean NOT NULL DEFAULT false;
       return reply.type(file.mime).header('cache-control', 'private, max-age=300').header('x-content-type-options', 'nosniff').header('content-disposition', 'inline').send(file.bytes);
     });
 
-    const socket = new ChatSocket(app.server, chat, (authorization) => sessions.authenticate(authorization), config.REDIS_URL, async (token) => operatorTokenMay(services, token, 'GET', '/api/operator/chat/conversations'), async (token) => operatorNameOfToken(services, token));
+    const socket = new ChatSocket(app.server, chat, (authorization) => sessions.authenticate(authorization), config.REDIS_URL, async (token) => operatorTokenMay(services, token, 'GET', '/api/operator/chat/conversations'), async (token) => {
+      const operator = await operatorOfToken(services, token);
+      return operator ? { id: operator.id, name: operator.username, sessionId: operator.sessionId } : null;
+    });
+    socket.startRecheck();
+    chatSockets.set(chat, socket);
     // Live queues: a call that changed something (a member's withdrawal request or slip, a bank's webhook, an
     // operator's decision) tells every operator's screen to refetch, at most once a second per process.
     app.addHook('onResponse', async (request, reply) => {
@@ -224,6 +236,8 @@ ALTER TABLE chat_threads ADD COLUMN guest_signed boolean NOT NULL DEFAULT false;
     });
     // Logout (and a password change) closes the member's sockets in every process (the adapter carries it).
     const stopListening = sessions.onRevoke((revocation) => socket.disconnectRevoked(revocation));
+    // So do an operator's logout, disable, password change, TOTP reset and role change (the operator's sockets).
+    const stopOperators = ('operatorSessions' in services ? services.operatorSessions.onRevoke?.((revocation) => socket.disconnectOperator(revocation)) : undefined) ?? (() => undefined);
     // Balances pushed to the member's open app: every committed change the money core announces.
     const stopBalances = services.money.balances.subscribe((change) => {
       const event = balanceEventOf(change);
@@ -232,6 +246,7 @@ ALTER TABLE chat_threads ADD COLUMN guest_signed boolean NOT NULL DEFAULT false;
     app.addHook('onClose', async () => {
       stopBalances();
       stopListening();
+      stopOperators();
       chat.stop();
       await socket.close();
     });

@@ -210,13 +210,17 @@ export class OperatorService {
     action: string,
     apply: (trx: Kysely<DB>, row: OperatorRow) => Promise<OperatorRow>,
   ): Promise<Operator> {
-    return this.db.transaction().execute(async (trx) => {
+    const changed = await this.db.transaction().execute(async (trx) => {
       const row = await trx.selectFrom('operators').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
       if (!row) throw notFound('NO_OPERATOR');
       const after = await apply(trx, row);
       await recordAudit(trx, { actor, action, entity: 'operator', target: row.username, before: publicOperator(row), after: publicOperator(after) });
-      return publicOperator(after);
+      return { operator: publicOperator(after), differs: row.role !== after.role || row.status !== after.status };
     });
+    // Committed: a disabled operator, a TOTP reset or a new role closes the operator's sockets in
+    // every process at once (a socket that comes back is admitted for what the role now allows).
+    if (changed.differs || action === 'operator.reset-totp') this.sessions.announce({ operatorId: id });
+    return changed.operator;
   }
 
   /** Refuses a change that would leave no active owner besides `leaving` (every owner row locked first). */
@@ -443,6 +447,7 @@ export class OperatorService {
       const revoked = await this.sessions.revokeAll(row.id, trx);
       await recordAudit(trx, { actor: actorOf(identity), action: 'operator.password', entity: 'operator', target: row.username, after: { sessionsRevoked: revoked }, address });
     });
+    this.sessions.announce({ operatorId: row.id });
     const session = await this.sessions.create(row.id, address);
     return { token: session.token, operator: self(row) };
   }

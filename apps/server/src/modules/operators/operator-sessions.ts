@@ -17,6 +17,12 @@ export interface SessionOptions {
   idleMinutes: number;
 }
 
+/** What ended: one session (logout), or every session of an operator. */
+export interface OperatorRevocation {
+  sessionId?: string;
+  operatorId?: string;
+}
+
 /** How stale `last_seen_at` may get before a call writes it again (the idle check's granularity). */
 const SEEN_WRITE_MS = 10_000;
 
@@ -27,6 +33,8 @@ const SEEN_WRITE_MS = 10_000;
  * very next call in every process.
  */
 export class OperatorSessionService implements OperatorSessionCheck {
+  private readonly revokeListeners = new Set<(revocation: OperatorRevocation) => void>();
+
   constructor(
     private readonly db: Kysely<DB>,
     private readonly options: SessionOptions,
@@ -72,9 +80,38 @@ export class OperatorSessionService implements OperatorSessionCheck {
 
   async revoke(sessionId: string): Promise<void> {
     await this.db.updateTable('operator_sessions').set({ revoked_at: this.clock.now() }).where('id', '=', sessionId).where('revoked_at', 'is', null).execute();
+    this.announce({ sessionId });
   }
 
-  /** Every open session of the operator (disabled, password changed, TOTP reset). */
+  /**
+   * Listens to revocations made in this process (after they are stored), e.g. to close the
+   * operator's sockets in every process through the socket.io adapter. Answers how to stop.
+   */
+  onRevoke(listener: (revocation: OperatorRevocation) => void): () => void {
+    this.revokeListeners.add(listener);
+    return () => {
+      this.revokeListeners.delete(listener);
+    };
+  }
+
+  /**
+   * Tells the listeners a session or every session (and socket) of an operator is over: logout,
+   * disable, password change, TOTP reset, role change. Called once the change is committed.
+   */
+  announce(revocation: OperatorRevocation): void {
+    for (const listener of this.revokeListeners) {
+      try {
+        listener(revocation);
+      } catch {
+        // one listener's failure does not keep the others from hearing it
+      }
+    }
+  }
+
+  /**
+   * Every open session of the operator (disabled, password changed, TOTP reset). Inside a
+   * transaction (`db` given) the caller announces it once committed; otherwise it is announced here.
+   */
   async revokeAll(operatorId: string, db: Kysely<DB> = this.db): Promise<number> {
     const result = await db
       .updateTable('operator_sessions')
@@ -82,6 +119,7 @@ export class OperatorSessionService implements OperatorSessionCheck {
       .where('operator_id', '=', operatorId)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
+    if (db === this.db) this.announce({ operatorId });
     return Number(result.numUpdatedRows);
   }
 }
