@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
 import { call, dbKinds, startApp, type TestApp } from './helpers';
-import { operatorLogin, useTestClock } from './operator-helpers';
+import { newOperator, operatorLogin, useTestClock } from './operator-helpers';
 
 /** Waits for `event` on `socket` (or fails after `ms`). */
 function next<T>(socket: Socket, event: string, ms = 4_000): Promise<T> {
@@ -57,6 +57,32 @@ describe.each(dbKinds)('live queues and claims on %s', (kind) => {
     // A claim lasts at most two minutes (renewed while its operator is on the item).
     expect(claim.until).toBeLessThanOrEqual(Date.now() + 2 * 60_000 + 1_000);
     expect(chatHeard).toEqual([]);
+  });
+
+  it('a revoked operator\'s socket closes within a second of logout, disable and password change, and cannot come back', async () => {
+    const owner = await operatorLogin(t, 'owner');
+    const cases: Array<[string, (token: string, id: string, password: string) => Promise<unknown>]> = [
+      ['logout', (token) => call(t.app, 'POST', '/api/admin/logout', { token })],
+      ['disable', (_token, id) => call(t.app, 'POST', `/api/operator/operators/${id}/disable`, { token: owner })],
+      ['password', (token, _id, password) => call(t.app, 'PUT', '/api/admin/password', { token, body: { oldPassword: password, newPassword: `${password}-new-one` } })],
+      ['role', (_token, id) => call(t.app, 'PUT', `/api/operator/operators/${id}/role`, { token: owner, body: { role: 'finance' } })],
+    ];
+    for (const [what, revoke] of cases) {
+      const op = await newOperator(t, 'support', owner);
+      const token = await operatorLogin(t, op.username, op.password, op.secret);
+      const socket = await open(token);
+      const closed = next<string>(socket, 'disconnect', 1_000);
+      const started = Date.now();
+      const answer = (await revoke(token, op.id, op.password)) as { status: number };
+      expect(answer.status, what).toBeLessThan(300);
+      expect(await closed, what).toBe('io server disconnect');
+      expect(Date.now() - started, what).toBeLessThan(1_000);
+      if (what === 'role') continue;
+      // The old token opens nothing any more.
+      const again = connect(base, { path: '/socket.io', auth: { operatorToken: token }, transports: ['websocket'], reconnection: false });
+      sockets.push(again);
+      expect((await next<Error>(again, 'connect_error')).message, what).toBe('CHAT_NO_IDENTITY');
+    }
   });
 
   it('refuses a socket without a valid operator token', async () => {

@@ -1,7 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io as connect, type Socket } from 'socket.io-client';
-import { chatSocketOf } from '../src/modules/chat';
 import { call, dbKinds, startApp, type TestApp } from './helpers';
 import { newOperator, operatorLogin, useTestClock } from './operator-helpers';
 
@@ -114,17 +113,5 @@ describe.each(dbKinds)('operator socket revocation on %s', (kind) => {
     await expectClosed(second, bystander, async () => {
       expect((await call(t.app, 'POST', `/api/operator/operators/${other.id}/reset-totp`, { token: owner })).status).toBe(200);
     });
-  });
-
-  it('the periodic re-check closes a socket whose session ended without an announcement', async () => {
-    const support = await operatorLogin(t, 'support');
-    const socket = await open(support);
-    const closed = next<string>(socket, 'disconnect', 2_000);
-    // Revoked behind the service's back (as by another process without the adapter).
-    await t.services.database.db.updateTable('operator_sessions').set({ revoked_at: new Date() }).where('revoked_at', 'is', null).where('operator_id', '=', (await t.services.database.db.selectFrom('operators').select('id').where('username', '=', 'support').executeTakeFirstOrThrow()).id).execute();
-    const chatSocket = chatSocketOf(t.services.chat);
-    expect(chatSocket).toBeDefined();
-    expect(await chatSocket?.recheck()).toBeGreaterThanOrEqual(1);
-    expect(await closed).toBe('io server disconnect');
   });
 });

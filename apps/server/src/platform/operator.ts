@@ -25,8 +25,8 @@ export interface OperatorIdentity {
 /** Checks an operator session's token (the operators module provides it). Throws 401 when it is not good. */
 export interface OperatorSessionCheck {
   authenticate(token: string, ip: string): Promise<OperatorIdentity>;
-  /** Revocations made in this process (logout, disable, password change, TOTP reset, role change); answers how to stop listening. */
-  onRevoke?(listener: (revocation: { sessionId?: string; operatorId?: string }) => void): () => void;
+  /** Told of each revocation in this process: one session's (logout) or an operator's (disable, password, TOTP reset, role change). */
+  onRevoke(listener: (revocation: { sessionId?: string; operatorId?: string }) => void): () => void;
 }
 
 declare module 'fastify' {
@@ -94,20 +94,11 @@ export async function operatorTokenMay(services: Services, token: string, method
   }
 }
 
-/** The operator a bare token belongs to (a live session or the automation key), or null. */
-export async function operatorOfToken(services: Services, token: string): Promise<OperatorIdentity | null> {
-  try {
-    return await authenticateOperator(services, `Bearer ${token}`, '');
-  } catch {
-    return null;
-  }
-}
-
-/** The name of the operator a bare token belongs to (a live session or the automation key), or null. */
-export async function operatorNameOfToken(services: Services, token: string): Promise<string | null> {
+/** Who a bare token belongs to (a live session or the automation key): name, operator and session, or null. */
+export async function operatorOfToken(services: Services, token: string): Promise<{ name: string; operatorId: string; sessionId: string | null } | null> {
   try {
     const operator = await authenticateOperator(services, `Bearer ${token}`, '');
-    return operator.username;
+    return { name: operator.username, operatorId: operator.id, sessionId: operator.sessionId };
   } catch {
     return null;
   }

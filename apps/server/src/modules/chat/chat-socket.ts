@@ -24,21 +24,18 @@ interface SocketData {
   operator: boolean;
   /** The operator's name (claims carry it). */
   operatorName?: string;
-  /** The token the socket was admitted with (member or operator), checked again every minute; never sent anywhere. */
-  token?: string;
-  /** An operator's own rooms (its id's and its session's), which revocations close. */
-  rooms?: string[];
+  /** An operator socket's token: checked again every minute. */
+  operatorToken?: string;
+  /** The rooms of the operator and of their session (revocations close them). */
+  operatorRooms?: string[];
 }
 
-/** Who an operator token is (a session's, or the automation key's: no session). */
-export interface SocketOperator {
-  id: string;
+/** Who an operator token belongs to, for a socket: name, operator and session (null for the automation key). */
+export interface OperatorSocketIdentity {
   name: string;
+  operatorId: string;
   sessionId: string | null;
 }
-
-/** How often every socket's session is checked again (a revocation missed by a process still ends it). */
-export const SOCKET_RECHECK_MS = 30_000;
 
 /** What a logout or a password change revoked (session-service.ts). */
 export interface RevokedSessions {
@@ -107,7 +104,7 @@ export class ChatSocket {
     redisUrl: string | undefined,
     private readonly authenticateOperator: (token: string) => Promise<boolean> = async () => false,
     /** Who an operator token is, for the queue room (any role), or null. */
-    private readonly operatorOf: (token: string) => Promise<SocketOperator | null> = async () => null,
+    private readonly operatorOf: (token: string) => Promise<OperatorSocketIdentity | null> = async () => null,
   ) {
     const options = {
       path: '/socket.io',
@@ -149,10 +146,10 @@ export class ChatSocket {
         operatorToken: auth.operatorToken,
       };
       this.identify(given).then(
-        ({ room, alias, session, operator, operatorName, rooms, token }) => {
+        ({ room, alias, session, operator, operatorName, operatorRooms }) => {
           if (operatorName) socket.data.operatorName = operatorName;
-          if (token) socket.data.token = token;
-          socket.data.rooms = rooms;
+          if (operator && typeof given.operatorToken === 'string') socket.data.operatorToken = given.operatorToken;
+          socket.data.operatorRooms = operatorRooms ?? [];
           socket.data.room = room;
           socket.data.alias = alias;
           socket.data.session = session;
@@ -164,8 +161,7 @@ export class ChatSocket {
     });
     this.io.on('connection', (socket) => {
       // The socket is in its own room from the start (and after a recovery); `join` confirms it.
-      const rooms = socket.data.rooms ?? [];
-      void socket.join(socket.data.session ? [socket.data.room, this.sessionRoom(socket.data.session)] : socket.data.operator ? [socket.data.room, this.queuesRoom(), ...rooms] : socket.data.room);
+      void socket.join(socket.data.session ? [socket.data.room, this.sessionRoom(socket.data.session)] : socket.data.operator ? [socket.data.room, this.queuesRoom(), ...(socket.data.operatorRooms ?? [])] : socket.data.room);
       // Claims: an operator's socket tells the others which item it is on (names and ids only, never content).
       socket.on('claim', (value) => {
         const name = socket.data.operatorName;
@@ -188,24 +184,22 @@ export class ChatSocket {
     });
   }
 
-  private async identify(auth: HandshakeAuth): Promise<{ room: string; alias: string; session: string | null; operator: boolean; operatorName?: string; rooms: string[]; token?: string }> {
+  private async identify(auth: HandshakeAuth): Promise<{ room: string; alias: string; session: string | null; operator: boolean; operatorName?: string; operatorRooms?: string[] }> {
     if (typeof auth.operatorToken === 'string' && auth.operatorToken) {
-      const operator = await this.operatorOf(auth.operatorToken);
-      if (!operator) throw new Error('CHAT_NO_IDENTITY');
+      const who = await this.operatorOf(auth.operatorToken);
+      if (!who) throw new Error('CHAT_NO_IDENTITY');
       // Support (and owner) read the inbox; every role hears the queues and claims.
       const room = (await this.authenticateOperator(auth.operatorToken)) ? this.inboxRoom() : this.queuesRoom();
-      // The operator's rooms: a revocation (logout: the session's; disable, password, TOTP reset, role: the operator's) closes them.
-      const rooms = [this.operatorRoom(operator.id), ...(operator.sessionId ? [this.operatorSessionRoom(operator.sessionId)] : [])];
-      return { room, alias: room, session: null, operator: true, operatorName: operator.name, rooms, token: auth.operatorToken };
+      // Rooms of this operator and this session: a revocation closes them in every process.
+      const operatorRooms = [this.operatorRoom(who.operatorId), ...(who.sessionId ? [this.operatorSessionRoom(who.sessionId)] : [])];
+      return { room, alias: room, session: null, operator: true, operatorName: who.name, operatorRooms };
     }
     const token = typeof auth.token === 'string' && auth.token ? auth.token : null;
     const guestId = typeof auth.guestId === 'string' ? auth.guestId : null;
     const member = token ? await this.authenticate(`Bearer ${token}`) : null;
     const room = this.chat.roomOf(this.chat.identify(member, null, member ? null : guestId));
-    return { room, alias: member || !guestId ? room : `${this.chat.settings.prefix}-${guestId}`, session: member?.sessionId ?? null, operator: false, rooms: [], ...(member && token ? { token } : {}) };
+    return { room, alias: member || !guestId ? room : `${this.chat.settings.prefix}-${guestId}`, session: member?.sessionId ?? null, operator: false };
   }
-
-  private recheckTimer: NodeJS.Timeout | null = null;
 
   private operatorRoom(operatorId: string): string {
     return `${this.chat.settings.prefix}:operator:${operatorId}`;
@@ -216,38 +210,29 @@ export class ChatSocket {
   }
 
   /**
-   * Closes an operator's sockets: one session's (logout) or all of the operator's (disable,
-   * password change, TOTP reset, role change). Through the adapter this reaches every process.
+   * Closes an operator's sockets at once, in every process (the adapter carries it): one session's
+   * (a logout) or all of the operator's (disabled, password changed, TOTP reset, role changed).
+   * A closed socket cannot come back with a revoked token (the handshake checks it again).
    */
   disconnectOperator({ sessionId, operatorId }: { sessionId?: string; operatorId?: string }): void {
     if (sessionId) this.io.in(this.operatorSessionRoom(sessionId)).disconnectSockets(true);
     if (operatorId) this.io.in(this.operatorRoom(operatorId)).disconnectSockets(true);
   }
 
-  /**
-   * Every socket of this process with a token (members' and operators') checks it again: one whose
-   * session ended (revoked, expired, idle, operator disabled) is closed, even if the revocation's
-   * announcement never reached this process.
-   */
-  async recheck(): Promise<number> {
-    let closed = 0;
-    for (const socket of this.io.of('/').sockets.values()) {
-      const token = socket.data.token;
-      if (!token) continue;
-      const good = socket.data.operator ? (await this.operatorOf(token)) !== null : await this.authenticate(`Bearer ${token}`).then(() => true, () => false);
-      if (!good) {
-        socket.disconnect(true);
-        closed += 1;
-      }
-    }
-    return closed;
-  }
+  private recheck: NodeJS.Timeout | null = null;
 
-  /** Starts the periodic re-check (every SOCKET_RECHECK_MS); close() stops it. */
-  startRecheck(ms = SOCKET_RECHECK_MS): void {
-    if (this.recheckTimer) return;
-    this.recheckTimer = setInterval(() => void this.recheck().catch(() => undefined), ms);
-    this.recheckTimer.unref();
+  /** Every minute, each operator socket of this process checks its session again (an expiry, a revocation another process missed). */
+  recheckOperators(everyMs = 60_000): void {
+    if (this.recheck) return;
+    this.recheck = setInterval(() => {
+      void this.io.local.fetchSockets().then(async (sockets) => {
+        for (const socket of sockets) {
+          const token = socket.data.operatorToken;
+          if (socket.data.operator && token && !(await this.operatorOf(token))) socket.disconnect(true);
+        }
+      }).catch(() => undefined);
+    }, everyMs);
+    this.recheck.unref();
   }
 
   /** The room of every operator's socket, whatever the role: queue changes and claims, no content. */
@@ -339,7 +324,7 @@ export class ChatSocket {
   /** Disconnects every socket and stops the engine; the HTTP server is the app's to close. */
   async close(): Promise<void> {
     if (this.queuesTimer) clearTimeout(this.queuesTimer);
-    if (this.recheckTimer) clearInterval(this.recheckTimer);
+    if (this.recheck) clearInterval(this.recheck);
     this.io.disconnectSockets(true);
     // The adapter first: its stream reader stops polling before its Redis connection goes.
     await this.io.of('/').adapter.close();

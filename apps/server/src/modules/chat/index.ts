@@ -54,13 +54,6 @@ const chatEnv = z.object({
 });
 
 /** Live chat (spec sections 2–5, 7, 9): REST calls, the socket, uploads, the operator's side and the sandbox bot. */
-const chatSockets = new WeakMap<ChatService, ChatSocket>();
-
-/** The socket server of an app's chat service (tests drive its periodic re-check). */
-export function chatSocketOf(chat: ChatService): ChatSocket | undefined {
-  return chatSockets.get(chat);
-}
-
 export const chatModule = defineModule({
   name: 'chat',
   migrations: [
@@ -223,12 +216,10 @@ ALTER TABLE chat_threads ADD COLUMN guest_signed boolean NOT NULL DEFAULT false;
       return reply.type(file.mime).header('cache-control', 'private, max-age=300').header('x-content-type-options', 'nosniff').header('content-disposition', 'inline').send(file.bytes);
     });
 
-    const socket = new ChatSocket(app.server, chat, (authorization) => sessions.authenticate(authorization), config.REDIS_URL, async (token) => operatorTokenMay(services, token, 'GET', '/api/operator/chat/conversations'), async (token) => {
-      const operator = await operatorOfToken(services, token);
-      return operator ? { id: operator.id, name: operator.username, sessionId: operator.sessionId } : null;
-    });
-    socket.startRecheck();
-    chatSockets.set(chat, socket);
+    const socket = new ChatSocket(app.server, chat, (authorization) => sessions.authenticate(authorization), config.REDIS_URL, async (token) => operatorTokenMay(services, token, 'GET', '/api/operator/chat/conversations'), async (token) => operatorOfToken(services, token));
+    // Revoked operators lose their live feed at once (logout, disable, password, TOTP reset, role change), and every socket re-checks each minute.
+    const stopOperators = services.operatorSessions.onRevoke((revocation) => socket.disconnectOperator(revocation));
+    socket.recheckOperators();
     // Live queues: a call that changed something (a member's withdrawal request or slip, a bank's webhook, an
     // operator's decision) tells every operator's screen to refetch, at most once a second per process.
     app.addHook('onResponse', async (request, reply) => {
@@ -236,17 +227,15 @@ ALTER TABLE chat_threads ADD COLUMN guest_signed boolean NOT NULL DEFAULT false;
     });
     // Logout (and a password change) closes the member's sockets in every process (the adapter carries it).
     const stopListening = sessions.onRevoke((revocation) => socket.disconnectRevoked(revocation));
-    // So do an operator's logout, disable, password change, TOTP reset and role change (the operator's sockets).
-    const stopOperators = ('operatorSessions' in services ? services.operatorSessions.onRevoke?.((revocation) => socket.disconnectOperator(revocation)) : undefined) ?? (() => undefined);
     // Balances pushed to the member's open app: every committed change the money core announces.
     const stopBalances = services.money.balances.subscribe((change) => {
       const event = balanceEventOf(change);
       if (event) socket.pushBalance(change.memberId, event);
     });
     app.addHook('onClose', async () => {
+      stopOperators();
       stopBalances();
       stopListening();
-      stopOperators();
       chat.stop();
       await socket.close();
     });

@@ -163,6 +163,8 @@ export class OperatorService {
       if (row.id === actor.id) throw conflict('OWN_ACCOUNT');
       if (row.role === 'owner' && row.status === 'active') await this.keepAnOwner(trx, row.id);
       const promoted = MONEY_ROLES.includes(role) && !MONEY_ROLES.includes(row.role as OperatorRole);
+      // Their open connections start again under the new role (the inbox is support's and the owner's).
+      this.sessions.changed(id);
       return trx.updateTable('operators').set({ role, updated_at: this.clock.now(), ...(promoted ? { trusted_from: this.clock.now() } : {}) }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
     });
   }
@@ -213,17 +215,13 @@ export class OperatorService {
     action: string,
     apply: (trx: Kysely<DB>, row: OperatorRow) => Promise<OperatorRow>,
   ): Promise<Operator> {
-    const changed = await this.db.transaction().execute(async (trx) => {
+    return this.db.transaction().execute(async (trx) => {
       const row = await trx.selectFrom('operators').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
       if (!row) throw notFound('NO_OPERATOR');
       const after = await apply(trx, row);
       await recordAudit(trx, { actor, action, entity: 'operator', target: row.username, before: publicOperator(row), after: publicOperator(after) });
-      return { operator: publicOperator(after), differs: row.role !== after.role || row.status !== after.status };
+      return publicOperator(after);
     });
-    // Committed: a disabled operator, a TOTP reset or a new role closes the operator's sockets in
-    // every process at once (a socket that comes back is admitted for what the role now allows).
-    if (changed.differs || action === 'operator.reset-totp') this.sessions.announce({ operatorId: id });
-    return changed.operator;
   }
 
   /** Refuses a change that would leave no active owner besides `leaving` (every owner row locked first). */
@@ -456,7 +454,6 @@ export class OperatorService {
       const revoked = await this.sessions.revokeAll(row.id, trx);
       await recordAudit(trx, { actor: actorOf(identity), action: 'operator.password', entity: 'operator', target: row.username, after: { sessionsRevoked: revoked }, address });
     });
-    this.sessions.announce({ operatorId: row.id });
     const session = await this.sessions.create(row.id, address);
     return { token: session.token, operator: self(row) };
   }

@@ -17,12 +17,6 @@ export interface SessionOptions {
   idleMinutes: number;
 }
 
-/** What ended: one session (logout), or every session of an operator. */
-export interface OperatorRevocation {
-  sessionId?: string;
-  operatorId?: string;
-}
-
 /** How stale `last_seen_at` may get before a call writes it again (the idle check's granularity). */
 const SEEN_WRITE_MS = 10_000;
 
@@ -32,8 +26,37 @@ const SEEN_WRITE_MS = 10_000;
  * operators are few), so a disabled operator, a changed password or a revoked session stops the
  * very next call in every process.
  */
+/** What was revoked: one session (a logout), or every session of an operator (disable, password, TOTP reset, role change). */
+export interface OperatorRevocation {
+  sessionId?: string;
+  operatorId?: string;
+}
+
 export class OperatorSessionService implements OperatorSessionCheck {
-  private readonly revokeListeners = new Set<(revocation: OperatorRevocation) => void>();
+  private readonly listeners = new Set<(revocation: OperatorRevocation) => void>();
+
+  /** Told of every revocation in this process (the sockets close theirs; the adapter carries it to every process). */
+  onRevoke(listener: (revocation: OperatorRevocation) => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  /** The operator's standing changed without a revocation (a new role): their live connections start again under the new one. */
+  changed(operatorId: string): void {
+    this.tell({ operatorId });
+  }
+
+  private tell(revocation: OperatorRevocation): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(revocation);
+      } catch {
+        // A listener's failure never stops a revocation.
+      }
+    }
+  }
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -80,38 +103,10 @@ export class OperatorSessionService implements OperatorSessionCheck {
 
   async revoke(sessionId: string): Promise<void> {
     await this.db.updateTable('operator_sessions').set({ revoked_at: this.clock.now() }).where('id', '=', sessionId).where('revoked_at', 'is', null).execute();
-    this.announce({ sessionId });
+    this.tell({ sessionId });
   }
 
-  /**
-   * Listens to revocations made in this process (after they are stored), e.g. to close the
-   * operator's sockets in every process through the socket.io adapter. Answers how to stop.
-   */
-  onRevoke(listener: (revocation: OperatorRevocation) => void): () => void {
-    this.revokeListeners.add(listener);
-    return () => {
-      this.revokeListeners.delete(listener);
-    };
-  }
-
-  /**
-   * Tells the listeners a session or every session (and socket) of an operator is over: logout,
-   * disable, password change, TOTP reset, role change. Called once the change is committed.
-   */
-  announce(revocation: OperatorRevocation): void {
-    for (const listener of this.revokeListeners) {
-      try {
-        listener(revocation);
-      } catch {
-        // one listener's failure does not keep the others from hearing it
-      }
-    }
-  }
-
-  /**
-   * Every open session of the operator (disabled, password changed, TOTP reset). Inside a
-   * transaction (`db` given) the caller announces it once committed; otherwise it is announced here.
-   */
+  /** Every open session of the operator (disabled, password changed, TOTP reset). */
   async revokeAll(operatorId: string, db: Kysely<DB> = this.db): Promise<number> {
     const result = await db
       .updateTable('operator_sessions')
@@ -119,7 +114,7 @@ export class OperatorSessionService implements OperatorSessionCheck {
       .where('operator_id', '=', operatorId)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
-    if (db === this.db) this.announce({ operatorId });
+    this.tell({ operatorId });
     return Number(result.numUpdatedRows);
   }
 }

@@ -68,7 +68,13 @@ export function connectLive(token: string | null, onChange: (event: 'queues' | '
     ['queues', () => onChange('queues')],
     ['inbox', () => onChange('inbox')],
     ['connect', () => { connected = true; changed(); for (const item of mine.values()) announce(item.kind, item.id, Date.now() + CLAIM_MS); }],
-    ['disconnect', () => { connected = false; changed(); }],
+    ['disconnect', (reason) => {
+      connected = false;
+      changed();
+      // The server closed it (a role change, a revocation): try once more in a moment; a revoked
+      // session is refused again, and the next call's 401 signs the tab out.
+      if (reason === 'io server disconnect') setTimeout(() => { if (socket && socketToken === token) (socket as LiveSocket & { connect(): void }).connect(); }, 1_500);
+    }],
     ['claim', (value) => {
       if (!value || typeof value !== 'object') return;
       const claim = value as Claim;
