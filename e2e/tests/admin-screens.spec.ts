@@ -13,6 +13,7 @@ const PAGES: ReadonlyArray<{ path: string; heading: string }> = [
   { path: '/admin/withdrawals', heading: T.withdrawals.title },
   { path: '/admin/slips', heading: T.slips.title },
   { path: '/admin/deposits', heading: T.unmatched.title },
+  { path: '/admin/held', heading: T.held.title },
   { path: '/admin/members', heading: T.members.title },
   { path: '/admin/chat', heading: T.chat.title },
   { path: '/admin/promotions', heading: T.promotions.title },

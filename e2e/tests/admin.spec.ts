@@ -33,7 +33,12 @@ test('finance signs in with TOTP, approves a withdrawal, and the member’s stat
   await page.getByRole('searchbox', { name: T.common.search }).fill(member.phone);
   const approve = page.getByRole('button', { name: new RegExp(`^${T.withdrawals.approve} ${member.phone}`) });
   await approve.click();
-  await expect(page.getByRole('status').filter({ hasText: T.withdrawals.approved })).toBeVisible();
+  // Nothing is sent before the confirmation naming the member and the amount.
+  const dialog = page.getByRole('dialog', { name: T.money.approveTitle });
+  await expect(dialog.getByTestId('confirm-amount')).toHaveText('฿321.00');
+  await dialog.getByRole('button', { name: T.withdrawals.approve }).click();
+  // What the bank did, in words: paid (with its reference) or with the bank.
+  await expect(page.getByRole('status').filter({ hasText: /Paid: ฿321\.00|Sent to the bank: ฿321\.00/ })).toBeVisible();
 
   // The payout completes through the sandbox bank: the statement's withdrawal row is SUCCESS.
   await expect

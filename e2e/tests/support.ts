@@ -28,7 +28,14 @@ export const THAI_SCRIPT = /[\u0E00-\u0E7F]/;
 
 /** Fills the `{{name}}` placeholders of a message. */
 export function fill(template: string, values: Record<string, string | number> = {}): string {
-  return template.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+  // A text quoting an amount takes the member's currency (docs/currency.md): `{{sign}}` and
+  // `$t(translation:wallet.{{moneyUnit}})`, baht unless `sign` / `moneyUnit` say otherwise.
+  const messages = /[\u0E80-\u0EFF]/.test(template) ? la : /[\u0E00-\u0E7F]/.test(template) ? th : en;
+  const unit = values.moneyUnit === 'kip' ? messages.wallet.kip : messages.wallet.baht;
+  const all: Record<string, string | number> = { sign: values.moneyUnit === 'kip' ? '\u20AD' : '\u0E3F', ...values };
+  return template
+    .replace(/\$t\(translation:wallet\.\{\{moneyUnit\}\}\)/g, unit)
+    .replace(/\{\{(\w+)\}\}/g, (whole, name: string) => (name in all ? String(all[name]) : whole));
 }
 
 const usedPhones = new Set<string>();

@@ -10,7 +10,7 @@ import { expect, test, type APIRequestContext, type Locator, type Page } from '@
 import { en } from '../../apps/web/src/i18n/en';
 import type { Messages } from '../../apps/web/src/i18n/messages';
 import { th } from '../../apps/web/src/i18n/th';
-import { KBANK_NAMES, formatAccountNo } from './support';
+import { KBANK_NAMES, fill, formatAccountNo } from './support';
 
 type Locale = 'th' | 'en';
 const MESSAGES: Record<Locale, Messages> = { th, en };
@@ -18,10 +18,6 @@ const HTML_LANG: Record<Locale, string> = { th: 'th-TH', en: 'en-GB' };
 const HEADERS = { 'X-Requested-With': 'XMLHttpRequest' };
 const PASSWORD = 'wallet-e2e-1';
 
-/** Fills the `{{name}}` placeholders of a catalogue message. */
-function fill(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
-}
 
 /** Baht as the app shows it in th and en: 2 decimals, thousands commas. */
 function baht(amount: number): string {

@@ -360,6 +360,19 @@ async function registerWebApp(app: FastifyInstance, config: Config, services: Se
   const adminIndex = join(root, 'admin', 'index.html');
   const adminDocument = existsSync(adminIndex) ? readFileSync(adminIndex) : null;
   if (hasWeb) {
+    // The installed app's name is the site's name from its settings (as the tab title and every
+    // screen): the built manifests (apps/web/pwa) are sent with `name` and `short_name` replaced.
+    app.addHook('onRequest', async (request, reply) => {
+      const manifest = /^\/manifest\.(th|la|en)\.webmanifest$/.exec(request.url.split('?')[0] ?? '');
+      if (!manifest || (request.method !== 'GET' && request.method !== 'HEAD')) return;
+      const file = join(root, `manifest.${manifest[1]}.webmanifest`);
+      if (!existsSync(file)) return;
+      const built = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+      const info = await services.settings.get<{ name?: string }>('info', {}).catch(() => ({ name: undefined }));
+      const name = typeof info.name === 'string' && info.name.trim() !== '' ? info.name.trim() : null;
+      const body = name ? { ...built, name, short_name: name } : built;
+      return reply.header('cache-control', 'no-cache').type('application/manifest+json').send(JSON.stringify(body));
+    });
     await app.register(fastifyStatic, {
       root,
       wildcard: false,

@@ -161,9 +161,15 @@ const envSchema = z.object({
   SEED_DEMO: bool.optional(),
   /**
    * Game providers: `sandbox` (all 16, with their state in sandbox_game_* tables) or `none` (no
-   * provider connected: game calls fail cleanly). Default: sandbox, except with NODE_ENV=production.
+   * provider connected: game calls fail cleanly) or `http` (a transfer-wallet game API over HTTP,
+   * the sandbox service's protocol: GAME_API_URL and GAME_API_SECRET, docs/sandbox.md). Default:
+   * sandbox, except with NODE_ENV=production.
    */
-  GAME_PROVIDER: z.enum(['sandbox', 'none']).optional(),
+  GAME_PROVIDER: z.enum(['sandbox', 'none', 'http']).optional(),
+  /** GAME_PROVIDER=http: the game API's base URL (e.g. http://127.0.0.1:3100, `npm run sandbox`). */
+  GAME_API_URL: z.string().regex(/^https?:\/\//, 'must be an http(s):// URL').optional(),
+  /** GAME_PROVIDER=http: the HMAC-SHA256 secret of its signed requests. */
+  GAME_API_SECRET: z.string().min(8, 'must be at least 8 characters').optional(),
   /** Deadline of one call to a game provider; a transfer past it is settled by asking the provider. */
   PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(5_000),
   /** How often the reconciler settles transfers left pending, and how old they must be. */
@@ -197,7 +203,7 @@ export type Config = Omit<ParsedEnv, 'SMS_PROVIDER' | 'GAME_PROVIDER' | 'PAYMENT
    */
   env: Readonly<Record<string, string | undefined>>;
   SMS_PROVIDER: 'sandbox' | 'http';
-  GAME_PROVIDER: 'sandbox' | 'none';
+  GAME_PROVIDER: 'sandbox' | 'none' | 'http';
   PAYMENTS: 'sandbox' | 'live';
   SEED_DEMO: boolean;
   HSTS_MAX_AGE: number;
@@ -248,6 +254,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     ...overrides,
   };
   if (config.SMS_PROVIDER === 'http' && !config.SMS_HTTP_URL) problems.push('SMS_HTTP_URL: must be set when SMS_PROVIDER=http');
+  if (config.GAME_PROVIDER === 'http' && !config.GAME_API_URL) problems.push('GAME_API_URL: must be set when GAME_PROVIDER=http (the game API\'s base URL)');
+  if (config.GAME_PROVIDER === 'http' && !config.GAME_API_SECRET) problems.push('GAME_API_SECRET: must be set when GAME_PROVIDER=http (the secret of its signed requests)');
   if ((config.WEB_CONCURRENCY ?? 1) > 1 && !(config.DATABASE_URL && config.REDIS_URL)) {
     problems.push('WEB_CONCURRENCY: more than 1 process needs DATABASE_URL and REDIS_URL (the embedded database and in-memory state are one process\'s)');
   }

@@ -162,6 +162,7 @@ describe.each(dbKinds)('the server sends the app document on %s', (kind) => {
     mkdirSync(join(dist, 'assets'));
     writeFileSync(join(dist, 'index.html'), INDEX);
     writeFileSync(join(dist, 'assets', 'index-abc.js'), 'console.log(1)');
+    writeFileSync(join(dist, 'manifest.en.webmanifest'), JSON.stringify({ id: '/', name: 'Member Wallet', short_name: 'Wallet', start_url: '/user/home' }));
     for (const locale of ['th', 'en']) {
       mkdirSync(join(dist, 'prerendered', 'default', locale), { recursive: true });
       writeFileSync(join(dist, 'prerendered', 'default', locale, 'login.html'), prerenderedPage(locale, '/login'));
@@ -221,6 +222,18 @@ describe.each(dbKinds)('the server sends the app document on %s', (kind) => {
     expect((await page('/assets/missing.js')).status).toBe(404);
     expect((await page('/api/nothing')).status).toBe(404);
     expect((await page('/assets/index-abc.js')).status).toBe(200);
+  });
+
+  it('sends the installed app\'s manifest with the site\'s name from its settings', async () => {
+    await t.services.settings.set('info', { name: 'Golden Wallet', website: 'goldenwallet.example' });
+    const res = await t.app.inject({ method: 'GET', url: '/manifest.en.webmanifest' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/manifest\+json/);
+    expect(res.json()).toEqual({ id: '/', name: 'Golden Wallet', short_name: 'Golden Wallet', start_url: '/user/home' });
+    await t.services.settings.set('info', { name: 'Lucky Kip', website: '' });
+    expect((await t.app.inject({ method: 'GET', url: '/manifest.en.webmanifest?v=2' })).json()).toMatchObject({ name: 'Lucky Kip', short_name: 'Lucky Kip' });
+    // A language the build has no manifest for is not a page either.
+    expect((await t.app.inject({ method: 'GET', url: '/manifest.la.webmanifest' })).statusCode).not.toBe(500);
   });
 
   it('answers HEAD like GET, without a body; other methods are not pages', async () => {

@@ -5,7 +5,7 @@ import { loadConfig } from '../src/config';
 import { openDatabase } from '../src/db/database';
 import { migrate } from '../src/db/migrations';
 import { redact } from '../src/platform/audit';
-import { call, dbKinds, OPERATOR_TOKEN, startApp, type TestApp } from './helpers';
+import { call, dbKinds, OPERATOR_TOKEN, registerMember, startApp, type TestApp } from './helpers';
 import { advance, codeNow, operatorLogin, useTestClock } from './operator-helpers';
 
 interface Row {
@@ -135,6 +135,20 @@ describe.each(dbKinds)('the audit log on %s', (kind) => {
     expect(changes[0]).toMatchObject({ before: { status: 'pending-enrolment' }, after: { status: 'disabled' } });
     // Nothing generic doubles them.
     expect((await audit('action=POST /api/operator/operators')).total).toBe(0);
+  });
+
+  it('filters by member: the lock and the note on that member, not another member\'s', async () => {
+    const one = await registerMember(t.app);
+    const other = await registerMember(t.app);
+    const support = await operatorLogin(t, 'support');
+    expect((await call(t.app, 'POST', `/api/operator/members/${one.id}/lock`, { token: support, body: { locked: true } })).status).toBe(200);
+    expect((await call(t.app, 'POST', `/api/operator/members/${one.id}/notes`, { token: support, body: { text: 'called about a deposit' } })).status).toBe(200);
+    expect((await call(t.app, 'POST', `/api/operator/members/${other.id}/notes`, { token: support, body: { text: 'someone else' } })).status).toBe(200);
+    const rows = (await audit(`member=${one.id}`)).rows;
+    expect(rows.map((r) => r.entity).sort()).toEqual(['member', 'member-note']);
+    expect(rows.every((r) => r.target === one.id && r.operator === 'support')).toBe(true);
+    expect((await audit(`member=${one.id}&operator=owner`)).total).toBe(0);
+    expect((await audit(`member=${other.id}`)).rows.map((r) => r.after)).toEqual([expect.objectContaining({ text: 'someone else' })]);
   });
 
   it('filters by time and pages, newest first', async () => {

@@ -96,6 +96,26 @@ describe.each(dbKinds)('balances pushed on %s', (kind) => {
     expect(new Set(versions).size).toBe(versions.length);
   });
 
+  it('rounds played at a provider: once imported, the new game balance reaches the socket (no balance check asked)', async () => {
+    const m = await member();
+    expect((await call(t.app, 'POST', '/api/wallet/add', { token: m.token, body: { amount: 500 } })).status).toBe(200);
+    expect((await call(t.app, 'GET', '/api/wallet/activate/PG', { token: m.token })).status).toBe(200);
+    expect((await call(t.app, 'POST', '/api/wallet/transfer', { token: m.token, body: { from: 'WALLET', to: 'PG', amount: 500 } })).status).toBe(200);
+    const socket = await listen(base, m.token);
+    const house = t.services.sandboxGames;
+    if (!house) throw new Error('sandbox games expected');
+    const { username } = await t.services.games.memberGame(m.id, 'PG');
+    // A win of ฿400 on a ฿100 stake (×5), on the provider's side only.
+    expect(await house.spin('PG', username, 10_000, 5)).toBe(90_000);
+    await t.services.activity.importAll();
+    const event = await socket.next((e) => e.reason === 'game_result' && e.games?.PG === 900);
+    expect(event.wallet).toBeUndefined();
+    expect(event.versions.PG).toBeGreaterThan(0);
+    // The wallet read agrees with what was pushed.
+    const wallet = await call<{ slots: Array<{ code: string; amount: number }> }>(t.app, 'GET', '/api/wallet', { token: m.token });
+    expect(wallet.body.slots.find((s) => s.code === 'PG')?.amount).toBe(900);
+  });
+
   it('a posting in a transaction is announced once it commits, and never when it rolls back', async () => {
     const m = await registerMember(t.app);
     const db = t.services.database.db;

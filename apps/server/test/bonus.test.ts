@@ -53,6 +53,30 @@ describe.each(dbKinds)('bonuses on %s', (kind) => {
     for (let i = 0; i < spins; i++) await t.services.sandboxGames?.spin('PG', account.username, stake, multiplier);
   }
 
+  it('writes the bonus card from the rule in th, la and en: a rule change (percent, cap) is what the member reads at once', async () => {
+    const operator = { authorization: 'Bearer operator-token-for-tests' };
+    const rule = { type: 'day', maxReceived: 1, percentFail: 0, turnoverMultiple: 5, categories: ['slot'], banners: { th: [], la: [], en: [] } };
+    const put = async (percent: number, maxBonus: number) =>
+      expect((await t.app.inject({ method: 'PUT', url: '/api/operator/bonuses/CARDTEXT', headers: operator, payload: { ...rule, percent, minDeposit: 10_000, maxBonus } })).statusCode).toBe(200);
+    const m = await member(0);
+    const card = async () => (await call<Array<{ code: string; text?: { th: string; la: string; en: string } }>>(t.app, 'GET', '/api/bonus', { token: m.token })).body.find((b) => b.code === 'CARDTEXT')?.text;
+    await put(10, 20_000);
+    const before = await card();
+    expect(before?.en).toBe('10% bonus on your deposit, up to ฿200.00 · minimum deposit ฿100.00 · turnover 5× (deposit + bonus) · 1 time a day');
+    expect(before?.th).toContain('10%');
+    expect(before?.th).toContain('฿200.00');
+    expect(before?.la).toContain('฿200.00');
+    await put(12, 30_000);
+    const after = await card();
+    for (const words of [after?.th, after?.la, after?.en]) {
+      expect(words).toContain('12%');
+      expect(words).toContain('฿300.00');
+      expect(words).not.toContain('฿200.00');
+    }
+    expect(after?.th).toContain('ต่อวัน');
+    expect(after?.la).toContain('ຕໍ່ມື້');
+  });
+
   it('grants the bonus on the latest deposit, locks withdrawals and slot transfers out until the turnover is met, then frees the money', async () => {
     const m = await member(1000);
     const taken = await activate(m.token, 'welcome20');

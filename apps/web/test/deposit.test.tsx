@@ -217,7 +217,7 @@ describe('deposit modal', () => {
     const expired = await within(modal).findByTestId('qr-expired', {}, { timeout: 4_000 });
     expect(expired.textContent).toContain(th.deposit.qr.expiredTitle);
     const renew = within(expired).getByTestId('qr-renew');
-    expect(renew.textContent).toBe(th.deposit.qr.renew.replace('{{amount}}', '50.00'));
+    expect(renew.textContent).toBe(th.deposit.qr.renew.replace('{{sign}}', '฿').replace('{{amount}}', '50.00'));
     fireEvent.click(renew);
     expect(await within(modal).findByTestId('qr-shown')).toBeTruthy();
     expect(api.callsTo('POST', '/api/qrcode/KBANK')[0]?.body).toEqual({ amount: 50 });

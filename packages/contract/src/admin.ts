@@ -84,6 +84,8 @@ export const auditQuerySchema = z.object({
   /** An action, or its beginning (`login` matches `login`, `login.failed`, …). */
   action: text(200).optional(),
   target: text(200).optional(),
+  /** Added: a member's id; the rows about that member (lock, notes) or naming them as memberId in before/after. */
+  member: text(64).optional(),
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),

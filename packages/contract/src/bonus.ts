@@ -27,7 +27,9 @@ export const bonusItemSchema = z.object({
   type: bonusTypeSchema,
   maxReceived: z.number().int(),
   percentFail: z.number().describe('percent; replaces %percentFail% in the notice'),
-  banners: z.array(carouselItemSchema),
+  banners: z.array(carouselItemSchema).describe('decoration only: the card\'s words are `text`'),
+  // Added: the card's words generated from the rule (percent, cap, minimum deposit, turnover, period).
+  text: z.object({ th: z.string(), la: z.string(), en: z.string() }).optional().describe('added: the card text generated from the rule, in th, la and en'),
   userBonus: userBonusSchema.nullable().describe('null when the member never took this bonus'),
 });
 export type BonusItem = z.infer<typeof bonusItemSchema>;

@@ -33,6 +33,8 @@ export const DEFAULT_LAOS_LOCALE: Locale = 'la';
 export const LOCALE_TAGS: Record<Locale, string> = { th: 'th-TH', la: 'lo-LA', en: 'en-GB' };
 
 export const MIN_TRANSFER_BAHT = 1;
+/** The sandbox top-up's preset amounts per currency (the member's, BAHT or LAK), in major units: ฿100/500/1,000, ₭50,000/100,000/500,000. */
+export const DEMO_TOP_UP_PRESETS: Record<'BAHT' | 'LAK', readonly number[]> = { BAHT: [100, 500, 1000], LAK: [50_000, 100_000, 500_000] };
 export const EWALLET_MIN_BAHT = 2;
 export const QR_MINIMUMS = { generic: 1, KBANK: 1, WW: 100, PAYONEX: 100, PAYTIMZ: 10, ZPAY: 10 } as const;
 export const QR_PRESETS = {

@@ -250,8 +250,12 @@ export class Credits {
     }
   }
 
-  /** Operator: a held deposit is to be sent back to where it came from: FAILED DEPOSIT_RETURNED, no money moves (none was credited). Answers whether it was held. */
-  async markReturned(operationId: string): Promise<boolean> {
+  /**
+   * Operator: a held deposit is to be sent back to where it came from: FAILED DEPOSIT_RETURNED, no
+   * money moves (none was credited). Answers whose and how much (minor units), or null when it was
+   * not held (released or returned before).
+   */
+  async markReturned(operationId: string): Promise<{ memberId: string; amount: number; currency: Currency } | null> {
     const done = await this.db
       .updateTable('operations')
       .set({ status: 'FAILED', note: 'DEPOSIT_RETURNED', updated_at: new Date() })
@@ -259,8 +263,10 @@ export class Credits {
       .where('type', '=', 'deposit')
       .where('status', '=', 'PENDING')
       .where('start_tx', 'is', null)
+      .returning(['member_id', 'amount'])
       .executeTakeFirst();
-    return Number(done.numUpdatedRows) > 0;
+    if (!done) return null;
+    return { memberId: done.member_id, amount: Number(done.amount), currency: await memberCurrency(this.db, done.member_id) };
   }
 
   /** Held deposits (and returned ones), oldest first: all members' (operators' queue) or one member's, at most 500. */

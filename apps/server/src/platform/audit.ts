@@ -219,6 +219,8 @@ export interface AuditQuery {
   action?: string;
   target?: string;
   entity?: string;
+  /** A member's id: the rows about the member (entity member or member-note) or naming them as memberId. */
+  member?: string;
   from?: string;
   to?: string;
   page: number;
@@ -232,6 +234,15 @@ export async function readAudit(db: Kysely<DB>, query: AuditQuery): Promise<{ ro
   if (query.action) base = base.where('action', 'like', `${query.action.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
   if (query.target) base = base.where('target', '=', query.target);
   if (query.entity) base = base.where('entity', '=', query.entity);
+  const member = query.member;
+  if (member)
+    base = base.where((eb) =>
+      eb.or([
+        eb.and([eb('entity', 'in', ['member', 'member-note']), eb('target', '=', member)]),
+        eb(sql<string>`before->>'memberId'`, '=', member),
+        eb(sql<string>`after->>'memberId'`, '=', member),
+      ]),
+    );
   if (query.from) base = base.where('at', '>=', new Date(query.from));
   if (query.to) base = base.where('at', '<', new Date(query.to));
   const [rows, count] = await Promise.all([

@@ -10,6 +10,7 @@ import {
   type Locale,
 } from '@mw/contract/constants';
 import { LAOS, LAOS_BUILD } from '../shared/config';
+import { applyMoneyVariables } from '../shared/format/moneyCurrency';
 import { readStorage, writeStorage } from '../shared/storage';
 import { defaultMessages } from './defaultMessages';
 import type { LaterMessages, MemberFirstMessages, MemberLaterMessages, Messages } from './messages';
@@ -117,11 +118,14 @@ export function setupI18n(): typeof i18next {
       fallbackLng: bundledLocale,
       supportedLngs: [...LOCALES],
       resources: { [bundledLocale]: { translation: { ...defaultMessages, ...pendingMessages } } },
+      // {{sign}} and {{moneyUnit}}: the member's currency (shared/format/moneyCurrency.ts), baht until it is known.
       interpolation: { escapeValue: false },
       initAsync: false,
       returnNull: false,
       showSupportNotice: false,
     });
+    // {{sign}} and {{moneyUnit}} in texts: the member's currency (baht until it is known).
+    applyMoneyVariables();
     applyDocumentLocale(bundledLocale);
   }
   return i18next;

@@ -161,7 +161,7 @@ export const laMemberFirst: MemberFirstMessages = {
     CANNOT_READ_CROPPED_IMAGE: 'ສະລິບບໍ່ຖືກຕ້ອງ',
     DEST_ACC_INVALID: 'ບັນຊີປາຍທາງບໍ່ຖືກຕ້ອງ',
     SLIP_REFNO_DUPLICATED: 'ສະລິບຊ້ຳ',
-    UNSTABLE_REFNO_ON_SLIP: 'ອ່ານເລກອ້າງອີງໃນສະລິບບໍ່ໄດ້',
+    UNSTABLE_REFNO_ON_SLIP: 'ທະນາຄານຍັງບໍ່ມີລາຍການໂອນທີ່ກົງກັບເລກອ້າງອີງນີ້ ກະລຸນາລໍຖ້າຈັກໜ້ອຍແລ້ວລອງໃໝ່ ຫຼື ຕິດຕໍ່ຝ່າຍບໍລິການ',
     TRIPPLE_WRONG_CAPTCHA: 'ປ້ອນແຄັບຊາຜິດ 3 ຄັ້ງຕິດຕໍ່ກັນ',
     INVALID_SLIP: 'ອ່ານຂໍ້ມູນສະລິບບໍ່ໄດ້',
     NOT_MATCH: 'ບັນຊີບໍ່ກົງກັບບັນຊີທີ່ລົງທະບຽນໄວ້',

@@ -164,7 +164,7 @@ export const thMemberFirst = {
     CANNOT_READ_CROPPED_IMAGE: 'สลิปไม่ถูกต้อง',
     DEST_ACC_INVALID: 'บัญชีปลายทางไม่ถูกต้อง',
     SLIP_REFNO_DUPLICATED: 'สลิปซ้ำ',
-    UNSTABLE_REFNO_ON_SLIP: 'อ่านเลขอ้างอิงบนสลิปไม่ได้',
+    UNSTABLE_REFNO_ON_SLIP: 'ธนาคารยังไม่มีรายการโอนที่ตรงกับเลขอ้างอิงนี้ กรุณารอสักครู่แล้วลองใหม่ หรือติดต่อฝ่ายบริการ',
     TRIPPLE_WRONG_CAPTCHA: 'กรอกแคปต์ชาผิด 3 ครั้งติดต่อกัน',
     INVALID_SLIP: 'อ่านข้อมูลสลิปไม่ได้',
     NOT_MATCH: 'บัญชีไม่ตรงกับบัญชีที่ลงทะเบียนไว้',

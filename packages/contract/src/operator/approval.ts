@@ -71,7 +71,13 @@ export const approvalOperatorCalls = {
 export const heldDepositSchema = z.object({
   id: z.string(),
   memberId: z.string(),
+  /** The member's phone. */
   username: z.string(),
+  /** The member's name, bank and account, for the operator's confirmation. */
+  name: z.string(),
+  bankCode: z.string(),
+  bankAccountNo: z.string(),
+  /** Major units of `currency` (THB or LAK). */
   amount: z.number(),
   currency: z.string(),
   from: z.unknown(),
@@ -91,13 +97,22 @@ export const responsibleOperatorCalls = {
     ...op, domain: 'responsible', method: 'POST', path: '/api/operator/deposits/held/:id/release', roles: ['finance'], params: idParams,
     // Optional: a missing body is no force.
     body: z.strictObject({ force: z.boolean().optional() }).nullish(),
-    response: z.object({ ok: z.literal(true), id: z.string(), memberId: z.string(), amount: z.number(), wallet: z.object({ amount: z.number() }) }),
+    response: z.object({ ok: z.literal(true), id: z.string(), memberId: z.string(), amount: z.number(), currency: z.enum(['THB', 'LAK']), wallet: z.object({ amount: z.number() }) }),
     description: 'Credits a held deposit; over the limit (or during a break) only an owner, asking with {force: true}.',
   }),
   heldReturn: endpoint({
     ...op, domain: 'responsible', method: 'POST', path: '/api/operator/deposits/held/:id/return', roles: ['finance'], params: idParams,
-    response: z.object({ ok: z.literal(true), id: z.string(), status: z.literal('RETURNED') }),
-    description: 'Marks a held deposit as returned to its sender (outside the wallet).',
+    // Optional for the calls made before it (a missing body: no reason, no reference); the back office always sends both.
+    body: z
+      .strictObject({
+        /** Why it goes back (kept in the audit). */
+        reason: z.string().trim().min(1).max(200).optional(),
+        /** The outgoing transfer's reference, the money having been sent back by hand. */
+        reference: z.string().trim().regex(/^[A-Za-z0-9-]{4,40}$/).optional(),
+      })
+      .nullish(),
+    response: z.object({ ok: z.literal(true), id: z.string(), status: z.literal('RETURNED'), reference: z.string().nullable() }),
+    description: 'Marks a held deposit as returned to its sender by hand (outside the wallet), with the outgoing transfer\'s reference; nothing is credited.',
   }),
   memberResponsible: endpoint({ ...op, domain: 'responsible', method: 'GET', path: '/api/operator/members/:id/responsible', roles: ['finance', 'support'], params: idParams, response: z.looseObject({}) }),
   memberBreakLift: endpoint({

@@ -46,7 +46,7 @@ export const memberDetailSchema = z.looseObject({
   coin: z.number().int(),
   games: z.array(gameAccountSchema.loose()),
   /** The bonus running (its receipt and progress), or null. */
-  bonus: z.looseObject({ progress: z.looseObject({ turnover: z.number(), target: z.number() }).nullable() }).nullable(),
+  bonus: z.looseObject({ progress: z.looseObject({ turnover: z.number().describe('major units of the member\'s currency'), target: z.number().describe('major units of the member\'s currency') }).nullable() }).nullable(),
   invite: z.looseObject({ amount: z.number(), success: z.number(), fail: z.number(), inviter: memberLink.nullable(), invited: z.array(memberLink.extend({ createdAt: z.string() })) }),
   notes: z.array(memberNoteSchema),
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { slipReasonCodes } from '../errors';
 import { endpoint } from '../http';
 import { instantSchema } from './common';
+import { awaitingApprovalSchema } from './payout';
 import { amountSchema } from '../money';
 import { moneyResultSchema, slipSchema } from '../wallet';
 
@@ -31,7 +32,13 @@ export const operatorSlipSchema = z.looseObject({
   memberId: z.string(),
   username: z.string(),
   reference: z.string(),
-  amount: z.number(),
+  /** Major units of `currency`; null while the bank does not know the transfer yet (a slip in progress: its amount is not known). */
+  amount: z.number().nullable(),
+  currency: z.enum(['THB', 'LAK']),
+  /** The member's name, bank and account (`username` is the phone), for the operator's confirmation. */
+  name: z.string(),
+  bankCode: z.string(),
+  bankAccountNo: z.string(),
   status: z.enum(['PENDING', 'SUCCESS', 'FAILED']),
   note: z.string().nullable(),
   transferKey: z.string().nullable(),
@@ -66,7 +73,15 @@ export const unmatchedDepositSchema = z.looseObject({
   reference: z.string(),
 });
 /** A four-eyes call above FOUR_EYES_THRESHOLD answers 202 with the approval it recorded instead. */
-export const assignedSchema = z.looseObject({ id: z.string(), memberId: z.string(), operationId: z.string(), amount: z.number(), currency: z.string() });
+export const assignedSchema = z.looseObject({
+  id: z.string(),
+  memberId: z.string(),
+  operationId: z.string(),
+  amount: z.number(),
+  currency: z.string(),
+  /** Held by the member's deposit rules (DEPOSIT_LIMIT, TIME_OUT, SELF_EXCLUDED): recorded, not credited; null when credited. */
+  held: z.string().nullable().optional(),
+});
 /** overLimit: an owner's explicit credit over the member's deposit limit (else 403 DEPOSIT_LIMIT). */
 export const manualDepositSchema = z.strictObject({
   memberId: z.string().min(1).max(64),
@@ -123,11 +138,11 @@ export const depositOperatorCalls = {
   depositManualSwitch: endpoint({ ...op, method: 'PUT', path: '/api/operator/deposit-manual', roles: ['finance'], body: z.strictObject({ value: z.boolean() }), response: z.object({ isManual: z.boolean() }) }),
   depositsUnmatched: endpoint({ ...op, method: 'GET', path: '/api/operator/deposits/unmatched', roles: ['finance'], response: z.object({ deposits: z.array(unmatchedDepositSchema) }) }),
   depositAssign: endpoint({
-    ...op, method: 'POST', path: '/api/operator/deposits/:id/assign', roles: ['finance'], params: idParams, body: z.strictObject({ memberId: z.string().min(1).max(64) }), response: assignedSchema,
+    ...op, method: 'POST', path: '/api/operator/deposits/:id/assign', roles: ['finance'], params: idParams, body: z.strictObject({ memberId: z.string().min(1).max(64) }), response: z.union([assignedSchema, awaitingApprovalSchema]),
     description: 'Credits an unmatched deposit to a member (above FOUR_EYES_THRESHOLD: 202 with the approval a second operator runs).',
   }),
   depositManual: endpoint({
-    ...op, method: 'POST', path: '/api/operator/deposits', roles: ['finance'], body: manualDepositSchema, response: moneyResultSchema, movesMoney: true,
+    ...op, method: 'POST', path: '/api/operator/deposits', roles: ['finance'], body: manualDepositSchema, response: z.union([moneyResultSchema, awaitingApprovalSchema]), movesMoney: true,
     description: 'A manual credit; needs an Idempotency-Key (400 KEY_MISSING). Above FOUR_EYES_THRESHOLD: 202 with the approval a second operator runs.',
   }),
   depositChannels: endpoint({ ...op, method: 'GET', path: '/api/operator/deposit-channels', roles: ['finance'], response: z.object({ channels: z.array(channelSchema) }) }),

@@ -25,6 +25,12 @@ export const withdrawalRowSchema = z.looseObject({
   note: z.string().nullable(),
   payout: z.enum(['pending', 'processing', 'ended']),
   bankStatus: z.string().nullable(),
+  /** The member's currency (THB or LAK): `amount` is in its major units. */
+  currency: z.enum(['THB', 'LAK']),
+  /** Who the money goes to, for the operator's confirmation: name, bank and account (`username` is the phone). */
+  name: z.string(),
+  bankCode: z.string(),
+  bankAccountNo: z.string(),
 });
 
 /** A withdrawal's payout as operators read it (amounts in baht / kip with 2 decimals). */
@@ -68,11 +74,11 @@ export const payoutOperatorCalls = {
   }),
   withdrawalGet: endpoint({ ...op, method: 'GET', path: '/api/operator/withdrawals/:id', roles: ['finance'], params: idParams, response: payoutViewSchema }),
   withdrawalApprove: endpoint({
-    ...op, method: 'POST', path: '/api/operator/withdrawals/:id/approve', roles: ['finance'], params: idParams, response: payoutViewSchema,
+    ...op, method: 'POST', path: '/api/operator/withdrawals/:id/approve', roles: ['finance'], params: idParams, response: z.union([payoutViewSchema, awaitingApprovalSchema]),
     description: 'Pays the withdrawal through the bank (above FOUR_EYES_THRESHOLD: 202 with the approval a second operator runs).',
   }),
   withdrawalComplete: endpoint({
-    ...op, method: 'POST', path: '/api/operator/withdrawals/:id/complete', roles: ['finance'], params: idParams, response: endedSchema,
+    ...op, method: 'POST', path: '/api/operator/withdrawals/:id/complete', roles: ['finance'], params: idParams, response: z.union([endedSchema, awaitingApprovalSchema]),
     description: 'Marks the withdrawal paid by hand (above FOUR_EYES_THRESHOLD: 202 with the approval a second operator runs).',
   }),
   withdrawalReject: endpoint({

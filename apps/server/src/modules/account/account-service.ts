@@ -266,6 +266,17 @@ export class AccountService {
     return row ?? null;
   }
 
+  /** Members as an operator's confirmation names them (phone, name, bank and account, currency), by id; unknown ids are left out. */
+  async contacts(memberIds: readonly string[]): Promise<Map<string, { username: string; name: string; bankCode: string; bankAccountNo: string; currency: string }>> {
+    if (memberIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('members')
+      .select(['id', 'username', 'name', 'bank_code', 'bank_account_no', 'currency'])
+      .where('id', 'in', [...memberIds])
+      .execute();
+    return new Map(rows.map((r) => [r.id, { username: r.username, name: r.name, bankCode: r.bank_code, bankAccountNo: r.bank_account_no, currency: r.currency }]));
+  }
+
   /** Whether a phone is registered. */
   async isRegistered(phone: string): Promise<boolean> {
     return (await this.db.selectFrom('members').select('id').where('username', '=', phone).executeTakeFirst()) !== undefined;

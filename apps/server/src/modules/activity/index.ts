@@ -107,6 +107,7 @@ export class GameActivity {
    */
   private async importFrom(code: string, category: string, pageSize: number): Promise<number> {
     let imported = 0;
+    const players = new Set<string>();
     for (let pages = 0; pages < 20; pages++) {
       const at = await this.db.selectFrom('game_round_cursors').select('cursor').where('provider', '=', code).executeTakeFirst();
       const rounds = await this.games.provider(code).rounds(at?.cursor ?? null, pageSize);
@@ -114,7 +115,7 @@ export class GameActivity {
       const last = rounds[rounds.length - 1]?.cursor ?? at?.cursor ?? '0';
       imported += await this.db.transaction().execute(async (trx) => {
         await sql`SELECT pg_advisory_xact_lock(${IMPORT_LOCK}, hashtext(${code}))`.execute(trx);
-        const written = await sql<{ n: string }>`
+        const written = await sql<{ member_id: string; n: string }>`
           WITH incoming AS (
             SELECT * FROM unnest(${rounds.map((r) => r.roundId)}::text[], ${rounds.map((r) => r.username)}::text[],
               ${rounds.map((r) => String(r.stake))}::bigint[], ${rounds.map((r) => String(r.win))}::bigint[], ${rounds.map((r) => r.settledAt.toISOString())}::timestamptz[])
@@ -125,17 +126,34 @@ export class GameActivity {
             FROM incoming i JOIN member_games mg ON mg.game_code = ${code} AND mg.username = i.username
             ORDER BY i.round_id
             ON CONFLICT (provider, round_id) DO NOTHING
-            RETURNING 1)
-          SELECT count(*)::text AS n FROM inserted`.execute(trx);
+            RETURNING member_id)
+          SELECT member_id, count(*)::text AS n FROM inserted GROUP BY member_id`.execute(trx);
         await sql`
           INSERT INTO game_round_cursors (provider, cursor) VALUES (${code}, ${last})
           ON CONFLICT (provider) DO UPDATE SET cursor = EXCLUDED.cursor, updated_at = now()
           WHERE game_round_cursors.cursor::numeric < EXCLUDED.cursor::numeric`.execute(trx);
-        return Number(written.rows[0]?.n ?? 0);
+        for (const row of written.rows) players.add(row.member_id);
+        return written.rows.reduce((sum, row) => sum + Number(row.n), 0);
       });
       if (rounds.length < pageSize) break;
     }
+    await this.followPlay(code, players);
     return imported;
+  }
+
+  /**
+   * The game balance of each member whose rounds were just imported, read from the provider: the
+   * read books the difference to the ledger (GameService.sync), and the money core's balance feed
+   * pushes the new game balance to the member's open app (the socket's `balance` event, reason
+   * game_result). A provider that does not answer keeps the last balance; the next read books it.
+   */
+  private async followPlay(code: string, members: ReadonlySet<string>): Promise<void> {
+    await Promise.allSettled(
+      [...members].map(async (memberId) => {
+        const game = await this.games.memberGame(memberId, code);
+        await this.games.sync(memberId, game);
+      }),
+    );
   }
 
   /** A member's stakes and wins in rounds settled in [from, to), in the given categories (all when null). */
@@ -152,7 +170,7 @@ export class GameActivity {
   }
 }
 
-/** Game activity: round import (every ROUND_IMPORT_INTERVAL_MS, 2 s) and play totals. */
+/** Game activity: round import (every ROUND_IMPORT_INTERVAL_MS, 1 s) and play totals. */
 export const activityModule = defineModule({
   name: 'activity',
   migrations: [
@@ -182,7 +200,7 @@ CREATE TABLE game_round_cursors (
     services.activity = new GameActivity(services.database.db, services.games);
   },
   start({ activity, config }, log) {
-    const every = Number(config.env.ROUND_IMPORT_INTERVAL_MS ?? 2_000);
+    const every = Number(config.env.ROUND_IMPORT_INTERVAL_MS ?? 1_000);
     if (!Number.isFinite(every) || every <= 0) return undefined;
     let running = false;
     const timer = setInterval(() => {

@@ -6,6 +6,7 @@ import { toBaht } from '@mw/contract/money';
 import type { Locale } from '@mw/contract/constants';
 import type { DB } from '../../db/schema';
 import { bannersFor } from '../../lib/banners';
+import { bonusText } from './bonus-text';
 import { AppError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { MoneyCore } from '../../money/core';
@@ -156,6 +157,7 @@ export class BonusService {
         maxReceived: b.max_received,
         percentFail: Number(b.percent_fail),
         banners: bannersFor(b.banners, locale),
+        text: bonusText({ type: b.type, percent: Number(b.percent), turnoverMultiple: Number(b.turnover_multiple), maxReceived: b.max_received, amounts: bonusAmountsIn(b, currency) ?? { minDeposit: 0, maxBonus: 0 }, currency }),
         userBonus: this.userBonus(await this.receiptsInPeriod(memberId, b)),
       })),
     );

@@ -151,7 +151,7 @@ export class BankDepositService {
       channel: r.channel,
       reason: r.reason,
       amount: toBaht(Number(r.amount)),
-      currency: r.currency,
+      currency: ledgerCurrency(r.currency),
       fromBankCode: r.from_bank_code,
       fromAccountNo: r.from_account_no,
       fromName: r.from_name,
@@ -173,7 +173,7 @@ export class BankDepositService {
    * message can credit it again. Assigning it again to the same member answers the same; to
    * another member DEPOSIT_ALREADY_ASSIGNED.
    */
-  async assign(id: string, memberId: string): Promise<{ id: string; memberId: string; operationId: string; amount: number; currency: string }> {
+  async assign(id: string, memberId: string): Promise<{ id: string; memberId: string; operationId: string; amount: number; currency: string; held: string | null }> {
     const row = await this.db.selectFrom('unmatched_deposits').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) throw notFound('NO_DEPOSIT');
     const member = await this.accounts.findById(memberId);
@@ -196,10 +196,12 @@ export class BankDepositService {
       });
       operationId = credit.operationId;
     }
-    const op = await this.db.selectFrom('operations').select(['id', 'member_id']).where('id', '=', operationId ?? '').executeTakeFirstOrThrow();
+    const op = await this.db.selectFrom('operations').select(['id', 'member_id', 'status', 'note']).where('id', '=', operationId ?? '').executeTakeFirstOrThrow();
     if (op.member_id !== memberId) throw new AppError(409, 'DEPOSIT_ALREADY_ASSIGNED', { memberId: op.member_id });
     await this.markAssigned(row.source, row.ref, memberId, op.id);
-    return { id, memberId, operationId: op.id, amount: toBaht(Number(row.amount)), currency: row.currency };
+    // Held by the member's deposit rules (a limit, a break): recorded for the member, not credited (the held-deposits queue).
+    const held = op.status === 'PENDING' ? (op.note ?? 'DEPOSIT_LIMIT') : null;
+    return { id, memberId, operationId: op.id, amount: toBaht(Number(row.amount)), currency: ledgerCurrency(row.currency), held };
   }
 
   /** Marks money held earlier under this key as credited to the member (a later message credited it). */

@@ -39,8 +39,16 @@ export interface OperatorSlip {
   memberId: string;
   username: string;
   reference: string;
-  /** Baht (or kip) as the member's currency. */
-  amount: number;
+  /**
+   * Major units of `currency`; null while not known: a slip in progress whose transfer the bank
+   * did not know yet is recorded with no amount (0), which is not an amount to show as ฿0.00.
+   */
+  amount: number | null;
+  currency: 'THB' | 'LAK';
+  /** The member's name, bank and account (`username` is the phone). */
+  name: string;
+  bankCode: string;
+  bankAccountNo: string;
   status: 'PENDING' | 'SUCCESS' | 'FAILED';
   note: string | null;
   /** Sending bank and reference (`KBANK:0141...`) while the slip is in progress (for display only: nothing reads it back). */
@@ -416,7 +424,7 @@ export class SlipService {
     let query = this.db
       .selectFrom('slips')
       .innerJoin('members', 'members.id', 'slips.member_id')
-      .select(['slips.id', 'slips.member_id', 'members.username', 'slips.reference', 'slips.amount', 'slips.status', 'slips.note', 'slips.transfer_bank', 'slips.transfer_ref', 'slips.created_at', 'slips.checked_at'])
+      .select(['slips.id', 'slips.member_id', 'members.username', 'members.name', 'members.bank_code', 'members.bank_account_no', 'members.currency', 'slips.reference', 'slips.amount', 'slips.status', 'slips.note', 'slips.transfer_bank', 'slips.transfer_ref', 'slips.created_at', 'slips.checked_at'])
       .orderBy('slips.created_at', 'desc')
       .orderBy('slips.id', 'desc')
       .limit(50)
@@ -429,7 +437,11 @@ export class SlipService {
         memberId: r.member_id,
         username: r.username,
         reference: r.reference,
-        amount: toBaht(Number(r.amount)),
+        amount: Number(r.amount) > 0 ? toBaht(Number(r.amount)) : null,
+        currency: ledgerCurrency(r.currency),
+        name: r.name,
+        bankCode: r.bank_code,
+        bankAccountNo: r.bank_account_no,
         status: r.status,
         note: r.note,
         // Shown while the slip is in progress (for the operator to look the transfer up).

@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { toBaht } from '@mw/contract/money';
 import { requireMember } from '../../http/handlers';
 import { AppError } from '../../lib/errors';
+import { ledgerCurrency } from '../../money/ledger';
 import { recordChange } from '../../platform/audit';
 import { defineModule } from '../../platform/module';
 import { operatorGuard, operatorIsOwner, operatorName } from '../../platform/operator';
@@ -102,13 +103,15 @@ CREATE TRIGGER responsible_settings_kept BEFORE DELETE ON responsible_settings F
     const c = responsibleOperatorCalls;
     contractRoute(app, c.heldDeposits, { preHandler: guard }, async ({ query: { status } }) => {
       const held = await money.credits.held({ status });
-      const names = new Map<string, string>();
-      for (const memberId of new Set(held.map((h) => h.memberId))) names.set(memberId, (await accounts.profile(memberId).catch(() => null))?.username ?? '');
+      const members = await accounts.contacts([...new Set(held.map((h) => h.memberId))]);
       return {
         deposits: held.map((h) => ({
           id: h.operationId,
           memberId: h.memberId,
-          username: names.get(h.memberId) ?? '',
+          username: members.get(h.memberId)?.username ?? '',
+          name: members.get(h.memberId)?.name ?? '',
+          bankCode: members.get(h.memberId)?.bankCode ?? '',
+          bankAccountNo: members.get(h.memberId)?.bankAccountNo ?? '',
           amount: toBaht(h.amount),
           currency: h.currency,
           from: h.from,
@@ -126,13 +129,29 @@ CREATE TRIGGER responsible_settings_kept BEFORE DELETE ON responsible_settings F
       // Over the limit (or during a break) only an owner may credit it, and only by asking so (force).
       const released = await money.credits.release(id, force && operatorIsOwner(request));
       if (!released) throw new AppError(404, 'NO_HELD_DEPOSIT');
-      await recordChange(database.db, { who: operatorName(request), entity: 'held-deposit', key: id, before: { status: 'HELD' }, after: { status: 'RELEASED', force, memberId: released.memberId, amount: released.amount } });
-      return { ok: true as const, id, memberId: released.memberId, amount: toBaht(released.amount), wallet: { amount: toBaht(released.wallet) } };
+      const currency = ledgerCurrency((await accounts.findById(released.memberId))?.currency ?? 'BAHT');
+      await recordChange(database.db, {
+        who: operatorName(request),
+        entity: 'held-deposit',
+        key: id,
+        before: { status: 'HELD' },
+        after: { status: 'RELEASED', force, memberId: released.memberId, amount: toBaht(released.amount), currency },
+      });
+      return { ok: true as const, id, memberId: released.memberId, amount: toBaht(released.amount), currency, wallet: { amount: toBaht(released.wallet) } };
     });
-    contractRoute(app, c.heldReturn, { preHandler: guard }, async ({ params: { id }, request }) => {
-      if (!(await money.credits.markReturned(id))) throw new AppError(404, 'NO_HELD_DEPOSIT');
-      await recordChange(database.db, { who: operatorName(request), entity: 'held-deposit', key: id, before: { status: 'HELD' }, after: { status: 'RETURNED' } });
-      return { ok: true as const, id, status: 'RETURNED' as const };
+    // Returned by hand: the operator sent the money back to the sender outside the wallet; the reference of that transfer and the reason are in the audit.
+    contractRoute(app, c.heldReturn, { preHandler: guard }, async ({ params: { id }, body, request }) => {
+      const returned = await money.credits.markReturned(id);
+      if (!returned) throw new AppError(404, 'NO_HELD_DEPOSIT');
+      const reference = body?.reference ?? null;
+      await recordChange(database.db, {
+        who: operatorName(request),
+        entity: 'held-deposit',
+        key: id,
+        before: { status: 'HELD' },
+        after: { status: 'RETURNED', memberId: returned.memberId, amount: toBaht(returned.amount), currency: returned.currency, reason: body?.reason ?? null, reference },
+      });
+      return { ok: true as const, id, status: 'RETURNED' as const, reference };
     });
     contractRoute(app, c.memberResponsible, { preHandler: guard }, async ({ params }) => responsible.operatorView(params.id));
     // Lifting or shortening a break: refused to everyone; the try is in the audit.

@@ -16,6 +16,7 @@ import { withDeadline, type GameProvider } from '../../providers/games/game-prov
 import { SandboxGameHouse, type FaultMode } from '../../providers/games/sandbox-games';
 import { sandboxGameMigrations } from '../../providers/games/sandbox-tables';
 import { unconfiguredGameProvider } from '../../providers/games/unconfigured-games';
+import { httpGameProvider } from '../../providers/games/http-games';
 import type { SettingsService } from '../settings/settings-service';
 import { autologinHandlers } from './autologin-routes';
 import { GameService } from './game-service';
@@ -172,7 +173,13 @@ CREATE INDEX withdrawal_payouts_processing ON withdrawal_payouts (updated_at) WH
     const provider = (code: string): GameProvider => {
       let found = providers.get(code);
       if (!found) {
-        found = withDeadline(sandboxGames ? sandboxGames.provider(code) : unconfiguredGameProvider(code), config.PROVIDER_TIMEOUT_MS);
+        const chosen =
+          config.GAME_PROVIDER === 'http' && config.GAME_API_URL && config.GAME_API_SECRET
+            ? httpGameProvider(code, { url: config.GAME_API_URL, secret: config.GAME_API_SECRET, timeoutMs: config.PROVIDER_TIMEOUT_MS })
+            : sandboxGames
+              ? sandboxGames.provider(code)
+              : unconfiguredGameProvider(code);
+        found = withDeadline(chosen, config.PROVIDER_TIMEOUT_MS);
         providers.set(code, found);
       }
       return found;

@@ -10,7 +10,7 @@ import { answerFrom } from '../../money/answers';
 import type { MoneyCore } from '../../money/core';
 import type { MoneyLeaving } from '../../money/policies';
 import { derive, isDuplicateKey, KeyTaken, type Idem } from '../../money/idempotency';
-import { account, balances, InsufficientFunds, memberCurrency, openMemberAccounts, type Currency, type PostingKind } from '../../money/ledger';
+import { account, balances, InsufficientFunds, ledgerCurrency, memberCurrency, openMemberAccounts, type Currency, type PostingKind } from '../../money/ledger';
 import { recordWithMoney, type OperationRow } from '../../money/operations';
 import type { AccountService } from '../account/account-service';
 import type { SettingsService } from '../settings/settings-service';
@@ -210,7 +210,22 @@ export class WalletService {
    */
   async withdrawals(input: { status?: 'PENDING' | 'SUCCESS' | 'FAILED'; q?: string; page: number; pageSize: number; sort: 'createdAt' | '-createdAt' | 'amount' | '-amount' }): Promise<{
     total: number;
-    withdrawals: Array<{ id: string; memberId: string; username: string; amount: number; to: string; createdAt: string; status: string; note: string | null; payout: 'pending' | 'processing' | 'ended'; bankStatus: string | null }>;
+    withdrawals: Array<{
+      id: string;
+      memberId: string;
+      username: string;
+      name: string;
+      bankCode: string;
+      bankAccountNo: string;
+      currency: 'THB' | 'LAK';
+      amount: number;
+      to: string;
+      createdAt: string;
+      status: string;
+      note: string | null;
+      payout: 'pending' | 'processing' | 'ended';
+      bankStatus: string | null;
+    }>;
   }> {
     let query = this.db
       .selectFrom('operations')
@@ -222,7 +237,7 @@ export class WalletService {
     if (q) query = query.where((eb) => eb.or([eb('members.username', '=', q), eb('members.id', '=', q), eb('operations.id', '=', q)]));
     const count = await query.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst();
     const rows = await query
-      .select(['operations.id', 'operations.member_id', 'members.username', 'operations.amount', 'operations.target', 'operations.created_at', 'operations.status', 'operations.note', 'withdrawal_payouts.state', 'withdrawal_payouts.bank_status'])
+      .select(['operations.id', 'operations.member_id', 'members.username', 'members.name', 'members.bank_code', 'members.bank_account_no', 'members.currency', 'operations.amount', 'operations.target', 'operations.created_at', 'operations.status', 'operations.note', 'withdrawal_payouts.state', 'withdrawal_payouts.bank_status'])
       .orderBy(input.sort.endsWith('amount') ? 'operations.amount' : 'operations.created_at', input.sort.startsWith('-') ? 'desc' : 'asc')
       .orderBy('operations.id')
       .limit(input.pageSize)
@@ -230,7 +245,23 @@ export class WalletService {
       .execute();
     return {
       total: Number(count?.n ?? 0),
-      withdrawals: rows.map((r) => ({ id: r.id, memberId: r.member_id, username: r.username, amount: toBaht(Number(r.amount)), to: r.target, createdAt: r.created_at.toISOString(), status: r.status, note: r.note, payout: r.status !== 'PENDING' ? 'ended' : r.state ? 'processing' : 'pending', bankStatus: r.bank_status })),
+      withdrawals: rows.map((r) => ({
+        id: r.id,
+        memberId: r.member_id,
+        username: r.username,
+        name: r.name,
+        bankCode: r.bank_code,
+        bankAccountNo: r.bank_account_no,
+        // Minor units are hundredths in both currencies: toBaht gives the major units of either.
+        currency: ledgerCurrency(r.currency),
+        amount: toBaht(Number(r.amount)),
+        to: r.target,
+        createdAt: r.created_at.toISOString(),
+        status: r.status,
+        note: r.note,
+        payout: r.status !== 'PENDING' ? 'ended' : r.state ? 'processing' : 'pending',
+        bankStatus: r.bank_status,
+      })),
     };
   }
 }

@@ -14,6 +14,8 @@ import { SandboxPage } from '../features/sandbox/SandboxPage';
 import { SettingsPage } from '../features/settings/SettingsPage';
 import { SlipsPage } from '../features/slips/SlipsPage';
 import { UnmatchedPage } from '../features/deposits/UnmatchedPage';
+import { HeldPage } from '../features/held/HeldPage';
+import { ApprovalsPage } from '../features/approvals/ApprovalsPage';
 import { WithdrawalsPage } from '../features/withdrawals/WithdrawalsPage';
 import { Layout } from './Layout';
 import { RequireCapability } from './RequireCapability';
@@ -39,9 +41,11 @@ export function AdminApp() {
           <Route path="enrol/:token" element={<EnrolPage />} />
           <Route element={<Layout />}>
             <Route index element={<DashboardPage />} />
+            <Route path="approvals" element={<RequireCapability capability="approvals"><ApprovalsPage /></RequireCapability>} />
             <Route path="withdrawals" element={<RequireCapability capability="withdrawals"><WithdrawalsPage /></RequireCapability>} />
             <Route path="slips" element={<RequireCapability capability="slips.read"><SlipsPage /></RequireCapability>} />
             <Route path="deposits" element={<RequireCapability capability="deposits"><UnmatchedPage /></RequireCapability>} />
+            <Route path="held" element={<RequireCapability capability="held"><HeldPage /></RequireCapability>} />
             <Route path="members" element={<RequireCapability capability="members.read"><MembersPage /></RequireCapability>} />
             <Route path="members/:id" element={<RequireCapability capability="members.read"><MemberPage /></RequireCapability>} />
             <Route path="chat" element={<RequireCapability capability="chat"><ChatInboxPage /></RequireCapability>} />

@@ -9,11 +9,13 @@ import { setToken } from '../shared/session';
 import { useOperator, useToken } from './useOperator';
 
 type QueueKey = 'withdrawals' | 'slips' | 'unmatched' | 'chats';
-const NAV: ReadonlyArray<{ to: string; key: 'dashboard' | 'withdrawals' | 'slips' | 'unmatched' | 'members' | 'chat' | 'promotions' | 'settings' | 'operators' | 'audit' | 'sandbox'; capability: Capability; queue?: QueueKey }> = [
+const NAV: ReadonlyArray<{ to: string; key: 'dashboard' | 'approvals' | 'withdrawals' | 'slips' | 'unmatched' | 'held' | 'members' | 'chat' | 'promotions' | 'settings' | 'operators' | 'audit' | 'sandbox'; capability: Capability; queue?: QueueKey }> = [
   { to: '/', key: 'dashboard', capability: 'dashboard' },
+  { to: '/approvals', key: 'approvals', capability: 'approvals' },
   { to: '/withdrawals', key: 'withdrawals', capability: 'withdrawals', queue: 'withdrawals' },
   { to: '/slips', key: 'slips', capability: 'slips.read', queue: 'slips' },
   { to: '/deposits', key: 'unmatched', capability: 'deposits', queue: 'unmatched' },
+  { to: '/held', key: 'held', capability: 'held' },
   { to: '/members', key: 'members', capability: 'members.read' },
   { to: '/chat', key: 'chat', capability: 'chat', queue: 'chats' },
   { to: '/promotions', key: 'promotions', capability: 'promotions' },
@@ -33,6 +35,9 @@ export function Layout() {
   useLiveQueues(token);
   // The nav's counts: the dashboard's queues, refetched when the live connection says a queue changed (and every minute).
   const queues = useQuery({ queryKey: ['dashboard'], queryFn: () => call('dashboard'), enabled: Boolean(token && operator), refetchInterval: 60_000 });
+  // The approvals waiting (the same query as the Approvals screen: live updates refetch both).
+  const approvals = useQuery({ queryKey: ['approvals'], queryFn: () => call('approvalsList', { query: { status: 'pending' } }), enabled: Boolean(token && operator && can(operator.role, 'approvals')), refetchInterval: 60_000 });
+  const approvalsCount = approvals.data?.approvals.length ?? 0;
   if (!token || error) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
   const logout = async () => {
     await call('adminLogout').catch(() => undefined);
@@ -70,6 +75,11 @@ export function Layout() {
             <li key={item.to}>
               <NavLink to={item.to} end={item.to === '/'}>
                 {t(`nav.${item.key}`)}
+                {item.key === 'approvals' && approvalsCount > 0 ? (
+                  <span className="nav-count" data-testid="nav-count-approvals" aria-label={t('app.waiting', { count: approvalsCount })}>
+                    {approvalsCount}
+                  </span>
+                ) : null}
                 {item.queue && queues.data && queues.data.queues[item.queue].count > 0 ? (
                   <span className="nav-count" data-testid={`nav-count-${item.queue}`} aria-label={t('app.waiting', { count: queues.data.queues[item.queue].count })}>
                     {queues.data.queues[item.queue].count}

@@ -11,10 +11,12 @@ import type { OperatorRole as Role } from '@mw/contract/admin';
  */
 export const CAPABILITIES = {
   dashboard: 'dashboard',
+  approvals: 'approvalsList',
   withdrawals: 'withdrawalApprove',
   'slips.read': 'slipsList',
   'slips.decide': 'slipApprove',
   deposits: 'depositsUnmatched',
+  held: 'heldRelease',
   'members.read': 'membersSearch',
   'members.manage': 'memberLock',
   'members.money': 'depositManual',

@@ -1,7 +1,7 @@
 import { Suspense, useEffect, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from '../../shared/router';
-import { useSiteInfo } from '../../shared/api/lookups';
+import { useSiteInfo, useSiteTitle } from '../../shared/api/lookups';
 import { clearToken } from '../../shared/auth/token';
 import { BUILD_YEAR } from '../../shared/config';
 import { PageSpinner } from '../../shared/ui/Spinner';
@@ -27,6 +27,7 @@ export function GuestLayout() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const info = useSiteInfo();
+  useSiteTitle();
   const year = useYear();
 
   // Spec section 2: a stored token is cleared when a guest page loads.

@@ -3,7 +3,7 @@ import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet } from '../../shared/router';
 import { useLogout } from '../../features/auth/logout/useLogout';
-import { useSiteInfo } from '../../shared/api/lookups';
+import { useSiteInfo, useSiteTitle } from '../../shared/api/lookups';
 import { Icon } from '../../shared/ui/Icon';
 import { LanguageSelect } from '../../shared/ui/LanguageSelect';
 import { Logo } from '../../shared/ui/Logo';
@@ -26,6 +26,7 @@ const ConditionsModal = lazy(() => import('../../features/conditions/ConditionsM
 export function MemberLayout() {
   const { t } = useTranslation();
   const info = useSiteInfo();
+  useSiteTitle();
   const { logout, pending } = useLogout();
   const [conditionsOpen, setConditionsOpen] = useState(false);
   const chatEnabled = useChatWidgetEnabled();

@@ -6,6 +6,7 @@ import { useToken } from '../../shared/auth/token';
 import { formatMoney } from '../../shared/format/money';
 import { currencySign, useMoneyCurrency } from '../../shared/format/moneyCurrency';
 import { useLocale } from '../../shared/format/useLocale';
+import { depositNoticeOwned } from '../../shared/ui/noticeOwner';
 import { toast } from '../../shared/ui/toast';
 import { openBalanceSocket, type BalanceSocketState } from './balanceSocket';
 
@@ -41,6 +42,8 @@ export default function BalancePush() {
   useEffect(() => {
     announce.current = (event) => {
       if (event.amount === undefined || event.amount <= 0) return;
+      // The deposit screen that is open says so itself: one deposit, one notice.
+      if (event.reason === 'deposit' && depositNoticeOwned()) return;
       const key = (TOASTS as Partial<Record<string, (typeof TOASTS)[keyof typeof TOASTS]>>)[event.reason];
       if (key) toast.success(t(key, { amount: `${currencySign(currency)}${formatMoney(event.amount, locale)}` }));
     };

@@ -162,6 +162,7 @@ function BonusModal({ bonus, onClose }: { bonus: BonusItem; onClose: () => void 
       }
     >
       <BannerCarousel banners={bonus.banners} />
+      {bonus.text && <p className="bonus-rule-text" data-testid="bonus-rule-text">{bonus.text[locale]}</p>}
       {noticeText && <p className="muted bonus-notice">{noticeText}</p>}
     </Modal>
   );
@@ -176,6 +177,7 @@ export function BonusPage() {
   const { t: text } = useTranslation(bonusNs);
   const bonuses = useBonuses();
   const active = useActiveBonus();
+  const locale = useLocale();
   const [open, setOpen] = useState<BonusItem | null>(null);
   if (bonuses.isPending) return <PageSpinner />;
   const cards: Card[] = (bonuses.data ?? []).map((bonus) => ({ bonus, state: cardState(bonus) }));
@@ -214,6 +216,11 @@ export function BonusPage() {
                   {state !== 'open' && <span className={state === 'current' ? 'badge badge-success' : 'badge'}>{state === 'current' ? text('current') : text('received')}</span>}
                 </span>
                 {bonus.banners[0]?.html && <SafeHtml html={bonus.banners[0].html} className="bonus-card-banner" />}
+                {bonus.text && (
+                  <span className="bonus-card-text" data-testid="bonus-card-text">
+                    {bonus.text[locale]}
+                  </span>
+                )}
                 <span className="muted bonus-card-rule">
                   {bonus.maxReceived === 1 ? text('maxReceivedOnce') : text('maxReceived', { count: bonus.maxReceived })} {period(bonus)}
                 </span>

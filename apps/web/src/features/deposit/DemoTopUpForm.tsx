@@ -1,7 +1,7 @@
 import { unitKey, useMoneyCurrency } from '../../shared/format/moneyCurrency';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MIN_TRANSFER_BAHT } from '@mw/contract/constants';
+import { DEMO_TOP_UP_PRESETS, MIN_TRANSFER_BAHT } from '@mw/contract/constants';
 import { toBaht } from '@mw/contract/money';
 import { ApiError } from '../../shared/api/ApiError';
 import { refusalMessage } from '../../shared/api/refusalMessage';
@@ -16,7 +16,6 @@ import { Spinner } from '../../shared/ui/Spinner';
 import { toast } from '../../shared/ui/toast';
 import { useDemoTopUp } from './depositApi';
 
-const PRESETS = [100, 500, 1000] as const;
 
 /** Set once the server refuses demo top-ups (it has real payments): the form stays hidden from then on. */
 const refusal = { seen: false };
@@ -91,7 +90,7 @@ export function DemoTopUpForm({ onTopUp }: { onTopUp: () => void }) {
       <p className="muted demo-topup-hint">{t('deposit.demoHint')}</p>
       <form className="form" onSubmit={submit} noValidate data-testid="demo-topup-form">
         <PresetChips
-          amounts={PRESETS}
+          amounts={DEMO_TOP_UP_PRESETS[moneyCurrency]}
           onPick={(preset) => {
             setAmount(String(preset));
             setError(null);

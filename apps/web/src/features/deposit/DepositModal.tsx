@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { useOwnDepositNotice } from '../../shared/ui/noticeOwner';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../shared/api/errorMessage';
@@ -36,6 +37,7 @@ const TABS: readonly DepositTab[] = ['bank', 'qr', 'ewallet'];
  * above the wallet balance; on the sandbox (the lookup says `demoTopUp`), the demo top-up.
  */
 export function DepositModal({ onClose }: Props) {
+  useOwnDepositNotice();
   const { t } = useTranslation();
   const locale = useLocale();
   const queryClient = useQueryClient();

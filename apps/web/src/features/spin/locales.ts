@@ -8,7 +8,7 @@ import { addNamespace } from '../../i18n/namespaces';
 const en = {
   title: 'Prize wheel',
   coins: 'Coins',
-  coinsHint: 'Every 100 baht you deposit earns 1 coin. One coin, one spin.',
+  coinsHint: 'Your deposits earn coins. One coin, one spin.',
   spin: 'Spin',
   spinning: 'Spinning…',
   noCoins: 'No coins left',
@@ -41,7 +41,7 @@ export type SpinMessages = typeof en;
 const th: SpinMessages = {
   title: 'วงล้อรางวัล',
   coins: 'เหรียญ',
-  coinsHint: 'ฝากทุก 100 บาท รับ 1 เหรียญ หมุนได้ 1 ครั้งต่อเหรียญ',
+  coinsHint: 'ยอดฝากของคุณได้รับเหรียญ หมุนได้ 1 ครั้งต่อเหรียญ',
   spin: 'หมุน',
   spinning: 'กำลังหมุน…',
   noCoins: 'เหรียญหมดแล้ว',
@@ -72,7 +72,7 @@ const th: SpinMessages = {
 const la: SpinMessages = {
   title: 'ວົງລໍ້ລາງວັນ',
   coins: 'ຫຼຽນ',
-  coinsHint: 'ຝາກທຸກ 100 ບາດ ຮັບ 1 ຫຼຽນ. ໝຸນໄດ້ 1 ຄັ້ງຕໍ່ຫຼຽນ.',
+  coinsHint: 'ຍອດຝາກຂອງທ່ານໄດ້ຮັບຫຼຽນ. ໝຸນໄດ້ 1 ຄັ້ງຕໍ່ຫຼຽນ.',
   spin: 'ໝຸນ',
   spinning: 'ກຳລັງໝຸນ…',
   noCoins: 'ຫຼຽນໝົດແລ້ວ',

@@ -39,9 +39,17 @@ function isSlipReason(value: string): value is SlipReasonCode {
   return (slipReasonCodes as readonly string[]).includes(value);
 }
 
-/** A reason code of a failed item in words: an error code, a slip reason code, or the text as sent. */
+/** Why a deposit was held by the responsible-play rules, or returned to its sender (the operations' note). */
+const HELD_NOTES = ['DEPOSIT_LIMIT', 'TIME_OUT', 'SELF_EXCLUDED', 'DEPOSIT_RETURNED'] as const;
+type HeldNote = (typeof HELD_NOTES)[number];
+function isHeldNote(value: string): value is HeldNote {
+  return (HELD_NOTES as readonly string[]).includes(value);
+}
+
+/** A reason code of a failed item in words: a held deposit's rule, an error code, a slip reason code, or the text as sent. */
 export function reasonText(note: string | null | undefined): string | null {
   if (!note) return null;
+  if (isHeldNote(note)) return i18next.t(`responsible.reason${note}`);
   if (isSlipReason(note)) return i18next.t(`slipReasons.${note}`);
   if (isErrorCode(note)) return i18next.t(`errors.${note}`);
   return note;
@@ -51,7 +59,8 @@ export function reasonText(note: string | null | undefined): string | null {
 export function statusText(status: string, note: string | null | undefined): string {
   const kind = statusKind(status);
   const label = i18next.t(`statement.status.${kind}`);
-  const reason = kind === 'failed' ? reasonText(note) : null;
+  // A deposit held by the member's limit or break is in progress with its rule's reason; a failed item with its reason.
+  const reason = kind === 'failed' || (kind === 'pending' && note && isHeldNote(note)) ? reasonText(note) : null;
   return reason ? i18next.t('statement.statusWithReason', { status: label, reason }) : label;
 }
 

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { request, type ResponseParser } from './client';
 import { createLookup } from './lookupStore';
 
@@ -37,6 +38,17 @@ export const siteInfo = createLookup(SITE_INFO_PATH, siteInfoParser, 10 * 60_000
 /** `{ data }`: the site's name and address once known. */
 export function useSiteInfo(): { data: SiteInfo | undefined } {
   return { data: siteInfo.use() };
+}
+
+/**
+ * The tab title is the site's name from its settings (GET /api/lookup/info), as on every screen:
+ * the build's title (index.html) stands only until the name is known.
+ */
+export function useSiteTitle(): void {
+  const name = siteInfo.use()?.name;
+  useEffect(() => {
+    if (name) document.title = name;
+  }, [name]);
 }
 
 /** GET /api/lookup/active: false (or a 410 `gone`) means the service is shut down. */

@@ -1,3 +1,4 @@
+import i18next from 'i18next';
 import { useSyncExternalStore } from 'react';
 
 /**
@@ -9,9 +10,21 @@ export type MoneyCurrency = 'BAHT' | 'LAK';
 let current: MoneyCurrency = 'BAHT';
 const listeners = new Set<() => void>();
 
+/**
+ * The variables every text may quote an amount with: `{{sign}}` (฿ or ₭) and `{{moneyUnit}}`, which
+ * a text nests as `$t(translation:wallet.{{moneyUnit}})` for the unit word in its own language
+ * (บาท / ບາດ / baht, กีบ / ກີບ / kip). Set at start and whenever the member's currency is learnt.
+ */
+export function applyMoneyVariables(currency: MoneyCurrency = current): void {
+  const interpolation = i18next.options.interpolation;
+  const variables = { sign: currencySign(currency), moneyUnit: currency === 'LAK' ? 'kip' : 'baht' };
+  if (interpolation) interpolation.defaultVariables = { ...interpolation.defaultVariables, ...variables };
+}
+
 export function setMoneyCurrency(currency: MoneyCurrency): void {
   if (currency === current) return;
   current = currency;
+  applyMoneyVariables(currency);
   for (const listener of listeners) listener();
 }
 

@@ -1,4 +1,4 @@
-import { unitKey, useMoneyCurrency } from '../format/moneyCurrency';
+import { currencySign, unitKey, useMoneyCurrency } from '../format/moneyCurrency';
 import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FieldShell } from '../ui/fields';
@@ -12,14 +12,14 @@ interface AmountFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, '
   label?: ReactNode;
   error?: string | null;
   hint?: ReactNode;
-  /** The unit written after the number; defaults to baht. */
+  /** The unit written after the number; defaults to the member's currency (baht or kip). */
   unit?: string;
   /** A control inside the field after the unit, such as FillAllButton. */
   action?: ReactNode;
 }
 
 /**
- * The money amount of every money modal (deposit, withdraw, transfer, demo top-up): ฿ before the
+ * The money amount of every money modal (deposit, withdraw, transfer, demo top-up): ฿ or ₭ (the member's currency) before the
  * number, the unit and an optional action inside the field, the decimal keypad on phones.
  */
 export function AmountField({ value, onValueChange, label, error, hint, unit, action, className, ...input }: AmountFieldProps) {
@@ -30,7 +30,7 @@ export function AmountField({ value, onValueChange, label, error, hint, unit, ac
     <FieldShell id={id} label={label ?? t('wallet.amount')} error={error} hint={hint}>
       <div className="input-wrap amount-wrap">
         <span className="amount-currency" aria-hidden="true">
-          ฿
+          {currencySign(moneyCurrency)}
         </span>
         <input
           id={id}

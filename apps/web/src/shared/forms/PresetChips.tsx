@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { formatWhole } from '../format/money';
+import { currencySign, useMoneyCurrency } from '../format/moneyCurrency';
 import { useLocale } from '../format/useLocale';
 import './forms.css';
 
@@ -13,10 +14,11 @@ interface PresetChipsProps {
   testId?: string;
 }
 
-/** Preset amounts in baht as chips (QR deposits, demo top-up); a chip fills in its amount. */
+/** Preset amounts in the member's currency (฿ or ₭) as chips (QR deposits, demo top-up); a chip fills in its amount. */
 export function PresetChips({ amounts, selected = null, onPick, disabled, testId }: PresetChipsProps) {
   const { t } = useTranslation();
   const locale = useLocale();
+  const sign = currencySign(useMoneyCurrency());
   return (
     <div className="amount-presets" role="group" aria-label={t('wallet.presets')}>
       {amounts.map((amount) => (
@@ -29,7 +31,8 @@ export function PresetChips({ amounts, selected = null, onPick, disabled, testId
           disabled={disabled}
           data-testid={testId ? `${testId}-${amount}` : undefined}
         >
-          ฿{formatWhole(amount, locale)}
+          {sign}
+          {formatWhole(amount, locale)}
         </button>
       ))}
     </div>

@@ -1,58 +1,88 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../shared/api';
+import { useSearchParams } from 'react-router';
+import type { AuditRow } from '@mw/contract/admin';
+import { call } from '../../shared/client';
 import { downloadCsv, toCsv } from '../../shared/csv';
 import { dateTime } from '../../shared/format';
 import { DataTable, type Column } from '../../shared/Table';
 import { ErrorText, Page } from '../../shared/ui';
-
-interface AuditRow {
-  id: string;
-  at: string;
-  operator: string;
-  role: string | null;
-  action: string;
-  entity: string | null;
-  target: string | null;
-  before: unknown;
-  after: unknown;
-  address: string | null;
-  onBehalfOf: string | null;
-}
+import { actionKey, dayStart, fieldChanges } from './auditText';
 
 const PAGE_SIZE = 50;
 
-/** The audit log (owner): who did what to what, before and after, filtered and paged on the server. */
+/** The changed fields of one entry, field by field: before → after. */
+function Changes({ row }: { row: AuditRow }) {
+  const { t } = useTranslation();
+  const changes = fieldChanges(row);
+  if (changes.length === 0) return <span className="muted">{t('audit.noChange')}</span>;
+  return (
+    <ul className="list audit-changes">
+      {changes.map((c) => (
+        <li key={c.field}>
+          {c.field ? <strong>{c.field}: </strong> : null}
+          <span>{c.before}</span> → <span>{c.after}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * The audit log (owner): a sentence per entry (who did what to what) and its changes field by
+ * field, filtered on the server by operator, member, action and Bangkok day.
+ */
 export function AuditPage() {
   const { t } = useTranslation();
+  const [search] = useSearchParams();
   const [who, setWho] = useState('');
+  const [member, setMember] = useState(search.get('member') ?? '');
   const [action, setAction] = useState('');
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
   const [page, setPage] = useState(1);
-  const list = useQuery({
-    queryKey: ['audit', who, action, page],
-    queryFn: () => api<{ total: number; rows: AuditRow[] }>('GET', '/api/operator/audit', { query: { operator: who.trim(), action: action.trim(), page, limit: PAGE_SIZE } }),
-  });
+  const query = {
+    operator: who.trim() || undefined,
+    member: member.trim() || undefined,
+    action: action.trim() || undefined,
+    from: dayStart(from),
+    to: dayStart(to, 1),
+    page,
+    limit: PAGE_SIZE,
+  };
+  const list = useQuery({ queryKey: ['audit', query], queryFn: () => call('operatorAudit', { query }) });
   const rows = list.data?.rows ?? [];
+  const sentence = (r: AuditRow) => t('audit.sentence', { who: `${r.operator}${r.role ? ` (${r.role})` : ''}`, what: t(`audit.actions.${actionKey(r.action)}`), target: r.target ?? '' });
   const columns: Array<Column<AuditRow>> = [
     { key: 'at', label: t('common.time'), render: (r) => dateTime(r.at) },
-    { key: 'who', label: t('audit.who'), render: (r) => `${r.operator}${r.role ? ` (${r.role})` : ''}${r.onBehalfOf ? ` · ${r.onBehalfOf}` : ''}` },
-    { key: 'action', label: t('audit.action'), render: (r) => (r.entity ? `${r.action} · ${r.entity}` : r.action) },
-    { key: 'target', label: t('audit.target'), render: (r) => r.target ?? '' },
-    { key: 'before', label: t('audit.before'), render: (r) => <code className="json">{JSON.stringify(r.before)}</code> },
-    { key: 'after', label: t('audit.after'), render: (r) => <code className="json">{JSON.stringify(r.after)}</code> },
+    { key: 'sentence', label: t('audit.action'), render: (r) => <span data-testid="audit-sentence">{sentence(r)}{r.onBehalfOf ? ` · ${r.onBehalfOf}` : ''}</span> },
+    { key: 'changes', label: t('audit.changes'), render: (r) => <Changes row={r} /> },
     { key: 'ip', label: t('audit.address'), render: (r) => r.address ?? '' },
   ];
+  const reset = () => setPage(1);
   return (
     <Page title={t('audit.title')} actions={<button type="button" className="btn" onClick={() => downloadCsv('audit.csv', toCsv(rows as unknown as Array<Record<string, unknown>>, ['at', 'operator', 'role', 'action', 'entity', 'target', 'before', 'after', 'address', 'onBehalfOf']))}>{t('common.exportCsv')}</button>}>
       <form className="filters" onSubmit={(e) => e.preventDefault()}>
         <label className="field">
           <span>{t('audit.who')}</span>
-          <input value={who} onChange={(e) => { setWho(e.target.value); setPage(1); }} />
+          <input value={who} onChange={(e) => { setWho(e.target.value); reset(); }} />
+        </label>
+        <label className="field">
+          <span>{t('audit.member')}</span>
+          <input value={member} onChange={(e) => { setMember(e.target.value); reset(); }} />
         </label>
         <label className="field">
           <span>{t('audit.action')}</span>
-          <input value={action} onChange={(e) => { setAction(e.target.value); setPage(1); }} />
+          <input value={action} onChange={(e) => { setAction(e.target.value); reset(); }} />
+        </label>
+        <label className="field">
+          <span>{t('audit.from')}</span>
+          <input type="date" value={from} onChange={(e) => { setFrom(e.target.value); reset(); }} />
+        </label>
+        <label className="field">
+          <span>{t('audit.to')}</span>
+          <input type="date" value={to} onChange={(e) => { setTo(e.target.value); reset(); }} />
         </label>
       </form>
       <ErrorText error={list.error} />

@@ -14,6 +14,7 @@ import { Card, ErrorText, Notice, Page, StatusBadge } from '../../shared/ui';
 import { messageText } from '../chat/messageText';
 import type { MemberRow } from './MemberPicker';
 import { useMutation } from '../../shared/mutation';
+import { MemberAudit } from '../audit/MemberAudit';
 
 interface MemberView {
   member: MemberRow;
@@ -119,7 +120,7 @@ export function MemberPage() {
           <Card title={t('members.bonus')}>
             {view.data.bonus ? (
               <p>
-                {view.data.bonus.code ?? ''} {view.data.bonus.progress ? t('members.turnover', { turnover: money(view.data.bonus.progress.turnover / 100, m.currency), target: money(view.data.bonus.progress.target / 100, m.currency) }) : ''}
+                {view.data.bonus.code ?? ''} {view.data.bonus.progress ? t('members.turnover', { turnover: money(view.data.bonus.progress.turnover, m.currency), target: money(view.data.bonus.progress.target, m.currency) }) : ''}
               </p>
             ) : (
               <p>{t('members.noBonus')}</p>
@@ -162,6 +163,11 @@ export function MemberPage() {
             ))}
           </ol>
         </Card>
+        {can(operator?.role, 'audit') ? (
+          <Card title={t('audit.title')}>
+            <MemberAudit memberId={id} />
+          </Card>
+        ) : null}
         <Card title={t('members.notes')}>
           <ul className="list">
             {view.data?.notes.map((n) => (

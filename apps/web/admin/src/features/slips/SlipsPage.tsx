@@ -1,61 +1,75 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { slipReasonCodes } from '@mw/contract/errors';
+import { slipReasonCodes, type SlipReasonCode } from '@mw/contract/errors';
 import { useOperator } from '../../app/useOperator';
-import { api } from '../../shared/api';
+import { call, type CallAnswer } from '../../shared/client';
+import { ConfirmDialog } from '../../shared/ConfirmDialog';
 import { age, dateTime, money } from '../../shared/format';
+import { currencyOf, Money, MoneyInput, parseMajor } from '../../shared/money';
+import { useMutation } from '../../shared/mutation';
 import { can } from '../../shared/roles';
 import { Card, ErrorText, Notice, Page, StatusBadge } from '../../shared/ui';
-import { useMutation } from '../../shared/mutation';
 
-interface Slip {
-  id: string;
-  memberId: string;
-  username: string;
-  reference: string;
-  amount: number;
-  status: 'PENDING' | 'SUCCESS' | 'FAILED';
-  note: string | null;
-  transferKey: string | null;
-  createdAt: string;
-  checkedAt: string | null;
-  link: string;
-}
-
+type Slip = CallAnswer<'slipsList'>['slips'][number];
 type Status = 'PENDING' | 'SUCCESS' | 'FAILED';
 
-/** Slips: the image beside what the bank said; slips in progress approved (credited) or refused with a reason. */
+/** A slip's amount: the figure once the bank told it, else "not known yet" (never ฿0.00). */
+function SlipAmount({ slip }: { slip: Slip }) {
+  const { t } = useTranslation();
+  return slip.amount === null ? <span className="muted">{t('money.unknown')}</span> : <Money amount={slip.amount} currency={slip.currency} />;
+}
+
+/**
+ * Slips: the image beside what the bank said; a slip in progress credited or refused through a
+ * confirmation naming the member and the amount (the bank's, or the one typed when the bank does
+ * not know the transfer); afterwards what the server did, in words.
+ */
 export function SlipsPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const { data: operator } = useOperator();
   const decide = can(operator?.role, 'slips.decide');
+  const reasonId = useId();
   const [status, setStatus] = useState<Status>('PENDING');
   const [page, setPage] = useState(1);
   const [selected, setSelected] = useState<string | null>(null);
   const [amount, setAmount] = useState('');
-  const [reason, setReason] = useState<string>('INVALID_SLIP');
+  const [reason, setReason] = useState<SlipReasonCode>('INVALID_SLIP');
+  const [asking, setAsking] = useState<'approve' | 'reject' | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  const list = useQuery({ queryKey: ['slips', status, page], queryFn: () => api<{ slips: Slip[] }>('GET', '/api/operator/slips', { query: { status, page } }), refetchInterval: 10_000 });
+  const list = useQuery({ queryKey: ['slips', status, page], queryFn: () => call('slipsList', { query: { status, page } }), refetchInterval: 10_000 });
   const slip = list.data?.slips.find((s) => s.id === selected) ?? list.data?.slips[0] ?? null;
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['slips'] });
+  const reasonText = (code: string | null) => (code && (slipReasonCodes as readonly string[]).includes(code) ? t(`money.slipReasons.${code as SlipReasonCode}`) : (code ?? ''));
+  const typed = slip ? parseMajor(amount, currencyOf(slip.currency)) : null;
   const approve = useMutation({
-    mutationFn: (s: Slip) => api('POST', `/api/operator/slips/${encodeURIComponent(s.id)}/approve`, { body: amount.trim() ? { amount: Number(amount) } : {} }),
-    onSuccess: () => {
-      setDone(t('slips.approved'));
+    mutationFn: (s: Slip) => call('slipApprove', { params: { id: s.id }, body: typed !== null ? { amount: typed } : {} }),
+    onSuccess: (answer, s) => {
+      const credited = typeof answer.amount === 'number' ? answer.amount : (typed ?? s.amount ?? 0);
+      setDone(answer.status === 'SUCCESS' ? t('money.credited', { amount: money(credited, currencyOf(s.currency)), name: s.name || s.username }) : t('slips.rejected'));
       setAmount('');
+      setAsking(null);
       void refresh();
     },
+    onError: () => setAsking(null),
   });
   const reject = useMutation({
-    mutationFn: (s: Slip) => api('POST', `/api/operator/slips/${encodeURIComponent(s.id)}/reject`, { body: { reason } }),
+    mutationFn: (s: Slip) => call('slipReject', { params: { id: s.id }, body: { reason } }),
     onSuccess: () => {
       setDone(t('slips.rejected'));
+      setAsking(null);
       void refresh();
     },
+    onError: () => setAsking(null),
   });
+  const open = (kind: 'approve' | 'reject') => {
+    setDone(null);
+    approve.reset();
+    reject.reset();
+    setAsking(kind);
+  };
   return (
     <Page title={t('slips.title')}>
       <form className="filters" onSubmit={(e) => e.preventDefault()}>
@@ -75,8 +89,8 @@ export function SlipsPage() {
           {list.data?.slips.length === 0 ? <li>{t('common.none')}</li> : null}
           {list.data?.slips.map((s) => (
             <li key={s.id}>
-              <button type="button" className={`item${slip?.id === s.id ? ' selected' : ''}`} aria-pressed={slip?.id === s.id} onClick={() => setSelected(s.id)}>
-                <strong>{s.username}</strong> {money(s.amount)} <StatusBadge status={s.status} />
+              <button type="button" className={`item${slip?.id === s.id ? ' selected' : ''}`} aria-pressed={slip?.id === s.id} onClick={() => { setSelected(s.id); setAmount(''); }}>
+                <strong>{s.name || s.username}</strong> <SlipAmount slip={s} /> <StatusBadge status={s.status} />
                 <span className="muted">{age(s.createdAt)}</span>
               </button>
             </li>
@@ -93,7 +107,10 @@ export function SlipsPage() {
         {slip ? (
           <Card className="detail">
             <h2>
-              <Link to={`/members/${encodeURIComponent(slip.memberId)}`}>{slip.username}</Link> · {money(slip.amount)}
+              <Link to={`/members/${encodeURIComponent(slip.memberId)}`}>
+                {slip.name || '—'} · {slip.username}
+              </Link>{' '}
+              · <SlipAmount slip={slip} />
             </h2>
             <div className="slip">
               <img src={slip.link} alt={t('slips.image', { member: slip.username })} loading="lazy" />
@@ -105,7 +122,7 @@ export function SlipsPage() {
                 <dt>{t('slips.transfer')}</dt>
                 <dd className="mono">{slip.transferKey ?? '—'}</dd>
                 <dt>{t('slips.bankAnswer')}</dt>
-                <dd>{slip.note ?? (slip.status === 'PENDING' ? t('slips.bankUnknown') : '—')}</dd>
+                <dd>{slip.note ? reasonText(slip.note) : slip.status === 'PENDING' ? t('slips.bankUnknown') : '—'}</dd>
                 <dt>{t('common.status')}</dt>
                 <dd>
                   <StatusBadge status={slip.status} />
@@ -114,24 +131,11 @@ export function SlipsPage() {
             </div>
             {decide && slip.status === 'PENDING' ? (
               <div className="actions">
-                <label className="field">
-                  <span>{t('slips.amountOverride')}</span>
-                  <input inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value.replace(/[^\d.]/g, ''))} />
-                </label>
-                <button type="button" className="btn btn-primary" onClick={() => approve.mutate(slip)} disabled={approve.isPending}>
+                {slip.amount === null ? <MoneyInput label={t('slips.amountOverride')} currency={currencyOf(slip.currency)} value={amount} onChange={setAmount} /> : null}
+                <button type="button" className="btn btn-primary" onClick={() => open('approve')} disabled={slip.amount === null && (typed === null || typed <= 0)}>
                   {t('slips.approve')}
                 </button>
-                <label className="field">
-                  <span>{t('slips.reason')}</span>
-                  <select value={reason} onChange={(e) => setReason(e.target.value)}>
-                    {slipReasonCodes.map((code) => (
-                      <option key={code} value={code}>
-                        {code}
-                      </option>
-                    ))}
-                  </select>
-                </label>
-                <button type="button" className="btn btn-danger" onClick={() => reject.mutate(slip)} disabled={reject.isPending}>
+                <button type="button" className="btn btn-danger" onClick={() => open('reject')}>
                   {t('slips.reject')}
                 </button>
               </div>
@@ -139,6 +143,32 @@ export function SlipsPage() {
           </Card>
         ) : null}
       </div>
+      {slip && asking ? (
+        <ConfirmDialog
+          title={asking === 'approve' ? t('money.slipTitle') : t('money.slipRejectTitle')}
+          member={{ name: slip.name, phone: slip.username, bank: slip.bankCode, account: slip.bankAccountNo }}
+          amount={slip.amount !== null ? { value: slip.amount, currency: slip.currency } : typed !== null ? { value: typed, currency: slip.currency } : null}
+          effect={asking === 'approve' ? t('money.slipEffect') : t('money.slipRejectEffect')}
+          confirmLabel={asking === 'approve' ? t('slips.approve') : t('slips.reject')}
+          danger={asking === 'reject'}
+          busy={approve.isPending || reject.isPending}
+          onCancel={() => setAsking(null)}
+          onConfirm={() => (asking === 'approve' ? approve.mutate(slip) : reject.mutate(slip))}
+        >
+          {asking === 'reject' ? (
+            <div className="field">
+              <label htmlFor={reasonId}>{t('slips.reason')}</label>
+              <select id={reasonId} value={reason} onChange={(e) => setReason(e.target.value as SlipReasonCode)}>
+                {slipReasonCodes.map((code) => (
+                  <option key={code} value={code}>
+                    {reasonText(code)}
+                  </option>
+                ))}
+              </select>
+            </div>
+          ) : null}
+        </ConfirmDialog>
+      ) : null}
     </Page>
   );
 }

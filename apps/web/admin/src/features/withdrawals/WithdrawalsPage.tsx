@@ -3,37 +3,34 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useOperator } from '../../app/useOperator';
-import { api, ApiError, newIdempotencyKey } from '../../shared/api';
+import { errorText } from '../../i18n/errors';
+import { newIdempotencyKey } from '../../shared/api';
+import { call, type CallAnswer } from '../../shared/client';
+import { ConfirmDialog } from '../../shared/ConfirmDialog';
 import { allPages, downloadCsv, toCsv } from '../../shared/csv';
 import { age, dateTime, money } from '../../shared/format';
+import { currencyOf, Money } from '../../shared/money';
+import { useMutation } from '../../shared/mutation';
 import { can } from '../../shared/roles';
 import { DataTable, type Column } from '../../shared/Table';
 import { ErrorText, Notice, Page, StatusBadge } from '../../shared/ui';
-import { ApprovalsPanel } from './ApprovalsPanel';
-import { useMutation } from '../../shared/mutation';
 
-export interface Withdrawal {
-  id: string;
-  memberId: string;
-  username: string;
-  amount: number;
-  to: string;
-  createdAt: string;
-  status: string;
-  note: string | null;
-}
+export type Withdrawal = CallAnswer<'withdrawalsList'>['withdrawals'][number];
 
 type Status = 'PENDING' | 'SUCCESS' | 'FAILED' | 'ALL';
+type Kind = 'approve' | 'complete' | 'reject';
 const PAGE_SIZE = 25;
 
 function fetchWithdrawals(status: Status, q: string, sort: string, page: number, pageSize: number) {
-  return api<{ total: number; withdrawals: Withdrawal[] }>('GET', '/api/operator/withdrawals', { query: { status, q, sort, page, pageSize } });
+  return call('withdrawalsList', { query: { status, q: q.trim() || undefined, sort: sort as 'createdAt', page, pageSize } });
 }
 
 /**
- * The withdrawals queue: approve sends the payout through the bank (four eyes above the limit:
- * the answer is 202 awaiting-approval and a second finance operator decides), reject returns
- * the money with a note. Only roles with withdrawals see the buttons.
+ * The withdrawals queue. Approve and pay, mark paid and reject each open a confirmation naming the
+ * member (name, phone, bank and account) and the amount in the member's currency; nothing is sent
+ * before the operator confirms, a rejection needs a reason. Afterwards the page says what the server
+ * did: paid (with the bank's reference), with the bank, waiting for a second approver, refused by
+ * the bank and why, or the money back in the wallet.
  */
 export function WithdrawalsPage() {
   const { t } = useTranslation();
@@ -44,44 +41,63 @@ export function WithdrawalsPage() {
   const [q, setQ] = useState('');
   const [sort, setSort] = useState('createdAt');
   const [page, setPage] = useState(1);
-  const [rejecting, setRejecting] = useState<Withdrawal | null>(null);
-  const [note, setNote] = useState('');
+  const [asking, setAsking] = useState<{ kind: Kind; w: Withdrawal; key: string } | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const list = useQuery({ queryKey: ['withdrawals', status, q, sort, page], queryFn: () => fetchWithdrawals(status, q, sort, page, PAGE_SIZE), refetchInterval: 10_000 });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['withdrawals'] });
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: ['withdrawals'] });
+    void queryClient.invalidateQueries({ queryKey: ['approvals'] });
+  };
+  const amountOf = (w: Withdrawal) => money(w.amount, currencyOf(w.currency));
 
-  const approve = useMutation({
-    mutationFn: async (w: Withdrawal) => {
-      try {
-        return await api<{ status?: string }>('POST', `/api/operator/withdrawals/${encodeURIComponent(w.id)}/approve`, { idempotencyKey: newIdempotencyKey(), body: {} });
-      } catch (error) {
-        // Before payouts through the bank exist on this server: the manual completion.
-        if (error instanceof ApiError && error.status === 404 && error.code === 'NOT_FOUND') return api<{ status?: string }>('POST', `/api/operator/withdrawals/${encodeURIComponent(w.id)}/complete`);
-        throw error;
+  const act = useMutation({
+    mutationFn: async ({ kind, w, key, note }: { kind: Kind; w: Withdrawal; key: string; note: string }): Promise<string> => {
+      const amount = amountOf(w);
+      if (kind === 'reject') {
+        await call('withdrawalReject', { params: { id: w.id }, body: { note }, idempotencyKey: key });
+        return t('money.rejectedBack', { amount });
       }
+      if (kind === 'complete') {
+        const answer = await call('withdrawalComplete', { params: { id: w.id }, idempotencyKey: key });
+        return answer.status === 'awaiting-approval' ? t('money.awaiting', { amount }) : t('money.paidNoRef', { amount });
+      }
+      const answer = await call('withdrawalApprove', { params: { id: w.id }, idempotencyKey: key });
+      if (answer.status === 'awaiting-approval') return t('money.awaiting', { amount });
+      if (answer.payout === 'paid') return answer.bankRef ? t('money.paid', { amount, reference: answer.bankRef }) : t('money.paidNoRef', { amount });
+      if (answer.status === 'FAILED' || answer.payout === 'returned') {
+        const reason = (answer.failure && (errorText(`PAYOUT_${answer.failure}`) ?? errorText(answer.failure))) || t('common.errorUnknown');
+        return t('money.bankFailed', { reason });
+      }
+      return t('money.processing', { amount });
     },
-    onSuccess: (answer) => {
-      setDone(answer.status === 'awaiting-approval' ? t('withdrawals.awaiting') : t('withdrawals.approved'));
-      void refresh();
-      void queryClient.invalidateQueries({ queryKey: ['approvals'] });
+    onSuccess: (text) => {
+      setDone(text);
+      setAsking(null);
+      refresh();
     },
+    onError: () => setAsking(null),
   });
-  const reject = useMutation({
-    mutationFn: (w: Withdrawal) => api('POST', `/api/operator/withdrawals/${encodeURIComponent(w.id)}/reject`, { body: { note: note.trim() } }),
-    onSuccess: () => {
-      setDone(t('withdrawals.rejected'));
-      setRejecting(null);
-      setNote('');
-      void refresh();
-    },
-  });
+
+  const open = (kind: Kind, w: Withdrawal) => {
+    setDone(null);
+    act.reset();
+    setAsking({ kind, w, key: newIdempotencyKey() });
+  };
 
   const columns: Array<Column<Withdrawal>> = [
     { key: 'createdAt', label: t('common.time'), sort: 'createdAt', render: (w) => dateTime(w.createdAt) },
     { key: 'age', label: t('common.age'), render: (w) => (w.status === 'PENDING' ? age(w.createdAt) : '—') },
-    { key: 'member', label: t('common.member'), render: (w) => <Link to={`/members/${encodeURIComponent(w.memberId)}`}>{w.username}</Link> },
-    { key: 'to', label: t('withdrawals.to'), render: (w) => w.to },
-    { key: 'amount', label: t('common.amount'), sort: 'amount', numeric: true, render: (w) => money(w.amount) },
+    {
+      key: 'member',
+      label: t('common.member'),
+      render: (w) => (
+        <Link to={`/members/${encodeURIComponent(w.memberId)}`}>
+          {w.name || '—'} · {w.username}
+        </Link>
+      ),
+    },
+    { key: 'to', label: t('withdrawals.to'), render: (w) => `${w.bankCode} ${w.bankAccountNo}` },
+    { key: 'amount', label: t('common.amount'), sort: 'amount', numeric: true, render: (w) => <Money amount={w.amount} currency={w.currency} /> },
     { key: 'status', label: t('common.status'), render: (w) => <StatusBadge status={w.status} /> },
     { key: 'note', label: t('common.note'), render: (w) => w.note ?? '' },
   ];
@@ -90,12 +106,15 @@ export function WithdrawalsPage() {
       key: 'actions',
       label: t('common.actions'),
       render: (w) =>
-        w.status === 'PENDING' ? (
+        w.status === 'PENDING' && w.payout === 'pending' ? (
           <div className="row">
-            <button type="button" className="btn btn-primary" disabled={approve.isPending} onClick={() => approve.mutate(w)} aria-label={`${t('withdrawals.approve')} ${w.username} ${money(w.amount)}`}>
+            <button type="button" className="btn btn-primary" onClick={() => open('approve', w)} aria-label={`${t('withdrawals.approve')} ${w.username} ${amountOf(w)}`}>
               {t('withdrawals.approve')}
             </button>
-            <button type="button" className="btn btn-danger" onClick={() => setRejecting(w)} aria-label={`${t('withdrawals.reject')} ${w.username} ${money(w.amount)}`}>
+            <button type="button" className="btn" onClick={() => open('complete', w)} aria-label={`${t('withdrawals.complete')} ${w.username} ${amountOf(w)}`}>
+              {t('withdrawals.complete')}
+            </button>
+            <button type="button" className="btn btn-danger" onClick={() => open('reject', w)} aria-label={`${t('withdrawals.reject')} ${w.username} ${amountOf(w)}`}>
               {t('withdrawals.reject')}
             </button>
           </div>
@@ -108,9 +127,16 @@ export function WithdrawalsPage() {
       const answer = await fetchWithdrawals(status, q, sort, p, size);
       return { total: answer.total, rows: answer.withdrawals };
     });
-    downloadCsv(`withdrawals-${status.toLowerCase()}.csv`, toCsv(rows as unknown as Array<Record<string, unknown>>, ['id', 'createdAt', 'memberId', 'username', 'to', 'amount', 'status', 'note']));
+    downloadCsv(
+      `withdrawals-${status.toLowerCase()}.csv`,
+      toCsv(
+        rows.map((w) => ({ ...w, currency: currencyOf(w.currency) })),
+        ['id', 'createdAt', 'memberId', 'username', 'name', 'bankCode', 'bankAccountNo', 'amount', 'currency', 'status', 'note'],
+      ),
+    );
   };
 
+  const w = asking?.w;
   return (
     <Page
       title={t('withdrawals.title')}
@@ -136,37 +162,27 @@ export function WithdrawalsPage() {
         </label>
       </form>
       {done ? <Notice>{done}</Notice> : null}
-      <ErrorText error={list.error ?? approve.error ?? reject.error} />
-      {decide ? <ApprovalsPanel onDone={(text) => { setDone(text); void refresh(); }} /> : null}
-      <DataTable caption={t('withdrawals.title')} columns={columns} rows={list.data?.withdrawals} rowKey={(w) => w.id} loading={list.isPending} sort={sort} onSort={setSort} page={page} pageSize={PAGE_SIZE} total={list.data?.total} onPage={setPage} />
-      {rejecting ? (
-        <div className="dialog-backdrop">
-          <form
-            className="dialog card"
-            role="dialog"
-            aria-modal="true"
-            aria-labelledby="reject-title"
-            onSubmit={(e) => {
-              e.preventDefault();
-              reject.mutate(rejecting);
-            }}
-          >
-            <h2 id="reject-title">{t('withdrawals.rejectTitle', { id: rejecting.id })}</h2>
-            <p>{t('withdrawals.rejectHint')}</p>
-            <label className="field">
-              <span>{t('common.note')}</span>
-              <textarea required maxLength={200} value={note} onChange={(e) => setNote(e.target.value)} autoFocus />
-            </label>
-            <div className="row">
-              <button type="button" className="btn" onClick={() => setRejecting(null)}>
-                {t('common.cancel')}
-              </button>
-              <button type="submit" className="btn btn-danger" disabled={reject.isPending || note.trim() === ''}>
-                {t('withdrawals.reject')}
-              </button>
-            </div>
-          </form>
-        </div>
+      <ErrorText error={list.error ?? act.error} />
+      <DataTable caption={t('withdrawals.title')} columns={columns} rows={list.data?.withdrawals} rowKey={(row) => row.id} loading={list.isPending} sort={sort} onSort={setSort} page={page} pageSize={PAGE_SIZE} total={list.data?.total} onPage={setPage} />
+      {asking && w ? (
+        <ConfirmDialog
+          title={asking.kind === 'approve' ? t('money.approveTitle') : asking.kind === 'complete' ? t('money.completeTitle') : t('money.rejectTitle')}
+          member={{ name: w.name, phone: w.username, bank: w.bankCode, account: w.bankAccountNo }}
+          amount={{ value: w.amount, currency: w.currency }}
+          effect={
+            asking.kind === 'approve'
+              ? t('money.approveEffect', { amount: amountOf(w), bank: w.bankCode, account: w.bankAccountNo })
+              : asking.kind === 'complete'
+                ? t('money.completeEffect', { amount: amountOf(w) })
+                : t('money.rejectEffect', { amount: amountOf(w) })
+          }
+          reason={asking.kind === 'reject' ? 'required' : undefined}
+          confirmLabel={asking.kind === 'approve' ? t('withdrawals.approve') : asking.kind === 'complete' ? t('withdrawals.complete') : t('withdrawals.reject')}
+          danger={asking.kind === 'reject'}
+          busy={act.isPending}
+          onCancel={() => setAsking(null)}
+          onConfirm={(note) => act.mutate({ kind: asking.kind, w, key: asking.key, note })}
+        />
       ) : null}
     </Page>
   );

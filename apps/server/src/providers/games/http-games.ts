@@ -1,0 +1,96 @@
+import { createHmac } from 'node:crypto';
+import { Breaker, BreakerOpen, CallTimeout } from '../../platform/breaker';
+import { ProviderError, type GameCredentials, type GameProvider, type GameRound, type LaunchTarget } from './game-provider';
+
+export interface HttpGameOptions {
+  /** The provider's API base, e.g. http://127.0.0.1:3100 (GAME_API_URL). */
+  url: string;
+  /** The HMAC secret both sides hold (GAME_API_SECRET). */
+  secret: string;
+  /** Deadline of one call (PROVIDER_TIMEOUT_MS). */
+  timeoutMs: number;
+  /** Consecutive failures that open the provider's breaker, and how long it stays open. */
+  breakerFailures?: number;
+  breakerOpenMs?: number;
+}
+
+/** The provider answered with a status of its protocol (not OK). */
+class Answered extends Error {
+  constructor(
+    readonly httpStatus: number,
+    readonly status: string,
+  ) {
+    super(`provider answered ${httpStatus} ${status}`);
+  }
+}
+
+/**
+ * A transfer-wallet game provider over HTTP (the sandbox service's protocol, docs/sandbox.md):
+ * every call is a signed JSON POST (X-Timestamp, X-Signature = hex HMAC-SHA256 of
+ * `${timestamp}.${body}`), under a deadline and a circuit breaker per provider. Errors map onto
+ * what the transfer service needs to stay exact:
+ * - no connection, an open breaker, a refusal (4xx, 503 before anything): nothing happened
+ *   (`unreachable` / `rejected`);
+ * - a transfer whose answer did not come (deadline, reset socket, a 5xx other than 503): in doubt
+ *   (`unknown`), settled by "check transfer" (`lookupTransfer`). A transfer is never retried
+ *   blindly; its request id makes a repeat safe, but the service asks instead.
+ */
+export function httpGameProvider(code: string, options: HttpGameOptions): GameProvider {
+  const base = options.url.replace(/\/+$/, '');
+  const breaker = new Breaker({
+    failures: options.breakerFailures ?? 5,
+    openMs: options.breakerOpenMs ?? 10_000,
+    timeoutMs: options.timeoutMs,
+    isFailure: (error) => !(error instanceof Answered) || error.httpStatus >= 500,
+  });
+
+  async function post(action: string, body: Record<string, unknown>, inDoubt: boolean): Promise<Record<string, unknown>> {
+    const raw = JSON.stringify(body);
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const signature = createHmac('sha256', options.secret).update(`${timestamp}.${raw}`).digest('hex');
+    let sent = false;
+    try {
+      return await breaker.run(async (signal) => {
+        sent = true;
+        const response = await fetch(`${base}/games/${code}/${action}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-timestamp': timestamp, 'x-signature': signature },
+          body: raw,
+          signal,
+        });
+        const answer = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+        if (!response.ok) throw new Answered(response.status, typeof answer.status === 'string' ? answer.status : 'ERROR');
+        return answer;
+      });
+    } catch (error) {
+      if (error instanceof BreakerOpen) throw new ProviderError('unreachable', `${code}: circuit open`);
+      if (error instanceof Answered) {
+        // 503: refused before anything was done; other 5xx: the state is unknown.
+        if (error.httpStatus >= 500 && error.httpStatus !== 503) throw new ProviderError(inDoubt ? 'unknown' : 'unreachable', `${code}: ${error.message}`);
+        throw new ProviderError(error.httpStatus === 503 ? 'unreachable' : 'rejected', `${code}: ${error.status}`);
+      }
+      if (!sent || isRefused(error)) throw new ProviderError('unreachable', `${code}: not reached (${String(error)})`);
+      throw new ProviderError(inDoubt ? 'unknown' : 'unreachable', `${code}: no answer (${error instanceof CallTimeout ? 'deadline' : String(error)})`);
+    }
+  }
+
+  const credentials = (answer: Record<string, unknown>): GameCredentials => ({ username: String(answer.username), password: String(answer.password) });
+  return {
+    code,
+    openAccount: async () => credentials(await post('players', {}, false)),
+    balance: async (username) => Number((await post('balance', { username }, false)).balance),
+    transfer: async (direction, username, amount, ref) => ({ balance: Number((await post('transfer', { username, direction, amount, requestId: ref }, true)).balance) }),
+    resetPassword: async (username) => credentials(await post('password', { username }, false)),
+    launch: (login: GameCredentials): Promise<LaunchTarget> => Promise.resolve({ link: `${base}/games/${code}/play?username=${encodeURIComponent(login.username)}` }),
+    lookupTransfer: async (ref) => ((await post('check-transfer', { requestId: ref }, false)).status === 'APPLIED' ? 'applied' : 'absent'),
+    // The round feed is not part of this protocol yet: no rounds.
+    rounds: (): Promise<GameRound[]> => Promise.resolve([]),
+  };
+}
+
+/** A connection refused or a name not found: the request never left. */
+function isRefused(error: unknown): boolean {
+  const cause = error instanceof Error ? (error.cause as { code?: unknown; errors?: unknown } | undefined) : undefined;
+  const codes = [cause?.code, ...(Array.isArray(cause?.errors) ? cause.errors.map((e: { code?: unknown }) => e.code) : [])];
+  return codes.some((code) => code === 'ECONNREFUSED' || code === 'ENOTFOUND');
+}

@@ -1,0 +1,166 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config';
+import { ProviderError, withDeadline } from '../src/providers/games/game-provider';
+import { httpGameProvider } from '../src/providers/games/http-games';
+import { call, dbKinds, login, registerMember, startApp, type TestApp } from './helpers';
+
+const SECRET = 'test-sandbox-secret';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+let child: ChildProcess;
+let base = '';
+
+async function startSandbox(port: number): Promise<ChildProcess> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'apps/sandbox/src/main.ts'], {
+    env: { ...process.env, SANDBOX_PORT: String(port), SANDBOX_GAME_SECRET: SECRET },
+    stdio: 'ignore',
+  });
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/health`)).ok) return proc;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('sandbox did not start');
+}
+
+const fault = (code: string, mode: string, latencyMs = 0) =>
+  fetch(`${base}/control/games/${code}/fault`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode, latencyMs }) });
+
+describe('sandbox service (its own process) and the HTTP transfer-wallet adapter', () => {
+  beforeAll(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    child = await startSandbox(port);
+  }, 20_000);
+  afterAll(() => {
+    child.kill('SIGTERM');
+  });
+
+  it('answers GET /health and refuses unsigned, forged and stale calls with 401', async () => {
+    expect((await (await fetch(`${base}/health`)).json()) as unknown).toMatchObject({ ok: true });
+    const body = JSON.stringify({});
+    const unsigned = await fetch(`${base}/games/JOKER/players`, { method: 'POST', body });
+    expect(unsigned.status).toBe(401);
+    const stale = String(Math.floor(Date.now() / 1000) - 301);
+    const staleSig = createHmac('sha256', SECRET).update(`${stale}.${body}`).digest('hex');
+    const old = await fetch(`${base}/games/JOKER/players`, { method: 'POST', body, headers: { 'x-timestamp': stale, 'x-signature': staleSig } });
+    expect(old.status).toBe(401);
+    const now = String(Math.floor(Date.now() / 1000));
+    const forged = createHmac('sha256', 'another-secret').update(`${now}.${body}`).digest('hex');
+    expect((await fetch(`${base}/games/JOKER/players`, { method: 'POST', body, headers: { 'x-timestamp': now, 'x-signature': forged } })).status).toBe(401);
+  });
+
+  it('opens a player, transfers in and out once per request id, and refuses what the balance does not cover', async () => {
+    const game = httpGameProvider('JOKER', { url: base, secret: SECRET, timeoutMs: 2_000 });
+    const { username } = await game.openAccount('m1');
+    expect(await game.balance(username)).toBe(0);
+    expect(await game.transfer('in', username, 10_000, 'ref-in-1')).toEqual({ balance: 10_000 });
+    // The same request id again: the first answer, nothing moves.
+    expect(await game.transfer('in', username, 10_000, 'ref-in-1')).toEqual({ balance: 10_000 });
+    expect(await game.balance(username)).toBe(10_000);
+    expect(await game.transfer('out', username, 4_000, 'ref-out-1')).toEqual({ balance: 6_000 });
+    await expect(game.transfer('out', username, 7_000, 'ref-out-2')).rejects.toMatchObject({ kind: 'rejected' });
+    expect(await game.lookupTransfer('ref-out-2')).toBe('absent');
+    expect(await game.lookupTransfer('ref-in-1')).toBe('applied');
+    expect(await game.balance(username)).toBe(6_000);
+    await expect(game.balance('nobody')).rejects.toMatchObject({ kind: 'rejected' });
+  });
+
+  it('a transfer applied whose answer is dropped is in doubt, and "check transfer" settles it as applied', async () => {
+    const game = httpGameProvider('PG', { url: base, secret: SECRET, timeoutMs: 2_000 });
+    const { username } = await game.openAccount('m2');
+    await fault('PG', 'drop');
+    const error = await game.transfer('in', username, 5_000, 'ref-drop-1').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect((error as ProviderError).kind).toBe('unknown');
+    await fault('PG', 'none');
+    expect(await game.lookupTransfer('ref-drop-1')).toBe('applied');
+    expect(await game.balance(username)).toBe(5_000);
+  });
+
+  it('past the deadline a transfer is in doubt; one asked about before it arrived is absent and refused for ever', async () => {
+    const game = withDeadline(httpGameProvider('SLOTXO', { url: base, secret: SECRET, timeoutMs: 300 }), 500);
+    const { username } = await game.openAccount('m3');
+    await fault('SLOTXO', 'timeout');
+    await expect(game.transfer('in', username, 1_000, 'ref-timeout-1')).rejects.toMatchObject({ kind: 'unknown' });
+    await fault('SLOTXO', 'none');
+    expect(await game.lookupTransfer('ref-never-sent')).toBe('absent');
+    await expect(game.transfer('in', username, 1_000, 'ref-never-sent')).rejects.toMatchObject({ kind: 'rejected' });
+    expect(await game.balance(username)).toBe(0);
+  });
+
+  it('a provider that is down or refusing is unreachable (nothing happened), and the breaker opens after repeated failures', async () => {
+    const game = httpGameProvider('UFABET', { url: base, secret: SECRET, timeoutMs: 1_000, breakerFailures: 2, breakerOpenMs: 60_000 });
+    const { username } = await game.openAccount('m4');
+    await fault('UFABET', 'refuse');
+    await expect(game.transfer('in', username, 1_000, 'ref-refused-1')).rejects.toMatchObject({ kind: 'unreachable' });
+    expect(await game.lookupTransfer('ref-refused-1').catch((e: unknown) => e)).toBeInstanceOf(ProviderError);
+    await fault('UFABET', 'none');
+    // Open: fails at once without asking, although the provider is back.
+    await expect(game.balance(username)).rejects.toMatchObject({ kind: 'unreachable', message: expect.stringContaining('circuit open') as unknown });
+    const down = httpGameProvider('IMI', { url: `http://127.0.0.1:${await freePort()}`, secret: SECRET, timeoutMs: 1_000 });
+    await expect(down.transfer('in', 'x', 1_000, 'ref-down-1')).rejects.toMatchObject({ kind: 'unreachable' });
+  });
+});
+
+describe.each(dbKinds)('transfers to a game over HTTP (%s)', (kind) => {
+  let t: TestApp;
+  let proc: ChildProcess;
+  let url = '';
+  beforeAll(async () => {
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    proc = await startSandbox(port);
+    t = await startApp(kind, { GAME_PROVIDER: 'http', GAME_API_URL: url, GAME_API_SECRET: SECRET, RECONCILE_INTERVAL_MS: '0', PROVIDER_TIMEOUT_MS: '3000' });
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+    proc.kill('SIGTERM');
+  }, 60_000);
+
+  it('a transfer whose answer is lost stays pending with its money in flight, and check-transfer settles it on both sides', async () => {
+    const { phone, password } = await registerMember(t.app);
+    const token = await login(t.app, phone, password);
+    await call(t.app, 'POST', '/api/wallet/add', { token, body: { amount: 500 } });
+    expect((await call(t.app, 'GET', '/api/wallet/activate/PG', { token })).status).toBe(200);
+    expect((await call(t.app, 'POST', '/api/wallet/transfer', { token, body: { from: 'WALLET', to: 'PG', amount: 100 } })).body).toMatchObject({ wallet: { amount: 400 }, game: { code: 'PG', amount: 100 } });
+    await fetch(`${url}/control/games/PG/fault`, { method: 'PUT', body: JSON.stringify({ mode: 'drop' }) });
+    const lost = await call(t.app, 'POST', '/api/wallet/transfer', { token, body: { from: 'WALLET', to: 'PG', amount: 50 } });
+    expect(lost).toMatchObject({ status: 504, body: { message: 'TRANSFER_PENDING' } });
+    const pending = (await call<{ wallet: { amount: number } }>(t.app, 'GET', '/api/wallet', { token })).body;
+    expect(pending.wallet.amount).toBe(350);
+    await fetch(`${url}/control/games/PG/fault`, { method: 'PUT', body: JSON.stringify({ mode: 'none' }) });
+    expect(await t.services.transfers.reconcile(0)).toBe(1);
+    const wallet = (await call<{ wallet: { amount: number }; slots: Array<{ code: string; amount: number }> }>(t.app, 'GET', '/api/wallet', { token })).body;
+    expect(wallet.wallet.amount).toBe(350);
+    const { username } = (await call<{ username: string }>(t.app, 'GET', '/api/wallet/account/PG', { token })).body;
+    expect(await httpGameProvider('PG', { url, secret: SECRET, timeoutMs: 2_000 }).balance(username)).toBe(15_000);
+    expect(wallet.slots.find((s) => s.code === 'PG')?.amount).toBe(150);
+  }, 30_000);
+});
+
+describe('game provider configuration', () => {
+  it('refuses GAME_PROVIDER=http without its URL or secret, naming the missing setting', () => {
+    const base = { NODE_ENV: 'production', SMS_PROVIDER: 'sandbox', GAME_PROVIDER: 'http' };
+    expect(() => loadConfig({ ...base, GAME_API_SECRET: 'a-long-secret' })).toThrow(/GAME_API_URL: must be set/);
+    expect(() => loadConfig({ ...base, GAME_API_URL: 'http://games.example' })).toThrow(/GAME_API_SECRET: must be set/);
+    expect(() => loadConfig(base)).toThrow(ConfigError);
+    expect(loadConfig({ ...base, GAME_API_URL: 'http://games.example', GAME_API_SECRET: 'a-long-secret' }).GAME_PROVIDER).toBe('http');
+  });
+});
