@@ -102,6 +102,9 @@ function isForeignKeyViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23503';
 }
 
+/** A member's break (time-out or self-exclusion): no operator, owner or override lets money in. */
+const isBreak = (code: string): boolean => code !== 'DEPOSIT_LIMIT';
+
 /**
  * Credits from outside systems, once per (source, ref): the external_credits row, the operation
  * (a SUCCESS deposit to the wallet), the Idempotency-Key when there is one, the domain's own
@@ -163,8 +166,10 @@ export class Credits {
             .executeTakeFirst();
           if (before) return { operationId: before.id, created: false, wallet: null, held: before.status === 'PENDING' ? before.note : null };
           const mode = credit.overLimit ?? 'hold';
-          const refused = mode === 'allow' ? null : await rules.refusal(trx, { memberId: credit.memberId, amount: credit.amount, currency: credit.currency, stage: mode === 'refuse' ? 'operator' : 'arrived' });
-          if (refused && mode === 'refuse') throw new AppError(403, refused.code, refused.extra);
+          const found = await rules.refusal(trx, { memberId: credit.memberId, amount: credit.amount, currency: credit.currency, stage: mode === 'hold' ? 'arrived' : 'operator' });
+          // An owner's override (`allow`) passes a deposit limit, never a break (a time-out or a self-exclusion).
+          const refused = mode === 'allow' && found && !isBreak(found.code) ? null : found;
+          if (refused && mode !== 'hold') throw new AppError(403, refused.code, refused.extra);
           if (refused) return this.hold(trx, item, refused.code);
           return (await this.statement([item], trx))[0] as CreditResult;
         });
@@ -218,9 +223,10 @@ export class Credits {
         return await this.db.transaction().execute(async (trx) => {
           await lockMemberDeposits(trx, memberId);
           const rules = this.policies.deposits;
-          if (!force && rules) {
+          if (rules) {
+            // `force` (an owner's override) passes a deposit limit, never a break.
             const refused = await rules.refusal(trx, { memberId, amount, currency, stage: 'release' });
-            if (refused) throw new AppError(403, refused.code, refused.extra);
+            if (refused && (!force || isBreak(refused.code))) throw new AppError(403, refused.code, refused.extra);
           }
           const after = await runPosting(
             trx,

@@ -41,6 +41,9 @@ export const CHALLENGE_MAX_FAILURES = 5;
 /** The demo operators' password and TOTP secret (README quick start; SEED_DEMO only). */
 export const DEMO_OPERATOR_PASSWORD = 'demo-operator-1';
 export const DEMO_TOTP_SECRET = 'JBSWY3DPEHPK3PXP';
+/** Wrong current passwords on `PUT /api/admin/password` an operator may give in an hour (the next answers 429 REQUEST_LIMIT). */
+export const PASSWORD_CHANGE_FAILS_PER_HOUR = 5;
+
 export const DEMO_OPERATORS: ReadonlyArray<{ username: string; name: string; role: OperatorRole }> = [
   { username: 'owner', name: 'Demo Owner', role: 'owner' },
   { username: 'finance', name: 'Demo Finance', role: 'finance' },
@@ -432,11 +435,17 @@ export class OperatorService {
 
   /** The caller's own password: every session of theirs ends, and a new one is answered. */
   async changePassword(identity: OperatorIdentity, oldPassword: string, newPassword: string, address: string): Promise<{ token: string; operator: OperatorSelf }> {
+    // Wrong current passwords are limited per operator (a stolen session cannot guess the password
+    // to take the account over): counted first, atomically, and given back when the password is right.
+    const failKey = `admin:password:${identity.id}`;
+    const tries = await this.limiter.hit(failKey, PASSWORD_CHANGE_FAILS_PER_HOUR, 3_600_000);
+    if (!tries.allowed) throw tooMany('REQUEST_LIMIT', tries.retryAfter);
     const row = await this.db.selectFrom('operators').selectAll().where('id', '=', identity.id).executeTakeFirst();
     if (!row?.password_hash || !(await this.passwords.verify(row.password_hash, oldPassword))) {
       await recordAudit(this.db, { actor: actorOf(identity), action: 'operator.password-failed', entity: 'operator', target: identity.username, address });
       throw badRequest('WRONG_PASSWORD');
     }
+    await this.limiter.undo(failKey);
     checkPassword(newPassword);
     if (newPassword === oldPassword) throw badRequest('PASSWORD_SAME');
     const hash = await this.passwords.hash(newPassword);

@@ -2,9 +2,10 @@
 export function toCsv(rows: ReadonlyArray<Record<string, unknown>>, columns: readonly string[]): string {
   const cell = (value: unknown): string => {
     const text = value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
-    // A leading =, +, - or @ would be a formula in a spreadsheet.
-    const safe = /^[=+\-@]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text) ? `'${text}` : text;
-    return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+    // A leading =, +, -, @, tab or CR would be a formula in a spreadsheet (a plain negative number stays a number).
+    const safe = /^[=+\-@\t\r]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text) ? `'${text}` : text;
+    // Quoted when it holds a separator of any locale's spreadsheet (`,` or `;`), a quote, a tab or a line break.
+    return /[",;\t\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
   };
   return [columns.join(','), ...rows.map((row) => columns.map((c) => cell(row[c])).join(','))].join('\r\n');
 }
