@@ -10,10 +10,10 @@ import { CAPABILITIES, can } from '../../web/admin/src/shared/roles';
 import { call, concrete, dbKinds, OPERATOR_TOKEN, startApp, type TestApp } from './helpers';
 import { operatorLogin, useTestClock } from './operator-helpers';
 
-/** The README's roles matrix: `| \`METHOD /path\` | ✓ | ✓ |  |  |` rows under "### Roles matrix". */
+/** The manual's roles matrix (docs/back-office.md, linked from the README): `| \`METHOD /path\` | ✓ | ✓ |  |  |` rows under "## Roles matrix". */
 function readmeMatrix(): Map<string, OperatorRole[]> {
-  const readme = readFileSync(resolve(import.meta.dirname, '../../../README.md'), 'utf8');
-  const section = readme.split('### Roles matrix')[1]?.split(/\n#{2,3} /)[0] ?? '';
+  const readme = readFileSync(resolve(import.meta.dirname, '../../../docs/back-office.md'), 'utf8');
+  const section = readme.split('## Roles matrix')[1]?.split(/\n#{2,3} /)[0] ?? '';
   const rows = new Map<string, OperatorRole[]>();
   for (const line of section.split('\n')) {
     const match = /^\| `([A-Z]+ \/api\/operator\/[^`]+)` \|(.*)\|\s*$/.exec(line);
