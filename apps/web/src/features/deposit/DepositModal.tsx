@@ -37,7 +37,6 @@ const TABS: readonly DepositTab[] = ['bank', 'qr', 'ewallet'];
  * above the wallet balance; on the sandbox (the lookup says `demoTopUp`), the demo top-up.
  */
 export function DepositModal({ onClose }: Props) {
-  useOwnDepositNotice();
   const { t } = useTranslation();
   const locale = useLocale();
   const queryClient = useQueryClient();
@@ -57,6 +56,8 @@ export function DepositModal({ onClose }: Props) {
   );
   const tabs = views ? TABS.filter((id) => views[id].length > 0) : [];
   const active = tab && tabs.includes(tab) ? tab : tabs[0];
+  // The QR tab learns of its deposit from the push, whose toast is then the one notice; the other tabs say it themselves.
+  useOwnDepositNotice(active !== 'qr');
 
   const credited = () => {
     setChanged(true);

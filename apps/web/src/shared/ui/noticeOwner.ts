@@ -12,12 +12,17 @@ export function depositNoticeOwned(): boolean {
   return owners > 0;
 }
 
-/** Marks the calling screen, while mounted, as the one that announces deposits. */
-export function useOwnDepositNotice(): void {
+/**
+ * Marks the calling screen, while mounted and `owns` holds, as the one that announces deposits. A
+ * screen that waits for the push to learn of the deposit (the QR tab) does not own it: the push's
+ * toast is then its one notice.
+ */
+export function useOwnDepositNotice(owns = true): void {
   useEffect(() => {
+    if (!owns) return undefined;
     owners += 1;
     return () => {
       owners -= 1;
     };
-  }, []);
+  }, [owns]);
 }
