@@ -41,6 +41,9 @@ test.describe('installable app', () => {
     await expect(page.getByTestId('login-form')).toBeVisible();
     const href = await page.locator('link[rel="manifest"]').getAttribute('href');
     expect(href).toBe('/manifest.th.webmanifest');
+    // The installed app's name is the site's name from its settings (issue 33), in every language.
+    const site = (await (await request.get('/api/lookup/info')).json()) as { name: string };
+    expect(site.name.trim()).not.toBe('');
     for (const locale of ['th', 'la', 'en'] as const) {
       const response = await request.get(`/manifest.${locale}.webmanifest`);
       expect(response.ok()).toBe(true);
@@ -48,8 +51,8 @@ test.describe('installable app', () => {
       const manifest = (await response.json()) as Record<string, unknown> & { icons: Array<{ src: string; sizes: string; type: string; purpose: string }> };
       expect(manifest).toMatchObject({
         id: '/user/home',
-        name: MESSAGES[locale].app.name,
-        short_name: MESSAGES[locale].pwa.shortName,
+        name: site.name.trim(),
+        short_name: site.name.trim(),
         description: MESSAGES[locale].app.tagline,
         start_url: '/user/home',
         scope: '/',
