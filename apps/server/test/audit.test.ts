@@ -83,17 +83,16 @@ describe.each(dbKinds)('the audit log on %s', (kind) => {
   });
 
   it('gives every other successful change a generic row; the api-key is recorded as api-key', async () => {
-    // The slip rules record no row of their own: the framework writes a generic one.
-    const rules = await call<Record<string, unknown>>(t.app, 'GET', '/api/operator/slip-settings', { token: owner });
-    expect((await call(t.app, 'PUT', '/api/operator/slip-settings', { token: owner, body: { ...rules.body, maxAgeMinutes: 45 } })).status).toBe(200);
-    expect((await call(t.app, 'PUT', '/api/operator/slip-settings', { headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'x-operator': 'deploy-bot' }, body: rules.body })).status).toBe(200);
+    // The sandbox bank's fault switch records no row of its own: the framework writes a generic one.
+    expect((await call(t.app, 'PUT', '/api/operator/sandbox/bank/fault', { token: owner, body: { mode: 'captcha' } })).status).toBe(200);
+    expect((await call(t.app, 'PUT', '/api/operator/sandbox/bank/fault', { headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'x-operator': 'deploy-bot' }, body: { mode: 'none' } })).status).toBe(200);
     // A refused change writes nothing.
-    expect((await call(t.app, 'PUT', '/api/operator/slip-settings', { token: owner, body: { maxAgeMinutes: 'no' } })).status).toBe(400);
-    const { rows } = await audit('action=PUT /api/operator/slip-settings');
+    expect((await call(t.app, 'PUT', '/api/operator/sandbox/bank/fault', { token: owner, body: { mode: 'no' } })).status).toBe(400);
+    const { rows } = await audit('action=PUT /api/operator/sandbox/bank/fault');
     expect(rows).toHaveLength(2);
-    expect(rows[0]).toMatchObject({ operator: 'api-key', who: 'api-key', operatorId: 'api-key', role: 'owner', target: null, after: rules.body, onBehalfOf: 'deploy-bot' });
-    expect(rows[1]).toMatchObject({ operator: 'owner', role: 'owner', after: { maxAgeMinutes: 45 }, onBehalfOf: null });
-    // A path parameter is the target of a generic row.
+    expect(rows[0]).toMatchObject({ operator: 'api-key', who: 'api-key', operatorId: 'api-key', role: 'owner', target: null, after: { mode: 'none' }, onBehalfOf: 'deploy-bot' });
+    expect(rows[1]).toMatchObject({ operator: 'owner', role: 'owner', after: { mode: 'captcha' }, onBehalfOf: null });
+    // A path parameter is the target of a generic row (a deposit channel saved unchanged applies at once; a change waits for four eyes, four-eyes.test.ts).
     const channels = await call<{ channels: Array<Record<string, unknown> & { id: string; kind: string; bank_code: string; bank_type: string; mode: string; account_name: string; account_no: string; currency: string; sort: number; active: boolean }> }>(t.app, 'GET', '/api/operator/deposit-channels', { token: owner });
     const c = channels.body.channels[0];
     if (!c) throw new Error('no deposit channel');

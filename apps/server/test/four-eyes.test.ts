@@ -61,6 +61,80 @@ describe.each(dbKinds)('four eyes at the defaults on %s', (kind) => {
     expect((await call<{ maker: string }>(t.app, 'GET', `/api/operator/approvals/${keyMade.body.approvalId}`, { headers: as(owner) })).body.maker).toBe('api-key');
   });
 
+  it('a finance change of a deposit account waits for a second approver; the audit shows the old and new numbers', async () => {
+    type Channel = { id: string; kind: string; bank_code: string; bank_type: string; mode: string; account_name: string; account_no: string; currency: string; sort: number; active: boolean };
+    const channels = async () => (await call<{ channels: Channel[] }>(t.app, 'GET', '/api/operator/deposit-channels', { headers: as(finance) })).body.channels;
+    const kbank = (await channels()).find((c) => c.bank_code === 'KBANK' && c.mode === 'AUTO');
+    if (!kbank) throw new Error('no KBANK AUTO channel');
+    const body = (c: Channel, patch: Partial<Channel>) => {
+      const n = { ...c, ...patch };
+      return { kind: n.kind, bankCode: n.bank_code, bankType: n.bank_type, mode: n.mode, accountName: n.account_name, accountNo: n.account_no, currency: n.currency === 'LAK' ? 'LAK' : 'BAHT', sort: n.sort, active: n.active };
+    };
+    const lookup = async () => (await call<{ banks: Array<{ accountNo?: string; bankAccountNo?: string }> } & Record<string, unknown>>(t.app, 'GET', '/api/lookup/deposit', { token: await login(t.app, member.phone, member.password) })).body;
+    const member = await registerMember(t.app);
+    const oldNo = kbank.account_no;
+    const asked = await call<{ status: string; approvalId: string }>(t.app, 'PUT', `/api/operator/deposit-channels/${kbank.id}`, { headers: as(finance), body: body(kbank, { account_no: '9990001112' }) });
+    expect(asked).toMatchObject({ status: 202, body: { status: 'awaiting-approval' } });
+    // Nothing changed yet: members still see the old account.
+    expect((await channels()).find((c) => c.id === kbank.id)?.account_no).toBe(oldNo);
+    expect(JSON.stringify(await lookup())).not.toContain('9990001112');
+    // The request names the change, before and after; the maker cannot approve it, nor can the key.
+    const pending = await call<{ approvals: Array<{ id: string; action: string; payload: { changes: Array<{ field: string; before: unknown; after: unknown }> } }> }>(t.app, 'GET', '/api/operator/approvals?status=pending', { headers: as(owner) });
+    const request = pending.body.approvals.find((a) => a.id === asked.body.approvalId);
+    expect(request).toMatchObject({ action: 'deposit.channel', payload: { changes: [{ field: 'account_no', before: oldNo, after: '9990001112' }] } });
+    expect((await call(t.app, 'POST', `/api/operator/approvals/${asked.body.approvalId}/approve`, { headers: as(finance) })).body).toEqual({ message: 'SAME_OPERATOR' });
+    expect((await call(t.app, 'POST', `/api/operator/approvals/${asked.body.approvalId}/approve`, { headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } })).status).toBe(403);
+    const approved = await call<{ result: { status: number; body: { account_no: string } } }>(t.app, 'POST', `/api/operator/approvals/${asked.body.approvalId}/approve`, { headers: as(owner) });
+    expect(approved.body.result).toMatchObject({ status: 200, body: { account_no: '9990001112' } });
+    expect((await channels()).find((c) => c.id === kbank.id)?.account_no).toBe('9990001112');
+    expect(JSON.stringify(await lookup())).toContain('9990001112');
+    // The audit: the request (maker finance) and the change applied (checker owner), old and new numbers.
+    const audit = await call<{ rows: Array<{ operator: string; entity: string; target: string; before: { account_no?: string } | null; after: { account_no?: string; payload?: { changes: unknown[] } } }> }>(t.app, 'GET', `/api/operator/audit?action=deposit-channel.change&target=${kbank.id}`, { headers: as(owner) });
+    expect(audit.body.rows[0]).toMatchObject({ operator: 'owner', entity: 'deposit-channel', target: kbank.id, before: { account_no: oldNo }, after: { account_no: '9990001112' } });
+    // A stale request (the channel changed since) applies nothing: 422 CHANGED_SINCE_REQUEST kept as its answer.
+    const a = await call<{ approvalId: string }>(t.app, 'PUT', `/api/operator/deposit-channels/${kbank.id}`, { headers: as(finance), body: body({ ...kbank, account_no: '9990001112' }, { account_name: 'FIRST' }) });
+    const b = await call<{ approvalId: string }>(t.app, 'PUT', `/api/operator/deposit-channels/${kbank.id}`, { headers: as(finance), body: body({ ...kbank, account_no: '9990001112' }, { account_name: 'SECOND' }) });
+    expect((await call<{ result: { status: number } }>(t.app, 'POST', `/api/operator/approvals/${a.body.approvalId}/approve`, { headers: as(owner) })).body.result.status).toBe(200);
+    expect((await call<{ result: unknown }>(t.app, 'POST', `/api/operator/approvals/${b.body.approvalId}/approve`, { headers: as(owner) })).body.result).toEqual({ status: 422, body: { message: 'CHANGED_SINCE_REQUEST' } });
+    expect((await channels()).find((c) => c.id === kbank.id)?.account_name).toBe('FIRST');
+    // Switching a channel off applies at once (it only lowers risk); switching it back on waits.
+    expect((await call(t.app, 'PUT', `/api/operator/deposit-channels/${kbank.id}`, { headers: as(finance), body: body({ ...kbank, account_no: '9990001112', account_name: 'FIRST' }, { active: false }) })).status).toBe(200);
+    const on = await call<{ approvalId: string }>(t.app, 'PUT', `/api/operator/deposit-channels/${kbank.id}`, { headers: as(finance), body: body({ ...kbank, account_no: '9990001112', account_name: 'FIRST' }, { active: true }) });
+    expect(on.status).toBe(202);
+    expect((await call(t.app, 'POST', `/api/operator/approvals/${on.body.approvalId}/approve`, { headers: as(owner) })).status).toBe(200);
+    // Restore the demo account for the other tests (through a second person too).
+    const back = await call<{ approvalId: string }>(t.app, 'PUT', `/api/operator/deposit-channels/${kbank.id}`, { headers: as(finance), body: body(kbank, {}) });
+    expect((await call(t.app, 'POST', `/api/operator/approvals/${back.body.approvalId}/approve`, { headers: as(owner) })).status).toBe(200);
+  });
+
+  it('the slip rules and the manual-deposit switch wait for a second approver (closing uploads does not)', async () => {
+    const rules = (await call<{ uploadEnabled: boolean; closedFrom: string; closedTo: string; maxAgeMinutes: number }>(t.app, 'GET', '/api/operator/slip-settings', { headers: as(finance) })).body;
+    const longer = await call<{ approvalId: string }>(t.app, 'PUT', '/api/operator/slip-settings', { headers: as(finance), body: { ...rules, maxAgeMinutes: rules.maxAgeMinutes + 60 } });
+    expect(longer.status).toBe(202);
+    expect((await call(t.app, 'GET', '/api/operator/slip-settings', { headers: as(finance) })).body).toEqual(rules);
+    expect((await call(t.app, 'POST', `/api/operator/approvals/${longer.body.approvalId}/approve`, { headers: as(owner) })).status).toBe(200);
+    expect((await call(t.app, 'GET', '/api/operator/slip-settings', { headers: as(finance) })).body).toMatchObject({ maxAgeMinutes: rules.maxAgeMinutes + 60 });
+    const closed = await call(t.app, 'PUT', '/api/operator/slip-settings', { headers: as(finance), body: { ...rules, maxAgeMinutes: rules.maxAgeMinutes + 60, uploadEnabled: false } });
+    expect(closed).toMatchObject({ status: 200, body: { uploadEnabled: false } });
+    const reopened = await call<{ approvalId: string }>(t.app, 'PUT', '/api/operator/slip-settings', { headers: as(finance), body: rules });
+    expect(reopened.status).toBe(202);
+    expect((await call(t.app, 'POST', `/api/operator/approvals/${reopened.body.approvalId}/approve`, { headers: as(owner) })).status).toBe(200);
+    expect((await call(t.app, 'GET', '/api/operator/slip-settings', { headers: as(finance) })).body).toEqual(rules);
+
+    // The same Idempotency-Key answers the same request; the same value again answers at once.
+    const headers = as(finance, { 'idempotency-key': key() });
+    const one = await call<{ approvalId: string }>(t.app, 'PUT', '/api/operator/deposit-manual', { headers, body: { value: true } });
+    const two = await call<{ approvalId: string }>(t.app, 'PUT', '/api/operator/deposit-manual', { headers, body: { value: true } });
+    expect(one.status).toBe(202);
+    expect(two.body.approvalId).toBe(one.body.approvalId);
+    expect((await call(t.app, 'POST', `/api/operator/approvals/${one.body.approvalId}/approve`, { headers: as(owner) })).body).toMatchObject({ result: { status: 200, body: { isManual: true } } });
+    expect(await call(t.app, 'PUT', '/api/operator/deposit-manual', { headers: as(finance), body: { value: true } })).toMatchObject({ status: 200, body: { isManual: true } });
+    const audit = await call<{ rows: Array<{ operator: string; before: unknown; after: unknown }> }>(t.app, 'GET', '/api/operator/audit?action=setting.change&target=depositManual', { headers: as(owner) });
+    expect(audit.body.rows[0]).toMatchObject({ operator: 'owner', before: { value: false }, after: { value: true } });
+    const off = await call<{ approvalId: string }>(t.app, 'PUT', '/api/operator/deposit-manual', { headers: as(finance), body: { value: false } });
+    expect((await call(t.app, 'POST', `/api/operator/approvals/${off.body.approvalId}/approve`, { headers: as(owner) })).status).toBe(200);
+  });
+
   it('the thresholds are the owner\'s settings in major units, audited with before and after', async () => {
     const got = await call<{ THB: { manual: number; payout: number; operatorDay: number }; LAK: { payout: number } }>(t.app, 'GET', '/api/operator/four-eyes', { headers: as(finance) });
     expect(got.body).toMatchObject({ THB: { manual: 20_000, payout: 20_000, operatorDay: 200_000 }, LAK: { payout: 12_000_000 } });

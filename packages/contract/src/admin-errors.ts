@@ -40,6 +40,8 @@ export const adminErrorCodes = [
   'CHECKER_TOO_NEW',
   /** 403: only the operator who asked may cancel a pending request. */
   'NOT_THE_MAKER',
+  /** 422: an approved settings change (a deposit channel, the slip rules, the manual-deposit switch) found the setting changed since it was asked: nothing applied; ask again. */
+  'CHANGED_SINCE_REQUEST',
 ] as const;
 
 export type AdminErrorCode = (typeof adminErrorCodes)[number];

@@ -118,8 +118,8 @@ export const channelBodySchema = z.strictObject({
 export const depositOperatorCalls = {
   slipSettings: endpoint({ ...op, method: 'GET', path: '/api/operator/slip-settings', roles: ['finance'], response: slipSettingsSchema }),
   slipSettingsPut: endpoint({
-    ...op, method: 'PUT', path: '/api/operator/slip-settings', roles: ['finance'], body: slipSettingsSchema, response: slipSettingsSchema,
-    description: 'The slip rules: upload on/off, the daily closed window (Asia/Bangkok, from > to wraps midnight), the oldest transfer accepted.',
+    ...op, method: 'PUT', path: '/api/operator/slip-settings', roles: ['finance'], body: slipSettingsSchema, response: z.union([slipSettingsSchema, awaitingApprovalSchema]),
+    description: 'The slip rules: upload on/off, the daily closed window (Asia/Bangkok, from > to wraps midnight), the oldest transfer accepted. Closing uploads applies at once; any other change answers 202 with the approval a second operator runs (before and after in its payload).',
   }),
   slipsList: endpoint({ ...op, method: 'GET', path: '/api/operator/slips', roles: ['finance', 'support'], query: slipQuerySchema, response: z.object({ slips: z.array(operatorSlipSchema) }) }),
   slipApprove: endpoint({
@@ -135,7 +135,10 @@ export const depositOperatorCalls = {
     ...op, method: 'GET', path: '/api/operator/reconciliation', roles: ['finance'], query: periodQuerySchema, response: reconciliationSchema,
     description: 'Deposits and payouts against the outside systems\' records for [from, to) (default: the 24 hours before `to`, `to` now).',
   }),
-  depositManualSwitch: endpoint({ ...op, method: 'PUT', path: '/api/operator/deposit-manual', roles: ['finance'], body: z.strictObject({ value: z.boolean() }), response: z.object({ isManual: z.boolean() }) }),
+  depositManualSwitch: endpoint({
+    ...op, method: 'PUT', path: '/api/operator/deposit-manual', roles: ['finance'], body: z.strictObject({ value: z.boolean() }), response: z.union([z.object({ isManual: z.boolean() }), awaitingApprovalSchema]),
+    description: 'The manual-deposit switch. A change answers 202 with the approval a second operator runs; the same value answers at once.',
+  }),
   depositsUnmatched: endpoint({ ...op, method: 'GET', path: '/api/operator/deposits/unmatched', roles: ['finance'], response: z.object({ deposits: z.array(unmatchedDepositSchema) }) }),
   depositAssign: endpoint({
     ...op, method: 'POST', path: '/api/operator/deposits/:id/assign', roles: ['finance'], params: idParams, body: z.strictObject({ memberId: z.string().min(1).max(64) }), response: z.union([assignedSchema, awaitingApprovalSchema]),
@@ -147,7 +150,8 @@ export const depositOperatorCalls = {
   }),
   depositChannels: endpoint({ ...op, method: 'GET', path: '/api/operator/deposit-channels', roles: ['finance'], response: z.object({ channels: z.array(channelSchema) }) }),
   depositChannelPut: endpoint({
-    ...op, method: 'PUT', path: '/api/operator/deposit-channels/:id', roles: ['finance'], params: z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/) }), body: channelBodySchema, response: channelSchema,
+    ...op, method: 'PUT', path: '/api/operator/deposit-channels/:id', roles: ['finance'], params: z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/) }), body: channelBodySchema, response: z.union([channelSchema, awaitingApprovalSchema]),
+    description: 'A deposit channel (where members send money). A new channel or a change of its account, bank, mode, currency or switching it on answers 202 with the approval a second operator runs (before and after in its payload); switching it off and its order apply at once.',
   }),
   sandboxBankFault: endpoint({
     ...op, domain: 'sandbox', method: 'PUT', path: '/api/operator/sandbox/bank/fault', roles: [], body: z.strictObject({ mode: z.enum(['none', 'captcha', 'error']) }), response: z.object({ mode: z.enum(['none', 'captcha', 'error']) }),

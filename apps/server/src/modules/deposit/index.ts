@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { parseBaht } from '@mw/contract/money';
-import { bankFeedSchema, depositOperatorCalls, depositSandboxCalls, depositWebhookCalls, ewalletFeedSchema, paymentWebhookSchema } from '@mw/contract/operator/deposit';
+import { bankFeedSchema, slipSettingsSchema, depositOperatorCalls, depositSandboxCalls, depositWebhookCalls, ewalletFeedSchema, paymentWebhookSchema } from '@mw/contract/operator/deposit';
 import { contractRoute } from '../../http/contract-route';
 import { requireMember } from '../../http/handlers';
 import { AppError, badRequest, tooMany } from '../../lib/errors';
@@ -32,7 +32,9 @@ import { BankDepositService } from './bank-deposit-service';
 import { slipLinksFor } from '../statement/slip-links';
 import { SlipService } from './slip-service';
 import { DepositReconciliation, type ReconciliationReport } from './reconciliation';
-import { ChannelService } from './channel-service';
+import { ChannelService, type Channel, type NewChannel } from './channel-service';
+import { newId } from '../../lib/ids';
+import { recordChange } from '../../platform/audit';
 import { depositMigrations } from './migrations';
 import { defaultMinimums, QrService } from './qr-service';
 import { processCount, type Config } from '../../config';
@@ -309,6 +311,44 @@ export const depositModule = defineModule({
       const { id, memberId } = z.object({ id: z.string(), memberId: z.string() }).parse(payload);
       return bank.assign(id, memberId);
     });
+    // Four eyes on the settings that say where members send money and how deposits are checked: a
+    // second person's approval applies the change if what it changes is as it was when asked.
+    const asked = z.object({ target: z.string(), before: z.unknown(), after: z.record(z.string(), z.unknown()) });
+    const unchangedSince = (was: unknown, now: unknown) => {
+      if (!sameValue(was, now)) throw new AppError(422, 'CHANGED_SINCE_REQUEST');
+    };
+    const channelBody = z.object({ kind: z.enum(['bank', 'wallet']), bank_code: z.string(), bank_type: z.enum(['BANK', 'PAYMENT']), mode: z.enum(['AUTO', 'SMS', 'MANUAL', 'NONE', 'GIFT']), account_name: z.string(), account_no: z.string(), currency: z.string(), sort: z.number(), active: z.boolean() });
+    services.approvals.register('deposit.channel', async (payload, checker) => {
+      const { target, before } = asked.parse(payload);
+      const after = channelBody.parse(asked.parse(payload).after);
+      const current = (await channels.all()).find((ch) => ch.id === target);
+      const now = current ? channelFieldsOf(current) : null;
+      if (sameValue(now, after)) return current; // applied already (a retry after a crash)
+      unchangedSince(before, now);
+      const saved = await channels.upsert({ id: target, ...after });
+      await recordChange(db, { who: checker, entity: 'deposit-channel', key: target, before: now, after });
+      return saved;
+    });
+    services.approvals.register('deposit.slip-settings', async (payload, checker) => {
+      const { before } = asked.parse(payload);
+      const rules = slipSettingsSchema.parse(asked.parse(payload).after);
+      const now = await slips.rules();
+      if (sameValue(now, rules)) return now;
+      unchangedSince(before, now);
+      const saved = await slips.setRules(rules);
+      await recordChange(db, { who: checker, entity: 'slip-settings', key: 'slip', before: now, after: saved });
+      return saved;
+    });
+    services.approvals.register('deposit.manual-switch', async (payload, checker) => {
+      const { before } = asked.parse(payload);
+      const { value } = z.object({ value: z.boolean() }).parse(asked.parse(payload).after);
+      const now = await settings.get<boolean>('depositManual', false);
+      if (now === value) return { isManual: value };
+      unchangedSince(before, { value: now });
+      await settings.set('depositManual', value);
+      await recordChange(db, { who: checker, entity: 'setting', key: 'depositManual', before: { value: now }, after: { value } });
+      return { isManual: value };
+    });
     services.deposits = {
       reconciliation,
       auditIntervalMs: env.DEPOSIT_AUDIT_INTERVAL_MS,
@@ -466,7 +506,13 @@ function operatorRoutes(app: FastifyInstance, guard: ReturnType<typeof operatorG
   const options = { preHandler: guard };
   // The slip rules: upload on/off, the daily closed window (Asia/Bangkok), the oldest transfer accepted.
   contractRoute(app, c.slipSettings, options, async () => deposits.slips.rules());
-  contractRoute(app, c.slipSettingsPut, options, async ({ body }) => deposits.slips.setRules(body));
+  contractRoute(app, c.slipSettingsPut, options, async ({ body, request, reply }) => {
+    const before = await deposits.slips.rules();
+    // Closing uploads only lowers risk: at once. Any other change waits for a second person.
+    const closingOnly = changesOf(before, body).every((c) => c.field === 'uploadEnabled' && c.after === false);
+    if (closingOnly) return deposits.slips.setRules(body);
+    return settingChange(reply, request, { action: 'deposit.slip-settings', target: 'slip', before, after: body, payload: { rules: body } });
+  });
   // Slips for the back office; approve / reject of slips in progress (see SlipService).
   contractRoute(app, c.slipsList, options, async ({ query }) => deposits.slips.list(query.status, query.page));
   contractRoute(app, c.slipApprove, options, async ({ params, body }) => {
@@ -486,9 +532,10 @@ function operatorRoutes(app: FastifyInstance, guard: ReturnType<typeof operatorG
     return { ...report, ok: report.ok && payouts.ok, payouts };
   });
 
-  contractRoute(app, c.depositManualSwitch, options, async ({ body: { value } }) => {
-    await settings.set('depositManual', value);
-    return { isManual: value };
+  contractRoute(app, c.depositManualSwitch, options, async ({ body: { value }, request, reply }) => {
+    const before = await settings.get<boolean>('depositManual', false);
+    if (before === value) return { isManual: value };
+    return settingChange(reply, request, { action: 'deposit.manual-switch', target: 'depositManual', before: { value: before }, after: { value }, payload: { value } });
   });
   contractRoute(app, c.depositsUnmatched, options, async () => ({ deposits: await deposits.bank.unmatched() }));
   // Four eyes above FOUR_EYES_THRESHOLD: the call records an approval (202) a second operator runs.
@@ -517,9 +564,61 @@ function operatorRoutes(app: FastifyInstance, guard: ReturnType<typeof operatorG
     return deposits.bank.manual(body, key, operatorIsOwner(request));
   });
   contractRoute(app, c.depositChannels, options, async () => ({ channels: await deposits.channels.all() }));
-  contractRoute(app, c.depositChannelPut, options, async ({ params: { id }, body: b }) =>
-    deposits.channels.upsert({ id, kind: b.kind, bank_code: b.bankCode, bank_type: b.bankType, mode: b.mode, account_name: b.accountName, account_no: b.accountNo, currency: b.currency, sort: b.sort, active: b.active }),
-  );
+  contractRoute(app, c.depositChannelPut, options, async ({ params: { id }, body: b, request, reply }) => {
+    const current = (await deposits.channels.all()).find((ch) => ch.id === id);
+    const before = current ? channelFieldsOf(current) : null;
+    const after: ChannelFields = { kind: b.kind, bank_code: b.bankCode, bank_type: b.bankType, mode: b.mode, account_name: b.accountName, account_no: b.accountNo, currency: b.currency, sort: b.sort, active: b.active };
+    const changes = changesOf(before, after);
+    // Nothing changed, or only lowering risk (switching the channel off, its place in the list): at once.
+    // Where members send money (a new channel, its account, bank, mode, currency, switching it on) waits for a second person.
+    if (current && changes.every((ch) => ch.field === 'sort' || (ch.field === 'active' && ch.after === false))) return deposits.channels.upsert({ id, ...after });
+    return settingChange(reply, request, { action: 'deposit.channel', target: id, before, after, payload: { id, channel: after } });
+  });
+
+  /**
+   * Four eyes on where members send money and how deposits are checked: the change is recorded as
+   * a request (202 awaiting-approval) with its before and after; a second person's approval applies
+   * it, if what it changes is still as it was when asked (else 422 CHANGED_SINCE_REQUEST: ask again).
+   * The same Idempotency-Key answers the same request; without one, each call is a request of its own.
+   */
+  async function settingChange(
+    reply: FastifyReply,
+    request: FastifyRequest,
+    change: { action: string; target: string; before: object | null; after: object; payload: Record<string, unknown> },
+  ) {
+    const idem = idempotencyOf(request.headers['idempotency-key'], change.action, request.body);
+    const asked = await approvals.request({
+      action: change.action,
+      dedupeKey: `${change.action}:${change.target}:${idem?.key ?? newId()}`,
+      requestHash: idem?.hash ?? '',
+      payload: { ...change.payload, target: change.target, before: change.before, after: change.after, changes: changesOf(change.before, change.after) },
+      memberId: null,
+      amount: 0,
+      currency: 'THB',
+      maker: operatorName(request),
+    });
+    return awaiting(reply, asked);
+  }
+}
+
+type ChannelFields = Omit<NewChannel, 'id'>;
+function channelFieldsOf(ch: Channel): ChannelFields {
+  return { kind: ch.kind, bank_code: ch.bank_code, bank_type: ch.bank_type, mode: ch.mode, account_name: ch.account_name, account_no: ch.account_no, currency: ch.currency, sort: ch.sort, active: ch.active };
+}
+
+/** Whether two JSON values are equal, whatever their keys' order (jsonb keeps its own). */
+function sameValue(a: unknown, b: unknown): boolean {
+  const canonical = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(canonical) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : 1)).map(([k, w]) => [k, canonical(w)])) : (v ?? null);
+  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+}
+
+/** The fields a change alters, each with its value before and after (for the approval and the audit). */
+export function changesOf(before: object | null, after: object): { field: string; before: unknown; after: unknown }[] {
+  const was = (before ?? {}) as Record<string, unknown>;
+  return Object.entries(after)
+    .filter(([field, value]) => !sameValue(was[field], value))
+    .map(([field, value]) => ({ field, before: was[field] ?? null, after: value }));
 }
 
 /**

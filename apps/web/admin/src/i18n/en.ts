@@ -100,7 +100,10 @@ export const en = {
     noMoney: 'No money moved today.',
   },
   approvals: {
-    action: { 'withdrawal.approve': 'Withdrawal payout', 'withdrawal.complete': 'Withdrawal marked paid', 'deposit.manual': 'Manual credit', 'deposit.assign': 'Unmatched deposit assigned', other: 'Request' },
+    action: { 'withdrawal.approve': 'Withdrawal payout', 'withdrawal.complete': 'Withdrawal marked paid', 'deposit.manual': 'Manual credit', 'deposit.assign': 'Unmatched deposit assigned', 'deposit.channel': 'Deposit channel change', 'deposit.slip-settings': 'Slip rules change', 'deposit.manual-switch': 'Manual-deposit switch change', other: 'Request' },
+    change: '{{field}}: {{before}} → {{after}}',
+    channel: 'channel {{id}}',
+    empty: '(none)',
     to: 'to',
     reason: 'reason',
     maker: 'asked by {{name}}',
@@ -335,6 +338,11 @@ export const en = {
     accountNo: 'Account',
     accountName: 'Name',
     mode: 'Mode',
+    awaiting: 'Saved as a request: a second person approves it in Approvals before it applies.',
+    edit: 'Edit',
+    save: 'Ask to change',
+    cancel: 'Cancel',
+    channelHint: 'Members send money to this account: a change applies once a second person approves it.',
   },
   operators: {
     title: 'Operators',

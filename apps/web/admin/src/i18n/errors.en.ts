@@ -170,6 +170,7 @@ export const errorsEn: OperatorErrorTexts = {
   API_KEY_NOT_A_PERSON: 'The automation key cannot approve, reject or cancel: a second approver is a person signed in.',
   CHECKER_TOO_NEW: 'You were created, enrolled or promoted by the person who asked less than 7 days ago: another operator must approve.',
   NOT_THE_MAKER: 'Only the operator who asked can cancel this request.',
+  CHANGED_SINCE_REQUEST: 'The setting was changed by someone else after this request was made: nothing was applied. Make the change again.',
   NETWORK: 'No answer from the server (network). Check the result before trying again.',
   UNEXPECTED_ANSWER: 'The server’s answer was not what this screen expects. Reload the page.',
   MISSING_PARAM: 'Something to act on is missing. Reload the page.',

@@ -102,7 +102,10 @@ export const th: AdminMessages = {
     noMoney: 'วันนี้ยังไม่มีการเคลื่อนไหวของเงิน',
   },
   approvals: {
-    action: { 'withdrawal.approve': 'จ่ายเงินถอน', 'withdrawal.complete': 'บันทึกว่าจ่ายเงินถอนแล้ว', 'deposit.manual': 'เติมเงินด้วยมือ', 'deposit.assign': 'จับคู่ยอดฝากที่ไม่ตรง', other: 'คำขอ' },
+    action: { 'withdrawal.approve': 'จ่ายเงินถอน', 'withdrawal.complete': 'บันทึกว่าจ่ายเงินถอนแล้ว', 'deposit.manual': 'เติมเงินด้วยมือ', 'deposit.assign': 'จับคู่ยอดฝากที่ไม่ตรง', 'deposit.channel': 'เปลี่ยนช่องทางฝากเงิน', 'deposit.slip-settings': 'เปลี่ยนกฎสลิป', 'deposit.manual-switch': 'เปลี่ยนสวิตช์ฝากเงินแบบแมนนวล', other: 'คำขอ' },
+    change: '{{field}}: {{before}} → {{after}}',
+    channel: 'ช่องทาง {{id}}',
+    empty: '(ว่าง)',
     to: 'ให้',
     reason: 'เหตุผล',
     maker: 'ขอโดย {{name}}',
@@ -337,6 +340,11 @@ export const th: AdminMessages = {
     accountNo: 'เลขบัญชี',
     accountName: 'ชื่อบัญชี',
     mode: 'โหมด',
+    awaiting: 'บันทึกเป็นคำขอแล้ว: ต้องให้ผู้อนุมัติคนที่สองอนุมัติในหน้าอนุมัติก่อนจึงมีผล',
+    edit: 'แก้ไข',
+    save: 'ขอเปลี่ยน',
+    cancel: 'ยกเลิก',
+    channelHint: 'สมาชิกโอนเงินเข้าบัญชีนี้: การเปลี่ยนแปลงมีผลเมื่อผู้อนุมัติคนที่สองอนุมัติแล้ว',
   },
   operators: {
     title: 'ผู้ดูแล',

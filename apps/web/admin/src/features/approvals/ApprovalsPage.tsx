@@ -14,13 +14,48 @@ import { FourEyesSettings } from './FourEyesSettings';
 
 type Approval = CallAnswer<'approvalsList'>['approvals'][number];
 type Verdict = 'approve' | 'reject';
-const KNOWN_ACTIONS = ['withdrawal.approve', 'withdrawal.complete', 'deposit.manual', 'deposit.assign'] as const;
+const KNOWN_ACTIONS = ['withdrawal.approve', 'withdrawal.complete', 'deposit.manual', 'deposit.assign', 'deposit.channel', 'deposit.slip-settings', 'deposit.manual-switch'] as const;
+const SETTING_ACTIONS = new Set(['deposit.channel', 'deposit.slip-settings', 'deposit.manual-switch']);
+
+interface Change {
+  field: string;
+  before: unknown;
+  after: unknown;
+}
+/** A settings request's fields, each before and after (the server's payload `changes`). */
+function changesOf(payload: unknown): { target: string; changes: Change[] } {
+  if (!payload || typeof payload !== 'object') return { target: '', changes: [] };
+  const p = payload as { target?: unknown; changes?: unknown };
+  const changes = Array.isArray(p.changes) ? p.changes.filter((c): c is Change => !!c && typeof c === 'object' && 'field' in c && typeof c.field === 'string') : [];
+  return { target: typeof p.target === 'string' ? p.target : '', changes };
+}
+
+/** A settings change in words: "Deposit channel change (channel KBANK-AUTO) account_no: 1234567890 → 9999999999". */
+function SettingSentence({ a, what }: { a: Approval; what: string }) {
+  const { t } = useTranslation();
+  const { target, changes } = changesOf(a.payload);
+  const shown = (v: unknown) => (v === null || v === undefined || v === '' ? t('approvals.empty') : typeof v === 'object' ? JSON.stringify(v) : String(v));
+  return (
+    <span data-testid="approval-sentence">
+      {what}
+      {a.action === 'deposit.channel' ? ` (${t('approvals.channel', { id: target })})` : ''}
+      <ul className="changes">
+        {changes.map((c) => (
+          <li key={c.field} className="mono">
+            {t('approvals.change', { field: c.field, before: shown(c.before), after: shown(c.after), interpolation: { escapeValue: false } })}
+          </li>
+        ))}
+      </ul>
+    </span>
+  );
+}
 
 /** The request in words: "manual credit ฿60,000.00 to Somchai Demo 0898765432". */
 function Sentence({ a }: { a: Approval }) {
   const { t } = useTranslation();
   const known = (KNOWN_ACTIONS as readonly string[]).includes(a.action);
   const what = known ? t(`approvals.action.${a.action as (typeof KNOWN_ACTIONS)[number]}`) : t('approvals.action.other');
+  if (SETTING_ACTIONS.has(a.action)) return <SettingSentence a={a} what={what} />;
   return (
     <span data-testid="approval-sentence">
       {what} <Money amount={a.amount} currency={a.currency} />
@@ -128,7 +163,7 @@ export function ApprovalsPage() {
         <ConfirmDialog
           title={open.verdict === 'approve' ? t('approvals.confirmApprove') : t('approvals.confirmReject')}
           member={open.approval.member}
-          amount={{ value: open.approval.amount, currency: open.approval.currency }}
+          amount={SETTING_ACTIONS.has(open.approval.action) ? undefined : { value: open.approval.amount, currency: open.approval.currency }}
           effect={<Sentence a={open.approval} />}
           reason={open.verdict === 'reject' ? 'required' : 'optional'}
           confirmLabel={open.verdict === 'approve' ? t('approvals.approve') : t('approvals.reject')}

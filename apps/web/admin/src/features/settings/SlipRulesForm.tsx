@@ -16,7 +16,8 @@ export function SlipRulesForm() {
   const [draft, setDraft] = useState<SlipRules | null>(null);
   const value = draft ?? rules.data ?? null;
   const save = useMutation({
-    mutationFn: (body: SlipRules) => call('slipSettingsPut', { body }),
+    // Closing uploads applies at once; any other change waits for a second person (202).
+    mutationFn: async (body: SlipRules): Promise<boolean> => 'approvalId' in (await call('slipSettingsPut', { body })),
     onSuccess: () => {
       setDraft(null);
       void queryClient.invalidateQueries({ queryKey: ['slip-settings'] });
@@ -60,7 +61,7 @@ export function SlipRulesForm() {
           </button>
         </div>
       </form>
-      {save.isSuccess && draft === null ? <Notice>{t('common.saved')}</Notice> : null}
+      {save.isSuccess && draft === null ? <Notice>{save.data ? t('settings.awaiting') : t('common.saved')}</Notice> : null}
       <ErrorText error={save.error} />
     </Card>
   );
