@@ -135,6 +135,49 @@ describe.each(dbKinds)('four eyes at the defaults on %s', (kind) => {
     expect((await call(t.app, 'POST', `/api/operator/approvals/${off.body.approvalId}/approve`, { headers: as(owner) })).status).toBe(200);
   });
 
+  it('marketing cannot make a ฿100,000 withdrawable credit code alone; ten coin grants with one key give the coins once', async () => {
+    const marketing = await operatorLogin(t, 'marketing');
+    const description = { th: 'โค้ด', la: 'ລະຫັດ', en: 'Code' };
+    const code = `MINT${++seq}`;
+    const asked = await call<{ status: string; approvalId: string }>(t.app, 'PUT', `/api/operator/promotions/${code}`, { headers: as(marketing), body: { kind: 'credit', amounts: { THB: 10_000_000 }, maxPerMember: 1, description } });
+    expect(asked).toMatchObject({ status: 202, body: { status: 'awaiting-approval' } });
+    const list = async () => (await call<{ promotions: Array<{ code: string }> }>(t.app, 'GET', '/api/operator/promotions', { headers: as(marketing) })).body.promotions;
+    expect((await list()).some((p) => p.code === code)).toBe(false);
+    // Marketing cannot approve (no money role), nor can the key; finance can.
+    expect((await call(t.app, 'POST', `/api/operator/approvals/${asked.body.approvalId}/approve`, { headers: as(marketing) })).status).toBe(403);
+    expect((await call(t.app, 'POST', `/api/operator/approvals/${asked.body.approvalId}/approve`, { headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } })).status).toBe(403);
+    const pending = await call<{ approvals: Array<{ id: string; action: string; amount: number; currency: string }> }>(t.app, 'GET', '/api/operator/approvals?status=pending', { headers: as(finance) });
+    expect(pending.body.approvals.find((a) => a.id === asked.body.approvalId)).toMatchObject({ action: 'promotion.credit', amount: 100_000, currency: 'THB' });
+    expect((await call(t.app, 'POST', `/api/operator/approvals/${asked.body.approvalId}/reject`, { headers: as(finance), body: { note: 'no free money' } })).status).toBe(200);
+    expect((await list()).some((p) => p.code === code)).toBe(false);
+    // A bonus-kind code (turnover applies) is marketing's own; so is a bonus under the cap; above it, a request.
+    expect((await call(t.app, 'PUT', `/api/operator/promotions/${code}B`, { headers: as(marketing), body: { kind: 'bonus', bonusCode: 'NOSUCH', description } })).body).toMatchObject({ message: 'KEY_INVALID' });
+    expect((await call(t.app, 'PUT', `/api/operator/promotions/${code}B`, { headers: as(marketing), body: { kind: 'bonus', bonusCode: 'WELCOME20', description } })).status).toBe(200);
+    const bonus = (maxBonus: number) => ({ type: 'day', maxReceived: 1, maxTotal: 1, percentFail: 0, banners: [], percent: 10, amounts: { THB: { minDeposit: 10_000, maxBonus } }, turnoverMultiple: 1, categories: ['slot'] });
+    expect((await call(t.app, 'PUT', `/api/operator/bonuses/${code}C`, { headers: as(marketing), body: bonus(50_000) })).status).toBe(200);
+    expect((await call(t.app, 'PUT', `/api/operator/bonuses/${code}C`, { headers: as(marketing), body: bonus(5_000_000) })).status).toBe(202);
+
+    // Coins: one key grants once, whatever the number of requests at once; the key is required.
+    const { id: memberId, phone, password } = await registerMember(t.app);
+    const grant = (coins: number, k?: string) => call<{ coin?: number; approvalId?: string }>(t.app, 'POST', `/api/operator/members/${memberId}/coins`, { headers: as(marketing, k ? { 'idempotency-key': k } : {}), body: { coins } });
+    expect((await grant(5)).body).toMatchObject({ message: 'KEY_MISSING' });
+    const once = key();
+    const burst = await Promise.all(Array.from({ length: 10 }, () => grant(5, once)));
+    expect(burst.filter((r) => r.status === 200).length).toBeGreaterThan(0);
+    expect(burst.every((r) => r.status === 200 || (r.status === 409 && JSON.stringify(r.body).includes('REQUEST_IN_PROGRESS')))).toBe(true);
+    expect((await grant(5, once)).body).toEqual({ coin: 5 });
+    const coins = async () => (await call<{ coin: number }>(t.app, 'GET', '/api/spinwheel/setup', { token: await login(t.app, phone, password) })).body;
+    expect(JSON.stringify(await coins())).toContain('"userCoin":5');
+    // Above 100 a call, or 300 a day to one member: a finance or owner approval grants them, once.
+    const big = await grant(150, key());
+    expect(big.status).toBe(202);
+    const approved = await call<{ result: { status: number; body: { coin: number } } }>(t.app, 'POST', `/api/operator/approvals/${big.body.approvalId}/approve`, { headers: as(finance) });
+    expect(approved.body.result).toEqual({ status: 200, body: { coin: 155 } });
+    expect((await call<{ result: unknown }>(t.app, 'POST', `/api/operator/approvals/${big.body.approvalId}/approve`, { headers: as(owner) })).body.result).toEqual({ status: 200, body: { coin: 155 } });
+    expect((await grant(100, key())).status).toBe(200);
+    expect((await grant(100, key())).status).toBe(202);
+  });
+
   it('the thresholds are the owner\'s settings in major units, audited with before and after', async () => {
     const got = await call<{ THB: { manual: number; payout: number; operatorDay: number }; LAK: { payout: number } }>(t.app, 'GET', '/api/operator/four-eyes', { headers: as(finance) });
     expect(got.body).toMatchObject({ THB: { manual: 20_000, payout: 20_000, operatorDay: 200_000 }, LAK: { payout: 12_000_000 } });

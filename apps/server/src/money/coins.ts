@@ -62,6 +62,19 @@ export class Coins {
     return posted;
   }
 
+  /** The coins operators granted a member since `since` (the daily ceiling of grants on one operator's word). */
+  async grantedSince(memberId: string, since: Date): Promise<number> {
+    const row = await this.db
+      .selectFrom('ledger_entries as e')
+      .innerJoin('ledger_transactions as t', 't.id', 'e.transaction_id')
+      .select(sql<string>`coalesce(sum(e.amount), 0)`.as('coins'))
+      .where('e.account_id', '=', account.coins(memberId))
+      .where('t.kind', '=', 'coin_grant')
+      .where('t.created_at', '>=', since)
+      .executeTakeFirst();
+    return Number(row?.coins ?? 0);
+  }
+
   /** Grants coins (operators, tests); answers the new balance. */
   async grant(memberId: string, coins: number): Promise<number> {
     await this.open([memberId]);

@@ -692,7 +692,7 @@ async function setUp(server: Server): Promise<Member[]> {
     const id = String(created.body._id);
     await request(server.port, 'POST', '/api/wallet/add', { amount: 1000 }, auth);
     for (const game of GAMES) await request(server.port, 'GET', `/api/wallet/activate/${game}`, undefined, auth);
-    const granted = await request(server.port, 'POST', `/api/operator/members/${id}/coins`, { coins: GRANTED_COINS }, operator);
+    const granted = await request(server.port, 'POST', `/api/operator/members/${id}/coins`, { coins: GRANTED_COINS }, { ...operator, 'idempotency-key': `chaos-coins-${id}` });
     if (granted.status !== 200) throw new Error(`coins: ${JSON.stringify(granted.body)}`);
     members.push({ phone, token, id, accountNo });
     await sleep(2);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from '../http';
+import { awaitingApprovalSchema } from './payout';
 
 /**
  * Marketing's operator calls: bonuses, promotion codes, the wheel (and coins for a member), the
@@ -114,19 +115,20 @@ const wheelView = z.looseObject({ wheel: z.unknown() });
 export const promotionOperatorCalls = {
   bonusesList: endpoint({ ...op, domain: 'bonus', method: 'GET', path: '/api/operator/bonuses', roles: ['marketing'], response: z.object({ bonuses: z.array(row) }) }),
   bonusPut: endpoint({
-    ...op, domain: 'bonus', method: 'PUT', path: '/api/operator/bonuses/:code', roles: ['marketing'], params: codeParams, body: bonusBodySchema, response: row,
-    description: 'Creates or changes a bonus (code upper-cased); recorded in the audit with before and after.',
+    ...op, domain: 'bonus', method: 'PUT', path: '/api/operator/bonuses/:code', roles: ['marketing'], params: codeParams, body: bonusBodySchema, response: z.union([row, awaitingApprovalSchema]),
+    description: 'Creates or changes a bonus (code upper-cased); recorded in the audit with before and after. A bonus paying more than BONUS_CAP_THB / BONUS_CAP_LAK, asked by anyone but an owner, answers 202 with the approval a finance or owner operator runs.',
   }),
   promotionsList: endpoint({ ...op, domain: 'promotion', method: 'GET', path: '/api/operator/promotions', roles: ['marketing'], response: z.object({ promotions: z.array(row) }) }),
   promotionPut: endpoint({
-    ...op, domain: 'promotion', method: 'PUT', path: '/api/operator/promotions/:code', roles: ['marketing'], params: codeParams, body: promotionBodySchema, response: row,
-    description: 'Creates or changes a promotion code: a credit (amounts per currency) or a bonus (bonusCode).',
+    ...op, domain: 'promotion', method: 'PUT', path: '/api/operator/promotions/:code', roles: ['marketing'], params: codeParams, body: promotionBodySchema, response: z.union([row, awaitingApprovalSchema]),
+    description: 'Creates or changes a promotion code: a credit (amounts per currency) or a bonus (bonusCode). A credit code (withdrawable money, no turnover) asked by anyone but an owner answers 202 with the approval a finance or owner operator runs.',
   }),
   spinwheelGet: endpoint({ ...op, domain: 'spin', method: 'GET', path: '/api/operator/spinwheel', roles: ['marketing'], query: wheelQuerySchema, response: wheelView }),
   spinwheelPut: endpoint({ ...op, domain: 'spin', method: 'PUT', path: '/api/operator/spinwheel', roles: ['marketing'], query: wheelQuerySchema, body: wheelBodySchema, response: wheelView }),
   memberCoins: endpoint({
     ...op, domain: 'spin', method: 'POST', path: '/api/operator/members/:id/coins', roles: ['marketing'], params: z.object({ id: z.string().min(1).max(64) }),
-    body: z.strictObject({ coins: z.number().int().min(1).max(1000) }), response: z.object({ coin: z.number() }),
+    body: z.strictObject({ coins: z.number().int().min(1).max(1000) }), response: z.union([z.object({ coin: z.number() }), awaitingApprovalSchema]), movesMoney: true,
+    description: 'Grants coins; needs an Idempotency-Key (400 KEY_MISSING): one key grants once and answers the first answer. Above COIN_GRANT_MAX_PER_CALL coins, or a member\'s 24 h of grants above COIN_GRANT_MAX_PER_DAY: 202 with the approval a finance or owner operator runs.',
   }),
   inviteBannersGet: endpoint({ ...op, domain: 'invite', method: 'GET', path: '/api/operator/invite-banners', roles: ['marketing'], response: storedBannersSchema }),
   inviteBannersPut: endpoint({ ...op, domain: 'invite', method: 'PUT', path: '/api/operator/invite-banners', roles: ['marketing'], body: storedBannersSchema, response: storedBannersSchema }),

@@ -1,5 +1,5 @@
-import type { z } from 'zod';
-import { promotionOperatorCalls, type bonusBodySchema } from '@mw/contract/operator/promotions';
+import { z } from 'zod';
+import { bonusBodySchema, promotionBodySchema, promotionOperatorCalls } from '@mw/contract/operator/promotions';
 import { contractRoute } from '../../http/contract-route';
 import { requireMember } from '../../http/handlers';
 import { AppError, badRequest, tooMany } from '../../lib/errors';
@@ -7,14 +7,25 @@ import type { RateLimiter } from '../../lib/rate-limit';
 import { pickLocale, type Localized } from '../settings/settings-service';
 import { defineModule } from '../../platform/module';
 import { recordChange } from '../../platform/audit';
-import { operatorGuard, operatorName } from '../../platform/operator';
+import { operatorGuard, operatorIsOwner, operatorName } from '../../platform/operator';
+import { idempotencyOf } from '../../money/idempotency';
+import { newId } from '../../lib/ids';
+import type { Currency } from '../../money/ledger';
 import { BASE_CURRENCY } from '../../money/tables';
 import type { SandboxClock } from '../../platform/clock';
 import { BonusService } from './bonus-service';
 import { PromotionService } from './promotion-service';
 
 export { SandboxClock } from '../../platform/clock';
+import { moduleConfig } from '../../platform/module-config';
 import './tables';
+
+const bonusCapsEnv = z.object({
+  /** The largest bonus payment (maxBonus, satang) marketing sets alone; above it, a finance or owner approval. Default ฿5,000. */
+  BONUS_CAP_THB: z.coerce.number().int().min(0).default(500_000),
+  /** …in kip (minor units): default ₭3,000,000. */
+  BONUS_CAP_LAK: z.coerce.number().int().min(0).default(300_000_000),
+});
 
 declare module '../../platform/services' {
   interface Services {
@@ -209,7 +220,8 @@ ALTER TABLE bonus_receipts ADD COLUMN own_mark bigint;`,
     bonusProgress: async (ctx) => ({ progress: await bonuses.progress(requireMember(ctx).memberId) }),
     };
   },
-  routes(app, { config, bonuses, database, bonusClock }) {
+  routes(app, { config, bonuses, database, bonusClock, approvals }) {
+    const caps = moduleConfig(config, bonusCapsEnv);
     const guard = operatorGuard(config);
     const c = promotionOperatorCalls;
     // The bonus clock, outside production: {at} (an instant) or {offsetMs}; {} puts it back.
@@ -219,38 +231,79 @@ ALTER TABLE bonus_receipts ADD COLUMN own_mark bigint;`,
         return { now: new Date(bonusClock.now()).toISOString(), offsetMs: bonusClock.offset };
       });
     }
+    /** Creates or changes a promotion code (audited with before and after by `who`). */
+    const savePromotion = async (code: string, p: z.output<typeof promotionBodySchema>, who: string) => {
+      const amounts = p.kind === 'credit' ? { ...(p.amount ? { [BASE_CURRENCY]: p.amount } : {}), ...p.amounts } : {};
+      const values = {
+        code,
+        kind: p.kind,
+        amounts: JSON.stringify(amounts),
+        bonus_code: p.kind === 'bonus' ? (p.bonusCode?.toUpperCase() ?? null) : null,
+        percent_fail: p.percentFail,
+        description: JSON.stringify(p.description),
+        valid_from: p.validFrom ? new Date(p.validFrom) : null,
+        valid_to: p.validTo ? new Date(p.validTo) : null,
+        max_uses: p.maxUses,
+        max_per_member: p.maxPerMember,
+        active: p.active,
+        updated_at: new Date(),
+      };
+      const before = await database.db.selectFrom('promotions').selectAll().where('code', '=', code).executeTakeFirst();
+      const after = await database.db.insertInto('promotions').values(values).onConflict((oc) => oc.column('code').doUpdateSet(values)).returningAll().executeTakeFirstOrThrow();
+      await recordChange(database.db, { who, entity: 'promotion', key: code, before, after });
+      return after;
+    };
+    approvals.register('promotion.credit', async (payload, checker) => {
+      const { code, promotion } = z.object({ code: z.string(), promotion: promotionBodySchema }).parse(payload);
+      return savePromotion(code, promotion, checker);
+    });
     contractRoute(app, c.promotionsList, { preHandler: guard }, async () => ({ promotions: await database.db.selectFrom('promotions').selectAll().orderBy('code').execute() }));
-    contractRoute(app, c.promotionPut, { preHandler: guard }, async ({ params, body: p, request }) => {
-        const code = params.code.toUpperCase();
-        const amounts = p.kind === 'credit' ? { ...(p.amount ? { [BASE_CURRENCY]: p.amount } : {}), ...p.amounts } : {};
-        const values = {
-          code,
-          kind: p.kind,
-          amounts: JSON.stringify(amounts),
-          bonus_code: p.kind === 'bonus' ? (p.bonusCode?.toUpperCase() ?? null) : null,
-          percent_fail: p.percentFail,
-          description: JSON.stringify(p.description),
-          valid_from: p.validFrom ? new Date(p.validFrom) : null,
-          valid_to: p.validTo ? new Date(p.validTo) : null,
-          max_uses: p.maxUses,
-          max_per_member: p.maxPerMember,
-          active: p.active,
-          updated_at: new Date(),
-        };
-        if (p.kind === 'credit' ? Object.keys(amounts).length === 0 : !values.bonus_code) throw badRequest('KEY_MISSING', { fields: [{ path: p.kind === 'credit' ? 'amounts' : 'bonusCode', code: 'required' }] });
-        const before = await database.db.selectFrom('promotions').selectAll().where('code', '=', code).executeTakeFirst();
-        const after = await database.db.insertInto('promotions').values(values).onConflict((oc) => oc.column('code').doUpdateSet(values)).returningAll().executeTakeFirstOrThrow();
-        await recordChange(database.db, { who: operatorName(request), entity: 'promotion', key: code, before, after });
-        return after;
+    contractRoute(app, c.promotionPut, { preHandler: guard }, async ({ params, body: p, request, reply }) => {
+      const code = params.code.toUpperCase();
+      const amounts = p.kind === 'credit' ? { ...(p.amount ? { [BASE_CURRENCY]: p.amount } : {}), ...p.amounts } : {};
+      if (p.kind === 'credit' ? Object.keys(amounts).length === 0 : !p.bonusCode) throw badRequest('KEY_MISSING', { fields: [{ path: p.kind === 'credit' ? 'amounts' : 'bonusCode', code: 'required' }] });
+      // A bonus code names a bonus that exists (else 400 KEY_INVALID on bonusCode, not the database's refusal).
+      if (p.kind === 'bonus' && p.bonusCode && !(await database.db.selectFrom('bonuses').select('code').where('code', '=', p.bonusCode.toUpperCase()).executeTakeFirst())) {
+        throw badRequest('KEY_INVALID', { fields: [{ path: 'bonusCode', code: 'unknown' }] });
+      }
+      // A credit code pays withdrawable money with no turnover: marketing does not mint it alone.
+      // Its creation or change waits for a finance or owner approval (202); an owner's applies at once.
+      if (p.kind === 'credit' && !operatorIsOwner(request)) {
+        const idem = idempotencyOf(request.headers['idempotency-key'], 'promotion.credit', request.body, params);
+        const [currency, amount] = (Object.entries(amounts)[0] ?? [BASE_CURRENCY, 0]) as [Currency, number];
+        const asked = await approvals.request({ action: 'promotion.credit', dedupeKey: `promotion.credit:${code}:${idem?.key ?? newId()}`, requestHash: idem?.hash ?? '', payload: { code, promotion: p, amounts }, memberId: null, amount, currency, maker: operatorName(request) });
+        return 'approvalId' in asked ? reply.status(202).send(asked) : reply.status(asked.status).send(asked.body);
+      }
+      return savePromotion(code, p, operatorName(request));
     });
     contractRoute(app, c.bonusesList, { preHandler: guard }, async () => ({ bonuses: await database.db.selectFrom('bonuses').selectAll().orderBy('sort').execute() }));
-    contractRoute(app, c.bonusPut, { preHandler: guard }, async ({ params, body: input, request }) => {
-        const code = params.code.toUpperCase();
-        if (Object.keys(input.amounts).length === 0 && !(input.minDeposit && input.maxBonus)) throw badRequest('KEY_MISSING', { fields: [{ path: 'amounts', code: 'required' }] });
-        const before = await database.db.selectFrom('bonuses').selectAll().where('code', '=', code).executeTakeFirst();
-        const after = await bonuses.upsert(code, input);
-        await recordChange(database.db, { who: operatorName(request), entity: 'bonus', key: code, before, after });
-        return after;
+    const saveBonus = async (code: string, input: z.output<typeof bonusBodySchema>, who: string) => {
+      const before = await database.db.selectFrom('bonuses').selectAll().where('code', '=', code).executeTakeFirst();
+      const after = await bonuses.upsert(code, input);
+      await recordChange(database.db, { who, entity: 'bonus', key: code, before, after });
+      return after;
+    };
+    approvals.register('bonus.put', async (payload, checker) => {
+      const { code, bonus } = z.object({ code: z.string(), bonus: bonusBodySchema }).parse(payload);
+      return saveBonus(code, bonus, checker);
+    });
+    contractRoute(app, c.bonusPut, { preHandler: guard }, async ({ params, body: input, request, reply }) => {
+      const code = params.code.toUpperCase();
+      if (Object.keys(input.amounts).length === 0 && !(input.minDeposit && input.maxBonus)) throw badRequest('KEY_MISSING', { fields: [{ path: 'amounts', code: 'required' }] });
+      // A bonus whose largest payment is above the cap (BONUS_CAP_THB / BONUS_CAP_LAK, minor units) is
+      // marketing's proposal: a finance or owner approval applies it (202); an owner's applies at once.
+      const maxima: Array<[Currency, number]> = [
+        ...(input.maxBonus ? [[BASE_CURRENCY, input.maxBonus] as [Currency, number]] : []),
+        ...Object.entries(input.amounts).map(([currency, a]) => [currency as Currency, a.maxBonus] as [Currency, number]),
+      ];
+      const cap: Record<Currency, number> = { THB: caps.BONUS_CAP_THB, LAK: caps.BONUS_CAP_LAK };
+      const over = maxima.find(([currency, max]) => max > cap[currency]);
+      if (over && !operatorIsOwner(request)) {
+        const idem = idempotencyOf(request.headers['idempotency-key'], 'bonus.put', request.body, params);
+        const asked = await approvals.request({ action: 'bonus.put', dedupeKey: `bonus.put:${code}:${idem?.key ?? newId()}`, requestHash: idem?.hash ?? '', payload: { code, bonus: input }, memberId: null, amount: over[1], currency: over[0], maker: operatorName(request) });
+        return 'approvalId' in asked ? reply.status(202).send(asked) : reply.status(asked.status).send(asked.body);
+      }
+      return saveBonus(code, input, operatorName(request));
     });
   },
   start({ bonuses }, log) {

@@ -4,6 +4,10 @@ import { contractRoute } from '../../http/contract-route';
 import { requireMember } from '../../http/handlers';
 import { defineModule } from '../../platform/module';
 import { operatorGuard, operatorName } from '../../platform/operator';
+import { moduleConfig } from '../../platform/module-config';
+import type { Services } from '../../platform/services';
+import { idempotencyOf } from '../../money/idempotency';
+import { z } from 'zod';
 import { badRequest } from '../../lib/errors';
 import { BASE_CURRENCY, type Currency } from '../../money/ledger';
 import { currencyOf, SpinService, type WheelInput } from './spin-service';
@@ -15,6 +19,14 @@ declare module '../../platform/services' {
   }
 }
 
+const coinLimitsEnv = z.object({
+  /** Coins one operator grants in one call without a second person (finance or owner); the call's ceiling is 1,000. */
+  COIN_GRANT_MAX_PER_CALL: z.coerce.number().int().min(0).max(1000).default(100),
+  /** Coins granted to one member over 24 h without a second person. */
+  COIN_GRANT_MAX_PER_DAY: z.coerce.number().int().min(0).max(1_000_000).default(300),
+});
+type CoinLimits = z.output<typeof coinLimitsEnv>;
+
 /** The wheel a call names: `?currency=` (THB when left out); another code is KEY_INVALID. */
 function wheelCurrency(query: { currency?: string | undefined }): Currency {
   const currency = currencyOf(query.currency);
@@ -23,7 +35,7 @@ function wheelCurrency(query: { currency?: string | undefined }): Currency {
 }
 
 /** The operator's view of the wheels (one per currency: `?currency=LAK`) and its calls (until the back office exists). */
-function operatorRoutes(app: FastifyInstance, guard: ReturnType<typeof operatorGuard>, spins: SpinService): void {
+function operatorRoutes(app: FastifyInstance, guard: ReturnType<typeof operatorGuard>, { spins, money, approvals }: Services, limits: CoinLimits): void {
   const c = promotionOperatorCalls;
   contractRoute(app, c.spinwheelGet, { preHandler: guard }, async ({ query }) => spins.operatorWheel(wheelCurrency(query)));
   contractRoute(app, c.spinwheelPut, { preHandler: guard }, async ({ query, body, request }) => {
@@ -35,7 +47,21 @@ function operatorRoutes(app: FastifyInstance, guard: ReturnType<typeof operatorG
     await spins.audit(operatorName(request), currency, before.wheel, after.wheel);
     return after;
   });
-  contractRoute(app, c.memberCoins, { preHandler: guard }, async ({ params, body }) => ({ coin: await spins.grantCoins(params.id, body.coins) }));
+  // Coins on one operator's word: once per Idempotency-Key (the money core's once-per-key call, in
+  // the member's keys under `operator/`), up to COIN_GRANT_MAX_PER_CALL a call and
+  // COIN_GRANT_MAX_PER_DAY to a member in 24 h; above either, a finance or owner approval runs it.
+  contractRoute(app, c.memberCoins, { preHandler: guard }, async ({ params, body, request, reply }) => {
+    const idem = idempotencyOf(request.headers['idempotency-key'], 'operatorCoins', request.body, params);
+    if (!idem) throw badRequest('KEY_MISSING', { fields: [{ path: 'Idempotency-Key', code: 'required' }] });
+    const key = { key: `operator/${idem.key}`, hash: idem.hash };
+    const currency = await spins.grantable(params.id);
+    const granted = await money.coins.grantedSince(params.id, new Date(Date.now() - 24 * 3600_000));
+    if (body.coins > limits.COIN_GRANT_MAX_PER_CALL || granted + body.coins > limits.COIN_GRANT_MAX_PER_DAY) {
+      const asked = await approvals.request({ action: 'spin.coins', dedupeKey: `spin.coins:${params.id}:${key.key}`, requestHash: key.hash, payload: { memberId: params.id, coins: body.coins, grantedToday: granted }, memberId: params.id, amount: 0, currency, maker: operatorName(request) });
+      return 'approvalId' in asked ? reply.status(202).send(asked) : reply.status(asked.status).send(asked.body);
+    }
+    return money.call(params.id, key, false, async () => ({ coin: await spins.grantCoins(params.id, body.coins) })) as Promise<{ coin: number }>;
+  });
 }
 
 /**
@@ -125,6 +151,11 @@ CREATE UNIQUE INDEX spins_request_key ON spins (member_id, request_key) WHERE re
   ],
   setup(services) {
     services.spins = new SpinService(services.database.db, services.money);
+    // A granted request's coins, once (the approval's id is its key: run again after a crash, it answers the same).
+    services.approvals.register('spin.coins', async (payload, _checker, approvalId) => {
+      const { memberId, coins } = z.object({ memberId: z.string(), coins: z.number().int().positive() }).parse(payload);
+      return services.money.call(memberId, { key: `approval/${approvalId}`, hash: 'spin.coins' }, false, async () => ({ coin: await services.spins.grantCoins(memberId, coins) }));
+    });
   },
   handlers: ({ spins }) => ({
     spinSetup: async (ctx) => spins.setup(requireMember(ctx).memberId),
@@ -135,8 +166,8 @@ CREATE UNIQUE INDEX spins_request_key ON spins (member_id, request_key) WHERE re
     spinFairness: async (ctx) => spins.fairness(requireMember(ctx).memberId),
     spinRotateSeed: async (ctx) => spins.rotate(requireMember(ctx).memberId, ctx.body.clientSeed),
   }),
-  routes(app, { config, spins }) {
-    operatorRoutes(app, operatorGuard(config), spins);
+  routes(app, services) {
+    operatorRoutes(app, operatorGuard(services.config), services, moduleConfig(services.config, coinLimitsEnv));
   },
   // Coins of recent deposits, every few seconds (a member's own are also added whenever they are read).
   start({ spins }, log) {

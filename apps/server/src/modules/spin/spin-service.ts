@@ -340,6 +340,11 @@ export class SpinService {
   }
 
   /** Adds coins to a member (operator grants and tests): a posting from the coin issuer. */
+  /** Whether the member exists (404 NO_USER otherwise), before a grant is asked for. */
+  async grantable(memberId: string): Promise<Currency> {
+    return this.currencyOfMember(memberId);
+  }
+
   async grantCoins(memberId: string, coins: number): Promise<number> {
     await this.currencyOfMember(memberId);
     return this.money.coins.grant(memberId, coins);

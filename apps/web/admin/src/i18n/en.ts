@@ -100,8 +100,9 @@ export const en = {
     noMoney: 'No money moved today.',
   },
   approvals: {
-    action: { 'withdrawal.approve': 'Withdrawal payout', 'withdrawal.complete': 'Withdrawal marked paid', 'deposit.manual': 'Manual credit', 'deposit.assign': 'Unmatched deposit assigned', 'deposit.channel': 'Deposit channel change', 'deposit.slip-settings': 'Slip rules change', 'deposit.manual-switch': 'Manual-deposit switch change', other: 'Request' },
+    action: { 'withdrawal.approve': 'Withdrawal payout', 'withdrawal.complete': 'Withdrawal marked paid', 'deposit.manual': 'Manual credit', 'deposit.assign': 'Unmatched deposit assigned', 'deposit.channel': 'Deposit channel change', 'deposit.slip-settings': 'Slip rules change', 'deposit.manual-switch': 'Manual-deposit switch change', 'promotion.credit': 'Credit code (withdrawable, no turnover)', 'bonus.put': 'Bonus above the cap, up to', 'spin.coins': 'Coin grant', other: 'Request' },
     change: '{{field}}: {{before}} → {{after}}',
+    coins: '{{count}} coins',
     channel: 'channel {{id}}',
     empty: '(none)',
     to: 'to',

@@ -14,7 +14,7 @@ import { FourEyesSettings } from './FourEyesSettings';
 
 type Approval = CallAnswer<'approvalsList'>['approvals'][number];
 type Verdict = 'approve' | 'reject';
-const KNOWN_ACTIONS = ['withdrawal.approve', 'withdrawal.complete', 'deposit.manual', 'deposit.assign', 'deposit.channel', 'deposit.slip-settings', 'deposit.manual-switch'] as const;
+const KNOWN_ACTIONS = ['withdrawal.approve', 'withdrawal.complete', 'deposit.manual', 'deposit.assign', 'deposit.channel', 'deposit.slip-settings', 'deposit.manual-switch', 'promotion.credit', 'bonus.put', 'spin.coins'] as const;
 const SETTING_ACTIONS = new Set(['deposit.channel', 'deposit.slip-settings', 'deposit.manual-switch']);
 
 interface Change {
@@ -56,6 +56,23 @@ function Sentence({ a }: { a: Approval }) {
   const known = (KNOWN_ACTIONS as readonly string[]).includes(a.action);
   const what = known ? t(`approvals.action.${a.action as (typeof KNOWN_ACTIONS)[number]}`) : t('approvals.action.other');
   if (SETTING_ACTIONS.has(a.action)) return <SettingSentence a={a} what={what} />;
+  if (a.action === 'spin.coins') {
+    const coins = a.payload && typeof a.payload === 'object' && 'coins' in a.payload && typeof a.payload.coins === 'number' ? a.payload.coins : 0;
+    return (
+      <span data-testid="approval-sentence">
+        {what} {t('approvals.coins', { count: coins })}
+        {a.member ? ` ${t('approvals.to')} ${a.member.name} ${a.member.phone}` : ''}
+      </span>
+    );
+  }
+  if (a.action === 'promotion.credit' || a.action === 'bonus.put') {
+    const code = a.payload && typeof a.payload === 'object' && 'code' in a.payload && typeof a.payload.code === 'string' ? a.payload.code : '';
+    return (
+      <span data-testid="approval-sentence">
+        {what} {code}: <Money amount={a.amount} currency={a.currency} />
+      </span>
+    );
+  }
   return (
     <span data-testid="approval-sentence">
       {what} <Money amount={a.amount} currency={a.currency} />

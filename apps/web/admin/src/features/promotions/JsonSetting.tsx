@@ -76,8 +76,13 @@ export function JsonSetting({ title, load, store, listKey, itemKey, cacheKey }: 
       <button type="button" className="btn btn-primary" disabled={Boolean(invalid) || !text || save.isPending || (Boolean(items) && !selected)} onClick={() => save.mutate()}>
         {t('common.save')}
       </button>
-      {save.isSuccess ? <Notice>{t('common.saved')}</Notice> : null}
+      {save.isSuccess ? <Notice>{isAwaiting(save.data) ? t('settings.awaiting') : t('common.saved')}</Notice> : null}
       <ErrorText error={save.error} />
     </Card>
   );
+}
+
+/** Whether a save answered 202 awaiting-approval (a credit code, a bonus above the cap: a second person applies it). */
+export function isAwaiting(answer: unknown): boolean {
+  return typeof answer === 'object' && answer !== null && 'approvalId' in answer;
 }

@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call, callWithJson } from '../../shared/client';
+import { isAwaiting } from './JsonSetting';
 import { minor } from '../../shared/format';
 import { Card, ErrorText, Notice, Page } from '../../shared/ui';
 import { formOf, previewBonus, validateBonus, type BonusForm, type BonusRow } from './bonusForm';
@@ -136,7 +137,7 @@ function BonusEditor({ row, onClose }: { row: BonusRow; onClose: () => void }) {
           <button type="button" className="btn" onClick={onClose}>{t('common.close')}</button>
           <button type="submit" className="btn btn-primary" disabled={save.isPending || Object.keys(problems).length > 0}>{t('common.save')}</button>
         </div>
-        {save.isSuccess ? <Notice>{t('common.saved')}</Notice> : null}
+        {save.isSuccess ? <Notice>{isAwaiting(save.data) ? t('settings.awaiting') : t('common.saved')}</Notice> : null}
         <ErrorText error={save.error} />
       </form>
     </Card>
