@@ -2,6 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // Two files at once: vitest's default on two cores is one (cores − 1), and the server's files
+    // mostly wait on databases and sockets, so one at a time left a core idle.
+    maxWorkers: 2,
     projects: [
       { test: { name: 'contract', root: 'packages/contract', include: ['test/**/*.test.ts'] } },
       {

@@ -123,21 +123,39 @@ const envSchema = z.object({
   OTP_RESEND_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   /** OTP sends allowed per phone and purpose per hour. */
   OTP_SENDS_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(5),
-  /** OTP sends (registration and password reset together) per client address per hour, and over the whole site per minute. */
-  OTP_SENDS_PER_IP_HOUR: z.coerce.number().int().min(1).max(100_000).default(10),
+  /**
+   * OTP sends (registration and password reset together) per client address per hour: a backstop
+   * sized for the hundreds of players one carrier-grade NAT address carries (per phone and purpose,
+   * OTP_SENDS_PER_HOUR and OTP_SENDS_PER_PHONE_HOUR do the real work); and over the whole site per
+   * minute, of which one address may use OTP_SENDS_GLOBAL_SHARE_PERCENT (5 %: 15 of 300), so that
+   * a few addresses cannot close registration and password reset for everyone.
+   */
+  OTP_SENDS_PER_IP_HOUR: z.coerce.number().int().min(1).max(100_000).default(200),
   /** OTP sends to one phone (one purpose) per hour from every address together. */
   OTP_SENDS_PER_PHONE_HOUR: z.coerce.number().int().min(1).max(100_000).default(15),
-  OTP_SENDS_GLOBAL_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
+  OTP_SENDS_GLOBAL_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(300),
+  OTP_SENDS_GLOBAL_SHARE_PERCENT: z.coerce.number().min(0.1).max(100).default(5),
   /**
    * Failed logins: per phone and client address per minute (the short lock, only for that
-   * address), per phone per hour from anywhere (a higher ceiling), per client address per minute.
+   * address), per phone per hour from anywhere (a higher ceiling), per client address per minute
+   * (a backstop for the hundreds of players behind one carrier-grade NAT address, counted after
+   * the outcome: past LOGIN_SLOW_AFTER_PER_IP_MINUTE failures that address's answers come slower,
+   * LOGIN_SLOW_STEP_MS more per failure, at most LOGIN_SLOW_MAX_MS; refused only above the backstop).
    */
   LOGIN_FAILS_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(5),
   LOGIN_FAILS_PER_PHONE_IP_HOUR: z.coerce.number().int().min(1).max(100_000).default(15),
   LOGIN_FAILS_PER_PHONE_HOUR: z.coerce.number().int().min(1).max(100_000).default(50),
-  LOGIN_FAILS_PER_IP_MINUTE: z.coerce.number().int().min(1).max(10000).default(30),
-  /** Registration checks and registrations (POST /api/account/validate and /api/account) per client address per minute. */
-  ACCOUNT_CHECKS_PER_IP_MINUTE: z.coerce.number().int().min(1).max(100_000).default(20),
+  LOGIN_FAILS_PER_IP_MINUTE: z.coerce.number().int().min(1).max(100_000).default(300),
+  LOGIN_SLOW_AFTER_PER_IP_MINUTE: z.coerce.number().int().min(0).max(100_000).default(20),
+  LOGIN_SLOW_STEP_MS: z.coerce.number().int().min(0).max(10_000).default(50),
+  LOGIN_SLOW_MAX_MS: z.coerce.number().int().min(0).max(30_000).default(3_000),
+  /**
+   * Registration checks and registrations (POST /api/account/validate and /api/account) per client
+   * address per minute: a backstop for a carrier-grade NAT address's newcomers (each checks and
+   * registers: two calls), and per device (X-Device-Id) per minute.
+   */
+  ACCOUNT_CHECKS_PER_IP_MINUTE: z.coerce.number().int().min(1).max(100_000).default(200),
+  ACCOUNT_CHECKS_PER_DEVICE_MINUTE: z.coerce.number().int().min(1).max(100_000).default(20),
   /**
    * Promotion code look-ups and activations (GET /api/promotion/find/:code and /activate/:code
    * together): per member per minute (REQUEST_LIMIT_1MIN) and per hour (REQUEST_LIMIT), the

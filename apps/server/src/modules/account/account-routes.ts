@@ -1,16 +1,17 @@
 import type { Handlers } from '../../http/handlers';
 import { requireMember } from '../../http/handlers';
 import type { Services } from '../../platform/services';
+import { deviceOf } from '../../http/device';
 
 export function accountHandlers({ accounts, sessions }: Services): Handlers {
   return {
-    accountValidate: async ({ body, ip }) => {
-      await accounts.countCheck(ip);
+    accountValidate: async ({ body, ip, request }) => {
+      await accounts.countCheck(ip, deviceOf(request));
       await accounts.validate(body, true);
       return { ok: true };
     },
-    accountCreate: async ({ body, ip }) => {
-      await accounts.countCheck(ip);
+    accountCreate: async ({ body, ip, request }) => {
+      await accounts.countCheck(ip, deviceOf(request));
       return { ok: true, _id: await accounts.register(body) };
     },
     login: async ({ body, ip }) => ({ token: await accounts.login(body.username, body.password, ip) }),

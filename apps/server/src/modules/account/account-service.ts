@@ -40,6 +40,9 @@ export interface AccountOptions {
   loginFailsPerPhoneHour: number;
   /** Failed logins from one address per minute, any phone. */
   loginFailsPerIpMinute: number;
+  /** Slower answers to an address with many failures this minute: after `after`, `stepMs` more per failure, at most `maxMs`. */
+  loginSlowdown?: { after: number; stepMs: number; maxMs: number };
+  accountChecksPerDeviceMinute?: number;
   /** Registration checks and registrations from one address per minute. */
   accountChecksPerIpMinute: number;
 }
@@ -283,7 +286,12 @@ export class AccountService {
   }
 
   /** Counts one registration check (validate or create) of a client address. */
-  async countCheck(ip: string): Promise<void> {
+  async countCheck(ip: string, device: string | null = null): Promise<void> {
+    // The device (the app's X-Device-Id) does the work; the address is a backstop for a NAT's newcomers.
+    if (device) {
+      const byDevice = await this.limiter.hit(`account:device:${device}`, this.options.accountChecksPerDeviceMinute ?? 20, 60_000);
+      if (!byDevice.allowed) throw tooMany('REQUEST_LIMIT_1MIN', byDevice.retryAfter);
+    }
     const hit = await this.limiter.hit(`account:ip:${ip}`, this.options.accountChecksPerIpMinute, 60_000);
     if (!hit.allowed) throw tooMany('REQUEST_LIMIT_1MIN', hit.retryAfter);
   }
@@ -334,14 +342,24 @@ export class AccountService {
     const pairHourKey = `login:pairhour:${phone}:${ip}`;
     const phoneKey = `login:phone:${phone}`;
     const ipKey = `login:ip:${ip}`;
-    // Counted first, atomically: parallel attempts cannot all pass a check made before counting.
-    const [byPair, byPairHour, byIp] = await Promise.all([
+    // Per phone (and phone + address): counted first, atomically, so that parallel guesses at one
+    // account cannot all pass a check made before counting.
+    const [byPair, byPairHour] = await Promise.all([
       this.limiter.hit(pairKey, this.options.loginFailsPerMinute, 60_000),
       this.limiter.hit(pairHourKey, this.options.loginFailsPerPhoneIpHour, 3_600_000),
-      this.limiter.hit(ipKey, this.options.loginFailsPerIpMinute, 60_000),
     ]);
-    if (!byPair.allowed || !byIp.allowed) throw tooMany('REQUEST_LIMIT_1MIN', Math.max(byPair.retryAfter, byIp.retryAfter));
+    if (!byPair.allowed) throw tooMany('REQUEST_LIMIT_1MIN', byPair.retryAfter);
     if (!byPairHour.allowed) throw tooMany('REQUEST_LIMIT', byPairHour.retryAfter);
+    // Per address: hundreds of players share one (carrier-grade NAT), so only failures count, after
+    // the outcome; past a few dozen a minute the address's answers come slower, and only far above
+    // (the backstop) are they refused. An innocent mistype never costs a neighbour their login.
+    const byIp = await this.limiter.peek(ipKey, this.options.loginFailsPerIpMinute);
+    if (!byIp.allowed) {
+      await Promise.all([this.limiter.undo(pairKey), this.limiter.undo(pairHourKey)]);
+      throw tooMany('REQUEST_LIMIT_1MIN', byIp.retryAfter);
+    }
+    const slow = this.options.loginSlowdown;
+    if (slow && byIp.count > slow.after) await new Promise((done) => setTimeout(done, Math.min(slow.maxMs, slow.stepMs * (byIp.count - slow.after))));
     const byPhone = await this.limiter.hit(phoneKey, this.options.loginFailsPerPhoneHour, 3_600_000);
     if (!byPhone.allowed) throw tooMany('REQUEST_LIMIT', byPhone.retryAfter);
 
@@ -351,9 +369,12 @@ export class AccountService {
       .where('username', '=', phone)
       .executeTakeFirst();
     const ok = member ? await this.passwords.verify(member.password_hash, password) : (await this.passwords.burn(password), false);
-    if (!member || !ok) throw badRequest('WRONG_CREDENTIAL');
+    if (!member || !ok) {
+      await this.limiter.hit(ipKey, this.options.loginFailsPerIpMinute, 60_000);
+      throw badRequest('WRONG_CREDENTIAL');
+    }
     // The right password: this attempt was no failure.
-    await Promise.all([this.limiter.reset(pairKey), this.limiter.undo(pairHourKey), this.limiter.undo(ipKey), this.limiter.undo(phoneKey)]);
+    await Promise.all([this.limiter.reset(pairKey), this.limiter.undo(pairHourKey), this.limiter.undo(phoneKey)]);
     if (member.status !== 'active') throw forbidden('INACTIVE_USER');
     return this.sessions.create(member.id);
   }

@@ -87,6 +87,8 @@ CREATE UNIQUE INDEX members_invite_code ON members (invite_code);`,
       loginFailsPerPhoneHour: config.LOGIN_FAILS_PER_PHONE_HOUR,
       loginFailsPerPhoneIpHour: config.LOGIN_FAILS_PER_PHONE_IP_HOUR,
       loginFailsPerIpMinute: config.LOGIN_FAILS_PER_IP_MINUTE,
+      loginSlowdown: { after: config.LOGIN_SLOW_AFTER_PER_IP_MINUTE, stepMs: config.LOGIN_SLOW_STEP_MS, maxMs: config.LOGIN_SLOW_MAX_MS },
+      accountChecksPerDeviceMinute: config.ACCOUNT_CHECKS_PER_DEVICE_MINUTE,
       accountChecksPerIpMinute: config.ACCOUNT_CHECKS_PER_IP_MINUTE,
     });
     services.memberDirectory = new MemberDirectory(database.db, services.sessions);

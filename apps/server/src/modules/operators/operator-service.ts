@@ -328,6 +328,12 @@ export class OperatorService {
 
   // ---- login ----
 
+  /** Whether the operator once signed in (password and TOTP) from this address: a session was made from it. */
+  private async knownAddress(operatorId: string, address: string): Promise<boolean> {
+    const row = await this.db.selectFrom('operator_sessions').select('id').where('operator_id', '=', operatorId).where('address', '=', address).limit(1).executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** The first step: username and password → a challenge for the TOTP step. */
   async login(usernameInput: string, password: string, address: string): Promise<{ challenge: string }> {
     const username = usernameInput.trim().toLowerCase().slice(0, 64);
@@ -340,17 +346,23 @@ export class OperatorService {
       this.limiter.hit(ipKey, this.options.loginFailsPerIpMinute, 60_000),
     ]);
     if (!byPair.allowed || !byIp.allowed) throw tooMany('REQUEST_LIMIT_1MIN', Math.max(byPair.retryAfter, byIp.retryAfter));
-    const byUser = await this.limiter.hit(userKey, this.options.loginFailsPerUsernameHour, 3_600_000);
-    if (!byUser.allowed) throw tooMany('REQUEST_LIMIT', byUser.retryAfter);
-
     const row = await this.db.selectFrom('operators').selectAll().where('username', '=', username).executeTakeFirst();
+    // The hourly lock of a username counts failures from addresses the operator never signed in
+    // from (password and TOTP): a stranger's guesses lock the stranger out, not the operator at their
+    // usual desk, who still meets the per-address minute limit above.
+    const known = row ? await this.knownAddress(row.id, address) : false;
+    if (!known) {
+      const byUser = await this.limiter.hit(userKey, this.options.loginFailsPerUsernameHour, 3_600_000);
+      if (!byUser.allowed) throw tooMany('REQUEST_LIMIT', byUser.retryAfter);
+    }
+
     const ok = row?.password_hash ? await this.passwords.verify(row.password_hash, password) : (await this.passwords.burn(password), false);
     if (!row || !ok) {
       await recordAudit(this.db, { actor: { id: row?.id ?? null, username: username || '(empty)', role: row?.role ?? null }, action: 'login.failed', address, after: { reason: 'WRONG_CREDENTIAL' } });
       throw unauthorized('WRONG_CREDENTIAL');
     }
     // The right password: this attempt was no failure.
-    await Promise.all([this.limiter.reset(pairKey), this.limiter.undo(ipKey), this.limiter.undo(userKey)]);
+    await Promise.all([this.limiter.reset(pairKey), this.limiter.undo(ipKey), known ? Promise.resolve() : this.limiter.undo(userKey)]);
     const actor: AuditActor = { id: row.id, username: row.username, role: row.role };
     if (row.status !== 'active') {
       await recordAudit(this.db, { actor, action: 'login.failed', address, after: { reason: row.status } });
@@ -404,7 +416,7 @@ export class OperatorService {
         .where('closed_at', 'is', null)
         .returning('failures')
         .executeTakeFirst();
-      await this.limiter.hit(`admin:login:user:${open.username}`, this.options.loginFailsPerUsernameHour, 3_600_000);
+      if (!(await this.knownAddress(open.operatorId, address))) await this.limiter.hit(`admin:login:user:${open.username}`, this.options.loginFailsPerUsernameHour, 3_600_000);
       await recordAudit(this.db, {
         actor,
         action: 'totp.failed',

@@ -78,6 +78,7 @@ CREATE INDEX sandbox_sms_phone ON sandbox_sms (phone, id DESC);`,
       resendSeconds: config.OTP_RESEND_SECONDS,
       sendsPerHour: config.OTP_SENDS_PER_HOUR,
       sendsPerIpHour: config.OTP_SENDS_PER_IP_HOUR,
+      globalSharePercent: config.OTP_SENDS_GLOBAL_SHARE_PERCENT,
       sendsPerPhoneHour: config.OTP_SENDS_PER_PHONE_HOUR,
       sendsGlobalMinute: config.OTP_SENDS_GLOBAL_MINUTE,
     });

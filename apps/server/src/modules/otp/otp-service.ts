@@ -21,6 +21,8 @@ export interface OtpLimits {
   sendsPerPhoneHour: number;
   /** Sends of every purpose over the whole site per minute (an SMS costs money). */
   sendsGlobalMinute: number;
+  /** The share (percent) of the site's minute one client address may use. */
+  globalSharePercent: number;
 }
 
 /** The SMS, in the language of the person asking for it. */
@@ -175,9 +177,17 @@ export class OtpService {
     const phoneKey = `otp:phone:${purpose}:${phone}`;
     const byPhone = await this.limiter.hit(phoneKey, this.limits.sendsPerPhoneHour, 3_600_000);
     if (!byPhone.allowed) throw tooMany('REQUEST_LIMIT', byPhone.retryAfter);
+    // The site-wide ceiling is split: one address takes at most its share of a minute's sends, so a
+    // few addresses cannot use the site's SMS up and close registration and reset for everyone.
+    const shareKey = `otp:ipmin:${ip}`;
+    const share = await this.limiter.hit(shareKey, Math.max(1, Math.floor((this.limits.sendsGlobalMinute * this.limits.globalSharePercent) / 100)), 60_000);
+    if (!share.allowed) {
+      await this.limiter.undo(phoneKey);
+      throw tooMany('REQUEST_LIMIT_1MIN', share.retryAfter);
+    }
     const global = await this.limiter.hit('otp:global', this.limits.sendsGlobalMinute, 60_000);
     if (!global.allowed) {
-      await Promise.all([this.limiter.undo('otp:global'), this.limiter.undo(phoneKey)]);
+      await Promise.all([this.limiter.undo('otp:global'), this.limiter.undo(phoneKey), this.limiter.undo(shareKey)]);
       throw tooMany('REQUEST_LIMIT_1MIN', global.retryAfter);
     }
   }
