@@ -9,10 +9,13 @@ import { ChatFiles } from '../src/modules/chat/chat-files';
 import { FileObjectStore } from '../src/modules/chat/chat-store';
 import { SignedLinks } from '../src/platform/signed-links';
 import { Redis } from 'ioredis';
+import sharp from 'sharp';
 import { call, dbKinds, dropSchema, login, OPERATOR_TOKEN, REDIS_URL, registerMember, startApp, type TestApp } from './helpers';
 
 const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(200)]);
+// A real image (uploads are decoded), and a PNG signature followed by junk (refused).
+const PNG = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#e3b341' } }).png().toBuffer();
+const JUNK_PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(200_000)]);
 const EXE = Buffer.concat([Buffer.from('MZ'), randomBytes(500)]);
 
 /** multipart/form-data with one file field, after the given text fields (a guest's `guestId`). */
@@ -61,6 +64,13 @@ describe.each(dbKinds)('live chat on %s', (kind) => {
     const issued = await call<{ guestId: string }>(t.app, 'POST', '/api/chat/guest', { body: {}, ...(remoteAddress ? { remoteAddress } : {}) });
     expect(issued.status).toBe(200);
     return issued.body.guestId;
+  };
+  /** A guest session that has written (a guest uploads only into a conversation they started). */
+  const writer = async (remoteAddress?: string, app = t.app): Promise<string> => {
+    const issued = await call<{ guestId: string }>(app, 'POST', '/api/chat/guest', { body: {}, ...(remoteAddress ? { remoteAddress } : {}) });
+    const guestId = issued.body.guestId;
+    expect((await call(app, 'POST', '/api/chat/send-message', { body: text('hello', { guestId }), ...(remoteAddress ? { remoteAddress } : {}) })).status).toBe(200);
+    return guestId;
   };
   const uuidOf = (session: string) => session.split('.')[0] ?? '';
   const forge = (session: string) => `${uuidOf(session)}.${'A'.repeat(22)}`;
@@ -140,8 +150,12 @@ describe.each(dbKinds)('live chat on %s', (kind) => {
     expect((await history({ guestId }, 1)).body[0]?.message.payload.message).toBe(xss);
   });
 
-  it('uploads: sniffed images and videos within 10 / 20 MB, served only by signed link to the conversation', async () => {
-    const guestId = await guest();
+  it('uploads: decoded images and sniffed videos within 10 / 20 MB, served only by signed link to the conversation', async () => {
+    // Before a message of their own, a guest uploads nothing.
+    const silent = await guest();
+    const early = await t.app.inject({ method: 'POST', url: '/api/chat/upload-image', ...multipart('slip.png', PNG, 'file', { guestId: silent }) });
+    expect({ status: early.statusCode, body: early.json() as unknown }).toEqual({ status: 403, body: { message: 'CHAT_WRITE_FIRST' } });
+    const guestId = await writer();
     const upload = (path: string, name: string, bytes: Buffer) => t.app.inject({ method: 'POST', url: path, ...multipart(name, bytes, 'file', { guestId }) });
     const ok = await upload('/api/chat/upload-image', 'slip.png', PNG);
     expect(ok.statusCode).toBe(200);
@@ -149,6 +163,8 @@ describe.each(dbKinds)('live chat on %s', (kind) => {
     expect(path).toMatch(/^\/api\/chat\/files\/[0-9a-f]{24}$/);
     expect((await t.app.inject({ method: 'GET', url: path })).statusCode).toBe(404);
     expect((await upload('/api/chat/upload-image', 'setup.png', EXE)).json()).toEqual({ message: 'CHAT_FILE_UNSUPPORTED' });
+    // A PNG signature followed by junk is no image.
+    expect((await upload('/api/chat/upload-image', 'junk.png', JUNK_PNG)).json()).toEqual({ message: 'CHAT_FILE_UNSUPPORTED' });
     expect((await upload('/api/chat/upload-image', 'noextension', PNG)).json()).toEqual({ message: 'CHAT_FILE_UNSUPPORTED' });
     // A NUL and other control characters in the file's name are dropped from the name kept, never a 500.
     const odd = await upload('/api/chat/upload-image', 'a\u0000b\u0007.png', PNG);
@@ -180,8 +196,11 @@ describe.each(dbKinds)('live chat on %s', (kind) => {
     expect(served.statusCode).toBe(200);
     expect(served.headers['content-type']).toBe('image/png');
     expect(served.rawPayload.equals(PNG)).toBe(true);
-    // Another conversation cannot send that file as its own.
+    // Another conversation cannot send that file as its own, nor another sender's upload not yet sent.
     expect(await call(t.app, 'POST', '/api/chat/send-message', { body: { ...media, guestId: await guest() } })).toMatchObject({ status: 400, body: { message: 'CHAT_FILE_UNKNOWN' } });
+    const unsent = (await upload('/api/chat/upload-image', 'mine.png', PNG).then((r) => r.json())) as { path: string };
+    const foreign = { sender: 'customer', guestId: await writer(), message: { message_type: 'media', payload: { url: unsent.path, filePath: unsent.path, fileType: 'image', name: 'mine.png' } } };
+    expect(await call(t.app, 'POST', '/api/chat/send-message', { body: foreign })).toMatchObject({ status: 400, body: { message: 'CHAT_FILE_UNKNOWN' } });
   });
 
   it('limits messages per sender per minute', async () => {
@@ -292,7 +311,7 @@ describe.each(dbKinds)('live chat on %s', (kind) => {
     expect(await refused({})).toEqual({ status: 401, body: { message: 'CHAT_NO_IDENTITY' } });
     expect(await refused({ guestId: randomUUID() })).toEqual({ status: 401, body: { message: 'CHAT_GUEST_INVALID' } });
     expect(await refused({ guestId: forge(await guest()) })).toEqual({ status: 401, body: { message: 'CHAT_GUEST_INVALID' } });
-    expect((await upload({ guestId: await guest() })).statusCode).toBe(200);
+    expect((await upload({ guestId: await writer() })).statusCode).toBe(200);
     const m = await registerMember(t.app);
     const token = await login(t.app, m.phone, m.password);
     expect((await upload({}, { authorization: `Bearer ${token}` })).statusCode).toBe(200);
@@ -309,7 +328,7 @@ describe.each(dbKinds)('live chat on %s', (kind) => {
         return answer.statusCode === 200 ? 200 : { status: answer.statusCode, message: (answer.json() as { message: string }).message };
       };
       const limit = { status: 429, message: 'REQUEST_LIMIT' };
-      const [g1, g2, g3] = [await issue('10.1.0.1'), await issue('10.1.0.1'), await issue('10.1.0.1')];
+      const [g1, g2, g3] = [await writer('10.1.0.1', limited.app), await writer('10.1.0.1', limited.app), await writer('10.1.0.1', limited.app)];
       // Per sender: two an hour.
       expect([await upload(g1, '10.1.0.1'), await upload(g1, '10.1.0.1'), await upload(g1, '10.1.0.1')]).toEqual([200, 200, limit]);
       // Per address: five an hour, whoever sends (the refused one above counted).
@@ -333,10 +352,10 @@ describe.each(dbKinds)('live chat on %s', (kind) => {
     }
   });
 
-  it('retention: the cleaner deletes attachments past the retention period and unsent ones after a day; rows from before the store are served, then cleaned', async () => {
+  it('retention: the cleaner deletes attachments past the retention period and unsent ones after an hour; rows from before the store are served, then cleaned', async () => {
     const db = t.services.database.db;
     const files = t.services.chat.files;
-    const guestId = await guest();
+    const guestId = await writer();
     const uploadOne = async (name: string) => ((await t.app.inject({ method: 'POST', url: '/api/chat/upload-image', ...multipart(name, PNG, 'file', { guestId }) })).json() as { path: string }).path;
     const sent = await uploadOne('sent.png');
     expect((await call(t.app, 'POST', '/api/chat/send-message', { body: { sender: 'customer', guestId, message: { message_type: 'media', payload: { url: sent, filePath: sent, fileType: 'image', name: 'sent.png' } } } })).status).toBe(200);
@@ -353,8 +372,8 @@ describe.each(dbKinds)('live chat on %s', (kind) => {
     expect([await get(sent), await get(unsent), await get(ChatFiles.pathOf(legacy))]).toEqual([404, 200, 404]);
     // The message stays in history; its link answers 404.
     expect((await history({ guestId }, 1)).body[0]?.message.message_type).toBe('media');
-    // An upload no message named for more than a day goes too.
-    await db.updateTable('chat_files').set({ created_at: daysAgo(2) }).where('id', '=', ChatFiles.idOf(unsent) ?? '').execute();
+    // An upload no message named for more than an hour goes too.
+    await db.updateTable('chat_files').set({ created_at: new Date(Date.now() - 61 * 60_000) }).where('id', '=', ChatFiles.idOf(unsent) ?? '').execute();
     expect(await files.clean(90)).toBeGreaterThanOrEqual(1);
     expect(await get(unsent)).toBe(404);
   });

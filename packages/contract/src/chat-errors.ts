@@ -20,4 +20,6 @@ export const chatErrorCodes = [
   'CHAT_GUEST_INVALID',
   /** 403: a userId or guestId that is not the caller's own conversation. */
   'CHAT_FORBIDDEN',
+  /** 403: a guest's upload before the guest sent a message of their own (a guest uploads into a conversation they started). */
+  'CHAT_WRITE_FIRST',
 ] as const;

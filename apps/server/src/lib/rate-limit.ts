@@ -7,6 +7,8 @@ import { Redis } from 'ioredis';
 export interface RateLimiter {
   /** Counts one hit and reports whether the limit was exceeded. */
   hit(key: string, limit: number, windowMs: number): Promise<RateResult>;
+  /** Counts `amount` at once (bytes of an upload, say) and reports whether the limit was exceeded. */
+  hitBy(key: string, amount: number, limit: number, windowMs: number): Promise<RateResult>;
   /** Reads without counting. */
   peek(key: string, limit: number): Promise<RateResult>;
   reset(key: string): Promise<void>;
@@ -28,6 +30,10 @@ export class MemoryRateLimiter implements RateLimiter {
   constructor(private readonly now: () => number = Date.now) {}
 
   async hit(key: string, limit: number, windowMs: number): Promise<RateResult> {
+    return this.hitBy(key, 1, limit, windowMs);
+  }
+
+  async hitBy(key: string, amount: number, limit: number, windowMs: number): Promise<RateResult> {
     const now = this.now();
     let window = this.windows.get(key);
     if (!window || window.resetAt <= now) {
@@ -35,7 +41,7 @@ export class MemoryRateLimiter implements RateLimiter {
       this.windows.set(key, window);
       if (this.windows.size > 100_000) this.sweep(now);
     }
-    window.count += 1;
+    window.count += amount;
     return { allowed: window.count <= limit, count: window.count, retryAfter: Math.ceil((window.resetAt - now) / 1000) };
   }
 
@@ -65,7 +71,7 @@ export class MemoryRateLimiter implements RateLimiter {
 }
 
 const HIT_SCRIPT = `
-local count = redis.call('INCR', KEYS[1])
+local count = redis.call('INCRBY', KEYS[1], tonumber(ARGV[2] or '1'))
 if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 local ttl = redis.call('PTTL', KEYS[1])
 return {count, ttl}
@@ -85,7 +91,11 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   async hit(key: string, limit: number, windowMs: number): Promise<RateResult> {
-    const [count, ttl] = (await this.redis.eval(HIT_SCRIPT, 1, this.prefix + key, String(windowMs))) as [number, number];
+    return this.hitBy(key, 1, limit, windowMs);
+  }
+
+  async hitBy(key: string, amount: number, limit: number, windowMs: number): Promise<RateResult> {
+    const [count, ttl] = (await this.redis.eval(HIT_SCRIPT, 1, this.prefix + key, String(windowMs), String(Math.max(0, Math.floor(amount))))) as [number, number];
     return { allowed: count <= limit, count, retryAfter: Math.max(0, Math.ceil(ttl / 1000)) };
   }
 

@@ -614,6 +614,7 @@ export const en: Messages = {
     CHAT_NO_IDENTITY: 'Cannot start chatting.',
     CHAT_GUEST_INVALID: 'Your chat session has ended. Open the chat again.',
     CHAT_FORBIDDEN: 'This conversation is not yours.',
+    CHAT_WRITE_FIRST: 'Send a message first, then attach a picture or a video.',
     TRUELINK_UNAVAILABLE: 'The e-wallet service is not answering right now. Nothing was taken — please try again in a few minutes.',
     SLIP_NOT_PENDING: 'This slip is no longer being checked.',
     NO_SLIP: 'Slip not found.',

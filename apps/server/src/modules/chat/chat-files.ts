@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import type { Kysely } from 'kysely';
 import { CHAT_IMAGE_MAX_MB, CHAT_VIDEO_MAX_MB } from '@mw/contract/constants';
 import type { DB } from '../../db/schema';
@@ -31,6 +32,19 @@ export function sniff(bytes: Buffer): Sniffed | null {
     return brand === 'qt  ' ? { mime: 'video/quicktime', ext: 'mov' } : { mime: 'video/mp4', ext: 'mp4' };
   }
   return null;
+}
+
+/** An upload no message named within this long is deleted by the cleaner (which runs every CHAT_FILE_CLEAN_INTERVAL_MINUTES). */
+const UNATTACHED_MS = 3_600_000;
+
+/** Whether an image decodes whole (every pixel; at most 40 megapixels), whatever its first bytes say. */
+async function decodes(bytes: Buffer): Promise<boolean> {
+  try {
+    await sharp(bytes, { failOn: 'error', limitInputPixels: 40_000_000, animated: false }).raw().toBuffer();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -73,6 +87,8 @@ export class ChatFiles {
     if (bytes.length > MAX_BYTES[kind]) throw new AppError(413, 'CHAT_FILE_TOO_LARGE', { maxMb: kind === 'image' ? CHAT_IMAGE_MAX_MB : CHAT_VIDEO_MAX_MB });
     const type = sniff(bytes);
     if (!type || !type.mime.startsWith(`${kind}/`)) throw new AppError(400, 'CHAT_FILE_UNSUPPORTED');
+    // An image is decoded, not only sniffed: a PNG signature followed by junk is no image.
+    if (kind === 'image' && !(await decodes(bytes))) throw new AppError(400, 'CHAT_FILE_UNSUPPORTED');
     const id = newId();
     await this.store.put(id, bytes);
     try {
@@ -88,13 +104,16 @@ export class ChatFiles {
    * Binds an upload to a conversation when a media message names it (once: an upload already in
    * another conversation is refused). Answers the upload's kind.
    */
-  async attach(path: string, threadId: string): Promise<UploadKind> {
+  async attach(path: string, threadId: string, uploader: string | null = null): Promise<UploadKind> {
     const id = ChatFiles.idOf(path);
     if (!id) throw new AppError(400, 'CHAT_FILE_UNKNOWN');
-    const row = await this.db
+    let update = this.db
       .updateTable('chat_files')
       .set({ thread_id: threadId })
-      .where('id', '=', id)
+      .where('id', '=', id);
+    // A customer names only what they uploaded themselves (support's replies name support's uploads).
+    if (uploader !== null) update = update.where('uploader', '=', uploader);
+    const row = await update
       .where((eb) => eb.or([eb('thread_id', 'is', null), eb('thread_id', '=', threadId)]))
       .returning('kind')
       .executeTakeFirst();
@@ -114,13 +133,13 @@ export class ChatFiles {
 
   /**
    * Deletes uploads created before `now - retentionDays` (rows and their bytes, old in-row ones
-   * included) and uploads no message named within a day, in batches; then files the store holds
+   * included) and uploads no message named within an hour (UNATTACHED_MS), in batches; then files the store holds
    * from before the retention period without a row (a crash between the two writes). Answers how
    * many uploads went.
    */
   async clean(retentionDays: number, now: Date = new Date()): Promise<number> {
     const cutoff = new Date(now.getTime() - retentionDays * 86_400_000);
-    const unused = new Date(now.getTime() - 86_400_000);
+    const unused = new Date(now.getTime() - UNATTACHED_MS);
     let removed = 0;
     for (;;) {
       const batch = await this.db

@@ -23,6 +23,8 @@ export interface ChatSettings {
   messagesPerAddressPerMinute: number;
   uploadsPerHour: number;
   uploadsPerAddressPerHour: number;
+  uploadBytesPerAddressHour?: number;
+  uploadBytesPerGuestHour?: number;
   guestsPerAddressPerHour: number;
   fileRetentionDays: number;
   fileCleanIntervalMinutes: number;
@@ -95,6 +97,30 @@ export class ChatService {
   /** Uploads per address per hour: counted before the body is read. */
   limitUploadAddress(ip: string): Promise<void> {
     return this.limit(`chat:upload-address:${ip}`, this.settings.uploadsPerAddressPerHour, 3_600_000, 'REQUEST_LIMIT');
+  }
+
+  /** A guest's upload needs a conversation the guest started with a message of their own (403 CHAT_WRITE_FIRST). */
+  async assertGuestWrote(identity: ChatIdentity): Promise<void> {
+    if (identity.kind !== 'guest') return;
+    const wrote = await this.db
+      .selectFrom('chat_messages as m')
+      .innerJoin('chat_threads as t', 't.id', 'm.thread_id')
+      .select('m.id')
+      .where('t.guest_id', '=', identity.guestId)
+      .where('m.sender', '=', 'customer')
+      .limit(1)
+      .executeTakeFirst();
+    if (!wrote) throw new AppError(403, 'CHAT_WRITE_FIRST');
+  }
+
+  /** The bytes of an upload against its address's hourly budget and, for a guest, the session's. */
+  async limitUploadBytes(ip: string, identity: ChatIdentity, bytes: number): Promise<void> {
+    const address = await this.limiter.hitBy(`chat:upload-bytes:${ip}`, bytes, this.settings.uploadBytesPerAddressHour ?? Number.MAX_SAFE_INTEGER, 3_600_000);
+    if (!address.allowed) throw new AppError(429, 'REQUEST_LIMIT', { retryAfter: address.retryAfter });
+    if (identity.kind === 'guest') {
+      const guest = await this.limiter.hitBy(`chat:upload-bytes:${this.senderOf(identity)}`, bytes, this.settings.uploadBytesPerGuestHour ?? Number.MAX_SAFE_INTEGER, 3_600_000);
+      if (!guest.allowed) throw new AppError(429, 'REQUEST_LIMIT', { retryAfter: guest.retryAfter });
+    }
   }
 
   /** Uploads per sender (member or guest session) per hour. */
@@ -197,7 +223,8 @@ export class ChatService {
     let message: ChatMessage;
     const incoming = input.message;
     if (incoming.message_type === 'media') {
-      const kind = await this.files.attach(incoming.payload.filePath, thread.id);
+      // A customer's media message names their own upload only (another member's or guest's is unknown to them).
+      const kind = await this.files.attach(incoming.payload.filePath, thread.id, this.senderOf(identity));
       const caption = incoming.payload.message === undefined ? undefined : ChatService.clean(incoming.payload.message, true);
       const path = ChatFiles.pathOf(ChatFiles.idOf(incoming.payload.filePath) ?? '');
       message = { message_type: 'media', payload: { ...(caption ? { message: caption } : {}), url: path, filePath: path, fileType: kind, name: incoming.payload.name } };

@@ -50,7 +50,11 @@ const chatEnv = z.object({
   /** Days an attachment is kept; older ones are deleted (their messages stay, their links answer 404). */
   CHAT_FILE_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(90),
   /** Minutes between two runs of the attachment cleaner (it also runs once, 5 s after start); 0 turns it off (tests, or another job runs `ChatFiles.clean`). */
-  CHAT_FILE_CLEAN_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(7 * 24 * 60).default(360),
+  CHAT_FILE_CLEAN_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(7 * 24 * 60).default(15),
+  /** Bytes one address may upload per hour, all its members and guests together (a backstop sized for hundreds of people). */
+  CHAT_UPLOAD_BYTES_PER_ADDRESS_HOUR: z.coerce.number().int().min(1).default(500 * 1024 * 1024),
+  /** Bytes one guest session may upload per hour (members: CHAT_UPLOADS_PER_HOUR files, each within its size). */
+  CHAT_UPLOAD_BYTES_PER_GUEST_HOUR: z.coerce.number().int().min(1).default(30 * 1024 * 1024),
 });
 
 /** Live chat (spec sections 2–5, 7, 9): REST calls, the socket, uploads, the operator's side and the sandbox bot. */
@@ -133,6 +137,8 @@ ALTER TABLE chat_threads ADD COLUMN guest_signed boolean NOT NULL DEFAULT false;
       messagesPerAddressPerMinute: env.CHAT_MESSAGES_PER_ADDRESS_PER_MINUTE,
       uploadsPerHour: env.CHAT_UPLOADS_PER_HOUR,
       uploadsPerAddressPerHour: env.CHAT_UPLOADS_PER_ADDRESS_PER_HOUR,
+      uploadBytesPerAddressHour: env.CHAT_UPLOAD_BYTES_PER_ADDRESS_HOUR,
+      uploadBytesPerGuestHour: env.CHAT_UPLOAD_BYTES_PER_GUEST_HOUR,
       guestsPerAddressPerHour: env.CHAT_GUESTS_PER_ADDRESS_PER_HOUR,
       fileRetentionDays: env.CHAT_FILE_RETENTION_DAYS,
       fileCleanIntervalMinutes: env.CHAT_FILE_CLEAN_INTERVAL_MINUTES,
@@ -160,6 +166,9 @@ ALTER TABLE chat_threads ADD COLUMN guest_signed boolean NOT NULL DEFAULT false;
       const field = file.fields.guestId;
       const guestId = field && !Array.isArray(field) && field.type === 'field' && typeof field.value === 'string' ? field.value : null;
       const identity = chat.identify(ctx.member, null, guestId);
+      // A guest uploads only into a conversation they started (a message first): a fresh guest
+      // session per upload buys nothing.
+      await chat.assertGuestWrote(identity);
       await chat.limitUploadSender(identity);
       if (file.fieldname !== 'file') throw new AppError(400, 'CHAT_NO_FILE');
       const bytes = await file.toBuffer().catch((error: unknown) => {
@@ -167,6 +176,8 @@ ALTER TABLE chat_threads ADD COLUMN guest_signed boolean NOT NULL DEFAULT false;
         throw new AppError(400, 'CHAT_NO_FILE');
       });
       if (file.file.truncated) throw new AppError(413, 'CHAT_FILE_TOO_LARGE');
+      // Bytes cost the uploader: a budget per address and per guest session an hour.
+      await chat.limitUploadBytes(ctx.ip, identity, bytes.length);
       return chat.files.save(kind, file.filename, bytes, chat.senderOf(identity));
     };
     return {

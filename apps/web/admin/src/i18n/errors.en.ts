@@ -136,6 +136,7 @@ export const errorsEn: OperatorErrorTexts = {
   CHAT_NO_IDENTITY: 'The chat does not know who is writing.',
   CHAT_GUEST_INVALID: 'The guest chat is not valid.',
   CHAT_FORBIDDEN: 'This conversation is not yours.',
+  CHAT_WRITE_FIRST: 'A guest uploads only after sending a message of their own.',
   SAME_OPERATOR: 'You asked for this yourself: a second person must approve it.',
   NO_APPROVAL: 'There is no such approval request.',
   APPROVAL_CLOSED: 'This request was decided already (by another operator or cancelled).',
