@@ -27,22 +27,22 @@ async function main(): Promise<void> {
     const startedAt = Date.now();
     // A year that ends now: every row's time is spread over it.
     await sql`INSERT INTO members (id, username, name, password_hash, bank_code, bank_account_name, bank_account_no, currency, created_at)
-      SELECT 'bm' || g, '09' || lpad(g::text, 8, '0'), 'Member ' || g, 'x', 'KBANK', 'MEMBER', '5' || lpad(g::text, 9, '0'), 'BAHT', now() - make_interval(secs => (g * 7919) % ${year})
+      SELECT 'bm' || g, '09' || lpad(g::text, 8, '0'), 'Member ' || g, 'x', 'KBANK', 'MEMBER', '5' || lpad(g::text, 9, '0'), 'BAHT', now() - make_interval(secs => (g::bigint * 7919) % ${year})
       FROM generate_series(1, ${MEMBERS}) g`.execute(db);
     await sql`INSERT INTO ledger_accounts (id, member_id, kind, currency)
       SELECT 'm:bm' || g || ':' || k, 'bm' || g, k, 'THB' FROM generate_series(1, ${MEMBERS}) g, unnest(ARRAY['wallet', 'withdrawal']) k`.execute(db);
     // Deposits (a third through each of the bank feed, a QR gateway and the e-wallet), withdrawals asked and paid, bonuses.
     await sql`INSERT INTO operations (id, member_id, type, status, source, target, amount, created_at)
-      SELECT 'bop' || g, 'bm' || (1 + g % ${MEMBERS}), 'deposit', 'SUCCESS', 'KBANK', 'WALLET', 100 * (1 + g % 997), now() - make_interval(secs => (g * 104729) % ${year})
+      SELECT 'bop' || g, 'bm' || (1 + g % ${MEMBERS}), 'deposit', 'SUCCESS', 'KBANK', 'WALLET', 100 * (1 + g % 997), now() - make_interval(secs => (g::bigint * 104729) % ${year})
       FROM generate_series(1, ${DEPOSITS}) g`.execute(db);
     await sql`INSERT INTO external_credits (source, ref, operation_id)
       SELECT (ARRAY['banktx', 'gateway:WW', 'ewallet:TRUEWALLET'])[1 + g % 3], 'ref' || g, 'bop' || g FROM generate_series(1, ${DEPOSITS}) g`.execute(db);
     await sql`INSERT INTO ledger_transactions (operation_id, kind, created_at) SELECT id, 'deposit', created_at FROM operations WHERE id LIKE 'bop%'`.execute(db);
     await sql`INSERT INTO ledger_transactions (operation_id, kind, created_at)
-      SELECT 'bw' || g, k, now() - make_interval(secs => (g * 15485863) % ${year})
+      SELECT 'bw' || g, k, now() - make_interval(secs => (g::bigint * 15485863) % ${year})
       FROM generate_series(1, ${DEPOSITS / 4}) g, unnest(ARRAY['withdraw_hold', 'withdraw_complete']) k`.execute(db);
     await sql`INSERT INTO ledger_transactions (operation_id, kind, created_at)
-      SELECT 'bb' || g, 'bonus', now() - make_interval(secs => (g * 32452843) % ${year}) FROM generate_series(1, ${DEPOSITS / 5}) g`.execute(db);
+      SELECT 'bb' || g, 'bonus', now() - make_interval(secs => (g::bigint * 32452843) % ${year}) FROM generate_series(1, ${DEPOSITS / 5}) g`.execute(db);
     await sql`INSERT INTO ledger_entries (transaction_id, account_id, amount)
       SELECT t.id, x.account, x.amount FROM ledger_transactions t
       JOIN operations o ON o.id = t.operation_id
@@ -58,8 +58,8 @@ async function main(): Promise<void> {
     for (let done = 0; done < ROUNDS; done += 250_000) {
       const n = Math.min(250_000, ROUNDS - done);
       await sql`INSERT INTO game_rounds (provider, round_id, member_id, category, stake, win, settled_at)
-        SELECT (ARRAY['PG', 'JOKER', 'BETFLIX', 'PP'])[1 + g % 4], 'br' || g, 'bm' || (1 + g % ${MEMBERS}), 'slot', 100 * (1 + g % 50), 100 * ((g * 7) % 60), now() - make_interval(secs => (g * 2654435761) % ${year})
-        FROM generate_series(${done + 1}, ${done + n}) g`.execute(db);
+        SELECT (ARRAY['PG', 'JOKER', 'BETFLIX', 'PP'])[1 + g % 4], 'br' || g, 'bm' || (1 + g % ${MEMBERS}), 'slot', 100 * (1 + g % 50), 100 * ((g::bigint * 7) % 60), now() - make_interval(secs => (g::bigint * 2654435761) % ${year})
+        FROM generate_series(${done + 1}::int, ${done + n}::int) g`.execute(db);
     }
     await sql`ANALYZE`.execute(db);
     process.stderr.write(`reports bench: filled in ${((Date.now() - startedAt) / 1000).toFixed(0)} s\n`);
