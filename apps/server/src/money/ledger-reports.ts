@@ -1,11 +1,11 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../db/schema';
-import { periodOf, type ReportSpan } from '../lib/report-span';
+import { dayOf, periodOf, type ReportSpan } from '../lib/report-span';
 import type { Currency } from './ledger';
 
 /** Deposits of a period through one channel (minor units). */
 export interface ChannelFigure {
-  period: string;
+  period: number;
   /** bank (the bank feed, and bank transfers assigned by an operator), slip, qr:<gateway>, ewallet, voucher, manual, sandbox, other. */
   channel: string;
   amount: number;
@@ -14,7 +14,7 @@ export interface ChannelFigure {
 
 /** Withdrawals of a period (minor units): held when asked, paid out, returned to the wallet. */
 export interface WithdrawalFigure {
-  period: string;
+  period: number;
   requested: number;
   paid: number;
   returned: number;
@@ -22,13 +22,13 @@ export interface WithdrawalFigure {
 
 /** What promotions paid in a period, per kind (minor units; a bonus taken back counts against `bonus`). */
 export interface PromotionFigure {
-  period: string;
+  period: number;
   kind: 'bonus' | 'promotion' | 'wheel' | 'invite' | 'refund';
   amount: number;
 }
 
 export interface MemberMoneyFigure {
-  period: string;
+  period: number;
   deposits: number;
   depositCount: number;
   /** Members whose wallet, game, in-flight or withdrawal accounts moved. */
@@ -58,8 +58,8 @@ export class LedgerReports {
    * feed by `slipTransfers` (the deposit module's subquery of credited slips' transfer keys).
    */
   async deposits(span: ReportSpan, currency: Currency, slipTransfers: RawBuilder<unknown>): Promise<ChannelFigure[]> {
-    const rows = await sql<{ period: string; channel: string; amount: Num; n: Num }>`
-      SELECT ${periodOf(span, sql`t.created_at`)} AS period,
+    const rows = await sql<{ period: number; channel: string; amount: Num; n: Num }>`
+      SELECT ${dayOf(span, sql`t.created_at`)} AS period,
         CASE
           WHEN ec.source IS NULL THEN CASE WHEN o.source = 'SANDBOX' THEN 'sandbox' ELSE 'other' END
           WHEN ec.source = 'banktx' THEN CASE WHEN ec.ref IN (${slipTransfers}) THEN 'slip' ELSE 'bank' END
@@ -78,13 +78,13 @@ export class LedgerReports {
       WHERE t.kind = 'deposit' AND t.created_at >= ${span.from} AND t.created_at < ${span.to}
         AND a.kind = 'wallet' AND a.currency = ${currency}
       GROUP BY 1, 2`.execute(this.db);
-    return rows.rows.map((r) => ({ period: r.period, channel: r.channel, amount: Number(r.amount), count: Number(r.n) }));
+    return rows.rows.map((r) => ({ period: Number(r.period), channel: r.channel, amount: Number(r.amount), count: Number(r.n) }));
   }
 
   /** Withdrawals per period: the money held when members asked, paid out, and returned. */
   async withdrawals(span: ReportSpan, currency: Currency): Promise<WithdrawalFigure[]> {
-    const rows = await sql<{ period: string; requested: Num; paid: Num; returned: Num }>`
-      SELECT ${periodOf(span, sql`t.created_at`)} AS period,
+    const rows = await sql<{ period: number; requested: Num; paid: Num; returned: Num }>`
+      SELECT ${dayOf(span, sql`t.created_at`)} AS period,
         coalesce(sum(CASE WHEN t.kind = 'withdraw_hold' THEN e.amount END), 0) AS requested,
         coalesce(sum(CASE WHEN t.kind = 'withdraw_complete' THEN -e.amount END), 0) AS paid,
         coalesce(sum(CASE WHEN t.kind = 'withdraw_reject' THEN -e.amount END), 0) AS returned
@@ -94,7 +94,7 @@ export class LedgerReports {
       WHERE t.kind IN ('withdraw_hold', 'withdraw_complete', 'withdraw_reject') AND t.created_at >= ${span.from} AND t.created_at < ${span.to}
         AND a.kind = 'withdrawal' AND a.currency = ${currency}
       GROUP BY 1`.execute(this.db);
-    return rows.rows.map((r) => ({ period: r.period, requested: Number(r.requested), paid: Number(r.paid), returned: Number(r.returned) }));
+    return rows.rows.map((r) => ({ period: Number(r.period), requested: Number(r.requested), paid: Number(r.paid), returned: Number(r.returned) }));
   }
 
   /**
@@ -103,8 +103,8 @@ export class LedgerReports {
    * invite and refund payouts.
    */
   async promotions(span: ReportSpan, currency: Currency): Promise<PromotionFigure[]> {
-    const rows = await sql<{ period: string; kind: PromotionFigure['kind']; amount: Num }>`
-      SELECT ${periodOf(span, sql`t.created_at`)} AS period,
+    const rows = await sql<{ period: number; kind: PromotionFigure['kind']; amount: Num }>`
+      SELECT ${dayOf(span, sql`t.created_at`)} AS period,
         CASE
           WHEN t.kind = 'spin_prize' THEN 'wheel'
           WHEN t.kind IN ('invite', 'refund') THEN t.kind
@@ -119,12 +119,12 @@ export class LedgerReports {
       WHERE t.created_at >= ${span.from} AND t.created_at < ${span.to}
         AND a.kind = 'system' AND a.currency = ${currency} AND (a.id = 'sys:bonus' OR a.id LIKE 'sys:bonus:%')
       GROUP BY 1, 2`.execute(this.db);
-    return rows.rows.map((r) => ({ period: r.period, kind: r.kind, amount: Number(r.amount) }));
+    return rows.rows.map((r) => ({ period: Number(r.period), kind: r.kind, amount: Number(r.amount) }));
   }
 
   /** Per period: deposits (amount and how many) and the members whose accounts moved. */
   async memberMoney(span: ReportSpan, currency: Currency): Promise<MemberMoneyFigure[]> {
-    const rows = await sql<{ period: string; deposits: Num; n: Num; active: Num }>`
+    const rows = await sql<{ period: number; deposits: Num; n: Num; active: Num }>`
       SELECT ${periodOf(span, sql`t.created_at`)} AS period,
         coalesce(sum(CASE WHEN t.kind = 'deposit' AND a.kind = 'wallet' THEN e.amount END), 0) AS deposits,
         count(CASE WHEN t.kind = 'deposit' AND a.kind = 'wallet' THEN 1 END) AS n,
@@ -134,13 +134,13 @@ export class LedgerReports {
       JOIN ledger_accounts a ON a.id = e.account_id
       WHERE t.created_at >= ${span.from} AND t.created_at < ${span.to} AND a.member_id IS NOT NULL AND a.currency = ${currency}
       GROUP BY 1`.execute(this.db);
-    return rows.rows.map((r) => ({ period: r.period, deposits: Number(r.deposits), depositCount: Number(r.n), active: Number(r.active) }));
+    return rows.rows.map((r) => ({ period: Number(r.period), deposits: Number(r.deposits), depositCount: Number(r.n), active: Number(r.active) }));
   }
 
   /** Per period: the members whose first deposit ever (to a wallet of this currency) was in it. */
-  async firstDepositors(span: ReportSpan, currency: Currency): Promise<Array<{ period: string; count: number }>> {
-    const rows = await sql<{ period: string; n: Num }>`
-      SELECT ${periodOf(span, sql`f.first_at`)} AS period, count(*) AS n
+  async firstDepositors(span: ReportSpan, currency: Currency): Promise<Array<{ period: number; count: number }>> {
+    const rows = await sql<{ period: number; n: Num }>`
+      SELECT ${dayOf(span, sql`f.first_at`)} AS period, count(*) AS n
       FROM (
         SELECT a.member_id, min(t.created_at) AS first_at
         FROM ledger_transactions t
@@ -151,7 +151,7 @@ export class LedgerReports {
       ) f
       WHERE f.first_at >= ${span.from}
       GROUP BY 1`.execute(this.db);
-    return rows.rows.map((r) => ({ period: r.period, count: Number(r.n) }));
+    return rows.rows.map((r) => ({ period: Number(r.period), count: Number(r.n) }));
   }
 
   /** The members who deposited most in the span (ties by id), with what was paid out to them. */

@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { periodOf, type ReportSpan } from '../../lib/report-span';
+import { dayOf, type ReportSpan } from '../../lib/report-span';
 import type { SessionService } from './session-service';
 
 /** A member as the back office lists them. */
@@ -94,12 +94,12 @@ export class MemberDirectory {
   }
 
   /** Reports: members registered in a span per period, of one currency (THB counts the members who hold baht, written BAHT or THB). */
-  async registrations(span: ReportSpan, currency: 'THB' | 'LAK'): Promise<Array<{ period: string; count: number }>> {
-    const rows = await sql<{ period: string; n: string | number }>`
-      SELECT ${periodOf(span, sql`created_at`)} AS period, count(*) AS n FROM members
+  async registrations(span: ReportSpan, currency: 'THB' | 'LAK'): Promise<Array<{ period: number; count: number }>> {
+    const rows = await sql<{ period: number; n: string | number }>`
+      SELECT ${dayOf(span, sql`created_at`)} AS period, count(*) AS n FROM members
       WHERE created_at >= ${span.from} AND created_at < ${span.to} AND (currency = 'LAK') = ${currency === 'LAK'}
       GROUP BY 1`.execute(this.db);
-    return rows.rows.map((r) => ({ period: r.period, count: Number(r.n) }));
+    return rows.rows.map((r) => ({ period: Number(r.period), count: Number(r.n) }));
   }
 
   /** Reports: a subquery of the ids of the members who hold a currency (rounds carry no currency of their own). */

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB, DefaultTimestamp, Timestamp } from '../../db/schema';
-import { periodOf, type ReportSpan } from '../../lib/report-span';
+import { dayOf, type ReportSpan } from '../../lib/report-span';
 import { defineModule } from '../../platform/module';
 import type { GameService } from '../wallet/game-service';
 
@@ -47,7 +47,7 @@ export interface PlayTotals {
 
 /** One provider's rounds of a period (stakes and wins in minor units). */
 export interface RoundsFigure {
-  period: string;
+  period: number;
   provider: string;
   stakes: number;
   wins: number;
@@ -172,12 +172,12 @@ export class GameActivity {
    * Seamless rounds are in the same table, so they count here too.
    */
   async byPeriod(span: ReportSpan, members: RawBuilder<unknown>): Promise<RoundsFigure[]> {
-    const rows = await sql<{ period: string; provider: string; stakes: string | number; wins: string | number; n: string | number }>`
-      SELECT ${periodOf(span, sql`r.settled_at`)} AS period, r.provider, sum(r.stake) AS stakes, sum(r.win) AS wins, count(*) AS n
+    const rows = await sql<{ period: number; provider: string; stakes: string | number; wins: string | number; n: string | number }>`
+      SELECT ${dayOf(span, sql`r.settled_at`)} AS period, r.provider, sum(r.stake) AS stakes, sum(r.win) AS wins, count(*) AS n
       FROM game_rounds r
       WHERE r.settled_at >= ${span.from} AND r.settled_at < ${span.to} AND r.member_id IN (${members})
       GROUP BY 1, 2`.execute(this.db);
-    return rows.rows.map((r) => ({ period: r.period, provider: r.provider, stakes: Number(r.stakes), wins: Number(r.wins), rounds: Number(r.n) }));
+    return rows.rows.map((r) => ({ period: Number(r.period), provider: r.provider, stakes: Number(r.stakes), wins: Number(r.wins), rounds: Number(r.n) }));
   }
 
   /** A member's stakes and wins in rounds settled in [from, to), in the given categories (all when null). */

@@ -9,7 +9,7 @@ import type { LedgerReports } from '../../money/ledger-reports';
 import type { Currency } from '../../money/ledger';
 import type { MemberDirectory } from '../account/member-directory';
 import type { GameActivity } from '../activity';
-import { dateOf, dayOf, dayStartAt, periodsOf, type Period } from './periods';
+import { dateOf, dayOf, dayStartAt, periodStart, periodsOf, type Period } from './periods';
 
 /** A report's request once checked. */
 export interface ReportRequest {
@@ -82,12 +82,13 @@ export class ReportService {
     const span: ReportSpan = { from: dayStartAt(request.firstDay, this.timeZone), to: dayStartAt(request.lastDay + 1, this.timeZone), unit: request.granularity, timeZone: this.timeZone };
     const periods = periodsOf(request.firstDay, request.lastDay, request.granularity);
     const byPeriod = new Map(periods.map((p) => [p.period, new Map<string, number | string>()]));
-    const at = (period: string) => byPeriod.get(period) ?? new Map<string, number | string>();
+    // Services answer local days (or periods' first days): each rolls up into its period here.
+    const at = (day: number) => byPeriod.get(dateOf(periodStart(day, request.granularity))) ?? new Map<string, number | string>();
     const table = (columns: ReportColumn[], totals: Map<string, number | string>): ReportTable => ({
       request,
       timeZone: this.timeZone,
       columns,
-      rows: periods.map((p) => ({ period: p, figures: at(p.period) })),
+      rows: periods.map((p) => ({ period: p, figures: byPeriod.get(p.period) ?? new Map<string, number | string>() })),
       totals,
     });
     const sumOver = (columns: ReportColumn[]) => {
