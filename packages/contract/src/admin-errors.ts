@@ -1,3 +1,5 @@
+import { reportErrorCodes } from './report-errors';
+
 /**
  * The back office's error codes (operators, their sessions, roles and the audit), zod-free like
  * deposit-errors.ts. Every one is in the README ("Operators, roles and the audit"). They are not
@@ -40,6 +42,8 @@ export const adminErrorCodes = [
   'CHECKER_TOO_NEW',
   /** 403: only the operator who asked may cancel a pending request. */
   'NOT_THE_MAKER',
+  // The reports' refusals (report-errors.ts): back office only, like the codes above.
+  ...reportErrorCodes,
 ] as const;
 
 export type AdminErrorCode = (typeof adminErrorCodes)[number];

@@ -2,7 +2,6 @@ import { chatErrorCodes } from './chat-errors';
 import { depositErrorCodes } from './deposit-errors';
 import { payoutErrorCodes } from './payout-errors';
 import { promotionErrorCodes } from './promotion-errors';
-import { reportErrorCodes } from './report-errors';
 import { responsibleErrorCodes } from './responsible-errors';
 
 /**
@@ -108,7 +107,7 @@ export const addedErrorCodes = [
  * Every code: the spec's, then each domain's own (declared in the domain's contract file, one
  * line here per domain).
  */
-export const errorCodes = [...specErrorCodes, ...spinErrorCodes, ...protocolCodes, ...addedErrorCodes, ...depositErrorCodes, ...promotionErrorCodes, ...chatErrorCodes, ...payoutErrorCodes, ...responsibleErrorCodes, ...reportErrorCodes] as const;
+export const errorCodes = [...specErrorCodes, ...spinErrorCodes, ...protocolCodes, ...addedErrorCodes, ...depositErrorCodes, ...promotionErrorCodes, ...chatErrorCodes, ...payoutErrorCodes, ...responsibleErrorCodes] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 export type SlipReasonCode = (typeof slipReasonCodes)[number];
 

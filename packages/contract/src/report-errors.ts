@@ -1,6 +1,6 @@
 /**
  * Error codes of the back office's reports (GET /api/operator/reports/:name), in a file of their
- * own without zod (errors.ts reads them without pulling in schemas). Each is a 400.
+ * own without zod; part of the back office's codes (admin-errors.ts), not the member app's. Each is a 400.
  */
 export const reportErrorCodes = [
   /** 400: no report of that name (cash, bonus-cost, ggr, members, top-depositors). */
