@@ -13,6 +13,9 @@
 //                to the answer, one at a time (budget: p95 <= 300 ms); then 8 at once, 5 times,
 //                while 4 clients read GET /api/wallet: the reads' p99 (budget <= 50 ms: the slips
 //                are read in worker threads, off the event loop)
+//   reports      a year of daily rows of each back-office report on the embedded database with
+//                10,000 members, a year of ledger activity and 1,000,000 rounds (budget <= 2 s each;
+//                scripts/bench-reports.ts, run alone with `npx tsx scripts/bench-reports.ts`)
 //   transfers    HTTP load test of POST /api/wallet/transfer on PostgreSQL, 32 clients, and
 //                pgbench -b tpcb-like on the same server: ratio (>= 0.6) and p99 (<= 50 ms)
 //
@@ -224,6 +227,13 @@ async function main() {
   } finally {
     server.kill('SIGTERM');
     rmSync(dataDir, { recursive: true, force: true });
+  }
+  if (process.env.BENCH_SKIP_REPORTS !== '1') {
+    console.log('\nreports over a year on the embedded database (filling it takes about a minute)…');
+    const run = spawnSync('npx', ['tsx', 'scripts/bench-reports.ts'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    const lines = (run.stdout ?? '').split('\n').filter((l) => l.startsWith('{'));
+    if (run.status !== 0 || lines.length === 0) report('reports bench', 'failed', '', 'ran', false);
+    for (const r of lines.map((l) => JSON.parse(l))) report(`report ${r.report}, a year by day (${r.rounds} rounds)`, r.ms, 'ms', '<= 2000 ms', r.ms <= 2000);
   }
   if (process.env.BENCH_SKIP_TRANSFERS !== '1') {
     console.log('\ntransfer and webhook load tests on PostgreSQL (this takes about a minute and a half)…');

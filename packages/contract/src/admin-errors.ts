@@ -1,3 +1,5 @@
+import { reportErrorCodes } from './report-errors';
+
 /**
  * The back office's error codes (operators, their sessions, roles and the audit), zod-free like
  * deposit-errors.ts. Every one is in the README ("Operators, roles and the audit"). They are not
@@ -42,6 +44,8 @@ export const adminErrorCodes = [
   'NOT_THE_MAKER',
   /** 422: an approved settings change (a deposit channel, the slip rules, the manual-deposit switch) found the setting changed since it was asked: nothing applied; ask again. */
   'CHANGED_SINCE_REQUEST',
+  // The reports' refusals (report-errors.ts): back office only, like the codes above.
+  ...reportErrorCodes,
 ] as const;
 
 export type AdminErrorCode = (typeof adminErrorCodes)[number];

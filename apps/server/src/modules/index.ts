@@ -14,6 +14,7 @@ import { lookupModule } from './lookup';
 import { operatorsModule } from './operators';
 import { otpModule } from './otp';
 import { refundModule } from './refund';
+import { reportsModule } from './reports';
 import { responsibleModule } from './responsible';
 import { seamlessModule } from './seamless';
 import { settingsModule } from './settings';
@@ -46,5 +47,6 @@ export const modules: readonly DomainModule[] = [
   seamlessModule,
   chatModule,
   backofficeModule,
+  reportsModule,
   demoModule,
 ];

@@ -192,4 +192,13 @@ CREATE TABLE seamless_transactions (
 );
 CREATE INDEX seamless_transactions_time ON seamless_transactions (provider, created_at);`,
   },
+  {
+    // Reports (issue 34) read the ledger by time and kind: a year of postings is a range of this
+    // index, and a credit's channel is found from its transaction's operation.
+    id: 'money/008_report_indexes',
+    sql: `
+CREATE INDEX ledger_transactions_kind_time ON ledger_transactions (kind, created_at);
+CREATE INDEX ledger_transactions_time ON ledger_transactions (created_at);
+CREATE INDEX external_credits_operation ON external_credits (operation_id);`,
+  },
 ];

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema';
+import { LedgerReports } from './ledger-reports';
 
 /** One currency's money of a period, in minor units (the back office's dashboard). */
 export interface PeriodTotals {
@@ -25,7 +26,12 @@ export interface Queue {
  * moved money, and the queue of operations in a state. Nothing here writes.
  */
 export class MoneyReports {
-  constructor(private readonly db: Kysely<DB>) {}
+  /** The back office's reports' figures per period (ledger-reports.ts). */
+  readonly periods: LedgerReports;
+
+  constructor(private readonly db: Kysely<DB>) {
+    this.periods = new LedgerReports(db);
+  }
 
   async totals(from: Date, to: Date): Promise<PeriodTotals[]> {
     const rows = await sql<{ currency: string; deposits: string; withdrawals: string; bonuses: string }>`

@@ -7,6 +7,7 @@ import { depositOperatorCalls, depositSandboxCalls, depositWebhookCalls } from '
 import { ledgerOperatorCalls, otpSandboxCalls } from './ledger';
 import { payoutOperatorCalls } from './payout';
 import { promotionOperatorCalls } from './promotions';
+import { reportOperatorCalls } from './reports';
 import { seamlessCalls } from './seamless';
 import { settingsCalls } from './settings';
 
@@ -29,6 +30,7 @@ export const operatorCalls = {
   ...payoutOperatorCalls,
   ...chatOperatorCalls,
   ...backofficeOperatorCalls,
+  ...reportOperatorCalls,
   ...ledgerOperatorCalls,
   ...otpSandboxCalls,
   ...seamlessCalls,

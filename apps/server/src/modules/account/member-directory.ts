@@ -1,7 +1,8 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
+import { dayOf, type ReportSpan } from '../../lib/report-span';
 import type { SessionService } from './session-service';
 
 /** A member as the back office lists them. */
@@ -90,6 +91,27 @@ export class MemberDirectory {
   async notes(id: string): Promise<MemberNote[]> {
     const rows = await this.db.selectFrom('member_notes').selectAll().where('member_id', '=', id).orderBy('created_at', 'desc').limit(200).execute();
     return rows.map((r) => ({ id: r.id, text: r.text, author: r.author, at: r.created_at.toISOString() }));
+  }
+
+  /** Reports: members registered in a span per period, of one currency (THB counts the members who hold baht, written BAHT or THB). */
+  async registrations(span: ReportSpan, currency: 'THB' | 'LAK'): Promise<Array<{ period: number; count: number }>> {
+    const rows = await sql<{ period: number; n: string | number }>`
+      SELECT ${dayOf(span, sql`created_at`)} AS period, count(*) AS n FROM members
+      WHERE created_at >= ${span.from} AND created_at < ${span.to} AND (currency = 'LAK') = ${currency === 'LAK'}
+      GROUP BY 1`.execute(this.db);
+    return rows.rows.map((r) => ({ period: Number(r.period), count: Number(r.n) }));
+  }
+
+  /** Reports: a subquery of the ids of the members who hold a currency (rounds carry no currency of their own). */
+  idsOfCurrency(currency: 'THB' | 'LAK'): RawBuilder<string> {
+    return sql<string>`SELECT id FROM members WHERE (currency = 'LAK') = ${currency === 'LAK'}`;
+  }
+
+  /** Usernames and names of these members. */
+  async names(ids: readonly string[]): Promise<Map<string, { username: string; name: string }>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.selectFrom('members').select(['id', 'username', 'name']).where('id', 'in', [...ids]).execute();
+    return new Map(rows.map((r) => [r.id, { username: r.username, name: r.name }]));
   }
 
   async addNote(id: string, text: string, author: string): Promise<MemberNote> {

@@ -1,5 +1,6 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB, DefaultTimestamp, Timestamp } from '../../db/schema';
+import { dayOf, type ReportSpan } from '../../lib/report-span';
 import { defineModule } from '../../platform/module';
 import type { GameService } from '../wallet/game-service';
 
@@ -39,6 +40,15 @@ declare module '../../platform/services' {
 
 /** What a member staked and won over a span, in satang. */
 export interface PlayTotals {
+  stakes: number;
+  wins: number;
+  rounds: number;
+}
+
+/** One provider's rounds of a period (stakes and wins in minor units). */
+export interface RoundsFigure {
+  period: number;
+  provider: string;
   stakes: number;
   wins: number;
   rounds: number;
@@ -156,6 +166,20 @@ export class GameActivity {
     );
   }
 
+  /**
+   * Reports: the rounds settled in a span per period and provider, of the members `members` selects
+   * (the account module's subquery of a currency's members: rounds carry no currency of their own).
+   * Seamless rounds are in the same table, so they count here too.
+   */
+  async byPeriod(span: ReportSpan, members: RawBuilder<unknown>): Promise<RoundsFigure[]> {
+    const rows = await sql<{ period: number; provider: string; stakes: string | number; wins: string | number; n: string | number }>`
+      SELECT ${dayOf(span, sql`r.settled_at`)} AS period, r.provider, sum(r.stake) AS stakes, sum(r.win) AS wins, count(*) AS n
+      FROM game_rounds r
+      WHERE r.settled_at >= ${span.from} AND r.settled_at < ${span.to} AND r.member_id IN (${members})
+      GROUP BY 1, 2`.execute(this.db);
+    return rows.rows.map((r) => ({ period: Number(r.period), provider: r.provider, stakes: Number(r.stakes), wins: Number(r.wins), rounds: Number(r.n) }));
+  }
+
   /** A member's stakes and wins in rounds settled in [from, to), in the given categories (all when null). */
   async totals(memberId: string, from: Date, to: Date | null, categories: readonly string[] | null): Promise<PlayTotals> {
     let query = this.db
@@ -194,6 +218,11 @@ CREATE TABLE game_round_cursors (
   cursor text NOT NULL,
   updated_at timestamptz NOT NULL DEFAULT now()
 );`,
+    },
+    {
+      // Reports (issue 34) read the rounds of a span: a year is a range of this index.
+      id: 'activity/002_round_time',
+      sql: `CREATE INDEX game_rounds_time ON game_rounds (settled_at);`,
     },
   ],
   setup(services) {

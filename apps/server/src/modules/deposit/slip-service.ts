@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import { toBaht } from '@mw/contract/money';
 import type { SlipReasonCode } from '@mw/contract/errors';
 import type { Slip } from '@mw/contract/wallet';
@@ -451,6 +451,14 @@ export class SlipService {
         link: this.links.url(r.id),
       })),
     };
+  }
+
+  /**
+   * Reports: a subquery of the transfer keys (as the bank feed keys its credits, BANK:REF) that
+   * credited slips brought, so a report tells a slip's deposit from the bank feed's.
+   */
+  creditedTransfers(): RawBuilder<string> {
+    return sql<string>`SELECT transfer_bank || ':' || upper(transfer_ref) FROM slips WHERE status = 'SUCCESS' AND transfer_bank IS NOT NULL AND transfer_ref IS NOT NULL`;
   }
 
   /** Slips in progress (the back office's queue): how many and the oldest upload. */

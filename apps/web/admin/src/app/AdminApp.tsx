@@ -1,4 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { ApiError } from '../shared/api';
 import { AuditPage } from '../features/audit/AuditPage';
@@ -19,6 +20,9 @@ import { ApprovalsPage } from '../features/approvals/ApprovalsPage';
 import { WithdrawalsPage } from '../features/withdrawals/WithdrawalsPage';
 import { Layout } from './Layout';
 import { RequireCapability } from './RequireCapability';
+
+// Loaded when first opened: the reports screen brings its chart library with it.
+const ReportsPage = lazy(() => import('../features/reports/ReportsPage').then((m) => ({ default: m.ReportsPage })));
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -48,6 +52,7 @@ export function AdminApp() {
             <Route path="held" element={<RequireCapability capability="held"><HeldPage /></RequireCapability>} />
             <Route path="members" element={<RequireCapability capability="members.read"><MembersPage /></RequireCapability>} />
             <Route path="members/:id" element={<RequireCapability capability="members.read"><MemberPage /></RequireCapability>} />
+            <Route path="reports" element={<RequireCapability capability="reports"><Suspense fallback={null}><ReportsPage /></Suspense></RequireCapability>} />
             <Route path="chat" element={<RequireCapability capability="chat"><ChatInboxPage /></RequireCapability>} />
             <Route path="promotions" element={<RequireCapability capability="promotions"><PromotionsPage /></RequireCapability>} />
             <Route path="settings" element={<RequireCapability capability="settings"><SettingsPage /></RequireCapability>} />

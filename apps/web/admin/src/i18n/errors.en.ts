@@ -175,4 +175,11 @@ export const errorsEn: OperatorErrorTexts = {
   NETWORK: 'No answer from the server (network). Check the result before trying again.',
   UNEXPECTED_ANSWER: 'The server’s answer was not what this screen expects. Reload the page.',
   MISSING_PARAM: 'Something to act on is missing. Reload the page.',
+  REPORT_UNKNOWN: 'There is no report of that name.',
+  REPORT_DATE_INVALID: 'Choose a start and an end date.',
+  REPORT_RANGE_INVALID: 'The start date is after the end date.',
+  REPORT_RANGE_TOO_LARGE: 'The range is too long for this grouping: at most a year by day, two by week, three by month.',
+  REPORT_GRANULARITY_INVALID: 'Group by day, week or month.',
+  REPORT_CURRENCY_INVALID: 'Choose THB or LAK.',
+  REPORT_FORMAT_INVALID: 'The export is CSV or XLSX.',
 };

@@ -175,4 +175,11 @@ export const errorsTh: OperatorErrorTexts = {
   NETWORK: 'ไม่มีคำตอบจากเซิร์ฟเวอร์ (เครือข่าย) ตรวจผลลัพธ์ก่อนลองใหม่',
   UNEXPECTED_ANSWER: 'คำตอบของเซิร์ฟเวอร์ไม่ตรงกับที่หน้าจอนี้คาดไว้ โหลดหน้าใหม่',
   MISSING_PARAM: 'ข้อมูลที่ต้องใช้ขาดหายไป โหลดหน้าใหม่',
+  REPORT_UNKNOWN: 'ไม่มีรายงานชื่อนี้',
+  REPORT_DATE_INVALID: 'เลือกวันที่เริ่มต้นและวันที่สิ้นสุด',
+  REPORT_RANGE_INVALID: 'วันที่เริ่มต้นอยู่หลังวันที่สิ้นสุด',
+  REPORT_RANGE_TOO_LARGE: 'ช่วงวันที่ยาวเกินไปสำหรับการจัดกลุ่มนี้: รายวันได้สูงสุด 1 ปี รายสัปดาห์ 2 ปี รายเดือน 3 ปี',
+  REPORT_GRANULARITY_INVALID: 'จัดกลุ่มเป็นรายวัน รายสัปดาห์ หรือรายเดือน',
+  REPORT_CURRENCY_INVALID: 'เลือก THB หรือ LAK',
+  REPORT_FORMAT_INVALID: 'ส่งออกได้เป็น CSV หรือ XLSX',
 };

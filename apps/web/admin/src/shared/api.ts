@@ -66,3 +66,23 @@ export async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: st
 export function newIdempotencyKey(): string {
   return crypto.randomUUID();
 }
+
+/** A file the server answers (a report's CSV or XLSX): its bytes and the name its Content-Disposition gives. */
+export async function apiFile(path: string, query: CallOptions['query'], fallbackName: string): Promise<{ blob: Blob; fileName: string }> {
+  const headers: Record<string, string> = {};
+  const token = getToken();
+  if (token) headers.authorization = `Bearer ${token}`;
+  let response: Response;
+  try {
+    response = await fetch(urlOf(path, query), { headers });
+  } catch {
+    throw new ApiError(0, 'NETWORK');
+  }
+  if (!response.ok) {
+    const data = (await response.json().catch(() => null)) as { message?: unknown } | null;
+    if (response.status === 401 && token) setToken(null);
+    throw new ApiError(response.status, data && typeof data.message === 'string' ? data.message : `HTTP_${response.status}`);
+  }
+  const fileName = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;
+  return { blob: await response.blob(), fileName };
+}

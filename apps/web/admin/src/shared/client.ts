@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { operatorCalls, type OperatorCallName, type OperatorCalls } from '@mw/contract/operator/index';
 import type { EndpointDef } from '@mw/contract/http';
-import { api, ApiError } from './api';
+import { api, ApiError, apiFile } from './api';
 
 type Def<N extends OperatorCallName> = OperatorCalls[N];
 type SchemaOf<T> = T extends z.ZodType ? T : never;
@@ -71,4 +71,16 @@ export async function call<N extends OperatorCallName>(name: N, input: CallInput
  */
 export function callWithJson<N extends OperatorCallName>(name: N, input: Omit<CallInput<N>, 'body'> & { body?: unknown }): Promise<CallAnswer<N>> {
   return call(name, input as CallInput<N>);
+}
+
+/** A GET call's answer as a file (a report with `format=csv|xlsx`), saved by the browser under the server's file name. */
+export async function download<N extends OperatorCallName>(name: N, input: Pick<CallInput<N>, 'params' | 'query'>, fallbackName: string): Promise<void> {
+  const def: EndpointDef = operatorCalls[name];
+  const { blob, fileName } = await apiFile(pathOf(def, input.params), queryOf(input.query), fallbackName);
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }

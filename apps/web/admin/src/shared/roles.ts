@@ -26,6 +26,7 @@ export const CAPABILITIES = {
   operators: 'operatorCreate',
   audit: 'operatorAudit',
   sandbox: 'sandboxClock',
+  reports: 'reportBonusCost',
 } as const satisfies Record<string, OperatorCallName>;
 
 export type Capability = keyof typeof CAPABILITIES;
