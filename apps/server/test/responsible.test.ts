@@ -92,6 +92,15 @@ describe.each(dbKinds)('responsible play on %s', (kind) => {
     await expect(registerMember(t.app, { birthDate: twenty })).resolves.toMatchObject({ id: expect.any(String) });
   });
 
+  it('the demo top-up holds a day limit of 1,000 under a burst: twelve ฿500 top-ups at once credit two', async () => {
+    const m = await member();
+    expect((await setLimits(m.token, { day: 1000 })).status).toBe(200);
+    const burst = await Promise.all(Array.from({ length: 12 }, () => call(t.app, 'POST', '/api/wallet/add', { token: m.token, body: { amount: 500 } })));
+    expect(burst.filter((r) => r.status === 200)).toHaveLength(2);
+    expect(burst.filter((r) => r.status !== 200).every((r) => r.status === 403 && (r.body as { message?: string }).message === 'DEPOSIT_LIMIT')).toBe(true);
+    expect(await wallet(m.token)).toBe(1000);
+  });
+
   it('a day limit of 500: a QR for 600 is refused, 300 then 300 refuses the second, a bank transfer beyond it is held, then released once', async () => {
     const m = await member();
     expect((await setLimits(m.token, { day: 500 })).body).toMatchObject({ limits: { day: 500, week: null, month: null }, pending: [] });

@@ -87,10 +87,19 @@ export class WalletService {
       // In the member's currency: ฿100,000 or ₭10,000,000 at most (a kip member's 500,000 is ₭500,000).
       if (amount > MAX_TOP_UP[currency]) throw badRequest('KEY_INVALID', { maximum: toBaht(MAX_TOP_UP[currency]), currency });
       await openMemberAccounts(this.db, memberId);
-      // Money asked for: the member's deposit limits and breaks (responsible play) refuse it first.
-      await this.money.policies.checkAsk({ memberId, amount, currency });
       const op: OperationRow = { id: newId(), member_id: memberId, type: 'deposit', status: 'SUCCESS', source: 'SANDBOX', target: WALLET_CODE, amount, note: null };
-      return this.record(op, idem, [{ account: account.deposits(currency), amount: -amount }, { account: account.wallet(memberId), amount }], 'deposit');
+      const postings = [{ account: account.deposits(currency), amount: -amount }, { account: account.wallet(memberId), amount }];
+      // Money asked for: the member's deposit limits and breaks (responsible play) refuse it first,
+      // decided and written under the member's deposit lock (as every deposit path's credit is), so
+      // that top-ups at once cannot each pass a check made before the others were written.
+      const rules = this.money.policies.deposits;
+      if (!rules || !(await rules.applies(memberId))) return this.record(op, idem, postings, 'deposit');
+      return this.db.transaction().execute(async (trx) => {
+        await this.money.lockDeposits(trx, memberId);
+        const refused = await rules.refusal(trx, { memberId, amount, currency, stage: 'ask' });
+        if (refused) throw new AppError(403, refused.code, refused.extra);
+        return this.record(op, idem, postings, 'deposit', trx);
+      });
     });
   }
 
@@ -190,11 +199,11 @@ export class WalletService {
     return last;
   }
 
-  private async record(op: OperationRow, idem: Idem | null, postings: Array<{ account: string; amount: number }>, kind: PostingKind): Promise<MoneyResult> {
+  private async record(op: OperationRow, idem: Idem | null, postings: Array<{ account: string; amount: number }>, kind: PostingKind, db: Kysely<DB> = this.db): Promise<MoneyResult> {
     let after;
     try {
       const creditedAt = op.type === 'deposit' ? new Date(this.money.now()) : null;
-      after = await recordWithMoney(this.db, { id: op.id, memberId: op.member_id, type: op.type, status: op.status, source: op.source, target: op.target, amount: op.amount, creditedAt }, idem, postings, kind);
+      after = await recordWithMoney(db, { id: op.id, memberId: op.member_id, type: op.type, status: op.status, source: op.source, target: op.target, amount: op.amount, creditedAt }, idem, postings, kind);
     } catch (error) {
       if (error instanceof InsufficientFunds) throw badRequest('MONEY_NOT_ENOUGH');
       if (isDuplicateKey(error)) throw new KeyTaken();
