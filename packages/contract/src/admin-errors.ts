@@ -40,6 +40,12 @@ export const adminErrorCodes = [
   'CHECKER_TOO_NEW',
   /** 403: only the operator who asked may cancel a pending request. */
   'NOT_THE_MAKER',
+  /** 400: resolving or dismissing a risk flag without a note (a person says why). */
+  'NOTE_REQUIRED',
+  /** 404: no risk flag with this id. */
+  'NO_RISK_FLAG',
+  /** 409: the risk flag was resolved or dismissed already. */
+  'RISK_FLAG_CLOSED',
 ] as const;
 
 export type AdminErrorCode = (typeof adminErrorCodes)[number];

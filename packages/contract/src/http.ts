@@ -83,7 +83,8 @@ export type Domain =
   | 'ledger'
   | 'webhook'
   | 'sandbox'
-  | 'seamless';
+  | 'seamless'
+  | 'risk';
 
 /** The operator roles besides `owner` (contract/admin.ts's OPERATOR_ROLES without it). */
 export type OperatorStaffRole = 'finance' | 'support' | 'marketing';

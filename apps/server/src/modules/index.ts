@@ -15,6 +15,7 @@ import { operatorsModule } from './operators';
 import { otpModule } from './otp';
 import { refundModule } from './refund';
 import { responsibleModule } from './responsible';
+import { riskModule } from './risk';
 import { seamlessModule } from './seamless';
 import { settingsModule } from './settings';
 import { spinModule } from './spin';
@@ -45,6 +46,7 @@ export const modules: readonly DomainModule[] = [
   responsibleModule,
   seamlessModule,
   chatModule,
+  riskModule,
   backofficeModule,
   demoModule,
 ];

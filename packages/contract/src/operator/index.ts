@@ -7,6 +7,7 @@ import { depositOperatorCalls, depositSandboxCalls, depositWebhookCalls } from '
 import { ledgerOperatorCalls, otpSandboxCalls } from './ledger';
 import { payoutOperatorCalls } from './payout';
 import { promotionOperatorCalls } from './promotions';
+import { riskOperatorCalls } from './risk';
 import { seamlessCalls } from './seamless';
 import { settingsCalls } from './settings';
 
@@ -32,6 +33,7 @@ export const operatorCalls = {
   ...ledgerOperatorCalls,
   ...otpSandboxCalls,
   ...seamlessCalls,
+  ...riskOperatorCalls,
 };
 
 export type OperatorCalls = typeof operatorCalls;
