@@ -9,7 +9,7 @@ import { setToken } from '../shared/session';
 import { useOperator, useToken } from './useOperator';
 
 type QueueKey = 'withdrawals' | 'slips' | 'unmatched' | 'chats';
-const NAV: ReadonlyArray<{ to: string; key: 'dashboard' | 'approvals' | 'withdrawals' | 'slips' | 'unmatched' | 'held' | 'members' | 'chat' | 'promotions' | 'settings' | 'operators' | 'audit' | 'sandbox'; capability: Capability; queue?: QueueKey }> = [
+const NAV: ReadonlyArray<{ to: string; key: 'dashboard' | 'approvals' | 'withdrawals' | 'slips' | 'unmatched' | 'held' | 'members' | 'risk' | 'chat' | 'promotions' | 'settings' | 'operators' | 'audit' | 'sandbox'; capability: Capability; queue?: QueueKey }> = [
   { to: '/', key: 'dashboard', capability: 'dashboard' },
   { to: '/approvals', key: 'approvals', capability: 'approvals' },
   { to: '/withdrawals', key: 'withdrawals', capability: 'withdrawals', queue: 'withdrawals' },
@@ -17,6 +17,7 @@ const NAV: ReadonlyArray<{ to: string; key: 'dashboard' | 'approvals' | 'withdra
   { to: '/deposits', key: 'unmatched', capability: 'deposits', queue: 'unmatched' },
   { to: '/held', key: 'held', capability: 'held' },
   { to: '/members', key: 'members', capability: 'members.read' },
+  { to: '/risk', key: 'risk', capability: 'risk' },
   { to: '/chat', key: 'chat', capability: 'chat', queue: 'chats' },
   { to: '/promotions', key: 'promotions', capability: 'promotions' },
   { to: '/settings', key: 'settings', capability: 'settings' },
