@@ -40,7 +40,7 @@ describe('API client', () => {
     const api = mockApi({ 'GET /api/x': ok({}), 'POST /api/login': ok({ token: 't-1' }) });
     await request('/api/x', anything);
     const first = api.calls[0]?.headers['x-device-id'];
-    expect(first).toMatch(/^[A-Za-z0-9._:-]{8,64}$/);
+    expect(first).toMatch(/^[A-Za-z0-9._:-]{1,128}$/);
     expect(localStorage.getItem('device-id')).toBe(first);
     await callEndpoint(accountEndpoints.login, { body: { username: '0812345678', password: 'secret1' } });
     localStorage.setItem('token', 'abc');
@@ -50,7 +50,7 @@ describe('API client', () => {
     localStorage.setItem('device-id', 'bad id');
     await request('/api/x', anything);
     const second = api.calls[3]?.headers['x-device-id'];
-    expect(second).toMatch(/^[A-Za-z0-9._:-]{8,64}$/);
+    expect(second).toMatch(/^[A-Za-z0-9._:-]{1,128}$/);
     expect(localStorage.getItem('device-id')).toBe(second);
   });
 

@@ -4,7 +4,7 @@ import { createIdempotencyKey } from './idempotency';
 /** Where the device id lives (issue 34): kept across sessions and members on this browser. */
 export const DEVICE_ID_KEY = 'device-id';
 /** The form the server accepts (http/device-id.ts): anything else there is ignored. */
-const VALID = /^[A-Za-z0-9._:-]{8,64}$/;
+const VALID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 let memory: string | null = null;
 
