@@ -102,10 +102,16 @@ export class RiskService {
       const rules = await this.rules.get();
       const me = input.memberId;
       if (rules.failedLogins > 0) {
-        const lastSuccess = await this.db.selectFrom('risk_events').select((eb) => eb.fn.max('at').as('at')).where('member_id', '=', me).where('kind', '=', 'login').executeTakeFirst();
+        // Failures within the window since the last success, in one statement (the login's hot path).
         const windowStart = new Date(Date.now() - rules.failedLoginMinutes * 60_000);
-        const since = lastSuccess?.at && new Date(lastSuccess.at) > windowStart ? new Date(lastSuccess.at) : windowStart;
-        const failed = await this.db.selectFrom('risk_events').select((eb) => eb.fn.countAll<string>().as('n')).where('member_id', '=', me).where('kind', '=', 'login-failed').where('at', '>', since).executeTakeFirstOrThrow();
+        const failed = await this.db
+          .selectFrom('risk_events')
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .where('member_id', '=', me)
+          .where('kind', '=', 'login-failed')
+          .where('at', '>', windowStart)
+          .where((eb) => eb.not(eb.exists(eb.selectFrom('risk_events as s').select('s.id').where('s.member_id', '=', me).where('s.kind', '=', 'login').whereRef('s.at', '>', 'risk_events.at'))))
+          .executeTakeFirstOrThrow();
         const failures = Number(failed.n);
         if (failures >= rules.failedLogins) {
           const known = input.deviceId
