@@ -206,7 +206,7 @@ ALTER TABLE bonus_receipts ADD COLUMN own_mark bigint;`,
       const { memberId } = requireMember(ctx);
       const taken = await bonuses.activate(memberId, ctx.params.code);
       // A risk signal (a one-time bonus from a device or address another claimer used); it never refuses.
-      await risk.bonusClaimed({ memberId, code: ctx.params.code.trim().toUpperCase(), oneTime: await bonuses.oneTime(ctx.params.code), deviceId: ctx.deviceId, address: ctx.ip });
+      await risk.bonusClaimed({ memberId, code: ctx.params.code.trim().toUpperCase(), oneTime: await bonuses.oneTime(ctx.params.code).catch(() => false), deviceId: ctx.deviceId, address: ctx.ip });
       return taken;
     },
     bonusCheckActive: async (ctx) => bonuses.checkActive(requireMember(ctx).memberId),
