@@ -15,6 +15,7 @@ const PAGES: ReadonlyArray<{ path: string; heading: string }> = [
   { path: '/admin/deposits', heading: T.unmatched.title },
   { path: '/admin/held', heading: T.held.title },
   { path: '/admin/members', heading: T.members.title },
+  { path: '/admin/risk', heading: T.risk.title },
   { path: '/admin/chat', heading: T.chat.title },
   { path: '/admin/promotions', heading: T.promotions.title },
   { path: '/admin/settings', heading: T.settings.title },

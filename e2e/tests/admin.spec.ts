@@ -22,11 +22,26 @@ async function post(request: APIRequestContext, path: string, token: string, dat
   return answer.json();
 }
 
+/** Dismisses a member's open risk flags (the automation key is the owner), each with a note. */
+async function dismissFlags(request: APIRequestContext, phone: string): Promise<void> {
+  const found = (await (await request.get(`/api/operator/members?q=${phone}`, { headers: automation })).json()) as { members: Array<{ id: string }> };
+  const memberId = found.members[0]?.id ?? '';
+  const open = (await (await request.get(`/api/operator/risk/flags?status=open&memberId=${memberId}`, { headers: automation })).json()) as { flags: Array<{ id: string }> };
+  for (const flag of open.flags) {
+    const answer = await request.post(`/api/operator/risk/flags/${flag.id}/dismiss`, { headers: automation, data: { note: 'e2e: a test member, looked at' } });
+    expect(answer.ok(), await answer.text()).toBe(true);
+  }
+}
+
 test('finance signs in with TOTP, approves a withdrawal, and the member’s statement shows it paid', async ({ page, request }) => {
   const member = await registerViaApi(request);
   const token = await loginViaApi(request, member.phone, member.password);
   await post(request, '/api/wallet/add', token, { amount: 500 });
   await post(request, '/api/wallet/withdraw', token, { amount: 321 });
+  // The withdrawal raised risk flags (nothing played since the deposit; the test name is unlike the
+  // account's): while one is open the payout needs a second approver (risk.test.ts). A person has
+  // looked at them here and dismisses them with a note.
+  await dismissFlags(request, member.phone);
 
   await adminLogin(page, 'finance');
   await page.getByRole('navigation', { name: T.app.menu }).getByRole('link', { name: T.nav.withdrawals }).click();

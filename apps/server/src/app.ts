@@ -15,6 +15,7 @@ import type { Config } from './config';
 import type { Database } from './db/database';
 import { migrate } from './db/migrations';
 import { registerApiDocs } from './http/api-docs';
+import { deviceIdOf } from './http/device-id';
 import { appDocuments } from './http/app-document';
 import { registerErrorHandler } from './http/error-handler';
 import { LoadShedder, registerShedding } from './http/shedding';
@@ -318,6 +319,7 @@ function registerEndpoint(app: FastifyInstance, services: Services, name: string
         member: request.member,
         locale: localeOf(request.headers['accept-language']),
         ip: request.ip,
+        deviceId: deviceIdOf(request.headers['x-device-id']),
         // Money calls: the key and a hash of this call and its body (the same key must come with the same request).
         // A multipart call's body is its file (read once here when a key comes with it).
         idem: def.movesMoney

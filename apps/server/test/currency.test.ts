@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { account, checkInvariants, LedgerError, post } from '../src/money/ledger';
 import { call, dbKinds, login, OPERATOR_TOKEN, registerMember, startApp, type TestApp } from './helpers';
+import { withoutTurnoverSignal } from './operator-helpers';
 
 const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };
 
@@ -9,6 +10,7 @@ describe.each(dbKinds)('currencies on %s', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startApp(kind, { LAOS_MODE: 'true' });
+    await withoutTurnoverSignal(t);
   });
   afterAll(async () => {
     await t?.close();

@@ -49,3 +49,12 @@ export async function newOperator(t: TestApp, role: OperatorRole, ownerToken: st
   if (done.status !== 200) throw new Error(`enrol ${done.status} ${JSON.stringify(done.body)}`);
   return { id: created.body.operator.id, username, password, secret: shown.body.secret };
 }
+
+/**
+ * For suites about payouts, not risk: the low-turnover risk signal (its own suite: risk.test.ts)
+ * is switched off, as an owner may, so that a withdrawal of money never played is not sent to a
+ * second person because of its flag.
+ */
+export async function withoutTurnoverSignal(t: TestApp): Promise<void> {
+  await t.services.risk.rules.set({ ...(await t.services.risk.rules.get()), withdrawalTurnoverPercent: 0 });
+}

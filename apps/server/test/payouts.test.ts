@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { account, balances, checkInvariants } from '../src/money/ledger';
 import { settleOnce } from '../src/money/operations';
 import { call, dbKinds, login, OPERATOR_TOKEN, registerMember, startApp, type TestApp } from './helpers';
-import { advance, newOperator, operatorLogin, useTestClock } from './operator-helpers';
+import { advance, newOperator, operatorLogin, useTestClock, withoutTurnoverSignal } from './operator-helpers';
 
 const as = (name: string) => ({ authorization: `Bearer ${OPERATOR_TOKEN}`, 'x-operator': name });
 let keySeq = 0;
@@ -49,6 +49,7 @@ describe.each(dbKinds)('payouts through the bank on %s', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startApp(kind, { PROVIDER_TIMEOUT_MS: '200', PAYOUT_SETTLE_INTERVAL_MS: '0' });
+    await withoutTurnoverSignal(t);
   });
   afterAll(async () => {
     await t?.close();
@@ -242,6 +243,7 @@ describe.each(dbKinds)('four eyes on %s', (kind) => {
   beforeAll(async () => {
     // 100 baht: the suite's amounts above it need a second operator.
     t = await startApp(kind, { FOUR_EYES_THRESHOLD: '100', PAYOUT_SETTLE_INTERVAL_MS: '0', OPERATOR_IDLE_MINUTES: '1440' });
+    await withoutTurnoverSignal(t);
     useTestClock(t);
     people.set('alice', await operatorLogin(t, 'finance'));
     people.set('bob', await operatorLogin(t, 'owner'));
@@ -362,6 +364,7 @@ describe.each(dbKinds)('payout reconciliation findings on %s', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startApp(kind, { PAYOUT_SETTLE_INTERVAL_MS: '0', DEPOSIT_AUDIT_INTERVAL_MS: '150', DEPOSIT_RECONCILE_INTERVAL_MS: '0', SLIP_RECHECK_INTERVAL_MS: '0' });
+    await withoutTurnoverSignal(t);
   });
   afterAll(async () => {
     await t?.close();
@@ -403,6 +406,7 @@ describe.each(dbKinds)('manual payouts (PAYOUT_PROVIDER=manual) on %s', (kind) =
   let t: TestApp;
   beforeAll(async () => {
     t = await startApp(kind, { PAYOUT_PROVIDER: 'manual', PAYOUT_SETTLE_INTERVAL_MS: '0' });
+    await withoutTurnoverSignal(t);
   });
   afterAll(async () => {
     await t?.close();

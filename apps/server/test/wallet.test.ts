@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { walletResponseSchema } from '@mw/contract/wallet';
 import { checkInvariants } from '../src/money/ledger';
 import { call, dbKinds, login, OPERATOR_TOKEN, registerMember, startApp, type TestApp } from './helpers';
+import { withoutTurnoverSignal } from './operator-helpers';
 
 const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };
 let keySeq = 0;
@@ -28,6 +29,7 @@ describe.each(dbKinds)('wallet on %s', (kind) => {
     // A generous deadline: under a loaded machine 50 parallel transfers must not time out here
     // (the deadline itself is tested with its own app below).
     t = await startApp(kind, { RECONCILE_INTERVAL_MS: '0', PROVIDER_TIMEOUT_MS: '10000' });
+    await withoutTurnoverSignal(t);
   });
   afterAll(async () => {
     await t?.close();

@@ -36,6 +36,24 @@ describe('API client', () => {
     expect(api.calls[1]?.headers.authorization).toBe('Bearer abc');
   });
 
+  it('sends X-Device-Id on every call: a random id kept in localStorage under device-id', async () => {
+    const api = mockApi({ 'GET /api/x': ok({}), 'POST /api/login': ok({ token: 't-1' }) });
+    await request('/api/x', anything);
+    const first = api.calls[0]?.headers['x-device-id'];
+    expect(first).toMatch(/^[A-Za-z0-9._:-]{1,128}$/);
+    expect(localStorage.getItem('device-id')).toBe(first);
+    await callEndpoint(accountEndpoints.login, { body: { username: '0812345678', password: 'secret1' } });
+    localStorage.setItem('token', 'abc');
+    await request('/api/x', anything);
+    expect(api.calls.map((c) => c.headers['x-device-id'])).toEqual([first, first, first]);
+    // A stored value the server would not take is replaced by a good one.
+    localStorage.setItem('device-id', 'bad id');
+    await request('/api/x', anything);
+    const second = api.calls[3]?.headers['x-device-id'];
+    expect(second).toMatch(/^[A-Za-z0-9._:-]{1,128}$/);
+    expect(localStorage.getItem('device-id')).toBe(second);
+  });
+
   it('parses answers with the contract schema and rejects answers that do not match', async () => {
     mockApi({ 'POST /api/login': ok({ token: 't-1' }) });
     await expect(callEndpoint(accountEndpoints.login, { body: { username: '0812345678', password: 'secret1' } })).resolves.toEqual({

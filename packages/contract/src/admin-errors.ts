@@ -46,6 +46,12 @@ export const adminErrorCodes = [
   'CHANGED_SINCE_REQUEST',
   // The reports' refusals (report-errors.ts): back office only, like the codes above.
   ...reportErrorCodes,
+  /** 400: resolving or dismissing a risk flag without a note (a person says why). */
+  'NOTE_REQUIRED',
+  /** 404: no risk flag with this id. */
+  'NO_RISK_FLAG',
+  /** 409: the risk flag was resolved or dismissed already. */
+  'RISK_FLAG_CLOSED',
 ] as const;
 
 export type AdminErrorCode = (typeof adminErrorCodes)[number];

@@ -84,7 +84,8 @@ export type Domain =
   | 'webhook'
   | 'sandbox'
   | 'seamless'
-  | 'reports';
+  | 'reports'
+  | 'risk';
 
 /** The operator roles besides `owner` (contract/admin.ts's OPERATOR_ROLES without it). */
 export type OperatorStaffRole = 'finance' | 'support' | 'marketing';

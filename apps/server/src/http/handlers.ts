@@ -21,7 +21,10 @@ export interface RequestContext<E extends EndpointDef> {
   /** The caller, when a valid bearer token came with the request. */
   member: AuthMember | null;
   locale: Locale;
+  /** The client's address (X-Forwarded-For only from the proxies TRUST_PROXY names). */
   ip: string;
+  /** The member app's `X-Device-Id`, when it is a well-formed token (http/device-id.ts); otherwise null. */
+  deviceId: string | null;
   /** The parsed Idempotency-Key of a money call (the contract's `movesMoney`), or null. */
   idem: Idem | null;
   request: FastifyRequest;

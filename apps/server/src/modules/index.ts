@@ -16,6 +16,7 @@ import { otpModule } from './otp';
 import { refundModule } from './refund';
 import { reportsModule } from './reports';
 import { responsibleModule } from './responsible';
+import { riskModule } from './risk';
 import { seamlessModule } from './seamless';
 import { settingsModule } from './settings';
 import { spinModule } from './spin';
@@ -46,6 +47,7 @@ export const modules: readonly DomainModule[] = [
   responsibleModule,
   seamlessModule,
   chatModule,
+  riskModule,
   backofficeModule,
   reportsModule,
   demoModule,

@@ -25,7 +25,13 @@ export const operatorMemberSchema = z.looseObject({
   status: z.string(),
   inviterId: z.string().nullable(),
   createdAt: z.string(),
+  /** The operators' labels of the member (vip, watch, affiliate, …). */
+  tags: z.array(z.string()).optional(),
 });
+/** A member tag: lowercase letters, digits and dashes, up to 24 (`vip`, `watch`, `affiliate`, …). */
+export const memberTagSchema = z.string().trim().toLowerCase().regex(/^[\p{Ll}\p{Lo}0-9][\p{Ll}\p{Lo}\p{M}0-9-]{0,23}$/u);
+/** The tags the back office offers first; any other tag of the same form is accepted. */
+export const SUGGESTED_MEMBER_TAGS = ['vip', 'watch', 'affiliate', 'staff', 'test'] as const;
 export const memberNoteSchema = z.looseObject({ id: z.string(), text: z.string(), author: z.string(), at: z.string() });
 const memberLink = z.looseObject({ id: z.string(), username: z.string(), name: z.string() });
 
@@ -63,6 +69,8 @@ export const backofficeOperatorCalls = {
     query: z.object({
       q: z.string().max(100).default(''),
       status: z.enum(['active', 'inactive']).optional(),
+      /** Only members with this tag. */
+      tag: memberTagSchema.optional(),
       page: z.coerce.number().int().min(1).max(100_000).default(1),
       pageSize: z.coerce.number().int().min(1).max(200).default(25),
       sort: z.enum(['createdAt', '-createdAt', 'username', 'name']).default('-createdAt'),
@@ -94,5 +102,10 @@ export const backofficeOperatorCalls = {
   memberNoteAdd: endpoint({
     ...op, method: 'POST', path: '/api/operator/members/:id/notes', roles: ['support'], params: idParams, body: z.strictObject({ text: z.string().trim().min(1).max(1000) }), response: memberNoteSchema,
     description: 'A note on the member; audited.',
+  }),
+  memberTagsPut: endpoint({
+    ...op, method: 'PUT', path: '/api/operator/members/:id/tags', roles: ['finance', 'support'], params: idParams,
+    body: z.strictObject({ tags: z.array(memberTagSchema).max(10) }), response: z.looseObject({ id: z.string(), tags: z.array(z.string()) }),
+    description: 'Sets the member\'s tags (the whole list); audited with before and after.',
   }),
 };

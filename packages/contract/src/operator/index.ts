@@ -8,6 +8,7 @@ import { ledgerOperatorCalls, otpSandboxCalls } from './ledger';
 import { payoutOperatorCalls } from './payout';
 import { promotionOperatorCalls } from './promotions';
 import { reportOperatorCalls } from './reports';
+import { riskOperatorCalls } from './risk';
 import { seamlessCalls } from './seamless';
 import { settingsCalls } from './settings';
 
@@ -34,6 +35,7 @@ export const operatorCalls = {
   ...ledgerOperatorCalls,
   ...otpSandboxCalls,
   ...seamlessCalls,
+  ...riskOperatorCalls,
 };
 
 export type OperatorCalls = typeof operatorCalls;

@@ -1,20 +1,32 @@
 import type { Handlers } from '../../http/handlers';
 import { requireMember } from '../../http/handlers';
+import { AppError } from '../../lib/errors';
 import type { Services } from '../../platform/services';
-import { deviceOf } from '../../http/device';
 
-export function accountHandlers({ accounts, sessions }: Services): Handlers {
+export function accountHandlers({ accounts, sessions, risk }: Services): Handlers {
   return {
-    accountValidate: async ({ body, ip, request }) => {
-      await accounts.countCheck(ip, deviceOf(request));
+    accountValidate: async ({ body, ip, deviceId }) => {
+      await accounts.countCheck(ip, deviceId);
       await accounts.validate(body, true);
       return { ok: true };
     },
-    accountCreate: async ({ body, ip, request }) => {
-      await accounts.countCheck(ip, deviceOf(request));
-      return { ok: true, _id: await accounts.register(body) };
+    accountCreate: async ({ body, ip, deviceId }) => {
+      await accounts.countCheck(ip, deviceId);
+      const memberId = await accounts.register(body);
+      // Risk signals (shared device, address, bank account; a name unlike the account's): never a refusal.
+      await risk.registered({ memberId, deviceId, address: ip, name: body.name, bankAccountName: body.bankAccountName, bankAccountNo: body.bankAccountNo });
+      return { ok: true, _id: memberId };
     },
-    login: async ({ body, ip }) => ({ token: await accounts.login(body.username, body.password, ip) }),
+    login: async ({ body, ip, deviceId }) => {
+      try {
+        const { token, memberId } = await accounts.login(body.username, body.password, ip);
+        await risk.loggedIn({ memberId, deviceId, address: ip });
+        return { token };
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'WRONG_CREDENTIAL') await risk.loginFailed({ username: body.username, deviceId, address: ip });
+        throw error;
+      }
+    },
     logout: async (ctx) => {
       await sessions.revoke(requireMember(ctx).sessionId);
       return { ok: true };

@@ -336,7 +336,8 @@ export class AccountService {
     return id;
   }
 
-  async login(username: string, password: string, ip: string): Promise<string> {
+  /** Checks the password (under the login limits) and opens a session: its token and whose it is. */
+  async login(username: string, password: string, ip: string): Promise<{ token: string; memberId: string }> {
     const phone = username.trim();
     const pairKey = `login:pair:${phone}:${ip}`;
     const pairHourKey = `login:pairhour:${phone}:${ip}`;
@@ -376,7 +377,7 @@ export class AccountService {
     // The right password: this attempt was no failure.
     await Promise.all([this.limiter.reset(pairKey), this.limiter.undo(pairHourKey), this.limiter.undo(phoneKey)]);
     if (member.status !== 'active') throw forbidden('INACTIVE_USER');
-    return this.sessions.create(member.id);
+    return { token: await this.sessions.create(member.id), memberId: member.id };
   }
 
   async profile(memberId: string): Promise<Profile> {

@@ -9,7 +9,7 @@ declare module '../../platform/services' {
   interface Services {
     sessions: SessionService;
     accounts: AccountService;
-    /** Members for operators: search, lock, notes. */
+    /** Members for operators: search, lock, notes, tags. */
     memberDirectory: MemberDirectory;
   }
 }
@@ -73,6 +73,19 @@ CREATE INDEX member_notes_member ON member_notes (member_id, created_at DESC);`,
       sql: `
 ALTER TABLE members ADD COLUMN invite_code text;
 CREATE UNIQUE INDEX members_invite_code ON members (invite_code);`,
+    },
+    {
+      // Operators' labels of a member (issue 34): the members list filters by them.
+      id: 'account/005_member_tags',
+      sql: `
+CREATE TABLE member_tags (
+  member_id text NOT NULL REFERENCES members(id),
+  tag text NOT NULL CHECK (length(tag) BETWEEN 1 AND 24),
+  author text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (member_id, tag)
+);
+CREATE INDEX member_tags_tag ON member_tags (tag);`,
     },
   ],
   async setup(services) {

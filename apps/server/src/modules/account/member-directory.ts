@@ -17,6 +17,8 @@ export interface MemberRow {
   status: string;
   inviterId: string | null;
   createdAt: string;
+  /** The operators' labels (vip, watch, …), sorted. */
+  tags: string[];
 }
 
 export interface MemberNote {
@@ -39,7 +41,7 @@ export class MemberDirectory {
     private readonly sessions: SessionService,
   ) {}
 
-  async search(input: { q: string; status?: 'active' | 'inactive'; page: number; pageSize: number; sort: MemberSort }): Promise<{ total: number; members: MemberRow[] }> {
+  async search(input: { q: string; status?: 'active' | 'inactive'; tag?: string; page: number; pageSize: number; sort: MemberSort }): Promise<{ total: number; members: MemberRow[] }> {
     const q = input.q.trim();
     let query = this.db.selectFrom('members');
     if (q) {
@@ -56,6 +58,8 @@ export class MemberDirectory {
       );
     }
     if (input.status) query = query.where('status', '=', input.status);
+    const tag = input.tag;
+    if (tag) query = query.where((eb) => eb.exists(eb.selectFrom('member_tags').select('member_tags.tag').whereRef('member_tags.member_id', '=', 'members.id').where('member_tags.tag', '=', tag)));
     const count = await query.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst();
     const column = input.sort.replace('-', '') === 'createdAt' ? 'created_at' : (input.sort as 'username' | 'name');
     const rows = await query
@@ -65,19 +69,42 @@ export class MemberDirectory {
       .limit(input.pageSize)
       .offset((input.page - 1) * input.pageSize)
       .execute();
-    return { total: Number(count?.n ?? 0), members: rows.map(rowOf) };
+    const tags = await this.tagsOf(rows.map((r) => r.id));
+    return { total: Number(count?.n ?? 0), members: rows.map((r) => rowOf(r, tags.get(r.id))) };
   }
 
   async get(id: string): Promise<MemberRow> {
     const row = await this.db.selectFrom('members').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) throw new AppError(404, 'NO_USER');
-    return rowOf(row);
+    return rowOf(row, (await this.tagsOf([id])).get(id));
+  }
+
+  /** The tags of each of these members (sorted). */
+  async tagsOf(ids: readonly string[]): Promise<Map<string, string[]>> {
+    const found = new Map<string, string[]>();
+    if (ids.length === 0) return found;
+    const rows = await this.db.selectFrom('member_tags').select(['member_id', 'tag']).where('member_id', 'in', [...ids]).orderBy('tag').execute();
+    for (const row of rows) found.set(row.member_id, [...(found.get(row.member_id) ?? []), row.tag]);
+    return found;
+  }
+
+  /** Sets a member's tags (the whole list). Answers the tags before and after. */
+  async setTags(id: string, tags: readonly string[], author: string): Promise<{ before: string[]; after: string[] }> {
+    const before = (await this.get(id)).tags;
+    const wanted = [...new Set(tags)].sort();
+    await this.db.transaction().execute(async (trx) => {
+      const gone = before.filter((t) => !wanted.includes(t));
+      if (gone.length > 0) await trx.deleteFrom('member_tags').where('member_id', '=', id).where('tag', 'in', gone).execute();
+      const added = wanted.filter((t) => !before.includes(t));
+      if (added.length > 0) await trx.insertInto('member_tags').values(added.map((tag) => ({ member_id: id, tag, author }))).onConflict((oc) => oc.doNothing()).execute();
+    });
+    return { before, after: wanted };
   }
 
   /** The members a member invited (one level), newest first. */
   async invited(id: string, limit = 100): Promise<MemberRow[]> {
     const rows = await this.db.selectFrom('members').selectAll().where('inviter_id', '=', id).orderBy('created_at', 'desc').limit(limit).execute();
-    return rows.map(rowOf);
+    return rows.map((r) => rowOf(r));
   }
 
   /** Locks (inactive: no login, every session ends at once) or unlocks a member. Answers the row before and after. */
@@ -121,7 +148,7 @@ export class MemberDirectory {
   }
 }
 
-function rowOf(r: { id: string; username: string; name: string; bank_code: string; bank_account_no: string; bank_account_name: string; currency: string; status: string; inviter_id: string | null; created_at: Date }): MemberRow {
+function rowOf(r: { id: string; username: string; name: string; bank_code: string; bank_account_no: string; bank_account_name: string; currency: string; status: string; inviter_id: string | null; created_at: Date }, tags: string[] = []): MemberRow {
   return {
     id: r.id,
     username: r.username,
@@ -133,5 +160,6 @@ function rowOf(r: { id: string; username: string; name: string; bank_code: strin
     status: r.status,
     inviterId: r.inviter_id,
     createdAt: r.created_at.toISOString(),
+    tags,
   };
 }

@@ -41,9 +41,18 @@ export interface MemberNotesTable {
   created_at: DefaultTimestamp;
 }
 
+/** Operators' labels of a member (vip, watch, affiliate, …): the members list filters by them. */
+export interface MemberTagsTable {
+  member_id: string;
+  tag: string;
+  author: string;
+  created_at: DefaultTimestamp;
+}
+
 declare module '../../db/schema' {
   interface DB {
     member_notes: MemberNotesTable;
+    member_tags: MemberTagsTable;
     members: MembersTable;
     sessions: SessionsTable;
   }

@@ -139,6 +139,8 @@ export class ApprovalService {
   private mayCheck: (checker: string, maker: string) => Promise<boolean> = async () => true;
   /** The member a request names (the account module's directory). */
   private memberOf: (memberId: string) => Promise<ApprovalMember | null> = async () => null;
+  /** Whether a member's payouts need a second person whatever their amount (the risk module: an open flag). */
+  private underReview: (memberId: string) => Promise<boolean> = async () => false;
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -155,6 +157,11 @@ export class ApprovalService {
     this.memberOf = lookup;
   }
 
+  /** The risk module tells whose payouts need a second person whatever the amount (a member with an open flag). */
+  reviewsBy(rule: (memberId: string) => Promise<boolean>): void {
+    this.underReview = rule;
+  }
+
   /** A domain names what runs when an approval of its action is approved (in its setup). */
   register(action: string, executor: Executor): void {
     if (this.executors.has(action)) throw new Error(`approval action ${action} is registered twice`);
@@ -164,9 +171,11 @@ export class ApprovalService {
   /**
    * Whether moving `amount` (minor units) of `currency` on one operator's say needs a second
    * operator: the member's sum over 24 h (with this one) above the kind's threshold, or the
-   * operator's own day above theirs (FourEyesRules). A move that needs none is counted.
+   * operator's own day above theirs (FourEyesRules). A move that needs none is counted. A payout
+   * of a member with an open risk flag needs a second person whatever its amount.
    */
-  needsChecker(input: { kind: FourEyesKind; subject: string; memberId: string; operator: string; amount: number; currency: Currency }): Promise<boolean> {
+  async needsChecker(input: { kind: FourEyesKind; subject: string; memberId: string; operator: string; amount: number; currency: Currency }): Promise<boolean> {
+    if (input.kind === 'payout' && (await this.underReview(input.memberId))) return true;
     return this.rules.needsChecker(input);
   }
 

@@ -13,6 +13,7 @@ import { bangkokDayStart } from './day';
  *   GET  /api/operator/members/:id/statement?page&limit, /slips?page&limit, /chat?limit&skip
  *   POST /api/operator/members/:id/lock {locked} — lock (no login, sessions end) or unlock; audited
  *   POST /api/operator/members/:id/notes {text}  — a note on the member; audited
+ *   PUT  /api/operator/members/:id/tags {tags}   — the member's tags (vip, watch, …); audited
  * "Today" is the calendar day in Asia/Bangkok (the service's business day).
  */
 export const backofficeModule = defineModule({
@@ -91,6 +92,11 @@ export const backofficeModule = defineModule({
       const note = await memberDirectory.addNote(id, text, operatorName(request));
       await recordChange(services.database.db, { who: operatorName(request), entity: 'member-note', key: id, before: null, after: note });
       return note;
+    });
+    contractRoute(app, calls.memberTagsPut, { preHandler }, async ({ params: { id }, body: { tags }, request }) => {
+      const { before, after } = await memberDirectory.setTags(id, tags, operatorName(request));
+      await recordChange(services.database.db, { who: operatorName(request), entity: 'member-tags', key: id, before: { tags: before }, after: { tags: after } });
+      return { id, tags: after };
     });
   },
 });

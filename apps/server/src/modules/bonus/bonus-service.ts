@@ -209,6 +209,12 @@ export class BonusService {
     return this.userBonus(receipts) ?? { _id: receipt.id, isActive: true, received: [{ updatedAt: receipt.period_at.toISOString() }] };
   }
 
+  /** Whether a member takes this bonus once (type `limit`, at most once): a welcome or first-deposit bonus (risk signals). */
+  async oneTime(rawCode: string): Promise<boolean> {
+    const bonus = await this.db.selectFrom('bonuses').select(['type', 'max_received']).where('code', '=', rawCode.trim().toUpperCase()).executeTakeFirst();
+    return bonus?.type === 'limit' && bonus.max_received <= 1;
+  }
+
   /** Locks the member's row (orders their activations); answers the member's currency. */
   async lockMember(trx: Kysely<DB>, memberId: string): Promise<Currency> {
     const member = await trx.selectFrom('members').select(['id']).where('id', '=', memberId).forUpdate().executeTakeFirst();

@@ -186,7 +186,7 @@ ALTER TABLE bonus_receipts ADD COLUMN own_mark bigint;`,
     });
     services.promotions = new PromotionService(services.database.db, services.money, services.bonuses, () => clock.now());
   },
-  handlers: ({ bonuses, promotions, settings, sessions, limiter, config }) => {
+  handlers: ({ bonuses, promotions, settings, sessions, limiter, config, risk }) => {
     const codeLimits: PromotionCodeLimits = {
       perMemberMinute: config.PROMOTION_CODES_PER_MEMBER_MINUTE,
       perMemberHour: config.PROMOTION_CODES_PER_MEMBER_HOUR,
@@ -213,7 +213,13 @@ ALTER TABLE bonus_receipts ADD COLUMN own_mark bigint;`,
     },
     promotionCurrent: async (ctx) => promotions.current(requireMember(ctx).memberId, ctx.locale),
     bonusList: async (ctx) => bonuses.list(requireMember(ctx).memberId, ctx.locale),
-    bonusActivate: async (ctx) => bonuses.activate(requireMember(ctx).memberId, ctx.params.code),
+    bonusActivate: async (ctx) => {
+      const { memberId } = requireMember(ctx);
+      const taken = await bonuses.activate(memberId, ctx.params.code);
+      // A risk signal (a one-time bonus from a device or address another claimer used); it never refuses.
+      await risk.bonusClaimed({ memberId, code: ctx.params.code.trim().toUpperCase(), oneTime: await bonuses.oneTime(ctx.params.code).catch(() => false), deviceId: ctx.deviceId, address: ctx.ip });
+      return taken;
+    },
     bonusCheckActive: async (ctx) => bonuses.checkActive(requireMember(ctx).memberId),
     bonusCheckMinimum: async (ctx) => bonuses.checkMinimum(requireMember(ctx).memberId),
     bonusClear: async (ctx) => bonuses.clear(requireMember(ctx).memberId),

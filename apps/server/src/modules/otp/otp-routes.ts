@@ -1,4 +1,3 @@
-import { deviceOf } from '../../http/device';
 import { checkPhone } from '@mw/contract/rules';
 import type { Handlers } from '../../http/handlers';
 import { conflict } from '../../lib/errors';
@@ -13,12 +12,12 @@ import type { Services } from '../../platform/services';
  */
 export function otpHandlers({ otp, config, accounts }: Services): Handlers {
   return {
-    otpSend: async ({ body, locale, ip, request }) => {
+    otpSend: async ({ body, locale, ip, deviceId }) => {
       const phone = body.phoneNumber.trim();
       const failure = ruleError(checkPhone(phone, config.LAOS_MODE));
       if (failure) throw failure;
       // It answers EXISTING_USER: counted with the other registration checks of the address.
-      await accounts.countCheck(ip, deviceOf(request));
+      await accounts.countCheck(ip, deviceId);
       if (await accounts.isRegistered(phone)) throw conflict('EXISTING_USER');
       const verified = body.otpToken ? await otp.verifiedRegistration(body.otpToken, phone) : null;
       if (verified) return { ...verified, code: 'OTP_VERIFIED' as const };

@@ -49,6 +49,21 @@ export class StatementService {
     };
   }
 
+  /** The member's latest credited deposit (any channel, manual included), or null: amount in minor units. */
+  async lastDeposit(memberId: string): Promise<{ id: string; amount: number; at: Date } | null> {
+    const row = await this.db
+      .selectFrom('operations')
+      .select(['id', 'amount', 'created_at'])
+      .where('member_id', '=', memberId)
+      .where('type', '=', 'deposit')
+      .where('status', '=', 'SUCCESS')
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row ? { id: row.id, amount: Number(row.amount), at: row.created_at } : null;
+  }
+
   /** The member's slips, newest first; `link` is a fresh private link to the image (see SlipLinks). */
   async slips(memberId: string, page: number, limit: number): Promise<{ total: number; slips: Slip[] }> {
     const [count, rows] = await Promise.all([

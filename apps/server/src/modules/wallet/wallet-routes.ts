@@ -1,9 +1,15 @@
+import type { MoneyResult } from '@mw/contract/wallet';
 import type { Handlers } from '../../http/handlers';
 import { requireMember } from '../../http/handlers';
 import type { Services } from '../../platform/services';
 
 /** The wallet's calls. Money calls get their parsed Idempotency-Key (`idem`) from the route layer. */
-export function walletHandlers({ wallet, games, transfers, sandboxPayments }: Services): Handlers {
+export function walletHandlers({ wallet, games, transfers, sandboxPayments, risk }: Services): Handlers {
+  /** A withdrawal asked: a risk signal when the stakes since the last deposit are short of it (never a refusal). */
+  const observed = async (ctx: { deviceId: string | null; ip: string }, memberId: string, answer: MoneyResult): Promise<MoneyResult> => {
+    await risk.withdrawalRequested({ memberId, withdrawalId: answer.reference, amount: Math.round(answer.amount * 100), deviceId: ctx.deviceId, address: ctx.ip });
+    return answer;
+  };
   return {
     wallet: async (ctx) => wallet.wallet(requireMember(ctx).memberId),
     walletRefreshSlot: async (ctx) => {
@@ -18,7 +24,13 @@ export function walletHandlers({ wallet, games, transfers, sandboxPayments }: Se
     walletAdd: sandboxPayments ? async (ctx) => wallet.add(requireMember(ctx).memberId, ctx.body.amount, ctx.idem) : null,
     walletTransfer: async (ctx) => transfers.transfer(requireMember(ctx).memberId, ctx.body.from.toUpperCase(), ctx.body.to.toUpperCase(), ctx.body.amount, ctx.idem),
     walletTransferAll: async (ctx) => wallet.transferAll(requireMember(ctx).memberId, ctx.body.to.toUpperCase(), ctx.idem),
-    walletWithdraw: async (ctx) => wallet.withdraw(requireMember(ctx).memberId, ctx.body.amount, ctx.idem),
-    walletWithdrawAll: async (ctx) => wallet.withdrawAll(requireMember(ctx).memberId, ctx.body.amount, ctx.idem),
+    walletWithdraw: async (ctx) => {
+      const { memberId } = requireMember(ctx);
+      return observed(ctx, memberId, await wallet.withdraw(memberId, ctx.body.amount, ctx.idem));
+    },
+    walletWithdrawAll: async (ctx) => {
+      const { memberId } = requireMember(ctx);
+      return observed(ctx, memberId, await wallet.withdrawAll(memberId, ctx.body.amount, ctx.idem));
+    },
   };
 }

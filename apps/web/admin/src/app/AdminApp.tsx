@@ -17,6 +17,7 @@ import { SlipsPage } from '../features/slips/SlipsPage';
 import { UnmatchedPage } from '../features/deposits/UnmatchedPage';
 import { HeldPage } from '../features/held/HeldPage';
 import { ApprovalsPage } from '../features/approvals/ApprovalsPage';
+import { RiskPage } from '../features/risk/RiskPage';
 import { WithdrawalsPage } from '../features/withdrawals/WithdrawalsPage';
 import { Layout } from './Layout';
 import { RequireCapability } from './RequireCapability';
@@ -53,6 +54,7 @@ export function AdminApp() {
             <Route path="members" element={<RequireCapability capability="members.read"><MembersPage /></RequireCapability>} />
             <Route path="members/:id" element={<RequireCapability capability="members.read"><MemberPage /></RequireCapability>} />
             <Route path="reports" element={<RequireCapability capability="reports"><Suspense fallback={null}><ReportsPage /></Suspense></RequireCapability>} />
+            <Route path="risk" element={<RequireCapability capability="risk"><RiskPage /></RequireCapability>} />
             <Route path="chat" element={<RequireCapability capability="chat"><ChatInboxPage /></RequireCapability>} />
             <Route path="promotions" element={<RequireCapability capability="promotions"><PromotionsPage /></RequireCapability>} />
             <Route path="settings" element={<RequireCapability capability="settings"><SettingsPage /></RequireCapability>} />

@@ -9,7 +9,7 @@ import { setToken } from '../shared/session';
 import { useOperator, useToken } from './useOperator';
 
 type QueueKey = 'withdrawals' | 'slips' | 'unmatched' | 'chats';
-const NAV: ReadonlyArray<{ to: string; key: 'dashboard' | 'approvals' | 'withdrawals' | 'slips' | 'unmatched' | 'held' | 'members' | 'chat' | 'promotions' | 'settings' | 'operators' | 'audit' | 'sandbox' | 'reports'; capability: Capability; queue?: QueueKey }> = [
+const NAV: ReadonlyArray<{ to: string; key: 'dashboard' | 'approvals' | 'withdrawals' | 'slips' | 'unmatched' | 'held' | 'members' | 'risk' | 'chat' | 'promotions' | 'settings' | 'operators' | 'audit' | 'sandbox' | 'reports'; capability: Capability; queue?: QueueKey }> = [
   { to: '/', key: 'dashboard', capability: 'dashboard' },
   { to: '/approvals', key: 'approvals', capability: 'approvals' },
   { to: '/withdrawals', key: 'withdrawals', capability: 'withdrawals', queue: 'withdrawals' },
@@ -18,6 +18,7 @@ const NAV: ReadonlyArray<{ to: string; key: 'dashboard' | 'approvals' | 'withdra
   { to: '/held', key: 'held', capability: 'held' },
   { to: '/members', key: 'members', capability: 'members.read' },
   { to: '/reports', key: 'reports', capability: 'reports' },
+  { to: '/risk', key: 'risk', capability: 'risk' },
   { to: '/chat', key: 'chat', capability: 'chat', queue: 'chats' },
   { to: '/promotions', key: 'promotions', capability: 'promotions' },
   { to: '/settings', key: 'settings', capability: 'settings' },

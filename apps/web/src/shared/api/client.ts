@@ -4,12 +4,13 @@ import { CANNOT_VERIFY_IDENTITY } from '@mw/contract/errors';
 import type { EndpointDef } from '@mw/contract/http';
 import { clearToken, getToken } from '../auth/token';
 import { ApiError, type FieldError } from './ApiError';
+import { deviceId } from './deviceId';
 import { beginLoading } from './loading';
 import { emitSessionEvent } from './sessionEvents';
 
 /**
- * The one API client. Every call sends X-Requested-With and, when a member is logged in, the
- * bearer token; it times out after 60 s (300 s for uploads); its answer is checked against the
+ * The one API client. Every call sends X-Requested-With, the browser's X-Device-Id (deviceId.ts)
+ * and, when a member is logged in, the bearer token; it times out after 60 s (300 s for uploads); its answer is checked against the
  * contract's response schema. Answers that end the session or the service are turned into
  * session events here, once, so no screen has to remember to handle them.
  */
@@ -96,9 +97,9 @@ export interface ResponseParser<T> {
   safeParse(value: unknown): { success: true; data: T } | { success: false };
 }
 
-/** The headers every call sends: X-Requested-With, Accept, the member's token, the language. */
+/** The headers every call sends: X-Requested-With, Accept, the device id, the member's token, the language. */
 export function apiHeaders(): Record<string, string> {
-  const headers: Record<string, string> = { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' };
+  const headers: Record<string, string> = { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json', 'X-Device-Id': deviceId() };
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
   // Content the server writes per language (conditions, agreements, contact, SMS) follows the

@@ -15,6 +15,8 @@ import { messageText } from '../chat/messageText';
 import type { MemberRow } from './MemberPicker';
 import { useMutation } from '../../shared/mutation';
 import { MemberAudit } from '../audit/MemberAudit';
+import { MemberRiskFlags } from '../risk/MemberRiskFlags';
+import { MemberTags } from './MemberTags';
 
 interface MemberView {
   member: MemberRow;
@@ -28,7 +30,7 @@ interface MemberView {
 
 const PAGE_SIZE = 20;
 
-/** One member: wallet and game balances, bonus, invites, statement, slips, chat, notes; lock / unlock. */
+/** One member: wallet and game balances, bonus, invites, statement, slips, chat, tags, risk flags, notes; lock / unlock. */
 export function MemberPage() {
   const { t } = useTranslation();
   const { id = '' } = useParams();
@@ -162,6 +164,14 @@ export function MemberPage() {
             ))}
           </ol>
         </Card>
+        <Card title={t('members.tags')}>
+          <MemberTags memberId={id} tags={m?.tags ?? []} canEdit={can(operator?.role, 'members.tags')} />
+        </Card>
+        {can(operator?.role, 'risk') ? (
+          <Card title={t('risk.memberFlags')}>
+            <MemberRiskFlags memberId={id} />
+          </Card>
+        ) : null}
         {can(operator?.role, 'audit') ? (
           <Card title={t('audit.title')}>
             <MemberAudit memberId={id} />

@@ -14,12 +14,13 @@ export interface MemberRow {
   status: string;
   inviterId: string | null;
   createdAt: string;
+  tags?: string[];
 }
 
 export type MemberSort = 'username' | 'name' | 'createdAt' | '-createdAt';
 
-export function searchMembers(q: string, page = 1, pageSize = 10, sort: MemberSort = '-createdAt', status?: 'active' | 'inactive') {
-  return call('membersSearch', { query: { q, page, pageSize, sort, status } }) as Promise<{ total: number; members: MemberRow[] }>;
+export function searchMembers(q: string, page = 1, pageSize = 10, sort: MemberSort = '-createdAt', status?: 'active' | 'inactive', tag?: string) {
+  return call('membersSearch', { query: { q, page, pageSize, sort, status, tag } }) as Promise<{ total: number; members: MemberRow[] }>;
 }
 
 /** Finds a member by phone, name, bank account or id, and hands the choice back. */

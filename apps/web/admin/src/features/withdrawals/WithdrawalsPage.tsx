@@ -14,6 +14,7 @@ import { useMutation } from '../../shared/mutation';
 import { can } from '../../shared/roles';
 import { DataTable, type Column } from '../../shared/Table';
 import { ErrorText, Notice, Page, StatusBadge } from '../../shared/ui';
+import { useOpenFlagMembers } from '../risk/MemberRiskFlags';
 
 export type Withdrawal = CallAnswer<'withdrawalsList'>['withdrawals'][number];
 
@@ -44,6 +45,8 @@ export function WithdrawalsPage() {
   const [asking, setAsking] = useState<{ kind: Kind; w: Withdrawal; key: string } | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const list = useQuery({ queryKey: ['withdrawals', status, q, sort, page], queryFn: () => fetchWithdrawals(status, q, sort, page, PAGE_SIZE), refetchInterval: 10_000 });
+  // Members with an open risk flag: their withdrawals need a second approver whatever the amount.
+  const flagged = useOpenFlagMembers(can(operator?.role, 'risk'));
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: ['withdrawals'] });
     void queryClient.invalidateQueries({ queryKey: ['approvals'] });
@@ -91,9 +94,19 @@ export function WithdrawalsPage() {
       key: 'member',
       label: t('common.member'),
       render: (w) => (
-        <Link to={`/members/${encodeURIComponent(w.memberId)}`}>
-          {w.name || '—'} · {w.username}
-        </Link>
+        <>
+          <Link to={`/members/${encodeURIComponent(w.memberId)}`}>
+            {w.name || '—'} · {w.username}
+          </Link>
+          {flagged.has(w.memberId) ? (
+            <>
+              {' '}
+              <Link to={`/risk?status=open&memberId=${encodeURIComponent(w.memberId)}`} className="badge badge-pending" title={t('risk.openFlagHint')} data-testid="withdrawal-risk-flag">
+                {t('risk.openFlag')}
+              </Link>
+            </>
+          ) : null}
+        </>
       ),
     },
     { key: 'to', label: t('withdrawals.to'), render: (w) => `${w.bankCode} ${w.bankAccountNo}` },
