@@ -101,6 +101,23 @@ describe.each(dbKinds)('responsible play on %s', (kind) => {
     expect(await wallet(m.token)).toBe(1000);
   });
 
+  it('gift links at once against a limit: each is credited, refused unredeemed (DEPOSIT_LIMIT) or redeemed and held (DEPOSIT_HELD), never held under another code', async () => {
+    const m = await member();
+    expect((await setLimits(m.token, { day: 1000 })).status).toBe(200);
+    const lookup = await call<{ wallets: Array<{ mode: string; publicKey?: string; walletAccountName?: string }> }>(t.app, 'GET', '/api/lookup/deposit', { token: m.token });
+    const gift = lookup.body.wallets.find((w) => w.mode !== 'AUTO' && w.publicKey);
+    const seal = (link: string) => `${publicEncrypt({ key: gift?.publicKey ?? '', padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(link, 'utf8')).toString('base64')}::${gift?.walletAccountName ?? ''}`;
+    const links = await Promise.all(Array.from({ length: 8 }, async () => seal((await call<{ link: string }>(t.app, 'POST', '/api/sandbox/ewallet/vouchers', { body: { amount: 300 } })).body.link)));
+    const answers = await Promise.all(links.map((link) => call<{ message?: string; reference?: string }>(t.app, 'POST', '/api/wallet/truelink', { token: m.token, body: { link } })));
+    const codes = answers.map((a) => (a.status === 200 ? 'OK' : `${a.status} ${a.body.message ?? ''}`));
+    expect(codes.every((c) => c === 'OK' || c === '403 DEPOSIT_LIMIT' || c === '403 DEPOSIT_HELD'), codes.join(', ')).toBe(true);
+    expect(await wallet(m.token)).toBe(300 * codes.filter((c) => c === 'OK').length);
+    expect(await wallet(m.token)).toBeLessThanOrEqual(1000);
+    // Every held one answered as held, with the reference of what support sees.
+    const held = (await state(m.token)).held;
+    expect(held).toHaveLength(codes.filter((c) => c === '403 DEPOSIT_HELD').length);
+  });
+
   it('a day limit of 500: a QR for 600 is refused, 300 then 300 refuses the second, a bank transfer beyond it is held, then released once', async () => {
     const m = await member();
     expect((await setLimits(m.token, { day: 500 })).body).toMatchObject({ limits: { day: 500, week: null, month: null }, pending: [] });

@@ -9,6 +9,12 @@ export const responsibleErrorCodes = [
    * that refuses) and `limit`.
    */
   'DEPOSIT_LIMIT',
+  /**
+   * 403: money that was taken in (a gift link redeemed) and then held, not credited: the member's
+   * deposit rules refused it as it arrived (`reason`: DEPOSIT_LIMIT, TIME_OUT or SELF_EXCLUDED).
+   * `reference` names the held deposit (the member's statement and support's held deposits show it).
+   */
+  'DEPOSIT_HELD',
   /** 403: the member excluded themselves; every call that moves value or markets is refused until `until` (ISO). */
   'SELF_EXCLUDED',
   /** 403: the member took a time-out; every call that moves value or markets is refused until `until` (ISO). */

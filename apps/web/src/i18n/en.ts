@@ -620,6 +620,7 @@ export const en: Messages = {
     NO_SLIP: 'Slip not found.',
     CURRENCY_MISMATCH: 'The currency does not match your account.',
     DEPOSIT_LIMIT: 'This deposit is over your deposit limit. You can still deposit {{left}} now.',
+    DEPOSIT_HELD: 'The gift link was redeemed, but the money is held: it is over your deposit limit or came during a break. Support can return it to you.',
     SELF_EXCLUDED: 'You have excluded yourself. Deposits, games and promotions are closed until your exclusion ends.',
     TIME_OUT: 'You are taking a break. Deposits, games and promotions are closed until it ends.',
     UNDERAGE: 'You must be at least 20 years old to register.',

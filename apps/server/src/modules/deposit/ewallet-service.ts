@@ -224,7 +224,7 @@ export class EwalletDepositService {
     });
     if (!credit.created) throw new AppError(409, 'TRUELINK_DUPLICATE');
     // Redeemed, then held by the deposit rules (a limit reached meanwhile): recorded, shown as held.
-    if (credit.held) throw new AppError(403, credit.held as 'DEPOSIT_LIMIT', { held: true, reference: credit.operationId });
+    if (credit.held) throw new AppError(403, 'DEPOSIT_HELD', { held: true, reason: credit.held, reference: credit.operationId });
     return { ok: true, wallet: { amount: toBaht(credit.wallet ?? 0) }, amount: toBaht(amount), reference: credit.operationId };
   }
 

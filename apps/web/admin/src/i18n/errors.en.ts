@@ -146,6 +146,7 @@ export const errorsEn: OperatorErrorTexts = {
   PAYOUT_NAME_MISMATCH: 'The bank says the holder’s name does not match the account.',
   PAYOUT_REFUSED: 'The bank refused the transfer.',
   DEPOSIT_LIMIT: 'The member’s deposit limit holds this money: it waits in held deposits.',
+  DEPOSIT_HELD: 'The gift link was redeemed and the money is held (the member’s deposit rules): see Held deposits.',
   SELF_EXCLUDED: 'The member excluded themselves: no money can move for them until the exclusion ends.',
   TIME_OUT: 'The member is on a time-out: no money can move for them until it ends.',
   UNDERAGE: 'The person is under the minimum age.',
