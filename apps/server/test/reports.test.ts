@@ -4,7 +4,7 @@ import { checkInvariants } from '../src/money/ledger';
 import { dateOf, periodsOf } from '../src/modules/reports/periods';
 import { neutralise } from '../src/modules/reports/export';
 import { call, dbKinds, login, OPERATOR_TOKEN, registerMember, startApp, type TestApp } from './helpers';
-import { operatorLogin, useTestClock } from './operator-helpers';
+import { operatorLogin, useTestClock, withoutTurnoverSignal } from './operator-helpers';
 
 const operator = { authorization: `Bearer ${OPERATOR_TOKEN}` };
 const DAY = 86_400_000;
@@ -108,6 +108,10 @@ describe.each(dbKinds)('reports on %s', (kind) => {
   beforeAll(async () => {
     t = await startApp(kind, { SLIP_RECHECK_INTERVAL_MS: '0', PAYOUT_SETTLE_INTERVAL_MS: '0', ROUND_IMPORT_INTERVAL_MS: '0', OPERATOR_IDLE_MINUTES: '1440' });
     await t.services.settings.set('slip', { uploadEnabled: true, closedFrom: '00:00', closedTo: '00:00', maxAgeMinutes: 60 });
+    // The month's withdrawals are paid on one approval (the risk signals are risk.test.ts's subject;
+    // this month's members include one named =HYPERLINK("x"), unlike their bank account's name).
+    await withoutTurnoverSignal(t);
+    await t.services.risk.rules.set({ ...(await t.services.risk.rules.get()), nameMismatch: false, sameBankAccount: false, sharedBonus: false });
     useTestClock(t);
 
     // A month of activity through the real calls: members, deposits on every channel, withdrawals.

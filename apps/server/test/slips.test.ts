@@ -225,7 +225,9 @@ describe.each(dbKinds)('slip deposits on %s', (kind) => {
     for (const bad of [-5, 0, 1.234, 'abc']) {
       expect((await t.app.inject({ method: 'POST', url: `/api/operator/slips/${slipA}/approve`, headers: operator, payload: { amount: bad } })).statusCode).toBe(400);
     }
-    const approvals = await Promise.all(Array.from({ length: 5 }, () => t.app.inject({ method: 'POST', url: `/api/operator/slips/${slipA}/approve`, headers: operator, payload: { amount: 250 } })));
+    // …and the bank's own reference of it.
+    expect((await t.app.inject({ method: 'POST', url: `/api/operator/slips/${slipA}/approve`, headers: operator, payload: { amount: 250 } })).json()).toMatchObject({ message: 'KEY_MISSING', fields: [{ path: 'bankRef' }] });
+    const approvals = await Promise.all(Array.from({ length: 5 }, () => t.app.inject({ method: 'POST', url: `/api/operator/slips/${slipA}/approve`, headers: operator, payload: { amount: 250, bankRef: a.transRef } })));
     expect(approvals.filter((r) => r.statusCode === 200).length).toBeGreaterThanOrEqual(1);
     expect(approvals.every((r) => r.statusCode === 200 || (r.json() as { message: string }).message === 'SLIP_NOT_PENDING')).toBe(true);
     expect(await wallet(m.token)).toBe(250);
@@ -366,11 +368,16 @@ describe.each(dbKinds)('slip deposits on %s', (kind) => {
     expect((await upload(m.token, png)).body).toMatchObject({ status: 'SUCCESS', amount: 500 });
     // The same reference in lower case (a well-formed reference the bank does not know): in progress, never credited.
     const lower = await upload(m.token, await qrPng(buildSlipPayload({ sendingBank: '004', transRef: transRef.toLowerCase() })));
-    expect([200, 409]).toContain(lower.status);
+    expect(lower).toMatchObject({ status: 409, body: { message: 'SLIP_REFNO_DUPLICATED' } });
+    // One character off (changed, added, dropped): refused at upload too, never left for an operator.
+    const last = transRef.slice(-1) === '7' ? '8' : '7';
+    for (const variant of [`${transRef.slice(0, -1)}${last}`, `${transRef}X`, transRef.slice(0, -1)]) {
+      expect(await upload(m.token, await qrPng(buildSlipPayload({ sendingBank: '004', transRef: variant })))).toMatchObject({ status: 409, body: { message: 'SLIP_REFNO_DUPLICATED' } });
+    }
     expect(await upload(m.token, png)).toMatchObject({ status: 409, body: { message: 'SLIP_REFNO_DUPLICATED' } });
     await t.services.deposits.slips.recheck({ at: Date.now() + 3600_000 });
     for (const s of await t.services.database.db.selectFrom('slips').select('id').where('member_id', '=', m.id).where('status', '=', 'PENDING').execute()) {
-      const approved = await t.app.inject({ method: 'POST', url: `/api/operator/slips/${s.id}/approve`, headers: operator, payload: { amount: 500 } });
+      const approved = await t.app.inject({ method: 'POST', url: `/api/operator/slips/${s.id}/approve`, headers: operator, payload: { amount: 500, bankRef: transRef } });
       expect(approved.statusCode).toBe(409);
     }
     expect(await wallet(m.token)).toBe(500);

@@ -124,8 +124,8 @@ export const depositOperatorCalls = {
   slipsList: endpoint({ ...op, method: 'GET', path: '/api/operator/slips', roles: ['finance', 'support'], query: slipQuerySchema, response: z.object({ slips: z.array(operatorSlipSchema) }) }),
   slipApprove: endpoint({
     ...op, method: 'POST', path: '/api/operator/slips/:id/approve', roles: ['finance'], params: idParams,
-    body: z.strictObject({ amount: amountSchema.optional() }).default({}), response: slipSchema,
-    description: 'Credits a slip in progress (the amount the bank confirmed, or `amount`).',
+    body: z.strictObject({ amount: amountSchema.optional(), bankRef: z.string().trim().regex(/^[A-Za-z0-9-]{4,40}$/).optional() }).default({}), response: slipSchema,
+    description: 'Credits a slip in progress: the transfer the bank confirmed (its amount); when the bank does not know the slip\'s reference, `amount` and `bankRef` (the reference as the bank\'s statement shows it) are required, and the credit is keyed by `bankRef`.',
   }),
   slipReject: endpoint({
     ...op, method: 'POST', path: '/api/operator/slips/:id/reject', roles: ['finance'], params: idParams,

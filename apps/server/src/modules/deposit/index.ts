@@ -518,7 +518,7 @@ function operatorRoutes(app: FastifyInstance, guard: ReturnType<typeof operatorG
   contractRoute(app, c.slipApprove, options, async ({ params, body }) => {
     const amount = body.amount;
     if (amount !== undefined && amount <= 0) throw badRequest('KEY_INVALID', { fields: [{ path: 'amount', code: 'invalid' }] });
-    return deposits.slips.approve(params.id, amount);
+    return deposits.slips.approve(params.id, amount, body.bankRef);
   });
   contractRoute(app, c.slipReject, options, async ({ params, body }) => deposits.slips.reject(params.id, body.reason));
 

@@ -274,8 +274,29 @@ export class SlipService {
     return credit && credit.memberId === memberId ? { creditedAt: credit.at.toISOString(), creditedAmount: toBaht(credit.amount) } : {};
   }
 
+  /**
+   * Whether a reference the bank does not know is a copy of a credited slip's from the same bank:
+   * the same in another case, or one character off (changed, added or dropped). Such a slip is
+   * refused at upload (409 SLIP_REFNO_DUPLICATED) rather than left in progress for an operator to
+   * credit again; a real transfer it resembles is checked normally once the bank knows it.
+   */
+  private async nearCredited(transfer: SlipTransfer): Promise<boolean> {
+    const ref = transfer.ref.trim().toUpperCase();
+    const rows = await this.db
+      .selectFrom('slips')
+      .select('transfer_ref')
+      .where('status', '=', 'SUCCESS')
+      .where('transfer_bank', '=', transfer.bank)
+      .where(sql<boolean>`length(transfer_ref) BETWEEN ${ref.length - 1} AND ${ref.length + 1}`)
+      .where('created_at', '>', new Date(this.now() - NEAR_REFERENCE_DAYS * 86_400_000))
+      .limit(5000)
+      .execute();
+    return rows.some((r) => r.transfer_ref !== null && withinOneEdit(r.transfer_ref.toUpperCase(), ref));
+  }
+
   /** The bank does not know the reference yet: in progress (checked again later). */
   private async pending(memberId: string, transfer: SlipTransfer, image: Buffer): Promise<Slip> {
+    if (await this.nearCredited(transfer)) return this.refuse(memberId, 409, 'SLIP_REFNO_DUPLICATED', 0, image);
     try {
       return this.answer(await this.record(memberId, 'PENDING', 'UNSTABLE_REFNO_ON_SLIP', 0, transfer, image));
     } catch (error) {
@@ -488,7 +509,7 @@ export class SlipService {
    * operator's amount is credited in the member's currency (required then). Either way the credit's
    * key is the slip's transfer, so the bank feed or another slip of it later moves nothing.
    */
-  async approve(id: string, amount: number | undefined): Promise<Slip> {
+  async approve(id: string, amount: number | undefined, bankRef?: string): Promise<Slip> {
     const row = await this.inProgress(id);
     const member = await this.accounts.findById(row.member_id);
     if (!member) throw new AppError(404, 'NO_SLIP');
@@ -503,8 +524,21 @@ export class SlipService {
       if (!checked.ok) throw new AppError(409, checked.reason, { slipId: row.id });
       after = await this.credit(row, found.transfer, found.transfer.amount, found.transfer.currency, checked.channel.bank_code);
     } else {
+      // The bank does not know the slip's reference: the operator, who saw the money on the
+      // account, names the amount and the bank's own reference of it. The credit is keyed by that
+      // reference, so a look-alike of the slip's (another case, a character off) cannot be credited
+      // by another approval, and the bank's feed of the named transfer moves nothing later.
       if (amount === undefined) throw badRequest('KEY_MISSING', { fields: [{ path: 'amount', code: 'required' }] });
-      after = await this.credit(row, { fromBankCode: asked.bank, transRef: asked.ref }, amount, ledgerCurrency(member.currency), 'SLIP');
+      const named = bankRef?.trim().toUpperCase();
+      if (!named) throw badRequest('KEY_MISSING', { fields: [{ path: 'bankRef', code: 'required' }] });
+      const known = await this.verifier.lookup(asked.bank, named);
+      if (known.ok) {
+        const checked = await this.check(row.member_id, known.transfer, row.created_at, await this.currentSettings());
+        if (!checked.ok) throw new AppError(409, checked.reason, { slipId: row.id });
+        after = await this.credit(row, known.transfer, known.transfer.amount, known.transfer.currency, checked.channel.bank_code);
+      } else {
+        after = await this.credit(row, { fromBankCode: asked.bank, transRef: named }, amount, ledgerCurrency(member.currency), 'SLIP');
+      }
     }
     if (after.status !== 'SUCCESS') throw new AppError(409, 'SLIP_REFNO_DUPLICATED', { ...this.answer(after) });
     return this.answer(after);
@@ -516,4 +550,18 @@ export class SlipService {
     if (!(await this.finish(row.id, reason))) throw new AppError(409, 'SLIP_NOT_PENDING');
     return this.answer({ ...row, status: 'FAILED', note: reason });
   }
+}
+
+/** How far back a reference the bank does not know is compared with credited slips' references. */
+const NEAR_REFERENCE_DAYS = 30;
+
+/** Whether two references differ by at most one character changed, added or dropped. */
+export function withinOneEdit(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (Math.abs(a.length - b.length) > 1) return false;
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  let i = 0;
+  while (i < short.length && short[i] === long[i]) i++;
+  // One changed (same length) or one added to the longer: the rest must then match.
+  return short.length === long.length ? short.slice(i + 1) === long.slice(i + 1) : short.slice(i) === long.slice(i + 1);
 }

@@ -173,6 +173,8 @@ export const en = {
     maker: 'Requested by {{name}}',
   },
   slips: {
+    bankRef: "Bank's reference",
+    bankRefHint: "The reference of this transfer as the bank's statement shows it (the slip's is not known to the bank).",
     title: 'Slips in progress',
     reference: 'Reference',
     transfer: 'Bank transfer',

@@ -36,6 +36,7 @@ export function SlipsPage() {
   const [page, setPage] = useState(1);
   const [selected, setSelected] = useState<string | null>(null);
   const [amount, setAmount] = useState('');
+  const [bankRef, setBankRef] = useState('');
   const [reason, setReason] = useState<SlipReasonCode>('INVALID_SLIP');
   const [asking, setAsking] = useState<'approve' | 'reject' | null>(null);
   const [done, setDone] = useState<string | null>(null);
@@ -45,11 +46,13 @@ export function SlipsPage() {
   const reasonText = (code: string | null) => (code && (slipReasonCodes as readonly string[]).includes(code) ? t(`money.slipReasons.${code as SlipReasonCode}`) : (code ?? ''));
   const typed = slip ? parseMajor(amount, currencyOf(slip.currency)) : null;
   const approve = useMutation({
-    mutationFn: (s: Slip) => call('slipApprove', { params: { id: s.id }, body: typed !== null ? { amount: typed } : {} }),
+    // The bank does not know the slip's reference: the amount and the bank's own reference, as its statement shows them.
+    mutationFn: (s: Slip) => call('slipApprove', { params: { id: s.id }, body: typed !== null ? { amount: typed, bankRef: bankRef.trim() } : {} }),
     onSuccess: (answer, s) => {
       const credited = typeof answer.amount === 'number' ? answer.amount : (typed ?? s.amount ?? 0);
       setDone(answer.status === 'SUCCESS' ? t('money.credited', { amount: money(credited, currencyOf(s.currency)), name: s.name || s.username }) : t('slips.rejected'));
       setAmount('');
+      setBankRef('');
       setAsking(null);
       void refresh();
     },
@@ -132,7 +135,14 @@ export function SlipsPage() {
             {decide && slip.status === 'PENDING' ? (
               <div className="actions">
                 {slip.amount === null ? <MoneyInput label={t('slips.amountOverride')} currency={currencyOf(slip.currency)} value={amount} onChange={setAmount} /> : null}
-                <button type="button" className="btn btn-primary" onClick={() => open('approve')} disabled={slip.amount === null && (typed === null || typed <= 0)}>
+                {slip.amount === null ? (
+                  <label className="field">
+                    <span>{t('slips.bankRef')}</span>
+                    <input className="input mono" value={bankRef} maxLength={40} onChange={(e) => setBankRef(e.target.value.replace(/[^A-Za-z0-9-]/g, ''))} aria-describedby={`${reasonId}-ref`} />
+                    <small id={`${reasonId}-ref`} className="muted">{t('slips.bankRefHint')}</small>
+                  </label>
+                ) : null}
+                <button type="button" className="btn btn-primary" onClick={() => open('approve')} disabled={slip.amount === null && (typed === null || typed <= 0 || bankRef.trim().length < 4)}>
                   {t('slips.approve')}
                 </button>
                 <button type="button" className="btn btn-danger" onClick={() => open('reject')}>
