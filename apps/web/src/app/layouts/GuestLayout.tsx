@@ -49,7 +49,10 @@ export function GuestLayout() {
       <p className="credit-line" data-testid="credit-line">
         {t('layout.credit', { year, website })}
       </p>
-      <ChatWidgetSlot />
+      {/* The chat bubble sits in the page's empty top-left corner and scrolls with it: it covers no field or link. */}
+      <div className="chat-dock chat-dock-guest">
+        <ChatWidgetSlot />
+      </div>
       <BottomNav>
         <NavTab to="/login" icon="home" label={t('nav.home')} testId="nav-login" />
         <NavTab to="/register" icon="userPlus" label={t('nav.register')} testId="nav-register" />
