@@ -203,6 +203,19 @@ describe.each(dbKinds)('live chat on %s', (kind) => {
     expect(await call(t.app, 'POST', '/api/chat/send-message', { body: foreign })).toMatchObject({ status: 400, body: { message: 'CHAT_FILE_UNKNOWN' } });
   });
 
+  it('keeps members ahead of unanswered guests in the inbox, however many guests write after them', async () => {
+    const m = await registerMember(t.app);
+    const token = await login(t.app, m.phone, m.password);
+    expect((await call(t.app, 'POST', '/api/chat/send-message', { token, body: text('my deposit?') })).status).toBe(200);
+    const guests = [];
+    for (let i = 0; i < 5; i++) guests.push(await writer(`10.9.0.${i + 1}`));
+    const inbox = (await t.app.inject({ method: 'GET', url: '/api/operator/chat/conversations?limit=100', headers: operator })).json() as Array<{ userId: string | null; guestId: string | null }>;
+    const memberAt = inbox.findIndex((c) => c.userId === m.id);
+    const guestAt = guests.map((g) => inbox.findIndex((c) => c.guestId === uuidOf(g)));
+    expect(memberAt).toBeGreaterThanOrEqual(0);
+    expect(guestAt.every((at) => at > memberAt)).toBe(true);
+  });
+
   it('limits messages per sender per minute', async () => {
     const guestId = await guest();
     const answers = [];

@@ -30,7 +30,7 @@ export const chatThreadSchema = z.looseObject({
 });
 
 export const chatOperatorCalls = {
-  chatThreads: endpoint({ ...op, method: 'GET', path: '/api/operator/chat/conversations', roles: ['support'], query: page, response: z.array(chatThreadSchema), description: 'Conversations, the latest first.' }),
+  chatThreads: endpoint({ ...op, method: 'GET', path: '/api/operator/chat/conversations', roles: ['support'], query: page, response: z.array(chatThreadSchema), description: 'Conversations: members\' and those a person answered, the latest first; then guests\' nobody answered yet.' }),
   chatThreadMessages: endpoint({
     ...op, method: 'GET', path: '/api/operator/chat/conversations/:id/messages', roles: ['support'], params: threadParams, query: page, response: z.array(operatorConversation),
     description: 'A conversation\'s messages, newest first.',

@@ -309,12 +309,19 @@ export class ChatService {
     await this.db.updateTable('chat_threads').set({ unread_customer: 0 }).where('id', '=', thread.id).execute();
   }
 
-  /** The conversations for support: the most recent first, with unread counts and the last message. */
+  /**
+   * The conversations for support: members' conversations and guests' a person has answered, the
+   * most recent first; then guests' conversations nobody answered yet (the bot aside), so that a
+   * flood of guest sessions from one address cannot push members off the inbox's first page.
+   */
   async threads(limit: number, offset: number) {
     const rows = await this.db
       .selectFrom('chat_threads')
       .leftJoin('members', 'members.id', 'chat_threads.member_id')
       .select(['chat_threads.id', 'chat_threads.member_id', 'chat_threads.guest_id', 'chat_threads.session_id', 'chat_threads.session_open', 'chat_threads.last_at', 'chat_threads.unread_support', 'chat_threads.unread_customer', 'chat_threads.assignee', 'members.name', 'members.username'])
+      .orderBy(
+        sql`CASE WHEN chat_threads.member_id IS NOT NULL OR EXISTS (SELECT 1 FROM chat_messages m WHERE m.thread_id = chat_threads.id AND m.sender NOT IN ('customer', 'bot')) THEN 0 ELSE 1 END`,
+      )
       .orderBy('chat_threads.last_at', 'desc')
       .limit(limit)
       .offset(offset)
