@@ -43,6 +43,9 @@ export async function startApp(kind: DbKind, env: Record<string, string> = {}, s
     SLIP_UPLOADS_PER_MEMBER_MINUTE: '100000',
     SLIP_UPLOADS_PER_MEMBER_HOUR: '100000',
     SLIP_UPLOADS_PER_IP_MINUTE: '100000',
+    ACCOUNT_CHECKS_PER_DEVICE_MINUTE: '100000',
+    // Suites fail logins on purpose from one address: no slower answers (security.test.ts tests them at their defaults).
+    LOGIN_SLOW_AFTER_PER_IP_MINUTE: '100000',
     // Load shedding on event-loop lag has its own test (scale.test.ts); elsewhere a loaded test machine must not shed.
     SHED_LAG_MS: '0',
     // The demo's back-office queue would add rows to the queues suites count (demo-queue.test.ts turns it on).
