@@ -189,7 +189,8 @@ describe.each(dbKinds)('live chat on %s', (kind) => {
     // Sent in a media message: the conversation's history carries a working signed link.
     const media = { sender: 'customer', guestId, message: { message_type: 'media', payload: { url: path, filePath: path, fileType: 'image', name: 'slip.png' } } };
     expect((await call(t.app, 'POST', '/api/chat/send-message', { body: media })).status).toBe(200);
-    const shown = (await history({ guestId }, 1)).body[0];
+    // The newest media message (the sandbox bot may still be answering the guest's first words).
+    const shown = (await history({ guestId }, 10)).body.find((c) => c.message.message_type === 'media');
     const url = String(shown?.message.payload.url);
     expect(url).toMatch(/\?exp=\d+&sig=[0-9a-f]{64}$/);
     const served = await t.app.inject({ method: 'GET', url });
@@ -384,7 +385,7 @@ describe.each(dbKinds)('live chat on %s', (kind) => {
     expect(await files.clean(90)).toBeGreaterThanOrEqual(2);
     expect([await get(sent), await get(unsent), await get(ChatFiles.pathOf(legacy))]).toEqual([404, 200, 404]);
     // The message stays in history; its link answers 404.
-    expect((await history({ guestId }, 1)).body[0]?.message.message_type).toBe('media');
+    expect((await history({ guestId }, 10)).body.some((c) => c.message.message_type === 'media')).toBe(true);
     // An upload no message named for more than an hour goes too.
     await db.updateTable('chat_files').set({ created_at: new Date(Date.now() - 61 * 60_000) }).where('id', '=', ChatFiles.idOf(unsent) ?? '').execute();
     expect(await files.clean(90)).toBeGreaterThanOrEqual(1);
