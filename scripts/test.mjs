@@ -58,11 +58,17 @@ if (wants('lint')) {
 }
 if (wants('unit')) {
   const file = `${outDir}/vitest.json`;
-  const ok = run('unit and integration (vitest)', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`]);
+  const ok = run('unit and integration (vitest)', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`], { VITEST_EXCLUDE_SOLO: '1' });
   const report = readJson(file);
   const passed = report?.numPassedTests ?? 0;
   const failed = (report?.numFailedTests ?? 0) + (ok ? 0 : report ? (report.numFailedTests ? 0 : 1) : 1);
   results.push({ step: 'vitest', passed, failed });
+  // The latency-budget files (vitest.config.ts SOLO), alone and one at a time: nothing else on the cores.
+  const soloFile = `${outDir}/vitest-solo.json`;
+  const soloOk = run('latency budgets (vitest, alone)', 'npx', ['vitest', 'run', '--project', 'server', '--maxWorkers=1', '--reporter=default', '--reporter=json', `--outputFile.json=${soloFile}`], { VITEST_SOLO: '1' });
+  const solo = readJson(soloFile);
+  const soloFailed = (solo?.numFailedTests ?? 0) + (soloOk ? 0 : solo ? (solo.numFailedTests ? 0 : 1) : 1);
+  results.push({ step: 'vitest-solo', passed: solo?.numPassedTests ?? 0, failed: soloFailed });
 }
 if (wants('e2e')) {
   const built = run('build for end-to-end', 'npm', ['run', '--silent', 'build']);
