@@ -7,6 +7,7 @@ import { loadConfig } from '../src/config';
 import { openDatabase } from '../src/db/database';
 import type { ReconciliationReport } from '../src/modules/deposit/reconciliation';
 import type { Services } from '../src/platform/services';
+import { embeddedTemplate } from './template';
 
 export const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -53,7 +54,7 @@ export async function startApp(kind: DbKind, env: Record<string, string> = {}, s
     ...(kind === 'postgres' ? { DATABASE_URL: PG_URL, DATABASE_SCHEMA: useSchema, DATABASE_POOL_SIZE: '8' } : {}),
     ...env,
   });
-  const database = await openDatabase(config);
+  const database = await openDatabase(config, kind === 'embedded' ? { embeddedTemplate: await embeddedTemplate() } : {});
   const { app, services } = await buildApp(config, database);
   await app.ready();
   return {

@@ -16,6 +16,8 @@ export interface Database {
   execScript(sql: string): Promise<void>;
   /** How many queries wait for a connection right now (the load shedder reads it). */
   waiting(): number;
+  /** The embedded database's data directory as a tarball (a template for `OpenOptions.embeddedTemplate`). */
+  dump?(): Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -26,8 +28,20 @@ function parseInt8(value: string): number {
   return n;
 }
 
-export async function openDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATABASE_SCHEMA' | 'DATABASE_POOL_SIZE' | 'DATA_DIR'>): Promise<Database> {
-  return config.DATABASE_URL ? openPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE, config.DATABASE_SCHEMA) : openEmbedded(config.DATA_DIR);
+export interface OpenOptions {
+  /**
+   * An in-memory embedded database starts as a copy of this data directory (PGlite's
+   * `dumpDataDir`) instead of running initdb: about 0.6 s instead of 2-4 s. Tests pass one
+   * that already holds the migrations (test/template.ts); ignored for PostgreSQL and on disk.
+   */
+  embeddedTemplate?: Blob;
+}
+
+export async function openDatabase(
+  config: Pick<Config, 'DATABASE_URL' | 'DATABASE_SCHEMA' | 'DATABASE_POOL_SIZE' | 'DATA_DIR'>,
+  options: OpenOptions = {},
+): Promise<Database> {
+  return config.DATABASE_URL ? openPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE, config.DATABASE_SCHEMA) : openEmbedded(config.DATA_DIR, options.embeddedTemplate);
 }
 
 async function openPostgres(url: string, poolSize: number, schema: string | undefined): Promise<Database> {
@@ -122,7 +136,7 @@ const BYTEA_OID = 17;
  * or in memory when DATA_DIR is "memory". PGlite has a single connection, so the pool below
  * hands it to one user at a time: a transaction holds it until it commits.
  */
-async function openEmbedded(dataDir: string): Promise<Database> {
+async function openEmbedded(dataDir: string, template: Blob | undefined): Promise<Database> {
   let location: string | undefined;
   if (dataDir !== 'memory') {
     const dir = resolve(dataDir, 'pgdata');
@@ -140,7 +154,7 @@ async function openEmbedded(dataDir: string): Promise<Database> {
     },
     parsers: { [BYTEA_OID]: (text: string) => Buffer.from(text.slice(2), 'hex') },
   };
-  const lite = location ? await PGlite.create(location, byteaHex) : await PGlite.create(byteaHex);
+  const lite = location ? await PGlite.create(location, byteaHex) : await PGlite.create({ ...byteaHex, ...(template ? { loadDataDir: template } : {}) });
   const pool = new SerialPglitePool(lite);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return {
@@ -155,6 +169,7 @@ async function openEmbedded(dataDir: string): Promise<Database> {
       }
     },
     waiting: () => pool.waiting,
+    dump: () => lite.dumpDataDir('none'),
     close: async () => {
       await db.destroy();
       await lite.close();
