@@ -213,3 +213,34 @@ test('a manual credit of ฿60,000 asks for a reason and then reads as waiting f
   await expect(page.getByRole('status').filter({ hasText: fill(T.money.awaitingCredit, { amount: '฿60,000.00' }) })).toBeVisible();
   expect(await wallet(request, token)).toBe(0);
 });
+
+test('two operators on one queue: the withdrawal one of them is confirming shows as taken, by name, on the other’s screen, and is free again when the dialog closes', async ({ page, browser, request }) => {
+  const member = await registerViaApi(request);
+  const token = await loginViaApi(request, member.phone, member.password);
+  await post(request, '/api/wallet/add', token, { amount: 500 });
+  await post(request, '/api/wallet/withdraw', token, { amount: 123 });
+
+  const other = await browser.newContext({ viewport: { width: 1366, height: 800 }, baseURL: test.info().project.use.baseURL });
+  const owner = await other.newPage();
+  try {
+    await adminLogin(page, 'finance');
+    await adminLogin(owner, 'owner');
+    for (const p of [page, owner]) {
+      await p.getByRole('navigation', { name: T.app.menu }).getByRole('link', { name: T.nav.withdrawals }).click();
+      await p.getByRole('searchbox', { name: T.common.search }).fill(member.phone);
+    }
+    const row = owner.getByRole('row').filter({ hasText: member.phone });
+    await expect(row.getByRole('button', { name: new RegExp(`^${T.withdrawals.reject} ${member.phone}`) })).toBeVisible();
+    await expect(row.getByRole('status')).toHaveCount(0);
+    // Finance opens the confirmation: the owner's row says finance is on it.
+    await page.getByRole('button', { name: new RegExp(`^${T.withdrawals.reject} ${member.phone}`) }).click();
+    await expect(page.getByRole('dialog', { name: T.money.rejectTitle })).toBeVisible();
+    await expect(row.getByRole('status')).toHaveText(fill(T.app.taken, { operator: 'finance' }));
+    // Dismissed: the claim is let go at once.
+    await page.keyboard.press('Escape');
+    await expect(row.getByRole('status')).toHaveCount(0);
+    expect(await wallet(request, token)).toBe(377);
+  } finally {
+    await other.close();
+  }
+});

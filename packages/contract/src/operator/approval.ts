@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from '../http';
+import { responsibleStateSchema } from '../responsible';
 
 /**
  * Four eyes (FOUR_EYES_THRESHOLD): the approvals a maker's call recorded and a second finance or
@@ -114,7 +115,7 @@ export const responsibleOperatorCalls = {
     response: z.object({ ok: z.literal(true), id: z.string(), status: z.literal('RETURNED'), reference: z.string().nullable() }),
     description: 'Marks a held deposit as returned to its sender by hand (outside the wallet), with the outgoing transfer\'s reference; nothing is credited.',
   }),
-  memberResponsible: endpoint({ ...op, domain: 'responsible', method: 'GET', path: '/api/operator/members/:id/responsible', roles: ['finance', 'support'], params: idParams, response: z.looseObject({}) }),
+  memberResponsible: endpoint({ ...op, domain: 'responsible', method: 'GET', path: '/api/operator/members/:id/responsible', roles: ['finance', 'support'], params: idParams, response: responsibleStateSchema }),
   memberBreakLift: endpoint({
     ...op, domain: 'responsible', method: 'DELETE', path: '/api/operator/members/:id/responsible/break', roles: ['support'], params: idParams, response: z.never(),
     description: 'Refused to everyone (403 EXCLUSION_CANNOT_BE_LIFTED); the try is in the audit.',

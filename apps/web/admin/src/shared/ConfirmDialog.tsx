@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useTakeClaim } from './live';
 import { Money } from './money';
 
 /** Who the money belongs to, as the dialog names them. */
@@ -32,6 +33,8 @@ export interface ConfirmDialogProps {
   ready?: boolean;
   onConfirm: (reason: string) => void;
   onCancel: () => void;
+  /** The queue item this is about: other operators see it as taken while the dialog is open. */
+  claim?: { kind: string; id: string };
 }
 
 /**
@@ -47,6 +50,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
   const [reason, setReason] = useState('');
   const box = useRef<HTMLDivElement>(null);
   const { onCancel, busy } = props;
+  useTakeClaim(props.claim?.kind ?? '', props.claim?.id, props.claim !== undefined);
 
   useEffect(() => {
     const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useOperator } from '../../app/useOperator';
+import { ClaimBadge } from '../../shared/ClaimBadge';
 import { call, type CallAnswer } from '../../shared/client';
 import { ConfirmDialog } from '../../shared/ConfirmDialog';
 import { dateTime } from '../../shared/format';
@@ -136,7 +137,7 @@ export function ApprovalsPage() {
             return (
               <li key={a.id} className="row" data-testid={`approval-${a.id}`}>
                 <div>
-                  <Sentence a={a} />
+                  <Sentence a={a} /> <ClaimBadge kind="approval" id={a.id} />
                   <div className="muted">
                     {t('approvals.maker', { name: a.maker })} · {dateTime(a.createdAt)}
                     {a.memberId ? (
@@ -178,6 +179,7 @@ export function ApprovalsPage() {
       {can(operator?.role, 'fourEyesPut') ? <FourEyesSettings /> : null}
       {open ? (
         <ConfirmDialog
+          claim={{ kind: 'approval', id: open.approval.id }}
           title={open.verdict === 'approve' ? t('approvals.confirmApprove') : t('approvals.confirmReject')}
           member={open.approval.member}
           amount={SETTING_ACTIONS.has(open.approval.action) ? undefined : { value: open.approval.amount, currency: open.approval.currency }}

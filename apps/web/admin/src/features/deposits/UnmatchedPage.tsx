@@ -2,6 +2,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { newIdempotencyKey } from '../../shared/api';
+import { ClaimBadge } from '../../shared/ClaimBadge';
+import { useTakeClaim } from '../../shared/live';
 import { call, type CallAnswer } from '../../shared/client';
 import { ConfirmDialog } from '../../shared/ConfirmDialog';
 import { downloadCsv, toCsv } from '../../shared/csv';
@@ -43,6 +45,8 @@ export function UnmatchedPage() {
   const queryClient = useQueryClient();
   const list = useQuery({ queryKey: ['unmatched'], queryFn: () => call('depositsUnmatched'), refetchInterval: 15_000 });
   const [assigning, setAssigning] = useState<Unmatched | null>(null);
+  // Others see the deposit as taken from the moment this operator starts assigning it.
+  useTakeClaim('deposit', assigning?.id, assigning !== null);
   const [member, setMember] = useState<MemberRow | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [done, setDone] = useState<string | null>(null);
@@ -75,18 +79,21 @@ export function UnmatchedPage() {
       key: 'actions',
       label: t('common.actions'),
       render: (d) => (
-        <button
-          type="button"
-          className="btn btn-primary"
-          onClick={() => {
-            setDone(null);
-            assign.reset();
-            setMember(null);
-            setAssigning(d);
-          }}
-        >
-          {t('unmatched.assign')}
-        </button>
+        <div className="row">
+          <ClaimBadge kind="deposit" id={d.id} />
+          <button
+            type="button"
+            className="btn btn-primary"
+            onClick={() => {
+              setDone(null);
+              assign.reset();
+              setMember(null);
+              setAssigning(d);
+            }}
+          >
+            {t('unmatched.assign')}
+          </button>
+        </div>
       ),
     },
   ];

@@ -3,6 +3,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useOperator } from '../../app/useOperator';
+import { ClaimBadge } from '../../shared/ClaimBadge';
 import { call, type CallAnswer } from '../../shared/client';
 import { ConfirmDialog } from '../../shared/ConfirmDialog';
 import { downloadCsv, toCsv } from '../../shared/csv';
@@ -92,6 +93,7 @@ export function HeldPage() {
       render: (d) =>
         d.status === 'HELD' ? (
           <div className="row">
+            <ClaimBadge kind="held" id={d.id} />
             <button type="button" className="btn btn-primary" onClick={() => setAction({ kind: 'release', deposit: d })} aria-label={`${t('held.release')} ${d.username}`}>
               {t('held.release')}
             </button>
@@ -134,6 +136,7 @@ export function HeldPage() {
       <DataTable caption={t('held.title')} columns={columns} rows={list.data?.deposits} rowKey={(d) => d.id} loading={list.isPending} />
       {action && open ? (
         <ConfirmDialog
+          claim={{ kind: 'held', id: open.id }}
           title={action.kind === 'release' ? t('held.releaseTitle') : t('held.returnTitle')}
           member={{ name: open.name, phone: open.username, bank: open.bankCode, account: open.bankAccountNo }}
           amount={{ value: open.amount, currency: open.currency }}

@@ -16,6 +16,7 @@ import type { MemberRow } from './MemberPicker';
 import { useMutation } from '../../shared/mutation';
 import { MemberAudit } from '../audit/MemberAudit';
 import { MemberRiskFlags } from '../risk/MemberRiskFlags';
+import { MemberResponsible } from './MemberResponsible';
 import { MemberTags } from './MemberTags';
 
 interface MemberView {
@@ -30,7 +31,7 @@ interface MemberView {
 
 const PAGE_SIZE = 20;
 
-/** One member: wallet and game balances, bonus, invites, statement, slips, chat, tags, risk flags, notes; lock / unlock. */
+/** One member: wallet and game balances, bonus, invites, statement, slips, chat, responsible play, tags, risk flags, audit, notes; lock / unlock. */
 export function MemberPage() {
   const { t } = useTranslation();
   const { id = '' } = useParams();
@@ -163,6 +164,9 @@ export function MemberPage() {
               </li>
             ))}
           </ol>
+        </Card>
+        <Card title={t('responsible.title')}>
+          <MemberResponsible memberId={id} />
         </Card>
         <Card title={t('members.tags')}>
           <MemberTags memberId={id} tags={m?.tags ?? []} canEdit={can(operator?.role, 'members.tags')} />

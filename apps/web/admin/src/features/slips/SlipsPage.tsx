@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { slipReasonCodes, type SlipReasonCode } from '@mw/contract/errors';
 import { useOperator } from '../../app/useOperator';
+import { ClaimBadge } from '../../shared/ClaimBadge';
 import { call, type CallAnswer } from '../../shared/client';
 import { ConfirmDialog } from '../../shared/ConfirmDialog';
 import { age, dateTime, money } from '../../shared/format';
@@ -96,6 +97,7 @@ export function SlipsPage() {
                 <strong>{s.name || s.username}</strong> <SlipAmount slip={s} /> <StatusBadge status={s.status} />
                 <span className="muted">{age(s.createdAt)}</span>
               </button>
+              <ClaimBadge kind="slip" id={s.id} />
             </li>
           ))}
           <li className="row">
@@ -155,6 +157,7 @@ export function SlipsPage() {
       </div>
       {slip && asking ? (
         <ConfirmDialog
+          claim={{ kind: 'slip', id: slip.id }}
           title={asking === 'approve' ? t('money.slipTitle') : t('money.slipRejectTitle')}
           member={{ name: slip.name, phone: slip.username, bank: slip.bankCode, account: slip.bankAccountNo }}
           amount={slip.amount !== null ? { value: slip.amount, currency: slip.currency } : typed !== null ? { value: typed, currency: slip.currency } : null}

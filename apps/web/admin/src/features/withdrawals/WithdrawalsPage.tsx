@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { useOperator } from '../../app/useOperator';
 import { errorText } from '../../i18n/errors';
 import { newIdempotencyKey } from '../../shared/api';
+import { ClaimBadge } from '../../shared/ClaimBadge';
 import { call, type CallAnswer } from '../../shared/client';
 import { ConfirmDialog } from '../../shared/ConfirmDialog';
 import { allPages, downloadCsv, toCsv } from '../../shared/csv';
@@ -121,6 +122,7 @@ export function WithdrawalsPage() {
       render: (w) =>
         w.status === 'PENDING' && w.payout === 'pending' ? (
           <div className="row">
+            <ClaimBadge kind="withdrawal" id={w.id} />
             <button type="button" className="btn btn-primary" onClick={() => open('approve', w)} aria-label={`${t('withdrawals.approve')} ${w.username} ${amountOf(w)}`}>
               {t('withdrawals.approve')}
             </button>
@@ -179,6 +181,7 @@ export function WithdrawalsPage() {
       <DataTable caption={t('withdrawals.title')} columns={columns} rows={list.data?.withdrawals} rowKey={(row) => row.id} loading={list.isPending} sort={sort} onSort={setSort} page={page} pageSize={PAGE_SIZE} total={list.data?.total} onPage={setPage} />
       {asking && w ? (
         <ConfirmDialog
+          claim={{ kind: 'withdrawal', id: w.id }}
           title={asking.kind === 'approve' ? t('money.approveTitle') : asking.kind === 'complete' ? t('money.completeTitle') : t('money.rejectTitle')}
           member={{ name: w.name, phone: w.username, bank: w.bankCode, account: w.bankAccountNo }}
           amount={{ value: w.amount, currency: w.currency }}
