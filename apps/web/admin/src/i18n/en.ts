@@ -441,7 +441,7 @@ export const en = {
     edit: 'Edit',
     save: 'Ask to change',
     cancel: 'Cancel',
-    channelHint: 'Members send money to this account: a change applies once a second person approves it.',
+    channelHint: 'Members send money to these accounts: a change to one applies once a second person approves it.',
   },
   operators: {
     title: 'Operators',
