@@ -1,4 +1,5 @@
 import { inflateRawSync } from 'node:zlib';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkInvariants } from '../src/money/ledger';
 import { dateOf, periodsOf } from '../src/modules/reports/periods';
@@ -102,6 +103,12 @@ describe.each(dbKinds)('reports on %s', (kind) => {
     [1, 'JOKER', 70_25, 10_00],
     [0, 'PG', 33_33, 0],
   ];
+  // The days (before today) each thing of the month happened on. The sandbox top-up, the withdrawals and the refund are today's.
+  const DAYS = {
+    registeredA: 19, registeredB: 13, registeredC: 4,
+    bank: 18, slip: 12, qr: 8, ewallet: 5, manual: 3,
+    bonus: 15, promotion: 10, wheel: 6, invite: 2, refund: 0,
+  };
   const get = async <T = Report>(name: string, query: string, token?: string) =>
     call<T>(t.app, 'GET', `/api/operator/reports/${name}?${query}`, token ? { token } : { headers: operator });
 
@@ -113,34 +120,64 @@ describe.each(dbKinds)('reports on %s', (kind) => {
     await withoutTurnoverSignal(t);
     await t.services.risk.rules.set({ ...(await t.services.risk.rules.get()), nameMismatch: false, sameBankAccount: false, sharedBonus: false });
     useTestClock(t);
+    /**
+     * A month, spread over its days: the calls run now, and what each wrote to the ledger is then
+     * moved `daysAgo` days back (the ledger is append-only: its trigger is set aside for that one
+     * UPDATE, in this test's own database), as if the call had been made that day.
+     */
+    const db = t.services.database.db;
+    const onDay = async (daysAgo: number, act: () => Promise<unknown>) => {
+      const since = (await sql<{ at: Date }>`SELECT clock_timestamp() AS at`.execute(db)).rows[0]?.at;
+      await act();
+      if (daysAgo === 0) return;
+      await sql`ALTER TABLE ledger_transactions DISABLE TRIGGER ledger_transactions_append_only`.execute(db);
+      await sql`UPDATE ledger_transactions SET created_at = created_at - make_interval(days => ${daysAgo}) WHERE created_at >= ${since}`.execute(db);
+      await sql`ALTER TABLE ledger_transactions ENABLE TRIGGER ledger_transactions_append_only`.execute(db);
+    };
+    const registeredAgo = async (memberId: string, daysAgo: number) => {
+      await sql`UPDATE members SET created_at = created_at - make_interval(days => ${daysAgo}) WHERE id = ${memberId}`.execute(db);
+    };
 
     // A month of activity through the real calls: members, deposits on every channel, withdrawals.
     const a = await registerMember(t.app, { name: '=HYPERLINK("x")' });
     const b = await registerMember(t.app);
     const c = await registerMember(t.app);
+    await registeredAgo(a.id, DAYS.registeredA);
+    await registeredAgo(b.id, DAYS.registeredB);
+    await registeredAgo(c.id, DAYS.registeredC);
     const tokenA = await login(t.app, a.phone, a.password);
     const tokenB = await login(t.app, b.phone, b.password);
     const profileA = (await call<{ bankCode: string; bankAccountNo: string }>(t.app, 'GET', '/api/account/profile', { token: tokenA })).body;
     const profileB = (await call<{ bankCode: string; bankAccountNo: string }>(t.app, 'GET', '/api/account/profile', { token: tokenB })).body;
     // bank feed ฿1,234.56 (A)
-    const fed = await call<{ feed: { status: number } }>(t.app, 'POST', '/api/sandbox/bank/transfers', { body: { fromBankCode: profileA.bankCode, fromAccountNo: profileA.bankAccountNo, toBankCode: 'KBANK', toAccountNo: '0451234567', amount: 1234.56 } });
-    expect(fed.body.feed).toEqual({ status: 200 });
+    await onDay(DAYS.bank, async () => {
+      const fed = await call<{ feed: { status: number } }>(t.app, 'POST', '/api/sandbox/bank/transfers', { body: { fromBankCode: profileA.bankCode, fromAccountNo: profileA.bankAccountNo, toBankCode: 'KBANK', toAccountNo: '0451234567', amount: 1234.56 } });
+      expect(fed.body.feed).toEqual({ status: 200 });
+    });
     // slip ฿456.78 (B): a transfer into the manual GSB account, then its slip uploaded
     const sent = await call<{ transRef: string }>(t.app, 'POST', '/api/sandbox/bank/transfers', { body: { fromBankCode: profileB.bankCode, fromAccountNo: profileB.bankAccountNo, toBankCode: 'GSB', toAccountNo: '020123456789', amount: 456.78 } });
     const png = (await t.app.inject({ method: 'GET', url: `/api/sandbox/bank/transfers/${sent.body.transRef}/slip.png` })).rawPayload;
     const boundary = `----reports${Date.now()}`;
     const payload = Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="slip.png"\r\nContent-Type: image/png\r\n\r\n`), png, Buffer.from(`\r\n--${boundary}--\r\n`)]);
-    const slip = await t.app.inject({ method: 'POST', url: '/api/wallet/slip', headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, authorization: `Bearer ${tokenB}`, 'x-requested-with': 'XMLHttpRequest' }, payload });
-    expect(slip.json()).toMatchObject({ status: 'SUCCESS', amount: 456.78 });
+    await onDay(DAYS.slip, async () => {
+      const slip = await t.app.inject({ method: 'POST', url: '/api/wallet/slip', headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, authorization: `Bearer ${tokenB}`, 'x-requested-with': 'XMLHttpRequest' }, payload });
+      expect(slip.json()).toMatchObject({ status: 'SUCCESS', amount: 456.78 });
+    });
     // QR at two gateways: WW ฿150.25 (A), PAYTIMZ ฿10 (B)
     for (const [token, provider, amount] of [[tokenA, 'WW', 150.25], [tokenB, 'PAYTIMZ', 10]] as const) {
-      const qr = await call<{ qrcodeId: string }>(t.app, 'POST', `/api/qrcode/${provider}`, { token, body: { amount } });
-      expect((await call(t.app, 'POST', `/api/sandbox/payments/${qr.body.qrcodeId}/pay`)).status).toBe(200);
+      await onDay(DAYS.qr, async () => {
+        const qr = await call<{ qrcodeId: string }>(t.app, 'POST', `/api/qrcode/${provider}`, { token, body: { amount } });
+        expect((await call(t.app, 'POST', `/api/sandbox/payments/${qr.body.qrcodeId}/pay`)).status).toBe(200);
+      });
     }
     // e-wallet transfer ฿75 (A)
-    expect((await call<{ feed: { status: number } }>(t.app, 'POST', '/api/sandbox/ewallet/transfers', { body: { fromPhone: a.phone, amount: 75 } })).body.feed).toEqual({ status: 200 });
+    await onDay(DAYS.ewallet, async () => {
+      expect((await call<{ feed: { status: number } }>(t.app, 'POST', '/api/sandbox/ewallet/transfers', { body: { fromPhone: a.phone, amount: 75 } })).body.feed).toEqual({ status: 200 });
+    });
     // manual ฿80 (C), by an operator
-    expect((await call(t.app, 'POST', '/api/operator/deposits', { headers: { ...operator, 'idempotency-key': key() }, body: { memberId: c.id, amount: 80, currency: 'BAHT', note: 'counter' } })).status).toBe(200);
+    await onDay(DAYS.manual, async () => {
+      expect((await call(t.app, 'POST', '/api/operator/deposits', { headers: { ...operator, 'idempotency-key': key() }, body: { memberId: c.id, amount: 80, currency: 'BAHT', note: 'counter' } })).status).toBe(200);
+    });
     // sandbox top-up ฿500 (B)
     expect((await call(t.app, 'POST', '/api/wallet/add', { token: tokenB, body: { amount: 500 } })).status).toBe(200);
     // withdrawals: A asks ฿300 (paid) and ฿100 (rejected: returned); B asks ฿200 (left pending)
@@ -153,13 +190,13 @@ describe.each(dbKinds)('reports on %s', (kind) => {
     expect((await call(t.app, 'POST', `/api/operator/withdrawals/${w300?.id}/approve`, { headers: operator })).body).toMatchObject({ payout: 'paid' });
     expect((await call(t.app, 'POST', `/api/operator/withdrawals/${w100?.id}/reject`, { headers: operator, body: { note: 'no' } })).status).toBe(200);
     // promotions paid by the money core under each kind's key: bonus ฿50 (less ฿0), promotion code ฿20, wheel ฿5, invite ฿12.34, refund ฿7.66
-    const credit = (source: string, kind: 'bonus' | 'spin_prize' | 'invite' | 'refund', memberId: string, amount: number) =>
-      t.services.money.credits.credit({ source, ref: key(), memberId, amount, currency: 'THB', kind, from: source.toUpperCase(), note: null });
-    await credit('bonus', 'bonus', a.id, 50_00);
-    await credit('promotion', 'bonus', b.id, 20_00);
-    await credit('spin', 'spin_prize', c.id, 5_00);
-    await credit('invite', 'invite', a.id, 12_34);
-    await credit('refund', 'refund', b.id, 7_66);
+    const credit = (daysAgo: number, source: string, kind: 'bonus' | 'spin_prize' | 'invite' | 'refund', memberId: string, amount: number) =>
+      onDay(daysAgo, () => t.services.money.credits.credit({ source, ref: key(), memberId, amount, currency: 'THB', kind, from: source.toUpperCase(), note: null }));
+    await credit(DAYS.bonus, 'bonus', 'bonus', a.id, 50_00);
+    await credit(DAYS.promotion, 'promotion', 'bonus', b.id, 20_00);
+    await credit(DAYS.wheel, 'spin', 'spin_prize', c.id, 5_00);
+    await credit(DAYS.invite, 'invite', 'invite', a.id, 12_34);
+    await credit(DAYS.refund, 'refund', 'refund', b.id, 7_66);
     // rounds at two providers on days of the month (seamless rounds are recorded where imported rounds are)
     for (const [n, [daysAgo, provider, stake, win]] of rounds.entries()) {
       await t.services.activity.recordSeamless(t.services.database.db, { provider, roundId: `r-${n}`, memberId: n % 2 ? b.id : a.id, category: 'slot', stake, win, at: new Date((today - daysAgo) * DAY - 7 * 3_600_000 + 12 * 3_600_000) });
@@ -179,10 +216,30 @@ describe.each(dbKinds)('reports on %s', (kind) => {
       channels: { bank: 1234.56, slip: 456.78, ewallet: 75, voucher: 0, manual: 80, 'qr:PAYTIMZ': 10, 'qr:WW': 150.25, sandbox: 500 },
       withdrawalsRequested: 600, withdrawalsPaid: 300, withdrawalsReturned: 100, net: 2206.59,
     };
-    const zero = { deposits: 0, depositCount: 0, channels: Object.fromEntries(Object.keys(figures.channels).map((k) => [k, 0])), withdrawalsRequested: 0, withdrawalsPaid: 0, withdrawalsReturned: 0, net: 0 };
+    // Each day's figures: the deposits on the days they were made, the withdrawals today.
+    const cents = (n: number) => Math.round(n * 100) / 100;
+    const zero = () => ({ deposits: 0, depositCount: 0, channels: Object.fromEntries(Object.keys(figures.channels).map((k) => [k, 0])) as Record<string, number>, withdrawalsRequested: 0, withdrawalsPaid: 0, withdrawalsReturned: 0, net: 0 });
+    const days = new Map<string, ReturnType<typeof zero>>();
+    const on = (daysAgo: number) => days.get(dateOf(today - daysAgo)) ?? days.set(dateOf(today - daysAgo), zero()).get(dateOf(today - daysAgo)) ?? zero();
+    const deposit = (daysAgo: number, channel: string, value: number) => {
+      const day = on(daysAgo);
+      day.deposits = cents(day.deposits + value);
+      day.depositCount += 1;
+      day.channels[channel] = cents((day.channels[channel] ?? 0) + value);
+    };
+    deposit(DAYS.bank, 'bank', 1234.56);
+    deposit(DAYS.slip, 'slip', 456.78);
+    deposit(DAYS.qr, 'qr:WW', 150.25);
+    deposit(DAYS.qr, 'qr:PAYTIMZ', 10);
+    deposit(DAYS.ewallet, 'ewallet', 75);
+    deposit(DAYS.manual, 'manual', 80);
+    deposit(0, 'sandbox', 500);
+    Object.assign(on(0), { withdrawalsRequested: 600, withdrawalsPaid: 300, withdrawalsReturned: 100 });
+    for (const day of days.values()) day.net = cents(day.deposits - day.withdrawalsPaid);
+    expect(days.size).toBe(6);
     for (const row of res.body.rows) {
       const { period, from: f, to: t2, ...rest } = row;
-      expect({ period, ...rest }).toEqual({ period, ...(period === to ? figures : zero) });
+      expect({ period, ...rest }).toEqual({ period, ...(days.get(period ?? '') ?? zero()) });
       expect([f, t2]).toEqual([period, period]);
     }
     expect(res.body.totals).toEqual(figures);
@@ -190,7 +247,8 @@ describe.each(dbKinds)('reports on %s', (kind) => {
     // The same money in weeks and in months; the dashboard's day agrees.
     for (const granularity of ['week', 'month']) expect((await get('cash', `from=${from}&to=${to}&granularity=${granularity}&currency=THB`)).body.totals).toEqual(figures);
     const dashboard = await call<{ totals: Array<{ currency: string; deposits: number; withdrawals: number }> }>(t.app, 'GET', '/api/operator/dashboard', { headers: operator });
-    expect(dashboard.body.totals.find((x) => x.currency === 'THB')).toMatchObject({ deposits: 2506_59, withdrawals: 300_00 });
+    // The dashboard's today: the sandbox top-up and the payout.
+    expect(dashboard.body.totals.find((x) => x.currency === 'THB')).toMatchObject({ deposits: 500_00, withdrawals: 300_00 });
     // Nothing of it is kip.
     const lak = await get('cash', `from=${from}&to=${to}&currency=LAK`);
     expect(lak.body.totals).toMatchObject({ deposits: 0, withdrawalsPaid: 0, net: 0 });
@@ -199,9 +257,12 @@ describe.each(dbKinds)('reports on %s', (kind) => {
   it('bonus-cost: every kind of promotion and the total', async () => {
     const res = await get('bonus-cost', `from=${from}&to=${to}&granularity=day&currency=THB`);
     const figures = { bonus: 50, promotion: 20, wheel: 5, invite: 12.34, refund: 7.66, total: 95 };
+    const paidOn = new Map([[DAYS.bonus, 'bonus'], [DAYS.promotion, 'promotion'], [DAYS.wheel, 'wheel'], [DAYS.invite, 'invite'], [DAYS.refund, 'refund']].map(([daysAgo, kind]) => [dateOf(today - (daysAgo as number)), kind as keyof typeof figures]));
     for (const row of res.body.rows) {
       const { period, from: _f, to: _t, ...rest } = row;
-      expect(rest).toEqual(period === to ? figures : { bonus: 0, promotion: 0, wheel: 0, invite: 0, refund: 0, total: 0 });
+      const kind = paidOn.get(period ?? '');
+      const none = { bonus: 0, promotion: 0, wheel: 0, invite: 0, refund: 0, total: 0 };
+      expect(rest, period).toEqual(kind ? { ...none, [kind]: figures[kind], total: figures[kind] } : none);
     }
     expect(res.body.totals).toEqual(figures);
   });
@@ -230,8 +291,18 @@ describe.each(dbKinds)('reports on %s', (kind) => {
     const res = await get('members', `from=${from}&to=${to}&granularity=month&currency=THB`);
     // 4 registered (the demo member, seeded at start, and the suite's 3); the 3 deposited for the first time; 3 members' accounts moved; 7 deposits.
     expect(res.body.totals).toEqual({ newMembers: 4, firstDepositors: 3, firstDepositorsPercent: 75, active: 3, deposits: 2506.59, depositCount: 7, averageDeposit: 358.08 });
+    // Day by day: each member on the day they registered and on the day of their first deposit.
     const days = await get('members', `from=${from}&to=${to}&granularity=day&currency=THB`);
-    expect(days.body.rows.find((r) => r.period === to)).toMatchObject({ newMembers: 4, firstDepositors: 3, firstDepositorsPercent: 75, active: 3 });
+    const day = (daysAgo: number) => days.body.rows.find((r) => r.period === dateOf(today - daysAgo));
+    expect(day(DAYS.registeredA)).toMatchObject({ newMembers: 1, firstDepositors: 0, firstDepositorsPercent: 0, active: 0 });
+    expect(day(DAYS.bank)).toMatchObject({ newMembers: 0, firstDepositors: 1, firstDepositorsPercent: 0, active: 1, deposits: 1234.56, depositCount: 1 });
+    expect(day(DAYS.slip)).toMatchObject({ newMembers: 0, firstDepositors: 1, active: 1, deposits: 456.78 });
+    expect(day(DAYS.registeredC)).toMatchObject({ newMembers: 1, firstDepositors: 0 });
+    expect(day(DAYS.manual)).toMatchObject({ newMembers: 0, firstDepositors: 1, active: 1, deposits: 80 });
+    // Today: the demo member (seeded at start) is new; A and B moved money (withdrawals, the top-up, the refund).
+    expect(day(0)).toMatchObject({ newMembers: 1, firstDepositors: 0, firstDepositorsPercent: 0, active: 2, deposits: 500, depositCount: 1 });
+    expect(days.body.rows.reduce((n, r) => n + (r.newMembers as number), 0)).toBe(4);
+    expect(days.body.rows.reduce((n, r) => n + (r.firstDepositors as number), 0)).toBe(3);
   });
 
   it('top-depositors, CSV and XLSX: a member named =HYPERLINK("x") stays text', async () => {
