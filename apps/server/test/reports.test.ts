@@ -198,6 +198,8 @@ describe.each(dbKinds)('reports on %s', (kind) => {
     await credit(DAYS.invite, 'invite', 'invite', a.id, 12_34);
     await credit(DAYS.refund, 'refund', 'refund', b.id, 7_66);
     // rounds at two providers on days of the month (seamless rounds are recorded where imported rounds are)
+    // A is tagged vip (the tag filter's test).
+    expect((await call(t.app, 'PUT', `/api/operator/members/${a.id}/tags`, { headers: operator, body: { tags: ['vip'] } })).status).toBe(200);
     for (const [n, [daysAgo, provider, stake, win]] of rounds.entries()) {
       await t.services.activity.recordSeamless(t.services.database.db, { provider, roundId: `r-${n}`, memberId: n % 2 ? b.id : a.id, category: 'slot', stake, win, at: new Date((today - daysAgo) * DAY - 7 * 3_600_000 + 12 * 3_600_000) });
     }
@@ -346,6 +348,27 @@ describe.each(dbKinds)('reports on %s', (kind) => {
         json.body.columns.forEach((c, j) => expect(Number(fromCsv[i + 1]?.[j + 3]), `${name} ${row.period} ${c.key}`).toBe(value(row, c.key)));
       }
     }
+  });
+
+  it('a tag narrows every report to its members: their deposits, withdrawals, promotions, rounds and registrations', async () => {
+    const query = `from=${from}&to=${to}&granularity=month&currency=THB&tag=vip`;
+    const cash = await get('cash', query);
+    expect(cash.body.tag).toBe('vip');
+    expect(cash.body.totals).toEqual({
+      deposits: 1459.81, depositCount: 3,
+      channels: { bank: 1234.56, slip: 0, ewallet: 75, voucher: 0, manual: 0, 'qr:WW': 150.25 },
+      withdrawalsRequested: 400, withdrawalsPaid: 300, withdrawalsReturned: 100, net: 1159.81,
+    });
+    expect((await get('bonus-cost', query)).body.totals).toEqual({ bonus: 50, promotion: 0, wheel: 0, invite: 12.34, refund: 0, total: 62.34 });
+    expect((await get('ggr', query)).body.totals).toEqual({ stakes: 153.33, wins: 75.5, ggr: 77.83, rounds: 3, providers: { PG: { stakes: 153.33, wins: 75.5, ggr: 77.83 } } });
+    expect((await get('members', query)).body.totals).toEqual({ newMembers: 1, firstDepositors: 1, firstDepositorsPercent: 100, active: 1, deposits: 1459.81, depositCount: 3, averageDeposit: 486.6 });
+    expect((await get('top-depositors', query)).body.rows.map((r) => r.name)).toEqual(['=HYPERLINK("x")']);
+    // The export says which members it is about.
+    const csv = await t.app.inject({ method: 'GET', url: `/api/operator/reports/cash?${query}&format=csv`, headers: operator });
+    expect(csv.headers['content-disposition']).toBe(`attachment; filename="report-cash-THB-vip-${from}-${to}.csv"`);
+    // A tag nobody has: nothing; a tag that cannot be one: 400.
+    expect((await get('cash', `from=${from}&to=${to}&currency=THB&tag=nobody`)).body.totals).toMatchObject({ deposits: 0, withdrawalsRequested: 0 });
+    expect(await get('cash', `from=${from}&to=${to}&tag=${encodeURIComponent('VIP!')}`)).toMatchObject({ status: 400, body: { message: 'REPORT_TAG_INVALID' } });
   });
 
   it('refuses bad input with a clear 400, and each role sees what the matrix says', async () => {

@@ -17,4 +17,6 @@ export const reportErrorCodes = [
   'REPORT_CURRENCY_INVALID',
   /** 400: `format` is not json, csv or xlsx. */
   'REPORT_FORMAT_INVALID',
+  /** 400: `tag` is not a member tag as the members list writes them (lowercase letters, digits, dashes; up to 24). */
+  'REPORT_TAG_INVALID',
 ] as const;

@@ -44,6 +44,9 @@ export interface DepositorFigure {
 
 type Num = string | number;
 
+/** `AND <member column> IN (members)` when a report is narrowed to some members (a tag), else nothing. */
+const onlyMembers = (column: RawBuilder<unknown>, members: RawBuilder<unknown> | undefined) => (members ? sql`AND ${column} IN (${members})` : sql``);
+
 /**
  * Report figures read from the ledger's postings, per period of a span and one currency. Nothing
  * here writes and nothing is counted apart from the postings: every figure is a sum over
@@ -57,7 +60,7 @@ export class LedgerReports {
    * (external_credits.source); a bank transfer credited through a slip is told from the bank
    * feed by `slipTransfers` (the deposit module's subquery of credited slips' transfer keys).
    */
-  async deposits(span: ReportSpan, currency: Currency, slipTransfers: RawBuilder<unknown>): Promise<ChannelFigure[]> {
+  async deposits(span: ReportSpan, currency: Currency, slipTransfers: RawBuilder<unknown>, members?: RawBuilder<unknown>): Promise<ChannelFigure[]> {
     const rows = await sql<{ period: number; channel: string; amount: Num; n: Num }>`
       SELECT ${dayOf(span, sql`t.created_at`)} AS period,
         CASE
@@ -76,13 +79,13 @@ export class LedgerReports {
       LEFT JOIN external_credits ec ON ec.operation_id = t.operation_id
       LEFT JOIN operations o ON o.id = t.operation_id
       WHERE t.kind = 'deposit' AND t.created_at >= ${span.from} AND t.created_at < ${span.to}
-        AND a.kind = 'wallet' AND a.currency = ${currency}
+        AND a.kind = 'wallet' AND a.currency = ${currency} ${onlyMembers(sql`a.member_id`, members)}
       GROUP BY 1, 2`.execute(this.db);
     return rows.rows.map((r) => ({ period: Number(r.period), channel: r.channel, amount: Number(r.amount), count: Number(r.n) }));
   }
 
   /** Withdrawals per period: the money held when members asked, paid out, and returned. */
-  async withdrawals(span: ReportSpan, currency: Currency): Promise<WithdrawalFigure[]> {
+  async withdrawals(span: ReportSpan, currency: Currency, members?: RawBuilder<unknown>): Promise<WithdrawalFigure[]> {
     const rows = await sql<{ period: number; requested: Num; paid: Num; returned: Num }>`
       SELECT ${dayOf(span, sql`t.created_at`)} AS period,
         coalesce(sum(CASE WHEN t.kind = 'withdraw_hold' THEN e.amount END), 0) AS requested,
@@ -92,7 +95,7 @@ export class LedgerReports {
       JOIN ledger_entries e ON e.transaction_id = t.id
       JOIN ledger_accounts a ON a.id = e.account_id
       WHERE t.kind IN ('withdraw_hold', 'withdraw_complete', 'withdraw_reject') AND t.created_at >= ${span.from} AND t.created_at < ${span.to}
-        AND a.kind = 'withdrawal' AND a.currency = ${currency}
+        AND a.kind = 'withdrawal' AND a.currency = ${currency} ${onlyMembers(sql`a.member_id`, members)}
       GROUP BY 1`.execute(this.db);
     return rows.rows.map((r) => ({ period: Number(r.period), requested: Number(r.requested), paid: Number(r.paid), returned: Number(r.returned) }));
   }
@@ -102,7 +105,7 @@ export class LedgerReports {
    * ending a bonus took back), promotion codes (bonus credits keyed `promotion`), wheel prizes,
    * invite and refund payouts.
    */
-  async promotions(span: ReportSpan, currency: Currency): Promise<PromotionFigure[]> {
+  async promotions(span: ReportSpan, currency: Currency, members?: RawBuilder<unknown>): Promise<PromotionFigure[]> {
     const rows = await sql<{ period: number; kind: PromotionFigure['kind']; amount: Num }>`
       SELECT ${dayOf(span, sql`t.created_at`)} AS period,
         CASE
@@ -118,12 +121,13 @@ export class LedgerReports {
       LEFT JOIN external_credits ec ON ec.operation_id = t.operation_id
       WHERE t.created_at >= ${span.from} AND t.created_at < ${span.to}
         AND a.kind = 'system' AND a.currency = ${currency} AND (a.id = 'sys:bonus' OR a.id LIKE 'sys:bonus:%')
+        ${members ? sql`AND EXISTS (SELECT 1 FROM ledger_entries me JOIN ledger_accounts ma ON ma.id = me.account_id WHERE me.transaction_id = t.id AND ma.member_id IN (${members}))` : sql``}
       GROUP BY 1, 2`.execute(this.db);
     return rows.rows.map((r) => ({ period: Number(r.period), kind: r.kind, amount: Number(r.amount) }));
   }
 
   /** Per period: deposits (amount and how many) and the members whose accounts moved. */
-  async memberMoney(span: ReportSpan, currency: Currency): Promise<MemberMoneyFigure[]> {
+  async memberMoney(span: ReportSpan, currency: Currency, members?: RawBuilder<unknown>): Promise<MemberMoneyFigure[]> {
     const rows = await sql<{ period: number; deposits: Num; n: Num; active: Num }>`
       SELECT ${periodOf(span, sql`t.created_at`)} AS period,
         coalesce(sum(CASE WHEN t.kind = 'deposit' AND a.kind = 'wallet' THEN e.amount END), 0) AS deposits,
@@ -132,13 +136,13 @@ export class LedgerReports {
       FROM ledger_transactions t
       JOIN ledger_entries e ON e.transaction_id = t.id
       JOIN ledger_accounts a ON a.id = e.account_id
-      WHERE t.created_at >= ${span.from} AND t.created_at < ${span.to} AND a.member_id IS NOT NULL AND a.currency = ${currency}
+      WHERE t.created_at >= ${span.from} AND t.created_at < ${span.to} AND a.member_id IS NOT NULL AND a.currency = ${currency} ${onlyMembers(sql`a.member_id`, members)}
       GROUP BY 1`.execute(this.db);
     return rows.rows.map((r) => ({ period: Number(r.period), deposits: Number(r.deposits), depositCount: Number(r.n), active: Number(r.active) }));
   }
 
   /** Per period: the members whose first deposit ever (to a wallet of this currency) was in it. */
-  async firstDepositors(span: ReportSpan, currency: Currency): Promise<Array<{ period: number; count: number }>> {
+  async firstDepositors(span: ReportSpan, currency: Currency, members?: RawBuilder<unknown>): Promise<Array<{ period: number; count: number }>> {
     const rows = await sql<{ period: number; n: Num }>`
       SELECT ${dayOf(span, sql`f.first_at`)} AS period, count(*) AS n
       FROM (
@@ -146,7 +150,7 @@ export class LedgerReports {
         FROM ledger_transactions t
         JOIN ledger_entries e ON e.transaction_id = t.id
         JOIN ledger_accounts a ON a.id = e.account_id
-        WHERE t.kind = 'deposit' AND t.created_at < ${span.to} AND a.kind = 'wallet' AND a.currency = ${currency}
+        WHERE t.kind = 'deposit' AND t.created_at < ${span.to} AND a.kind = 'wallet' AND a.currency = ${currency} ${onlyMembers(sql`a.member_id`, members)}
         GROUP BY a.member_id
       ) f
       WHERE f.first_at >= ${span.from}
@@ -155,7 +159,7 @@ export class LedgerReports {
   }
 
   /** The members who deposited most in the span (ties by id), with what was paid out to them. */
-  async topDepositors(span: ReportSpan, currency: Currency, limit: number): Promise<DepositorFigure[]> {
+  async topDepositors(span: ReportSpan, currency: Currency, limit: number, members?: RawBuilder<unknown>): Promise<DepositorFigure[]> {
     const rows = await sql<{ member_id: string; deposits: Num; n: Num; paid: Num }>`
       SELECT a.member_id,
         coalesce(sum(CASE WHEN t.kind = 'deposit' AND a.kind = 'wallet' THEN e.amount END), 0) AS deposits,
@@ -165,7 +169,7 @@ export class LedgerReports {
       JOIN ledger_entries e ON e.transaction_id = t.id
       JOIN ledger_accounts a ON a.id = e.account_id
       WHERE t.kind IN ('deposit', 'withdraw_complete') AND t.created_at >= ${span.from} AND t.created_at < ${span.to}
-        AND a.member_id IS NOT NULL AND a.kind IN ('wallet', 'withdrawal') AND a.currency = ${currency}
+        AND a.member_id IS NOT NULL AND a.kind IN ('wallet', 'withdrawal') AND a.currency = ${currency} ${onlyMembers(sql`a.member_id`, members)}
       GROUP BY a.member_id
       HAVING count(CASE WHEN t.kind = 'deposit' AND a.kind = 'wallet' THEN 1 END) > 0
       ORDER BY 2 DESC, 1

@@ -29,6 +29,7 @@ export const reportQuerySchema = z.object({
   granularity: z.string().max(16).optional().describe('day (default) | week (from Monday) | month'),
   currency: z.string().max(8).optional().describe('THB | LAK (default: the site\'s: LAK in Laos mode, else THB)'),
   format: z.string().max(8).optional().describe('json (default) | csv | xlsx'),
+  tag: z.string().max(40).optional().describe('only the members with this tag (vip, watch, affiliate …): their money, rounds and registrations; promotions paid to them'),
 });
 export type ReportQuery = z.infer<typeof reportQuerySchema>;
 
@@ -56,6 +57,8 @@ export const reportSchema = z.looseObject({
   granularity: z.enum(REPORT_GRANULARITIES),
   currency: z.enum(['THB', 'LAK']),
   timeZone: z.string(),
+  /** The member tag the figures are narrowed to (null: every member). */
+  tag: z.string().nullable(),
   /** The table's figure columns in order (after `period`). */
   columns: z.array(reportColumnSchema),
   rows: z.array(reportRowSchema),

@@ -121,17 +121,23 @@ export class MemberDirectory {
   }
 
   /** Reports: members registered in a span per period, of one currency (THB counts the members who hold baht, written BAHT or THB). */
-  async registrations(span: ReportSpan, currency: 'THB' | 'LAK'): Promise<Array<{ period: number; count: number }>> {
+  async registrations(span: ReportSpan, currency: 'THB' | 'LAK', tag: string | null = null): Promise<Array<{ period: number; count: number }>> {
     const rows = await sql<{ period: number; n: string | number }>`
       SELECT ${dayOf(span, sql`created_at`)} AS period, count(*) AS n FROM members
       WHERE created_at >= ${span.from} AND created_at < ${span.to} AND (currency = 'LAK') = ${currency === 'LAK'}
+        ${tag === null ? sql`` : sql`AND id IN (${this.idsWithTag(tag)})`}
       GROUP BY 1`.execute(this.db);
     return rows.rows.map((r) => ({ period: Number(r.period), count: Number(r.n) }));
   }
 
   /** Reports: a subquery of the ids of the members who hold a currency (rounds carry no currency of their own). */
-  idsOfCurrency(currency: 'THB' | 'LAK'): RawBuilder<string> {
-    return sql<string>`SELECT id FROM members WHERE (currency = 'LAK') = ${currency === 'LAK'}`;
+  idsOfCurrency(currency: 'THB' | 'LAK', tag: string | null = null): RawBuilder<string> {
+    return sql<string>`SELECT id FROM members WHERE (currency = 'LAK') = ${currency === 'LAK'}${tag === null ? sql`` : sql` AND id IN (${this.idsWithTag(tag)})`}`;
+  }
+
+  /** Reports: a subquery of the ids of the members with this tag. */
+  idsWithTag(tag: string): RawBuilder<string> {
+    return sql<string>`SELECT member_id FROM member_tags WHERE tag = ${tag}`;
   }
 
   /** Usernames and names of these members. */

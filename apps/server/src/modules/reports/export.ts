@@ -42,6 +42,7 @@ export function answerOf(table: ReportTable): ReportAnswer {
     granularity: request.granularity,
     currency: request.currency,
     timeZone: table.timeZone,
+    tag: request.tag,
     columns: table.columns,
     rows: table.rows.map((r) => ({ ...(r.period ?? {}), ...nested(table.columns, r.figures) })),
     totals: nested(table.columns.filter((c) => c.kind !== 'text' && c.key !== 'rank'), table.totals),
@@ -92,5 +93,6 @@ export function xlsxOf(table: ReportTable): Buffer {
 /** The download's file name: report-cash-THB-2026-01-01-2026-01-31.csv. */
 export function fileNameOf(table: ReportTable, extension: 'csv' | 'xlsx'): string {
   const { from, to } = rangeOf(table.request);
-  return `report-${table.request.name}-${table.request.currency}-${from}-${to}.${extension}`;
+  const tag = table.request.tag === null ? '' : `-${table.request.tag}`;
+  return `report-${table.request.name}-${table.request.currency}${tag}-${from}-${to}.${extension}`;
 }

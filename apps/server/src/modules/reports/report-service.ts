@@ -3,6 +3,7 @@ import {
   REPORT_FORMATS, REPORT_GRANULARITIES, REPORT_MAX_DAYS, REPORT_NAMES, TOP_DEPOSITORS,
   type ReportColumn, type ReportFormat, type ReportGranularity, type ReportName, type ReportQuery,
 } from '@mw/contract/operator/reports';
+import { memberTagSchema } from '@mw/contract/operator/backoffice';
 import { AppError } from '../../lib/errors';
 import type { ReportSpan } from '../../lib/report-span';
 import type { LedgerReports } from '../../money/ledger-reports';
@@ -19,6 +20,8 @@ export interface ReportRequest {
   granularity: ReportGranularity;
   currency: Currency;
   format: ReportFormat;
+  /** Only the members with this tag (null: every member). */
+  tag: string | null;
 }
 
 /** A built report: minor units inside (the route converts), one figure map per period and the totals. */
@@ -57,7 +60,9 @@ export function checkRequest(name: string, query: ReportQuery, siteCurrency: Cur
   if (currency !== 'THB' && currency !== 'LAK') throw new AppError(400, 'REPORT_CURRENCY_INVALID', { currencies: ['THB', 'LAK'] });
   const format = query.format ?? 'json';
   if (!(REPORT_FORMATS as readonly string[]).includes(format)) throw new AppError(400, 'REPORT_FORMAT_INVALID', { formats: REPORT_FORMATS });
-  return { name: name as ReportName, firstDay, lastDay, granularity: unit, currency, format: format as ReportFormat };
+  const tag = query.tag === undefined || query.tag === '' ? null : query.tag.trim().toLowerCase();
+  if (tag !== null && !memberTagSchema.safeParse(tag).success) throw new AppError(400, 'REPORT_TAG_INVALID');
+  return { name: name as ReportName, firstDay, lastDay, granularity: unit, currency, format: format as ReportFormat, tag };
 }
 
 const amount = (key: string, group?: string): ReportColumn => ({ key, kind: 'amount', ...(group ? { group } : {}) });
@@ -101,10 +106,12 @@ export class ReportService {
     };
     const { ledger } = this.sources;
     const currency = request.currency;
+    // A tag narrows every figure to its members (their postings, rounds and registrations).
+    const tagged = request.tag === null ? undefined : this.sources.members.idsWithTag(request.tag);
 
     switch (request.name) {
       case 'cash': {
-        const [deposits, withdrawals] = await Promise.all([ledger.deposits(span, currency, this.sources.slipTransfers()), ledger.withdrawals(span, currency)]);
+        const [deposits, withdrawals] = await Promise.all([ledger.deposits(span, currency, this.sources.slipTransfers(), tagged), ledger.withdrawals(span, currency, tagged)]);
         const found = [...new Set(deposits.map((d) => d.channel))].filter((c) => !BASE_CHANNELS.includes(c)).sort();
         const channels = [...BASE_CHANNELS, ...found];
         for (const d of deposits) {
@@ -123,7 +130,7 @@ export class ReportService {
         return table(columns, sumOver(columns));
       }
       case 'bonus-cost': {
-        const paid = await ledger.promotions(span, currency);
+        const paid = await ledger.promotions(span, currency, tagged);
         for (const p of paid) {
           add(at(p.period), p.kind, p.amount);
           add(at(p.period), 'total', p.amount);
@@ -133,7 +140,7 @@ export class ReportService {
         return table(columns, sumOver(columns));
       }
       case 'ggr': {
-        const rounds = await this.sources.activity.byPeriod(span, this.sources.members.idsOfCurrency(currency));
+        const rounds = await this.sources.activity.byPeriod(span, this.sources.members.idsOfCurrency(currency, request.tag));
         const providers = [...new Set(rounds.map((r) => r.provider))].sort();
         for (const r of rounds) {
           const figures = at(r.period);
@@ -152,10 +159,10 @@ export class ReportService {
       case 'members': {
         const whole: ReportSpan = { ...span, unit: 'all' };
         const [registered, first, money, moneyAll] = await Promise.all([
-          this.sources.members.registrations(span, currency),
-          ledger.firstDepositors(span, currency),
-          ledger.memberMoney(span, currency),
-          ledger.memberMoney(whole, currency),
+          this.sources.members.registrations(span, currency, request.tag),
+          ledger.firstDepositors(span, currency, tagged),
+          ledger.memberMoney(span, currency, tagged),
+          ledger.memberMoney(whole, currency, tagged),
         ]);
         for (const r of registered) add(at(r.period), 'newMembers', r.count);
         for (const f of first) add(at(f.period), 'firstDepositors', f.count);
@@ -179,7 +186,7 @@ export class ReportService {
         return table(columns, totals);
       }
       case 'top-depositors': {
-        const top = await ledger.topDepositors(span, currency, TOP_DEPOSITORS);
+        const top = await ledger.topDepositors(span, currency, TOP_DEPOSITORS, tagged);
         const names = await this.sources.members.names(top.map((t) => t.memberId));
         const columns: ReportColumn[] = [count('rank'), { key: 'memberId', kind: 'text' }, { key: 'username', kind: 'text' }, { key: 'name', kind: 'text' }, amount('deposits'), count('depositCount'), amount('withdrawalsPaid'), amount('net')];
         const rows = top.map((t, i) => ({

@@ -46,6 +46,8 @@ export const en = {
     expired: 'The sign-in has expired. Start again.',
   },
   reports: {
+    tag: 'Member tag',
+    onlyTag: 'Only members tagged {{tag}}.',
     title: 'Reports',
     report: 'Report',
     names: { cash: 'Cash', 'bonus-cost': 'Bonus cost', ggr: 'GGR', members: 'Members', 'top-depositors': 'Top depositors' },

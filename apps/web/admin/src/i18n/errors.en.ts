@@ -186,4 +186,5 @@ export const errorsEn: OperatorErrorTexts = {
   REPORT_GRANULARITY_INVALID: 'Group by day, week or month.',
   REPORT_CURRENCY_INVALID: 'Choose THB or LAK.',
   REPORT_FORMAT_INVALID: 'The export is CSV or XLSX.',
+  REPORT_TAG_INVALID: 'A tag is lowercase letters, digits and dashes, up to 24.',
 };

@@ -186,4 +186,5 @@ export const errorsTh: OperatorErrorTexts = {
   REPORT_GRANULARITY_INVALID: 'จัดกลุ่มเป็นรายวัน รายสัปดาห์ หรือรายเดือน',
   REPORT_CURRENCY_INVALID: 'เลือก THB หรือ LAK',
   REPORT_FORMAT_INVALID: 'ส่งออกได้เป็น CSV หรือ XLSX',
+  REPORT_TAG_INVALID: 'แท็กเป็นตัวอักษรพิมพ์เล็ก ตัวเลข และขีด ไม่เกิน 24 ตัว',
 };

@@ -48,6 +48,8 @@ export const th: AdminMessages = {
     expired: 'การเข้าสู่ระบบหมดเวลา เริ่มใหม่อีกครั้ง',
   },
   reports: {
+    tag: 'แท็กสมาชิก',
+    onlyTag: 'เฉพาะสมาชิกที่มีแท็ก {{tag}}',
     title: 'รายงาน',
     report: 'รายงาน',
     names: { cash: 'เงินสด', 'bonus-cost': 'ต้นทุนโบนัส', ggr: 'GGR', members: 'สมาชิก', 'top-depositors': 'ผู้ฝากสูงสุด' },

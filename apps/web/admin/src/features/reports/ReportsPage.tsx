@@ -53,11 +53,19 @@ export function ReportsPage() {
     to: search.get('to') ?? localDay(),
     granularity: search.get('granularity') ?? 'day',
     currency: search.get('currency') ?? undefined,
+    tag: search.get('tag') || undefined,
   };
   const set = (key: string, value: string) => {
     const next = new URLSearchParams(search);
-    next.set(key, value);
+    if (value) next.set(key, value);
+    else next.delete(key);
     setSearch(next, { replace: true });
+  };
+  // The tag is applied when the field is left or Enter is pressed, not on each key.
+  const [tag, setTag] = useState(query.tag ?? '');
+  const applyTag = () => {
+    const value = tag.trim().toLowerCase();
+    if (value !== (query.tag ?? '')) set('tag', value);
   };
   const report = useQuery({ queryKey: ['report', name, query], queryFn: () => call(CALLS[name], { query }), enabled: Boolean(operator) });
   const [downloading, setDownloading] = useState<unknown>(null);
@@ -132,9 +140,26 @@ export function ReportsPage() {
             <option value="LAK">LAK</option>
           </select>
         </label>
+        <label className="field">
+          <span>{t('reports.tag')}</span>
+          <input
+            type="text"
+            value={tag}
+            maxLength={24}
+            placeholder={t('members.anyTag')}
+            onChange={(e) => setTag(e.target.value)}
+            onBlur={applyTag}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') {
+                e.preventDefault();
+                applyTag();
+              }
+            }}
+          />
+        </label>
       </form>
       <ErrorText error={report.error ?? downloading} />
-      {data ? <p className="muted">{t('reports.timeZone', { zone: data.timeZone, currency: data.currency })}</p> : null}
+      {data ? <p className="muted">{t('reports.timeZone', { zone: data.timeZone, currency: data.currency })}{data.tag ? ` ${t('reports.onlyTag', { tag: data.tag })}` : ''}</p> : null}
       {chart && chart.labels.length > 0 ? (
         <Suspense fallback={null}>
           <ReportChart labels={chart.labels} series={chart.series} title={t('reports.chart', { report: t(`reports.names.${name}`) })} />
