@@ -60,7 +60,7 @@ describe('back office promotions: forms, not JSON', () => {
     fireEvent.click(await screen.findByRole('button', { name: `${en.promotions.edit} WELCOME20` }));
     // The bonus's amounts: ฿100.00 minimum (10,000 satang), ₭300,000 maximum (30,000,000 hundredths).
     expect((screen.getAllByLabelText(`${en.promotions.minDeposit} (THB)`)[0] as HTMLInputElement).value).toBe('100.00');
-    expect((screen.getAllByLabelText(`${en.promotions.maxBonus} (LAK)`)[0] as HTMLInputElement).value).toBe('300000');
+    expect((screen.getAllByLabelText(`${en.promotions.maxBonus} (LAK)`)[0] as HTMLInputElement).value).toBe('300,000');
     noTextarea(container);
 
     tab(en.promotions.codes);
@@ -107,7 +107,7 @@ describe('back office promotions: forms, not JSON', () => {
     // The kip wheel: whole kip on screen, hundredths of a kip on the wire.
     fireEvent.click(screen.getByRole('button', { name: en.forms.wheel.of.replace('{{currency}}', 'LAK') }));
     const kip = (await screen.findAllByLabelText(en.forms.wheel.cell.replace('{{field}}', en.forms.wheel.prizeAmount.replace('{{currency}}', 'LAK')).replace('{{n}}', '2')))[0] as HTMLInputElement;
-    expect(kip.value).toBe('1000000');
+    expect(kip.value).toBe('1,000,000');
   });
 
   it('a wheel weight that is not a whole number gets its own message and nothing is sent', async () => {
@@ -151,8 +151,8 @@ describe('back office promotions: forms, not JSON', () => {
     tab(en.promotions.rules);
     const form = await screen.findByRole('form', { name: en.forms.rules.refund });
     const maximum = within(form).getByLabelText(`${en.forms.rules.maximum} (THB)`) as HTMLInputElement;
-    expect(maximum.value).toBe('5000.00');
-    expect((within(form).getByLabelText(`${en.forms.rules.maximum} (LAK)`) as HTMLInputElement).value).toBe('1000000');
+    expect(maximum.value).toBe('5,000.00');
+    expect((within(form).getByLabelText(`${en.forms.rules.maximum} (LAK)`) as HTMLInputElement).value).toBe('1,000,000');
     fireEvent.change(maximum, { target: { value: '2,500' } });
     fireEvent.click(within(form).getByRole('button', { name: en.common.save }));
     await waitFor(() => expect(api.callsTo('PUT', '/api/operator/refund-settings')).toHaveLength(1));

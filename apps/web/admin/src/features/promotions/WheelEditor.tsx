@@ -221,101 +221,101 @@ export function WheelEditor({ currency, stored }: { currency: CurrencyCode; stor
   return (
     <Card title={title}>
       <form className="form" onSubmit={submit} noValidate aria-label={title}>
-        <div className="grid-form">
-          <TextField label={t('promotions.nameField')} name="name" maxLength={80} value={draft.name} message={message('name')} onChange={(name) => edit({ name })} />
-          <MoneyInput label={t('forms.wheel.depositPerCoin')} name="depositPerCoin" currency={currency} value={draft.depositPerCoin} error={message('depositPerCoin')} onChange={(depositPerCoin) => edit({ depositPerCoin })} />
-          <NumberField label={t('forms.wheel.couponTtlDays')} name="couponTtlDays" value={draft.couponTtlDays} message={message('couponTtlDays')} onChange={(couponTtlDays) => edit({ couponTtlDays })} />
-          <CheckField label={t('promotions.active')} checked={draft.active} onChange={(active) => edit({ active })} />
-        </div>
         <div className="wheel-layout">
-          <div className="table-wrap">
-            <table className="table wheel-slices">
-              <caption className="sr-only">{t('forms.wheel.slices')}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t('forms.wheel.code')}</th>
-                  <th scope="col">{t('forms.wheel.label')}</th>
-                  <th scope="col">{t('forms.wheel.colours')}</th>
-                  <th scope="col">{t('forms.wheel.weight')}</th>
-                  <th scope="col">{t('forms.wheel.chance')}</th>
-                  <th scope="col">{t('forms.wheel.prizeName')}</th>
-                  <th scope="col">{t('forms.wheel.prizeAmount', { currency })}</th>
-                  <th scope="col">{t('common.actions')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {draft.slices.map((s, i) => {
-                  const n = i + 1;
-                  const cell = (field: string, label: string, value: string, onChange: (text: string) => void, width: number) => {
-                    const problem = message(`slices.${i}.${field}`);
-                    const id = `wheel-${currency}-${s.key}-${field}`;
-                    return (
-                      <td>
-                        <input id={id} aria-label={t('forms.wheel.cell', { field: label, n })} size={width} value={value} aria-invalid={problem ? true : undefined} aria-describedby={problem ? `${id}-m` : undefined} onChange={(e) => onChange(e.target.value)} />
-                        {problem ? (
-                          <p id={`${id}-m`} className="field-error" role="alert">
-                            {problem}
-                          </p>
-                        ) : null}
-                      </td>
-                    );
-                  };
-                  const amountProblem = message(`slices.${i}.prize.amount`);
-                  return (
-                    <tr key={s.key} data-testid="wheel-row">
-                      {cell('code', t('forms.wheel.code'), s.code, (code) => editSlice(i, { code: code.toUpperCase() }), 8)}
-                      {cell('label', t('forms.wheel.label'), s.label, (label) => editSlice(i, { label }), 10)}
-                      <td className="row">
-                        <input type="color" aria-label={t('forms.wheel.cell', { field: t('forms.wheel.bgColor'), n })} value={s.bgColor} onChange={(e) => editSlice(i, { bgColor: e.target.value })} />
-                        <input type="color" aria-label={t('forms.wheel.cell', { field: t('forms.wheel.textColor'), n })} value={s.textColor} onChange={(e) => editSlice(i, { textColor: e.target.value })} />
-                      </td>
-                      {cell('weight', t('forms.wheel.weight'), s.weight, (weight) => editSlice(i, { weight }), 6)}
-                      <td className="mono" data-testid="wheel-chance">
-                        {percent(odds[i] ?? null)}
-                      </td>
-                      {cell('prize.name', t('forms.wheel.prizeName'), s.prizeName, (prizeName) => editSlice(i, { prizeName }), 10)}
-                      <td>
-                        <div className="money-input">
-                          <span aria-hidden="true">{currency === 'LAK' ? '₭' : '฿'}</span>
-                          <input
-                            aria-label={t('forms.wheel.cell', { field: t('forms.wheel.prizeAmount', { currency }), n })}
-                            inputMode={currency === 'LAK' ? 'numeric' : 'decimal'}
-                            size={10}
-                            value={s.prizeAmount}
-                            aria-invalid={amountProblem ? true : undefined}
-                            onChange={(e) => editSlice(i, { prizeAmount: e.target.value })}
-                          />
-                        </div>
-                        {amountProblem ? (
-                          <p className="field-error" role="alert">
-                            {amountProblem}
-                          </p>
-                        ) : (
-                          <small className="muted">{amountReads(s.prizeAmount, currency) && s.prizeAmount.trim() !== '' ? (minorOf(s.prizeAmount, currency) === 0 ? t('forms.wheel.noPrize') : money((minorOf(s.prizeAmount, currency) ?? 0) / 100, currency)) : null}</small>
-                        )}
-                      </td>
-                      <td>
-                        <button type="button" className="btn" disabled={draft.slices.length <= 2} onClick={() => edit({ slices: draft.slices.filter((_, j) => j !== i) })}>
-                          {t('forms.wheel.remove', { n })}
-                        </button>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-              <tfoot>
-                <tr>
-                  <th scope="row" colSpan={3}>
-                    {t('forms.wheel.total')}
-                  </th>
-                  <td className="mono">{total}</td>
-                  <td className="mono">{odds.every((o) => o !== null) && draft.slices.length > 0 ? '100%' : '—'}</td>
-                  <td colSpan={3} />
-                </tr>
-              </tfoot>
-            </table>
+          <div className="grid-form wheel-fields">
+            <TextField label={t('promotions.nameField')} name="name" maxLength={80} value={draft.name} message={message('name')} onChange={(name) => edit({ name })} />
+            <MoneyInput label={t('forms.wheel.depositPerCoin')} name="depositPerCoin" currency={currency} value={draft.depositPerCoin} error={message('depositPerCoin')} onChange={(depositPerCoin) => edit({ depositPerCoin })} />
+            <NumberField label={t('forms.wheel.couponTtlDays')} name="couponTtlDays" value={draft.couponTtlDays} message={message('couponTtlDays')} onChange={(couponTtlDays) => edit({ couponTtlDays })} />
+            <CheckField label={t('promotions.active')} checked={draft.active} onChange={(active) => edit({ active })} />
           </div>
           <WheelPreview slices={draft.slices} title={t('forms.wheel.preview')} />
+        </div>
+        <div className="table-wrap">
+          <table className="table wheel-slices">
+            <caption className="sr-only">{t('forms.wheel.slices')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('forms.wheel.code')}</th>
+                <th scope="col">{t('forms.wheel.label')}</th>
+                <th scope="col">{t('forms.wheel.colours')}</th>
+                <th scope="col">{t('forms.wheel.weight')}</th>
+                <th scope="col">{t('forms.wheel.chance')}</th>
+                <th scope="col">{t('forms.wheel.prizeName')}</th>
+                <th scope="col">{t('forms.wheel.prizeAmount', { currency })}</th>
+                <th scope="col">{t('common.actions')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {draft.slices.map((s, i) => {
+                const n = i + 1;
+                const cell = (field: string, label: string, value: string, onChange: (text: string) => void, width: number) => {
+                  const problem = message(`slices.${i}.${field}`);
+                  const id = `wheel-${currency}-${s.key}-${field}`;
+                  return (
+                    <td>
+                      <input id={id} aria-label={t('forms.wheel.cell', { field: label, n })} size={width} value={value} aria-invalid={problem ? true : undefined} aria-describedby={problem ? `${id}-m` : undefined} onChange={(e) => onChange(e.target.value)} />
+                      {problem ? (
+                        <p id={`${id}-m`} className="field-error" role="alert">
+                          {problem}
+                        </p>
+                      ) : null}
+                    </td>
+                  );
+                };
+                const amountProblem = message(`slices.${i}.prize.amount`);
+                return (
+                  <tr key={s.key} data-testid="wheel-row">
+                    {cell('code', t('forms.wheel.code'), s.code, (code) => editSlice(i, { code: code.toUpperCase() }), 8)}
+                    {cell('label', t('forms.wheel.label'), s.label, (label) => editSlice(i, { label }), 10)}
+                    <td className="row">
+                      <input type="color" aria-label={t('forms.wheel.cell', { field: t('forms.wheel.bgColor'), n })} value={s.bgColor} onChange={(e) => editSlice(i, { bgColor: e.target.value })} />
+                      <input type="color" aria-label={t('forms.wheel.cell', { field: t('forms.wheel.textColor'), n })} value={s.textColor} onChange={(e) => editSlice(i, { textColor: e.target.value })} />
+                    </td>
+                    {cell('weight', t('forms.wheel.weight'), s.weight, (weight) => editSlice(i, { weight }), 6)}
+                    <td className="mono" data-testid="wheel-chance">
+                      {percent(odds[i] ?? null)}
+                    </td>
+                    {cell('prize.name', t('forms.wheel.prizeName'), s.prizeName, (prizeName) => editSlice(i, { prizeName }), 10)}
+                    <td>
+                      <div className="money-input">
+                        <span aria-hidden="true">{currency === 'LAK' ? '₭' : '฿'}</span>
+                        <input
+                          aria-label={t('forms.wheel.cell', { field: t('forms.wheel.prizeAmount', { currency }), n })}
+                          inputMode={currency === 'LAK' ? 'numeric' : 'decimal'}
+                          size={10}
+                          value={s.prizeAmount}
+                          aria-invalid={amountProblem ? true : undefined}
+                          onChange={(e) => editSlice(i, { prizeAmount: e.target.value })}
+                        />
+                      </div>
+                      {amountProblem ? (
+                        <p className="field-error" role="alert">
+                          {amountProblem}
+                        </p>
+                      ) : (
+                        <small className="muted">{amountReads(s.prizeAmount, currency) && s.prizeAmount.trim() !== '' ? (minorOf(s.prizeAmount, currency) === 0 ? t('forms.wheel.noPrize') : money((minorOf(s.prizeAmount, currency) ?? 0) / 100, currency)) : null}</small>
+                      )}
+                    </td>
+                    <td>
+                      <button type="button" className="btn" disabled={draft.slices.length <= 2} onClick={() => edit({ slices: draft.slices.filter((_, j) => j !== i) })}>
+                        {t('forms.wheel.remove', { n })}
+                      </button>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+            <tfoot>
+              <tr>
+                <th scope="row" colSpan={3}>
+                  {t('forms.wheel.total')}
+                </th>
+                <td className="mono">{total}</td>
+                <td className="mono">{odds.every((o) => o !== null) && draft.slices.length > 0 ? '100%' : '—'}</td>
+                <td colSpan={3} />
+              </tr>
+            </tfoot>
+          </table>
         </div>
         {message('slices') ? (
           <p className="field-error" role="alert">

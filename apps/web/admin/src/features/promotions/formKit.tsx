@@ -18,10 +18,11 @@ export function toMinor(major: number): number {
   return Math.round(major * 100);
 }
 
-/** An amount in minor units as the operator types it: baht with 2 decimals, whole kip; '' when there is none. */
+/** An amount in minor units as the operator types it (1,500.00 baht, 50,000 kip: parseMajor reads it back); '' when there is none. */
 export function majorText(minor: number | null | undefined, currency: CurrencyCode): string {
   if (minor === null || minor === undefined || !Number.isFinite(minor)) return '';
-  return (minor / 100).toFixed(decimalsOf(currency));
+  const decimals = decimalsOf(currency);
+  return new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals, useGrouping: true }).format(minor / 100);
 }
 
 /** A typed amount (major units) as minor units; null when empty or not an amount (MoneyInput says why). */
