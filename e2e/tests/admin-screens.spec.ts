@@ -3,6 +3,7 @@
  * violation, and a screenshot of each is kept (test-results/screens/admin-*.png).
  */
 import { expect, test } from '@playwright/test';
+import { th as TH } from '../../apps/web/admin/src/i18n/th';
 import { ADMIN_TEXT as T, DESKTOP, adminLogin, axeFindings } from './admin-support';
 import { registerViaApi, screen } from './support';
 
@@ -61,4 +62,24 @@ test('every page as the owner: no serious or critical axe finding, in English an
   }
   await page.goto('/admin');
   await screen(page, 'admin-th-dashboard');
+});
+
+test('the promotions page, every tab, as marketing: forms with no textarea, no serious or critical axe finding, in English and Thai', async ({ page }) => {
+  test.setTimeout(180_000);
+  await adminLogin(page, 'marketing');
+  const tabs = ['bonuses', 'codes', 'wheel', 'banners', 'rules'] as const;
+  for (const [locale, texts] of [['en', T], ['th', TH]] as const) {
+    if (locale === 'th') await page.getByRole('combobox', { name: T.app.language }).selectOption('th');
+    await page.goto('/admin/promotions');
+    await expect(page.getByRole('heading', { level: 1, name: texts.promotions.title })).toBeVisible();
+    for (const name of tabs) {
+      await page.getByRole('tab', { name: texts.promotions[name] }).click();
+      const panel = page.getByRole('tabpanel');
+      // Each tab's content has come: the bonus list, the codes' table, or its forms.
+      await expect(panel.locator(name === 'bonuses' ? 'ul.list li' : name === 'codes' ? 'table tbody tr' : 'form').first()).toBeVisible();
+      await expect(page.locator('textarea'), `${locale} ${name}`).toHaveCount(0);
+      expect(await axeFindings(page), `${locale} promotions ${name}`).toEqual([]);
+      await screen(page, `admin-${locale}-promotions-${name}`);
+    }
+  }
 });

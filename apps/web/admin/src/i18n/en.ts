@@ -1,5 +1,8 @@
+import { formsEn } from './forms.en';
+
 /** The back office's English texts. th.ts has the same keys (a test fails on a key missing in either). */
 export const en = {
+  ...formsEn,
   app: { name: 'Golden Wallet back office', skip: 'Skip to content', language: 'Language', logout: 'Log out', menu: 'Menu', role: 'Role: {{role}}', waiting: '{{count}} waiting', taken: '{{operator}} is working on this', liveOff: 'Live updates are off: reconnecting…' },
   kit: {
     member: 'Member',
@@ -400,8 +403,6 @@ export const en = {
     nameField: 'Name',
     active: 'Active',
     edit: 'Edit',
-    json: 'Settings (JSON)',
-    invalidJson: 'Not valid JSON: {{message}}',
     seeds: 'Fairness: each member’s server seed is hashed (SHA-256) before spins; rotating reveals it.',
     currency: 'Currency',
     percent: 'Bonus % of the deposit',
@@ -410,9 +411,9 @@ export const en = {
     percentFail: 'Fails below % of the bonus left',
     window: 'Deposit window (minutes)',
     sort: 'Order',
-    minDeposit: 'Minimum deposit ({{currency}}, minor units)',
-    maxBonus: 'Maximum bonus ({{currency}}, minor units)',
-    depositExample: 'Example deposit (THB, satang)',
+    minDeposit: 'Minimum deposit',
+    maxBonus: 'Maximum bonus',
+    depositExample: 'Example deposit',
     previewText: '{{deposit}} → bonus {{bonus}}, turnover to reach {{turnover}}',
   },
   settings: {

@@ -1,7 +1,9 @@
 import type { AdminMessages } from './messages';
+import { formsTh } from './forms.th';
 
 /** ข้อความภาษาไทยของหลังบ้าน (มีคีย์เดียวกับ en.ts) */
 export const th: AdminMessages = {
+  ...formsTh,
   app: { name: 'หลังบ้าน Golden Wallet', skip: 'ข้ามไปที่เนื้อหา', language: 'ภาษา', logout: 'ออกจากระบบ', menu: 'เมนู', role: 'บทบาท: {{role}}', waiting: 'รอ {{count}} รายการ', taken: '{{operator}} กำลังจัดการรายการนี้', liveOff: 'การอัปเดตสดหยุดอยู่ กำลังเชื่อมต่อใหม่…' },
   kit: {
     member: 'สมาชิก',
@@ -402,8 +404,6 @@ export const th: AdminMessages = {
     nameField: 'ชื่อ',
     active: 'เปิดใช้งาน',
     edit: 'แก้ไข',
-    json: 'การตั้งค่า (JSON)',
-    invalidJson: 'JSON ไม่ถูกต้อง: {{message}}',
     seeds: 'ความยุติธรรม: seed ของเซิร์ฟเวอร์ของสมาชิกแต่ละคนแสดงเป็นค่าแฮช SHA-256 ก่อนหมุน และเปิดเผยเมื่อเปลี่ยน seed',
     currency: 'สกุลเงิน',
     percent: 'โบนัส % ของยอดฝาก',
@@ -412,9 +412,9 @@ export const th: AdminMessages = {
     percentFail: 'ไม่ผ่านเมื่อเหลือต่ำกว่า % ของโบนัส',
     window: 'ช่วงเวลาฝาก (นาที)',
     sort: 'ลำดับ',
-    minDeposit: 'ฝากขั้นต่ำ ({{currency}} หน่วยย่อย)',
-    maxBonus: 'โบนัสสูงสุด ({{currency}} หน่วยย่อย)',
-    depositExample: 'ตัวอย่างยอดฝาก (บาท หน่วยสตางค์)',
+    minDeposit: 'ฝากขั้นต่ำ',
+    maxBonus: 'โบนัสสูงสุด',
+    depositExample: 'ตัวอย่างยอดฝาก',
     previewText: '{{deposit}} → โบนัส {{bonus}} ยอดเทิร์นที่ต้องทำ {{turnover}}',
   },
   settings: {

@@ -1,10 +1,17 @@
 import { getToken, setToken } from './session';
 
-/** A failed call: the server's status and `message` code (0 and NETWORK when nothing came back). */
+/** A field the server refused (400 KEY_MISSING / KEY_INVALID): its dotted path in the body and why (`missing`, `required`, `unknown`, a schema keyword). */
+export interface FieldIssue {
+  path: string;
+  code: string;
+}
+
+/** A failed call: the server's status and `message` code (0 and NETWORK when nothing came back), and the fields it named. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
+    readonly fields: readonly FieldIssue[] = [],
   ) {
     super(code);
     this.name = 'ApiError';
@@ -58,9 +65,17 @@ export async function api<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: st
   if (!response.ok) {
     const code = data && typeof data === 'object' && 'message' in data ? String((data as { message: unknown }).message) : `HTTP_${response.status}`;
     if (response.status === 401 && token) setToken(null);
-    throw new ApiError(response.status, code);
+    throw new ApiError(response.status, code, fieldsOf(data));
   }
   return data as T;
+}
+
+/** The `fields` of an error answer, when it has any well-formed ones. */
+function fieldsOf(data: unknown): FieldIssue[] {
+  if (!data || typeof data !== 'object' || !('fields' in data) || !Array.isArray(data.fields)) return [];
+  return (data.fields as unknown[]).flatMap((f): FieldIssue[] =>
+    f && typeof f === 'object' && 'path' in f && 'code' in f && typeof f.path === 'string' && typeof f.code === 'string' ? [{ path: f.path, code: f.code }] : [],
+  );
 }
 
 export function newIdempotencyKey(): string {

@@ -64,15 +64,6 @@ export async function call<N extends OperatorCallName>(name: N, input: CallInput
   return parsed.data as CallAnswer<N>;
 }
 
-/**
- * A call whose body the operator typed as JSON (the settings still edited as JSON: promotion codes,
- * the wheel, banners, invite and refund rules — issue 32 item 6 turns them into forms): the body is
- * not typed here, the server's schema checks it and answers which field is wrong. Otherwise `call`.
- */
-export function callWithJson<N extends OperatorCallName>(name: N, input: Omit<CallInput<N>, 'body'> & { body?: unknown }): Promise<CallAnswer<N>> {
-  return call(name, input as CallInput<N>);
-}
-
 /** A GET call's answer as a file (a report with `format=csv|xlsx`), saved by the browser under the server's file name. */
 export async function download<N extends OperatorCallName>(name: N, input: Pick<CallInput<N>, 'params' | 'query'>, fallbackName: string): Promise<void> {
   const def: EndpointDef = operatorCalls[name];

@@ -58,6 +58,7 @@ export function MoneyInput({
   min,
   max,
   name,
+  error,
 }: {
   label: string;
   currency: CurrencyCode;
@@ -68,6 +69,8 @@ export function MoneyInput({
   min?: number;
   max?: number;
   name?: string;
+  /** A message of the form's own (required, the server's refusal) when the amount itself reads well. */
+  error?: string | null;
 }) {
   const { t } = useTranslation();
   const id = useId();
@@ -76,6 +79,7 @@ export function MoneyInput({
   if (value.trim() !== '' && parsed === null) message = currency === 'LAK' ? t('kit.amountWholeKip') : t('kit.amountBaht');
   else if (parsed !== null && min !== undefined && parsed < min) message = t('kit.amountMin', { amount: money(min, currency) });
   else if (parsed !== null && max !== undefined && parsed > max) message = t('kit.amountMax', { amount: money(max, currency) });
+  else if (error) message = error;
   return (
     <div className="field money-field">
       <label htmlFor={id}>

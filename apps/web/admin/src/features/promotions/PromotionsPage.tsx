@@ -1,17 +1,22 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { call, callWithJson } from '../../shared/client';
-import { isAwaiting } from './JsonSetting';
-import { minor } from '../../shared/format';
+import { call } from '../../shared/client';
+import { money } from '../../shared/format';
+import { MoneyInput, type CurrencyCode } from '../../shared/money';
 import { Card, ErrorText, Notice, Page } from '../../shared/ui';
+import { isAwaiting } from './awaiting';
 import { formOf, previewBonus, validateBonus, type BonusForm, type BonusRow } from './bonusForm';
-import { JsonSetting } from './JsonSetting';
+import { Banners } from './BannersEditor';
+import { CURRENCIES, majorText, minorOf, useServerProblems, messageOf } from './formKit';
+import { PromotionCodes } from './PromotionCodes';
+import { Rules } from './RulesForms';
+import { Wheels } from './WheelEditor';
 import { useMutation } from '../../shared/mutation';
 
 type Tab = 'bonuses' | 'codes' | 'wheel' | 'banners' | 'rules';
 
-/** Marketing's screens: bonuses (a form with its checks and a preview), codes, the wheel, banners, invite and refund rules. */
+/** Marketing's screens, each a form with a message per field: bonuses, codes, the wheel, banners, invite and refund rules. */
 export function PromotionsPage() {
   const { t } = useTranslation();
   const [tab, setTab] = useState<Tab>('bonuses');
@@ -20,33 +25,17 @@ export function PromotionsPage() {
     <Page title={t('promotions.title')}>
       <div className="tabs" role="tablist">
         {tabs.map((name) => (
-          <button key={name} type="button" role="tab" aria-selected={tab === name} className={`tab${tab === name ? ' selected' : ''}`} onClick={() => setTab(name)}>
+          <button key={name} id={`promotions-tab-${name}`} type="button" role="tab" aria-selected={tab === name} aria-controls="promotions-panel" className={`tab${tab === name ? ' selected' : ''}`} onClick={() => setTab(name)}>
             {t(`promotions.${name}`)}
           </button>
         ))}
       </div>
-      <div role="tabpanel">
+      <div role="tabpanel" id="promotions-panel" aria-labelledby={`promotions-tab-${tab}`}>
         {tab === 'bonuses' ? <Bonuses /> : null}
-        {tab === 'codes' ? <JsonSetting title={t('promotions.codes')} cacheKey="promotions" load={() => call('promotionsList')} store={(body, code) => callWithJson('promotionPut', { params: { code }, body })} listKey="promotions" itemKey="code" /> : null}
-        {tab === 'wheel' ? (
-          <>
-            <p className="muted">{t('promotions.seeds')}</p>
-            <JsonSetting title={`${t('promotions.wheel')} THB`} cacheKey="spinwheel-THB" load={() => call('spinwheelGet', { query: { currency: 'THB' } })} store={(body) => callWithJson('spinwheelPut', { query: { currency: 'THB' }, body })} />
-            <JsonSetting title={`${t('promotions.wheel')} LAK`} cacheKey="spinwheel-LAK" load={() => call('spinwheelGet', { query: { currency: 'LAK' } })} store={(body) => callWithJson('spinwheelPut', { query: { currency: 'LAK' }, body })} />
-          </>
-        ) : null}
-        {tab === 'banners' ? (
-          <>
-            <JsonSetting title={`${t('promotions.banners')}: invite`} cacheKey="invite-banners" load={() => call('inviteBannersGet')} store={(body) => callWithJson('inviteBannersPut', { body })} />
-            <JsonSetting title={`${t('promotions.banners')}: refund`} cacheKey="refund-banners" load={() => call('refundBannersGet')} store={(body) => callWithJson('refundBannersPut', { body })} />
-          </>
-        ) : null}
-        {tab === 'rules' ? (
-          <>
-            <JsonSetting title="invite" cacheKey="invite-settings" load={() => call('inviteSettingsGet')} store={(body) => callWithJson('inviteSettingsPut', { body })} />
-            <JsonSetting title="refund" cacheKey="refund-settings" load={() => call('refundSettingsGet')} store={(body) => callWithJson('refundSettingsPut', { body })} />
-          </>
-        ) : null}
+        {tab === 'codes' ? <PromotionCodes /> : null}
+        {tab === 'wheel' ? <Wheels /> : null}
+        {tab === 'banners' ? <Banners /> : null}
+        {tab === 'rules' ? <Rules /> : null}
       </div>
     </Page>
   );
@@ -76,27 +65,51 @@ function Bonuses() {
   );
 }
 
+type AmountTexts = Partial<Record<CurrencyCode, { minDeposit: string; maxBonus: string }>>;
+
 function BonusEditor({ row, onClose }: { row: BonusRow; onClose: () => void }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [form, setForm] = useState<BonusForm>(() => formOf(row));
-  const [deposit, setDeposit] = useState(100_00);
+  const [base, setForm] = useState<BonusForm>(() => formOf(row));
+  // The amounts as typed, in major units of each currency (the form holds minor units).
+  const [texts, setTexts] = useState<AmountTexts>(() =>
+    Object.fromEntries(CURRENCIES.flatMap((c) => {
+      const a = row.amounts[c];
+      return a ? [[c, { minDeposit: majorText(a.minDeposit, c), maxBonus: majorText(a.maxBonus, c) }]] : [];
+    })),
+  );
+  const [deposit, setDeposit] = useState('1000.00');
+  const form: BonusForm = {
+    ...base,
+    amounts: Object.fromEntries(CURRENCIES.flatMap((c) => {
+      const a = texts[c];
+      return a ? [[c, { minDeposit: minorOf(a.minDeposit, c) ?? Number.NaN, maxBonus: minorOf(a.maxBonus, c) ?? Number.NaN }]] : [];
+    })),
+  };
   const problems = validateBonus(form);
   const save = useMutation({
-    mutationFn: () => callWithJson('bonusPut', { params: { code: row.code }, body: form }),
+    mutationFn: (body: BonusForm) => call('bonusPut', { params: { code: row.code }, body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['bonuses'] }),
   });
+  const server = useServerProblems(save.error);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (Object.keys(problems).length === 0) save.mutate();
+    if (Object.keys(problems).length === 0) save.mutate(form);
   };
   const number = (key: 'percent' | 'turnoverMultiple' | 'maxReceived' | 'percentFail' | 'sort' | 'depositWindowMinutes', label: string) => (
     <label className="field">
       <span>{label}</span>
-      <input type="number" step="any" name={key} value={Number.isFinite(form[key]) ? form[key] : ''} aria-invalid={problems[key] ? 'true' : 'false'} onChange={(e) => setForm({ ...form, [key]: e.target.value === '' ? Number.NaN : Number(e.target.value) })} />
+      <input type="number" step="any" name={key} value={Number.isFinite(form[key]) ? form[key] : ''} aria-invalid={problems[key] ? 'true' : 'false'} onChange={(e) => { save.reset(); setForm({ ...base, [key]: e.target.value === '' ? Number.NaN : Number(e.target.value) }); }} />
       {problems[key] ? <small className="error">{problems[key]}</small> : null}
     </label>
   );
+  const editAmount = (c: CurrencyCode, field: 'minDeposit' | 'maxBonus', value: string) => {
+    save.reset();
+    const now = texts[c] ?? { minDeposit: '', maxBonus: '' };
+    setTexts({ ...texts, [c]: { ...now, [field]: value } });
+  };
+  const depositMinor = minorOf(deposit, 'THB');
+  const preview = depositMinor === null ? null : previewBonus(form, 'THB', depositMinor);
   return (
     <Card title={`${t('promotions.edit')} ${row.code}`}>
       <form className="form grid-form" onSubmit={submit}>
@@ -107,30 +120,21 @@ function BonusEditor({ row, onClose }: { row: BonusRow; onClose: () => void }) {
         {number('depositWindowMinutes', t('promotions.window'))}
         {number('sort', t('promotions.sort'))}
         <label className="field check">
-          <input type="checkbox" checked={form.active} onChange={(e) => setForm({ ...form, active: e.target.checked })} />
+          <input type="checkbox" checked={form.active} onChange={(e) => { save.reset(); setForm({ ...base, active: e.target.checked }); }} />
           <span>{t('promotions.active')}</span>
         </label>
-        {Object.entries(form.amounts).map(([currency, amounts]) => (
-          <fieldset key={currency} className="field">
-            <legend>{currency}</legend>
-            <label>
-              <span>{t('promotions.minDeposit', { currency })}</span>
-              <input type="number" value={amounts.minDeposit} onChange={(e) => setForm({ ...form, amounts: { ...form.amounts, [currency]: { ...amounts, minDeposit: Number(e.target.value) } } })} />
-            </label>
-            <label>
-              <span>{t('promotions.maxBonus', { currency })}</span>
-              <input type="number" value={amounts.maxBonus} onChange={(e) => setForm({ ...form, amounts: { ...form.amounts, [currency]: { ...amounts, maxBonus: Number(e.target.value) } } })} />
-            </label>
+        {CURRENCIES.filter((c) => texts[c]).map((c) => (
+          <fieldset key={c} className="field">
+            <legend>{c}</legend>
+            <MoneyInput name={`amounts.${c}.minDeposit`} label={t('promotions.minDeposit')} currency={c} value={texts[c]?.minDeposit ?? ''} error={messageOf(problems, server, `amounts.${c}`) ? t('forms.err.amountPositive') : null} onChange={(value) => editAmount(c, 'minDeposit', value)} />
+            <MoneyInput name={`amounts.${c}.maxBonus`} label={t('promotions.maxBonus')} currency={c} value={texts[c]?.maxBonus ?? ''} error={messageOf(problems, server, `amounts.${c}`) ? t('forms.err.amountPositive') : null} onChange={(value) => editAmount(c, 'maxBonus', value)} />
           </fieldset>
         ))}
         <div className="preview" aria-live="polite">
           <h3>{t('common.preview')}</h3>
-          <label className="field">
-            <span>{t('promotions.depositExample')}</span>
-            <input type="number" value={deposit} onChange={(e) => setDeposit(Number(e.target.value))} />
-          </label>
+          <MoneyInput label={t('promotions.depositExample')} currency="THB" value={deposit} onChange={setDeposit} />
           <p data-testid="bonus-preview">
-            {t('promotions.previewText', { deposit: minor(deposit), bonus: minor(previewBonus(form, 'THB', deposit).bonus), turnover: minor(previewBonus(form, 'THB', deposit).turnover) })}
+            {preview && depositMinor !== null ? t('promotions.previewText', { deposit: money(depositMinor / 100, 'THB'), bonus: money(preview.bonus / 100, 'THB'), turnover: money(preview.turnover / 100, 'THB') }) : '—'}
           </p>
         </div>
         <div className="row">

@@ -1,15 +1,22 @@
+import type { z } from 'zod';
+import type { bonusBodySchema, storedBannersSchema } from '@mw/contract/operator/promotions';
+
 /** A bonus as the operator edits it (the PUT body of /api/operator/bonuses/:code) and its checks. */
+type StoredBanners = z.input<typeof storedBannersSchema>;
+type Category = z.input<typeof bonusBodySchema>['categories'][number];
+type Amounts = Partial<Record<'THB' | 'LAK', { minDeposit: number; maxBonus: number }>>;
+
 export interface BonusRow {
   code: string;
   type: 'limit' | 'day' | 'week';
   max_received: number;
   max_total: number | null;
   percent_fail: number | string;
-  banners: unknown;
+  banners: StoredBanners;
   percent: number | string;
-  amounts: Record<string, { minDeposit: number; maxBonus: number }>;
+  amounts: Amounts;
   turnover_multiple: number | string;
-  categories: string[];
+  categories: Category[];
   deposit_window_minutes: number;
   active: boolean;
   sort: number;
@@ -20,11 +27,11 @@ export interface BonusForm {
   maxReceived: number;
   maxTotal: number | null;
   percentFail: number;
-  banners: unknown;
+  banners: StoredBanners;
   percent: number;
-  amounts: Record<string, { minDeposit: number; maxBonus: number }>;
+  amounts: Amounts;
   turnoverMultiple: number;
-  categories: string[];
+  categories: Category[];
   depositWindowMinutes: number;
   active: boolean;
   sort: number;
@@ -56,6 +63,7 @@ export function validateBonus(form: BonusForm): Record<string, string> {
   if (!(form.percentFail >= 0 && form.percentFail <= 100)) problems.percentFail = '0–100';
   if (form.categories.length === 0) problems.categories = '≥ 1';
   for (const [currency, amounts] of Object.entries(form.amounts)) {
+    if (!amounts) continue;
     if (!(Number.isInteger(amounts.minDeposit) && amounts.minDeposit >= 1) || !(Number.isInteger(amounts.maxBonus) && amounts.maxBonus >= 1)) problems[`amounts.${currency}`] = '≥ 1';
   }
   if (Object.keys(form.amounts).length === 0) problems.amounts = '≥ 1 currency';
@@ -63,7 +71,7 @@ export function validateBonus(form: BonusForm): Record<string, string> {
 }
 
 /** What a member gets for a deposit (minor units): percent of it, up to the maximum; nothing under the minimum. */
-export function previewBonus(form: BonusForm, currency: string, deposit: number): { bonus: number; turnover: number } {
+export function previewBonus(form: BonusForm, currency: 'THB' | 'LAK', deposit: number): { bonus: number; turnover: number } {
   const amounts = form.amounts[currency];
   if (!amounts || deposit < amounts.minDeposit) return { bonus: 0, turnover: 0 };
   const bonus = Math.min(Math.floor((deposit * form.percent) / 100), amounts.maxBonus);
