@@ -15,7 +15,7 @@ let keys = 0;
 const key = () => `reports-${Date.now()}-${++keys}`;
 
 type Row = Record<string, unknown> & { period?: string };
-interface Report { report: string; from: string; to: string; granularity: string; currency: string; timeZone: string; columns: Array<{ key: string }>; rows: Row[]; totals: Record<string, unknown> }
+interface Report { report: string; from: string; to: string; granularity: string; currency: string; timeZone: string; tag: string | null; columns: Array<{ key: string }>; rows: Row[]; totals: Record<string, unknown> }
 
 /** The files of a zip (an .xlsx) by name. */
 function unzip(data: Buffer): Map<string, string> {
