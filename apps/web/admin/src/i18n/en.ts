@@ -1,5 +1,8 @@
+import { reconEn } from './recon.en';
+
 /** The back office's English texts. th.ts has the same keys (a test fails on a key missing in either). */
 export const en = {
+  ...reconEn,
   app: { name: 'Golden Wallet back office', skip: 'Skip to content', language: 'Language', logout: 'Log out', menu: 'Menu', role: 'Role: {{role}}', waiting: '{{count}} waiting', taken: '{{operator}} is working on this', liveOff: 'Live updates are off: reconnecting…' },
   kit: {
     member: 'Member',

@@ -1,7 +1,9 @@
 import type { AdminMessages } from './messages';
+import { reconTh } from './recon.th';
 
 /** ข้อความภาษาไทยของหลังบ้าน (มีคีย์เดียวกับ en.ts) */
 export const th: AdminMessages = {
+  ...reconTh,
   app: { name: 'หลังบ้าน Golden Wallet', skip: 'ข้ามไปที่เนื้อหา', language: 'ภาษา', logout: 'ออกจากระบบ', menu: 'เมนู', role: 'บทบาท: {{role}}', waiting: 'รอ {{count}} รายการ', taken: '{{operator}} กำลังจัดการรายการนี้', liveOff: 'การอัปเดตสดหยุดอยู่ กำลังเชื่อมต่อใหม่…' },
   kit: {
     member: 'สมาชิก',
