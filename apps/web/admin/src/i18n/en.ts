@@ -462,7 +462,7 @@ export const en = {
     address: 'Address',
     from: 'From',
     to: 'To',
-    member: 'Member (id)',
+    member: 'Member (id or phone)',
     filter: 'Filter',
     sentence: '{{who}} {{what}} {{target}}',
     changes: 'Changes',

@@ -463,7 +463,7 @@ export const th: AdminMessages = {
     address: 'ที่อยู่ IP',
     from: 'ตั้งแต่',
     to: 'ถึง',
-    member: 'สมาชิก (รหัส)',
+    member: 'สมาชิก (รหัสหรือเบอร์โทร)',
     filter: 'กรอง',
     sentence: '{{who}} {{what}} {{target}}',
     changes: 'การเปลี่ยนแปลง',
