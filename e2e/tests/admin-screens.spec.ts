@@ -22,6 +22,7 @@ const PAGES: ReadonlyArray<{ path: string; heading: string }> = [
   { path: '/admin/settings', heading: T.settings.title },
   { path: '/admin/operators', heading: T.operators.title },
   { path: '/admin/audit', heading: T.audit.title },
+  { path: '/admin/reconciliation', heading: T.recon.title },
   { path: '/admin/sandbox', heading: T.sandbox.title },
 ];
 

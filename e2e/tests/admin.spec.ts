@@ -109,6 +109,9 @@ test('support sees no withdrawal buttons', async ({ page }) => {
   const menu = page.getByRole('navigation', { name: T.app.menu });
   await expect(menu.getByRole('link', { name: T.nav.chat })).toBeVisible();
   await expect(menu.getByRole('link', { name: T.nav.withdrawals })).toHaveCount(0);
+  await expect(menu.getByRole('link', { name: T.recon.nav })).toHaveCount(0);
+  await page.goto('/admin/reconciliation');
+  await expect(page.getByRole('alert')).toHaveText(T.common.forbidden);
   await page.goto('/admin/withdrawals');
   await expect(page.getByRole('alert')).toHaveText(T.common.forbidden);
   await expect(page.getByRole('button', { name: new RegExp(T.withdrawals.approve) })).toHaveCount(0);

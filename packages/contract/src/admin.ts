@@ -84,13 +84,22 @@ export const auditQuerySchema = z.object({
   /** An action, or its beginning (`login` matches `login`, `login.failed`, …). */
   action: text(200).optional(),
   target: text(200).optional(),
-  /** Added: a member's id; the rows about that member (lock, notes) or naming them as memberId in before/after. */
+  /** Added: a member's id or phone; the rows about that member (lock, notes) or naming them as memberId in before/after. */
   member: text(64).optional(),
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
+/** The member an audit entry is about (id and phone), the amount in major units and its currency, and for a four-eyes approval the action asked for. */
+export const auditSubjectSchema = z.object({
+  memberId: z.string().nullable(),
+  phone: z.string().nullable(),
+  amount: z.number().nullable(),
+  currency: z.enum(['THB', 'LAK']).nullable(),
+  request: z.string().nullable(),
+});
+export type AuditSubject = z.infer<typeof auditSubjectSchema>;
 export const auditRowSchema = z.object({
   id: z.string(),
   at: isoDateSchema,
@@ -109,6 +118,8 @@ export const auditRowSchema = z.object({
   address: z.string().nullable(),
   /** With the api-key: the X-Operator header the automation sent, if any. */
   onBehalfOf: z.string().nullable(),
+  /** Added, read from the owning domains when the log is read: what the entry is about, for its sentence. */
+  subject: auditSubjectSchema.optional(),
 });
 export type AuditRow = z.infer<typeof auditRowSchema>;
 export const auditPageSchema = z.object({ rows: z.array(auditRowSchema), total: z.number().int(), page: z.number().int(), limit: z.number().int() });

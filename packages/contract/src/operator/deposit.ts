@@ -49,6 +49,37 @@ export const operatorSlipSchema = z.looseObject({
 export const slipQuerySchema = z.object({ status: z.enum(['PENDING', 'SUCCESS', 'FAILED']).optional(), page: z.coerce.number().int().min(1).max(10_000).default(1) });
 export const periodQuerySchema = z.object({ from: z.iso.datetime({ offset: true }).optional(), to: z.iso.datetime({ offset: true }).optional() });
 const checkedSchema = z.looseObject({});
+/** The outside systems of the reconciliation screen: the bank feed, slips (bank transfers credited through an uploaded slip), QR gateways, e-wallet vouchers and transfers, and payouts. */
+export const reconSystemSchema = z.enum(['bank', 'slip', 'gateway', 'voucher', 'ewallet', 'payout']);
+/** One day (in the site's time zone) × outside system × currency: what matched, and what is open (unmatched, uncredited, held, breached, in progress). Amounts in major units. */
+export const reconDaySchema = z.object({
+  day: z.string(),
+  system: reconSystemSchema,
+  currency: z.enum(['THB', 'LAK']),
+  matched: z.number().int(),
+  matchedAmount: z.number(),
+  open: z.number().int(),
+  openAmount: z.number(),
+});
+/** Where the back office acts on an item: the unmatched-deposit, held, slip, withdrawal or member screen. */
+export const reconLinkSchema = z.object({ screen: z.enum(['deposits', 'held', 'slips', 'withdrawals', 'member']), id: z.string().nullable() });
+/**
+ * One open item: `unmatched` (money that came with no member, waiting to be assigned), `uncredited`
+ * (money in our accounts nothing credited or queued), `pending` (a slip or voucher claim in
+ * progress), `held` (held by the member's deposit rules), `breach` (a deposit or payout breach,
+ * `detail` its kind), `processing` (a bank payout not settled yet). Amounts in major units.
+ */
+export const reconItemSchema = z.object({
+  kind: z.enum(['unmatched', 'uncredited', 'pending', 'held', 'breach', 'processing']),
+  system: reconSystemSchema,
+  reference: z.string(),
+  amount: z.number().nullable(),
+  currency: z.enum(['THB', 'LAK']).nullable(),
+  at: z.string(),
+  detail: z.string().nullable(),
+  memberId: z.string().nullable(),
+  link: reconLinkSchema,
+});
 export const reconciliationSchema = z.looseObject({
   ok: z.boolean(),
   from: z.string(),
@@ -58,6 +89,12 @@ export const reconciliationSchema = z.looseObject({
   uncredited: z.array(z.looseObject({})),
   /** The payouts' reconciliation against the bank's transfers. */
   payouts: z.looseObject({ ok: z.boolean(), provider: z.string(), listed: z.boolean(), from: z.string(), to: z.string(), checked: checkedSchema }),
+  /** Added: the days of `days` are calendar days in this time zone (Asia/Bangkok; Asia/Vientiane on the Lao site, the same UTC+7). */
+  timeZone: z.string(),
+  /** Added: matched and open counts and sums per day, system and currency (days with nothing are left out). */
+  days: z.array(reconDaySchema),
+  /** Added: every open item, oldest first. */
+  items: z.array(reconItemSchema),
 });
 export const unmatchedDepositSchema = z.looseObject({
   id: z.string(),

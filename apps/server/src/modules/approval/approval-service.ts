@@ -209,7 +209,7 @@ export class ApprovalService {
       .returning('id')
       .executeTakeFirst();
     if (inserted) {
-      await recordChange(this.db, { who: request.maker, entity: 'approval', key: inserted.id, before: null, after: { action: request.action, status: 'pending', payload: request.payload } });
+      await recordChange(this.db, { who: request.maker, entity: 'approval', key: inserted.id, before: null, after: { action: request.action, status: 'pending', payload: request.payload, memberId: request.memberId ?? undefined } });
       return { status: 'awaiting-approval', approvalId: inserted.id };
     }
     const open = await this.db.selectFrom('operator_approvals').selectAll().where('dedupe_key', '=', request.dedupeKey).where('status', 'in', ['pending', 'approved']).executeTakeFirst();
@@ -269,7 +269,7 @@ export class ApprovalService {
         .where('maker', '<>', checker)
         .returning('id')
         .executeTakeFirst();
-      if (decided) await recordChange(this.db, { who: checker, entity: 'approval', key: id, before: { status: 'pending' }, after: { status: 'approved', action: row.action } });
+      if (decided) await recordChange(this.db, { who: checker, entity: 'approval', key: id, before: { status: 'pending' }, after: { status: 'approved', action: row.action, memberId: row.member_id ?? undefined } });
       else return this.approve(id, who); // decided by someone else meanwhile
     }
     return this.answer({ ...row, checker: row.checker ?? checker });
@@ -303,7 +303,7 @@ export class ApprovalService {
       .returningAll()
       .executeTakeFirst();
     if (decided) {
-      await recordChange(this.db, { who, entity: 'approval', key: id, before: { status: 'pending' }, after: { status: 'rejected', note } });
+      await recordChange(this.db, { who, entity: 'approval', key: id, before: { status: 'pending' }, after: { status: 'rejected', note, memberId: decided.member_id ?? undefined } });
       return viewOf(decided);
     }
     const row = await this.db.selectFrom('operator_approvals').select('status').where('id', '=', id).executeTakeFirst();
@@ -324,7 +324,7 @@ export class ApprovalService {
       .returningAll()
       .executeTakeFirst();
     if (!decided) throw new AppError(409, 'APPROVAL_CLOSED');
-    await recordChange(this.db, { who: maker.username, entity: 'approval', key: id, before: { status: 'pending' }, after: { status: 'cancelled', note: note || null } });
+    await recordChange(this.db, { who: maker.username, entity: 'approval', key: id, before: { status: 'pending' }, after: { status: 'cancelled', note: note || null, memberId: decided.member_id ?? undefined } });
     return viewOf(decided, decided.member_id ? await this.memberOf(decided.member_id) : null);
   }
 

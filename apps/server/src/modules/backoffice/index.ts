@@ -1,6 +1,8 @@
+import { adminEndpoints } from '@mw/contract/admin';
 import { backofficeOperatorCalls as calls } from '@mw/contract/operator/backoffice';
 import { contractRoute } from '../../http/contract-route';
-import { recordChange } from '../../platform/audit';
+import { readAudit, recordChange } from '../../platform/audit';
+import { withSubjects, type SubjectSources } from './audit-subjects';
 import { defineModule } from '../../platform/module';
 import { operatorGuard, operatorName } from '../../platform/operator';
 import { bangkokDayStart } from './day';
@@ -47,6 +49,21 @@ export const backofficeModule = defineModule({
     });
 
     contractRoute(app, calls.membersSearch, { preHandler }, async ({ query }) => memberDirectory.search(query));
+
+    // The audit log, each entry with what its sentence names (member's phone, amount, currency), read from the owning domains.
+    const { payouts, approvals, accounts } = services;
+    const sources: SubjectSources = {
+      withdrawal: (id) => payouts.get(id),
+      approval: (id) => approvals.get(id),
+      unmatchedDeposit: (id) => deposits.bank.unmatchedById(id),
+      phones: async (ids) => new Map([...(await accounts.contacts(ids))].map(([id, c]) => [id, c.username])),
+    };
+    contractRoute(app, adminEndpoints.operatorAudit, { preHandler }, async ({ query }) => {
+      // A member's phone filters like their id.
+      const member = query.member && /^0\d{9}$/.test(query.member) ? ((await accounts.findByPhone(query.member))?.id ?? query.member) : query.member;
+      const page = await readAudit(services.database.db, { ...query, member });
+      return { ...page, rows: await withSubjects(page.rows, sources) };
+    });
 
     contractRoute(app, calls.memberGet, { preHandler }, async ({ params: { id } }) => {
       const member = await memberDirectory.get(id);

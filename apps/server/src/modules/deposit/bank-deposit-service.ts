@@ -161,6 +161,12 @@ export class BankDepositService {
     }));
   }
 
+  /** One unmatched deposit, assigned or not (the audit's sentences): amount in major units and ledger currency; null: none such. */
+  async unmatchedById(id: string): Promise<{ amount: number; currency: Currency; reference: string; memberId: string | null } | null> {
+    const row = await this.db.selectFrom('unmatched_deposits').select(['amount', 'currency', 'ref', 'assigned_member_id']).where('id', '=', id).executeTakeFirst();
+    return row ? { amount: toBaht(Number(row.amount)), currency: ledgerCurrency(row.currency), reference: row.ref, memberId: row.assigned_member_id } : null;
+  }
+
   /** One unmatched deposit's amount (minor units) and ledger currency, not yet assigned (null: none such, or assigned). */
   async heldAmount(id: string): Promise<{ amount: number; currency: Currency } | null> {
     const row = await this.db.selectFrom('unmatched_deposits').select(['amount', 'currency']).where('id', '=', id).where('assigned_member_id', 'is', null).executeTakeFirst();

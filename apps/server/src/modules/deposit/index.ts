@@ -15,7 +15,7 @@ import { operatorGuard, operatorIsOwner, operatorName } from '../../platform/ope
 import type { Services } from '../../platform/services';
 import { ledgerCurrency } from '../../money/ledger';
 import type { ActionResult, AwaitingApproval } from '../approval/approval-service';
-import type { PayoutReconciliationReport } from '../wallet/payout-reconciliation';
+import type { MatchedPayout, PayoutReconciliationReport } from '../wallet/payout-reconciliation';
 import { rsaKeyPairOf, secretOf } from '../../platform/secrets';
 import type { Bank, BankTransfer } from '../../providers/bank/bank';
 import { SandboxBank } from '../../providers/bank/sandbox-bank';
@@ -31,7 +31,8 @@ import { EwalletDepositService } from './ewallet-service';
 import { BankDepositService } from './bank-deposit-service';
 import { slipLinksFor } from '../statement/slip-links';
 import { SlipService } from './slip-service';
-import { DepositReconciliation, type ReconciliationReport } from './reconciliation';
+import { DepositReconciliation, type DetailedReconciliation } from './reconciliation';
+import { reconciliationView } from './reconciliation-view';
 import { ChannelService, type Channel, type NewChannel } from './channel-service';
 import { newId } from '../../lib/ids';
 import { recordChange } from '../../platform/audit';
@@ -501,7 +502,7 @@ export const depositModule = defineModule({
   },
 });
 
-function operatorRoutes(app: FastifyInstance, guard: ReturnType<typeof operatorGuard>, { deposits, settings, approvals, accounts, payoutReconciliation }: Services): void {
+function operatorRoutes(app: FastifyInstance, guard: ReturnType<typeof operatorGuard>, { config, deposits, settings, approvals, accounts, payoutReconciliation }: Services): void {
   const c = depositOperatorCalls;
   const options = { preHandler: guard };
   // The slip rules: upload on/off, the daily closed window (Asia/Bangkok), the oldest transfer accepted.
@@ -527,9 +528,14 @@ function operatorRoutes(app: FastifyInstance, guard: ReturnType<typeof operatorG
     const to = query.to ? new Date(query.to) : new Date();
     const from = query.from ? new Date(query.from) : new Date(to.getTime() - RECONCILIATION_DEFAULT_MS);
     if (!(from.getTime() < to.getTime())) throw badRequest('KEY_INVALID', { fields: [{ path: 'from', code: 'invalid' }] });
-    // Deposits and payouts against the outside systems; ok only when both are.
-    const [report, payouts]: [ReconciliationReport, PayoutReconciliationReport] = await Promise.all([deposits.reconciliation.run({ from, to }), payoutReconciliation.run({ from, to })]);
-    return { ...report, ok: report.ok && payouts.ok, payouts };
+    // Deposits and payouts against the outside systems; ok only when both are. The screen's days and open items beside.
+    const [detailed, payouts]: [DetailedReconciliation, { report: PayoutReconciliationReport; matched: MatchedPayout[] }] = await Promise.all([
+      deposits.reconciliation.detailed({ from, to }),
+      payoutReconciliation.detailed({ from, to }),
+    ]);
+    const report = detailed.report;
+    const timeZone = config.LAOS_MODE ? 'Asia/Vientiane' : 'Asia/Bangkok';
+    return { ...report, ok: report.ok && payouts.report.ok, payouts: payouts.report, timeZone, ...reconciliationView(detailed, payouts) };
   });
 
   contractRoute(app, c.depositManualSwitch, options, async ({ body: { value }, request, reply }) => {

@@ -49,6 +49,38 @@ export interface Uncredited {
   at: string;
   /** held: waiting for an operator (unmatched deposits); pending: a slip or voucher claim in progress; unmatched: nothing of ours names it. */
   state: 'held' | 'pending' | 'unmatched';
+  /** Added: the unmatched deposit waiting for an operator (state held), or the slip in progress (state pending), that names it. */
+  depositId?: string;
+  slipId?: string;
+}
+
+/** A credit matched 1:1 with its outside record (the reconciliation screen's counts and sums per day and system). */
+export interface MatchedCredit {
+  /** The outside system; a bank transfer credited through an uploaded slip is `slip`. */
+  system: OutsideSystem | 'slip';
+  /** Minor units of `currency`. */
+  amount: number;
+  currency: Currency;
+  at: Date;
+}
+
+/** A credit the member's deposit rules hold (recorded under its outside record's key, no money moved): waits in Held deposits. */
+export interface HeldCredit {
+  system: OutsideSystem | 'slip';
+  reference: string;
+  operationId: string;
+  memberId: string;
+  /** Minor units of `currency`. */
+  amount: number;
+  currency: Currency;
+  at: Date;
+}
+
+/** The report and, for the back office's screen, the matched and held credits it counted. */
+export interface DetailedReconciliation {
+  report: ReconciliationReport;
+  matched: MatchedCredit[];
+  held: HeldCredit[];
 }
 
 export interface ReconciliationReport {
@@ -153,6 +185,11 @@ export class DepositReconciliation {
   }
 
   async run(period: { from: Date; to: Date }): Promise<ReconciliationReport> {
+    return (await this.detailed(period)).report;
+  }
+
+  /** The report with the credits it matched and those held by members' deposit rules (the back office's screen). */
+  async detailed(period: { from: Date; to: Date }): Promise<DetailedReconciliation> {
     const { from, to } = period;
     const [credits, records] = await Promise.all([depositCredits(this.db, from, to), this.outside(new Date(from.getTime() - LOOKBACK_MS), new Date(to.getTime() + LOOKAHEAD_MS))]);
     const systems = Object.fromEntries(SYSTEMS.map((s) => [s, { credits: 0, outside: 0, listed: records[s] !== null }])) as ReconciliationReport['checked']['systems'];
@@ -170,6 +207,8 @@ export class DepositReconciliation {
     let unverifiable = 0;
     let matched = 0;
     let held = 0;
+    const matchedCredits: Array<{ record: OutsideRecord; credit: RecordedCredit }> = [];
+    const heldCredits: Array<{ record: OutsideRecord; credit: RecordedCredit }> = [];
     for (const credit of credits) {
       const system = systemOf(credit.source);
       if (system === 'manual') {
@@ -210,6 +249,7 @@ export class DepositReconciliation {
         } else {
           matched += 1;
           held += 1;
+          if (credit.state === 'held') heldCredits.push({ record, credit });
         }
       } else if (credit.currency !== record.currency) {
         breaches.push({ kind: 'CURRENCY_MISMATCH', system: record.system, reference: record.reference, outside: { amount: record.amount, currency: record.currency }, credit: summary(credit) });
@@ -217,6 +257,7 @@ export class DepositReconciliation {
         breaches.push({ kind: 'AMOUNT_MISMATCH', system: record.system, reference: record.reference, outside: { amount: record.amount, currency: record.currency }, credit: summary(credit) });
       } else {
         matched += 1;
+        matchedCredits.push({ record, credit });
       }
     }
     // Money that arrived in the period and was never credited (under its own key, at any time).
@@ -224,7 +265,7 @@ export class DepositReconciliation {
     for (const r of inPeriod) systems[r.system].outside += 1;
     const credited = await creditedKeys(this.db, inPeriod);
     const uncredited = await this.states(inPeriod.filter((r) => !credited.has(keyOf(r.source, r.ref))));
-    return {
+    const report: ReconciliationReport = {
       ok: breaches.length === 0,
       from: from.toISOString(),
       to: to.toISOString(),
@@ -232,23 +273,49 @@ export class DepositReconciliation {
       breaches,
       uncredited,
     };
+    // A bank transfer credited through an uploaded slip counts as a slip (the bank feed did not bring it).
+    const slipKeys = await this.slipCredited([...matchedCredits, ...heldCredits].filter((m) => m.record.system === 'bank').map((m) => m.record.ref), new Date(from.getTime() - LOOKBACK_MS));
+    const systemOfMatch = (record: OutsideRecord) => (record.system === 'bank' && slipKeys.has(record.ref) ? 'slip' : record.system);
+    return {
+      report,
+      matched: matchedCredits.map(({ record, credit }) => ({ system: systemOfMatch(record), amount: credit.amount, currency: credit.currency ?? record.currency, at: credit.createdAt })),
+      held: heldCredits.map(({ record, credit }) => ({ system: systemOfMatch(record), reference: record.reference, operationId: credit.operationId, memberId: credit.memberId, amount: credit.amount, currency: record.currency, at: credit.createdAt })),
+    };
+  }
+
+  /** Which of these bank transfer keys were credited through a slip (slips credited since `since`). */
+  private async slipCredited(keys: string[], since: Date): Promise<Set<string>> {
+    if (keys.length === 0) return new Set();
+    const wanted = new Set(keys);
+    const slips = await this.db
+      .selectFrom('slips')
+      .select(['transfer_bank', 'transfer_ref'])
+      .where('status', '=', 'SUCCESS')
+      .where('transfer_ref', 'is not', null)
+      .where('created_at', '>=', since)
+      .execute();
+    return new Set(slips.map((s) => bankKey(s.transfer_bank ?? '', s.transfer_ref ?? '')).filter((key) => wanted.has(key)));
   }
 
   /** Why outside records were not credited: held for an operator, in progress (a slip, a voucher claim), or nothing names them. */
   private async states(records: OutsideRecord[]): Promise<Uncredited[]> {
     if (records.length === 0) return [];
     const [held, slips, claims] = await Promise.all([
-      this.db.selectFrom('unmatched_deposits').select(['source', 'ref']).where('assigned_member_id', 'is', null).where('ref', 'in', records.map((r) => r.ref)).execute(),
-      this.db.selectFrom('slips').select(['transfer_bank', 'transfer_ref']).where('status', '=', 'PENDING').where('transfer_ref', 'is not', null).execute(),
+      this.db.selectFrom('unmatched_deposits').select(['id', 'source', 'ref']).where('assigned_member_id', 'is', null).where('ref', 'in', records.map((r) => r.ref)).execute(),
+      this.db.selectFrom('slips').select(['id', 'transfer_bank', 'transfer_ref']).where('status', '=', 'PENDING').where('transfer_ref', 'is not', null).execute(),
       this.db.selectFrom('ewallet_redemptions').select('hash').where('status', '=', 'REDEEMING').execute(),
     ]);
-    const heldKeys = new Set(held.map((h) => keyOf(h.source, h.ref)));
-    const pendingSlips = new Set(slips.map((s) => keyOf(BANK_TRANSFER_SOURCE, bankKey(s.transfer_bank ?? '', s.transfer_ref ?? ''))));
+    const heldKeys = new Map(held.map((h) => [keyOf(h.source, h.ref), h.id]));
+    const pendingSlips = new Map(slips.map((s) => [keyOf(BANK_TRANSFER_SOURCE, bankKey(s.transfer_bank ?? '', s.transfer_ref ?? '')), s.id]));
     const claimed = new Set(claims.map((c) => keyOf(VOUCHER_SOURCE, c.hash)));
-    return records.map((r) => {
+    return records.map((r): Uncredited => {
       const key = keyOf(r.source, r.ref);
-      const state = heldKeys.has(key) ? 'held' : pendingSlips.has(key) || claimed.has(key) ? 'pending' : 'unmatched';
-      return { system: r.system, reference: r.reference, amount: r.amount, currency: r.currency, at: r.at.toISOString(), state };
+      const base = { system: r.system, reference: r.reference, amount: r.amount, currency: r.currency, at: r.at.toISOString() };
+      const depositId = heldKeys.get(key);
+      if (depositId !== undefined) return { ...base, state: 'held', depositId };
+      const slipId = pendingSlips.get(key);
+      if (slipId !== undefined) return { ...base, state: 'pending', slipId };
+      return { ...base, state: claimed.has(key) ? 'pending' : 'unmatched' };
     });
   }
 }

@@ -6,7 +6,7 @@ import type { Config } from '../../config';
 import { contractRoute } from '../../http/contract-route';
 import { unauthorized } from '../../lib/errors';
 import { SecretBox } from '../../lib/secret-box';
-import { readAudit, type AuditActor } from '../../platform/audit';
+import type { AuditActor } from '../../platform/audit';
 import { defineModule } from '../../platform/module';
 import { moduleConfig } from '../../platform/module-config';
 import { authenticateOperator, operatorGuard, type OperatorIdentity } from '../../platform/operator';
@@ -130,5 +130,5 @@ function adminRoutes(app: FastifyInstance, services: Services): void {
   contractRoute(app, e.operatorDisable, { preHandler: guard }, async ({ params, request }) => operators.disable(params.id, actor(request)));
   contractRoute(app, e.operatorEnable, { preHandler: guard }, async ({ params, request }) => operators.enable(params.id, actor(request)));
   contractRoute(app, e.operatorResetTotp, { preHandler: guard }, async ({ params, request }) => operators.resetTotp(params.id, actor(request)));
-  contractRoute(app, e.operatorAudit, { preHandler: guard }, async ({ query }) => readAudit(services.database.db, query));
+  // GET /api/operator/audit is answered by the backoffice module (its sentences name members and amounts read from the domains).
 }

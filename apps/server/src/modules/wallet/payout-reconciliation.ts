@@ -60,6 +60,15 @@ export interface PayoutReconciliationReport {
   processing: BankPayoutSummary[];
 }
 
+/** A withdrawal matched 1:1 with the bank's completed transfer (the reconciliation screen's counts and sums per day). */
+export interface MatchedPayout {
+  id: string;
+  /** Major units of `currency`. */
+  amount: number;
+  currency: string;
+  at: Date;
+}
+
 /** How far around the period the bank's transfers are read to match its completions (an answer settled later). */
 const LOOKBACK_MS = 7 * 86_400_000;
 const LOOKAHEAD_MS = 86_400_000;
@@ -82,6 +91,11 @@ export class PayoutReconciliation {
   ) {}
 
   async run(period: { from: Date; to: Date }): Promise<PayoutReconciliationReport> {
+    return (await this.detailed(period)).report;
+  }
+
+  /** The report and the withdrawals it matched with the bank's transfers (the back office's screen). */
+  async detailed(period: { from: Date; to: Date }): Promise<{ report: PayoutReconciliationReport; matched: MatchedPayout[] }> {
     const { from, to } = period;
     const completed = await this.db
       .selectFrom('operations')
@@ -98,6 +112,7 @@ export class PayoutReconciliation {
     const breaches: PayoutBreach[] = [];
     let matched = 0;
     let manual = 0;
+    const matchedPayouts: MatchedPayout[] = [];
     const known = new Set<string>();
     for (const row of completed) {
       known.add(row.id);
@@ -118,7 +133,10 @@ export class PayoutReconciliation {
       else if (row.currency !== null && payout.currency !== row.currency) breaches.push({ kind: 'CURRENCY_MISMATCH', withdrawal, payout: summary(payout) });
       else if (payout.amount !== Number(row.amount)) breaches.push({ kind: 'AMOUNT_MISMATCH', withdrawal, payout: summary(payout) });
       else if (payout.accountNo !== accountNo) breaches.push({ kind: 'ACCOUNT_MISMATCH', withdrawal, payout: summary(payout) });
-      else matched += 1;
+      else {
+        matched += 1;
+        matchedPayouts.push({ id: row.id, amount: withdrawal.amount, currency: payout.currency, at: row.updated_at });
+      }
     }
     // The bank's transfers of the period that no completion of the period explains.
     const inPeriod = bank.filter((p) => p.at >= from && p.at < to);
@@ -141,7 +159,7 @@ export class PayoutReconciliation {
       else if (status === 'PENDING') processing.push(summary(payout));
       // SUCCESS outside the period: matched by the period it was completed in.
     }
-    return {
+    const report: PayoutReconciliationReport = {
       ok: breaches.length === 0,
       provider: this.provider?.name ?? 'manual',
       listed,
@@ -151,5 +169,6 @@ export class PayoutReconciliation {
       breaches,
       processing,
     };
+    return { report, matched: matchedPayouts };
   }
 }

@@ -134,7 +134,7 @@ export class PayoutService {
     }
     const claimed = await this.claim(op, 'bank', who, currency, null);
     if (!claimed) return this.get(id);
-    await recordChange(this.db, { who, entity: 'withdrawal', key: id, before: { status: 'PENDING' }, after: { payout: 'processing', provider: this.providerName } });
+    await recordChange(this.db, { who, entity: 'withdrawal', key: id, before: { status: 'PENDING' }, after: { payout: 'processing', provider: this.providerName, memberId: op.memberId } });
     await this.send(claimed);
     return this.get(id);
   }
@@ -158,7 +158,7 @@ export class PayoutService {
     }
     const claimed = await this.claim(op, 'manual', who, currency, null);
     if (!claimed) return this.alreadyClaimed(await this.row(id), 'manual');
-    await recordChange(this.db, { who, entity: 'withdrawal', key: id, before: { status: 'PENDING' }, after: { status: 'SUCCESS', method: 'manual', override: this.provider !== null, provider: this.providerName } });
+    await recordChange(this.db, { who, entity: 'withdrawal', key: id, before: { status: 'PENDING' }, after: { status: 'SUCCESS', method: 'manual', override: this.provider !== null, provider: this.providerName, memberId: op.memberId } });
     await this.finish(claimed, 'paid', null, null);
     return { id, status: (await this.withdrawal(id))?.status ?? 'SUCCESS' };
   }
@@ -172,7 +172,7 @@ export class PayoutService {
     if (op.status !== 'PENDING') throw notFound('NO_OPERATION');
     const claimed = await this.claim(op, 'reject', who, await memberCurrency(this.db, op.memberId), note);
     if (!claimed) return this.alreadyClaimed(await this.row(id), 'reject');
-    await recordChange(this.db, { who, entity: 'withdrawal', key: id, before: { status: 'PENDING' }, after: { status: 'FAILED', note } });
+    await recordChange(this.db, { who, entity: 'withdrawal', key: id, before: { status: 'PENDING' }, after: { status: 'FAILED', note, memberId: op.memberId } });
     await this.finish(claimed, 'returned', null, note);
     return { id, status: (await this.withdrawal(id))?.status ?? 'FAILED' };
   }

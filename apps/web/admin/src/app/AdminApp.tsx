@@ -18,6 +18,7 @@ import { UnmatchedPage } from '../features/deposits/UnmatchedPage';
 import { HeldPage } from '../features/held/HeldPage';
 import { ApprovalsPage } from '../features/approvals/ApprovalsPage';
 import { RiskPage } from '../features/risk/RiskPage';
+import { ReconciliationPage } from '../features/reconciliation/ReconciliationPage';
 import { WithdrawalsPage } from '../features/withdrawals/WithdrawalsPage';
 import { Layout } from './Layout';
 import { RequireCapability } from './RequireCapability';
@@ -54,6 +55,7 @@ export function AdminApp() {
             <Route path="members" element={<RequireCapability capability="members.read"><MembersPage /></RequireCapability>} />
             <Route path="members/:id" element={<RequireCapability capability="members.read"><MemberPage /></RequireCapability>} />
             <Route path="reports" element={<RequireCapability capability="reports"><Suspense fallback={null}><ReportsPage /></Suspense></RequireCapability>} />
+            <Route path="reconciliation" element={<RequireCapability capability="reconciliation"><ReconciliationPage /></RequireCapability>} />
             <Route path="risk" element={<RequireCapability capability="risk"><RiskPage /></RequireCapability>} />
             <Route path="chat" element={<RequireCapability capability="chat"><ChatInboxPage /></RequireCapability>} />
             <Route path="promotions" element={<RequireCapability capability="promotions"><PromotionsPage /></RequireCapability>} />

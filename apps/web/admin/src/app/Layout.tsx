@@ -9,7 +9,10 @@ import { setToken } from '../shared/session';
 import { useOperator, useToken } from './useOperator';
 
 type QueueKey = 'withdrawals' | 'slips' | 'unmatched' | 'chats';
-const NAV: ReadonlyArray<{ to: string; key: 'dashboard' | 'approvals' | 'withdrawals' | 'slips' | 'unmatched' | 'held' | 'members' | 'risk' | 'chat' | 'promotions' | 'settings' | 'operators' | 'audit' | 'sandbox' | 'reports'; capability: Capability; queue?: QueueKey }> = [
+type NavKey = 'dashboard' | 'approvals' | 'withdrawals' | 'slips' | 'unmatched' | 'held' | 'members' | 'risk' | 'chat' | 'promotions' | 'settings' | 'operators' | 'audit' | 'sandbox' | 'reports';
+/** An item whose words live outside `nav.*` (in its feature's own text file) names them in `label`. */
+type NavItem = { to: string; key: NavKey; capability: Capability; queue?: QueueKey } | { to: string; key: 'reconciliation'; label: 'recon.nav'; capability: Capability; queue?: QueueKey };
+const NAV: readonly NavItem[] = [
   { to: '/', key: 'dashboard', capability: 'dashboard' },
   { to: '/approvals', key: 'approvals', capability: 'approvals' },
   { to: '/withdrawals', key: 'withdrawals', capability: 'withdrawals', queue: 'withdrawals' },
@@ -18,6 +21,7 @@ const NAV: ReadonlyArray<{ to: string; key: 'dashboard' | 'approvals' | 'withdra
   { to: '/held', key: 'held', capability: 'held' },
   { to: '/members', key: 'members', capability: 'members.read' },
   { to: '/reports', key: 'reports', capability: 'reports' },
+  { to: '/reconciliation', key: 'reconciliation', label: 'recon.nav', capability: 'reconciliation' },
   { to: '/risk', key: 'risk', capability: 'risk' },
   { to: '/chat', key: 'chat', capability: 'chat', queue: 'chats' },
   { to: '/promotions', key: 'promotions', capability: 'promotions' },
@@ -76,7 +80,7 @@ export function Layout() {
           {NAV.filter((item) => can(operator?.role, item.capability)).map((item) => (
             <li key={item.to}>
               <NavLink to={item.to} end={item.to === '/'}>
-                {t(`nav.${item.key}`)}
+                {'label' in item ? t(item.label) : t(`nav.${item.key}`)}
                 {item.key === 'approvals' && approvalsCount > 0 ? (
                   <span className="nav-count" data-testid="nav-count-approvals" aria-label={t('app.waiting', { count: approvalsCount })}>
                     {approvalsCount}

@@ -1,8 +1,10 @@
 import { formsEn } from './forms.en';
+import { reconEn } from './recon.en';
 
 /** The back office's English texts. th.ts has the same keys (a test fails on a key missing in either). */
 export const en = {
   ...formsEn,
+  ...reconEn,
   app: { name: 'Golden Wallet back office', skip: 'Skip to content', language: 'Language', logout: 'Log out', menu: 'Menu', role: 'Role: {{role}}', waiting: '{{count}} waiting', taken: '{{operator}} is working on this', liveOff: 'Live updates are off: reconnecting…' },
   kit: {
     member: 'Member',
@@ -479,7 +481,7 @@ export const en = {
     address: 'Address',
     from: 'From',
     to: 'To',
-    member: 'Member (id)',
+    member: 'Member (id or phone)',
     filter: 'Filter',
     sentence: '{{who}} {{what}} {{target}}',
     changes: 'Changes',

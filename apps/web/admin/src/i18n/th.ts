@@ -1,9 +1,11 @@
 import type { AdminMessages } from './messages';
 import { formsTh } from './forms.th';
+import { reconTh } from './recon.th';
 
 /** ข้อความภาษาไทยของหลังบ้าน (มีคีย์เดียวกับ en.ts) */
 export const th: AdminMessages = {
   ...formsTh,
+  ...reconTh,
   app: { name: 'หลังบ้าน Golden Wallet', skip: 'ข้ามไปที่เนื้อหา', language: 'ภาษา', logout: 'ออกจากระบบ', menu: 'เมนู', role: 'บทบาท: {{role}}', waiting: 'รอ {{count}} รายการ', taken: '{{operator}} กำลังจัดการรายการนี้', liveOff: 'การอัปเดตสดหยุดอยู่ กำลังเชื่อมต่อใหม่…' },
   kit: {
     member: 'สมาชิก',
@@ -480,7 +482,7 @@ export const th: AdminMessages = {
     address: 'ที่อยู่ IP',
     from: 'ตั้งแต่',
     to: 'ถึง',
-    member: 'สมาชิก (รหัส)',
+    member: 'สมาชิก (รหัสหรือเบอร์โทร)',
     filter: 'กรอง',
     sentence: '{{who}} {{what}} {{target}}',
     changes: 'การเปลี่ยนแปลง',

@@ -31,6 +31,7 @@ export const CAPABILITIES = {
   audit: 'operatorAudit',
   sandbox: 'sandboxClock',
   reports: 'reportBonusCost',
+  reconciliation: 'reconciliation',
 } as const satisfies Record<string, OperatorCallName>;
 
 export type Capability = keyof typeof CAPABILITIES;

@@ -5,10 +5,10 @@ import { useSearchParams } from 'react-router';
 import type { AuditRow } from '@mw/contract/admin';
 import { call } from '../../shared/client';
 import { downloadCsv, toCsv } from '../../shared/csv';
-import { dateTime } from '../../shared/format';
+import { dateTime, money } from '../../shared/format';
 import { DataTable, type Column } from '../../shared/Table';
 import { ErrorText, Page } from '../../shared/ui';
-import { actionKey, dayStart, fieldChanges } from './auditText';
+import { actionKey, dayStart, fieldChanges, isRole, requestOf, sayOf } from './auditText';
 
 const PAGE_SIZE = 50;
 
@@ -53,7 +53,22 @@ export function AuditPage() {
   };
   const list = useQuery({ queryKey: ['audit', query], queryFn: () => call('operatorAudit', { query }) });
   const rows = list.data?.rows ?? [];
-  const sentence = (r: AuditRow) => t('audit.sentence', { who: `${r.operator}${r.role ? ` (${r.role})` : ''}`, what: t(`audit.actions.${actionKey(r.action)}`), target: r.target ?? '' });
+  const sentence = (r: AuditRow) => {
+    // Who: the username, with the role when it says more than the name (finance is finance).
+    const who = `${r.operator}${r.role && r.role !== r.operator ? ` (${isRole(r.role) ? t(`roles.${r.role}`) : r.role})` : ''}`;
+    const say = sayOf(r);
+    if (say) {
+      const request = requestOf(r, say.request);
+      const subject = r.subject;
+      return t(`auditSay.${say.key}`, {
+        who,
+        amount: subject && subject.amount !== null ? money(subject.amount, subject.currency ?? 'THB') : '',
+        phone: subject?.phone ?? subject?.memberId ?? t('auditSay.nobody'),
+        request: request ? t(`auditSay.requests.${request}`) : '',
+      }).replace(/\s{2,}/g, ' ');
+    }
+    return t('audit.sentence', { who, what: t(`audit.actions.${actionKey(r.action)}`), target: r.subject?.phone ?? r.target ?? '' });
+  };
   const columns: Array<Column<AuditRow>> = [
     { key: 'at', label: t('common.time'), render: (r) => dateTime(r.at) },
     { key: 'sentence', label: t('audit.action'), render: (r) => <span data-testid="audit-sentence">{sentence(r)}{r.onBehalfOf ? ` · ${r.onBehalfOf}` : ''}</span> },

@@ -64,3 +64,65 @@ export function dayStart(day: string, plusDays = 0): string | undefined {
   if (Number.isNaN(at.getTime())) return undefined;
   return new Date(at.getTime() + plusDays * 86_400_000).toISOString();
 }
+
+/** The money sentences that name the member's phone and the amount (auditSay.*), by what an entry did. */
+export type SayKey =
+  | 'withdrawalApprove'
+  | 'withdrawalComplete'
+  | 'withdrawalReject'
+  | 'depositManual'
+  | 'depositAssign'
+  | 'heldRelease'
+  | 'heldReturn'
+  | 'approvalAsk'
+  | 'approvalApprove'
+  | 'approvalReject'
+  | 'approvalCancel';
+export type RequestKey = 'withdrawalApprove' | 'withdrawalComplete' | 'depositManual' | 'depositAssign' | 'other';
+
+const REQUESTS: Record<string, RequestKey> = {
+  'withdrawal.approve': 'withdrawalApprove',
+  'withdrawal.complete': 'withdrawalComplete',
+  'deposit.manual': 'depositManual',
+  'deposit.assign': 'depositAssign',
+};
+
+/**
+ * Which money sentence an entry reads as (null: the generic sentence). Withdrawals by the state they
+ * were put in, four-eyes approvals by their decision, manual credits and assignments by their call,
+ * held deposits by release or return.
+ */
+export function sayOf(row: Pick<AuditRow, 'action' | 'entity' | 'after'>): { key: SayKey; request: RequestKey | null } | null {
+  const after = isRecord(row.after) ? row.after : {};
+  const say = (key: SayKey, request: RequestKey | null = null) => ({ key, request });
+  if (row.entity === 'withdrawal') {
+    if (after.payout === 'processing') return say('withdrawalApprove');
+    if (after.status === 'SUCCESS') return say('withdrawalComplete');
+    if (after.status === 'FAILED') return say('withdrawalReject');
+    return null;
+  }
+  if (row.entity === 'approval') {
+    const request = typeof after.action === 'string' ? (REQUESTS[after.action] ?? 'other') : 'other';
+    if (after.status === 'pending') return say('approvalAsk', request);
+    if (after.status === 'approved') return say('approvalApprove', request);
+    if (after.status === 'rejected') return say('approvalReject', request);
+    if (after.status === 'cancelled') return say('approvalCancel', request);
+    return null;
+  }
+  if (row.entity === 'held-deposit') return after.status === 'RELEASED' ? say('heldRelease') : after.status === 'RETURNED' ? say('heldReturn') : null;
+  if (row.action === 'POST /api/operator/deposits') return say('depositManual');
+  if (row.action === 'POST /api/operator/deposits/:id/assign') return say('depositAssign');
+  return null;
+}
+
+/** The request a four-eyes entry names: the approval row's own action, else what the server read from the approval. */
+export function requestOf(row: Pick<AuditRow, 'subject'>, fromRow: RequestKey | null): RequestKey | null {
+  if (fromRow && fromRow !== 'other') return fromRow;
+  const asked = row.subject?.request;
+  return asked ? (REQUESTS[asked] ?? 'other') : fromRow;
+}
+
+/** Whether a role is one of the four the texts name (roles.*); others are shown as written. */
+export function isRole(role: string): role is 'owner' | 'finance' | 'support' | 'marketing' {
+  return role === 'owner' || role === 'finance' || role === 'support' || role === 'marketing';
+}
