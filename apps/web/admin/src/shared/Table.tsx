@@ -30,7 +30,7 @@ export function DataTable<T>({ caption, columns, rows, rowKey, loading, sort, on
   const { t } = useTranslation();
   const pages = total === undefined ? 1 : Math.max(1, Math.ceil(total / pageSize));
   return (
-    <div className="table-wrap">
+    <div className="table-wrap" role="region" aria-label={caption} tabIndex={0}>
       <table className="table" aria-busy={loading ? 'true' : 'false'}>
         <caption className="sr-only">{caption}</caption>
         <thead>

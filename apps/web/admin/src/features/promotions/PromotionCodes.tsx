@@ -114,7 +114,7 @@ export function PromotionCodes() {
     <>
       <Card title={t('promotions.codes')}>
         <ErrorText error={list.error} />
-        <div className="table-wrap">
+        <div className="table-wrap" role="region" aria-label={t('promotions.codes')} tabIndex={0}>
           <table className="table">
             <caption className="sr-only">{t('promotions.codes')}</caption>
             <thead>

@@ -230,7 +230,7 @@ export function WheelEditor({ currency, stored }: { currency: CurrencyCode; stor
           </div>
           <WheelPreview slices={draft.slices} title={t('forms.wheel.preview')} />
         </div>
-        <div className="table-wrap">
+        <div className="table-wrap" role="region" aria-label={t('forms.wheel.slices')} tabIndex={0}>
           <table className="table wheel-slices">
             <caption className="sr-only">{t('forms.wheel.slices')}</caption>
             <thead>

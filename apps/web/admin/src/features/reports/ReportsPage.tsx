@@ -166,7 +166,7 @@ export function ReportsPage() {
         </Suspense>
       ) : null}
       {data ? (
-        <div className="table-wrap">
+        <div className="table-wrap" role="region" aria-label={t(`reports.names.${name}`)} tabIndex={0}>
           <table className="table" data-testid="report-table">
             <caption>{t(`reports.names.${name}`)}</caption>
             <thead>
