@@ -32,21 +32,13 @@ export const DEFAULT_LAOS_LOCALE: Locale = 'la';
 /** BCP 47 tags for Intl and the html lang attribute (the app's id `la` is Lao, `lo`). */
 export const LOCALE_TAGS: Record<Locale, string> = { th: 'th-TH', la: 'lo-LA', en: 'en-GB' };
 
-/** The baht figures (spec section 9); each money rule with an amount has one per member currency below. */
+/** The baht figures (spec section 9); each money rule with an amount has one per member currency (currency-figures.ts). */
 export const MIN_TRANSFER_BAHT = 1;
-/**
- * Per member currency (BAHT or LAK), in major units (issue 33: every amount in its own currency,
- * kip at about 600 to the baht rounded to figures a Lao player expects). The server's figures
- * (configurable, docs/currency.md) are answered by the lookups; these are the defaults.
- */
+/** A member's currency (BAHT or LAK); each money rule's figure per currency is in currency-figures.ts. */
 export type MemberCurrency = 'BAHT' | 'LAK';
-/** The smallest transfer between the wallet and a game: ฿1, ₭1,000. */
-export const MIN_TRANSFER: Record<MemberCurrency, number> = { BAHT: MIN_TRANSFER_BAHT, LAK: 1_000 };
 /** The sandbox top-up's preset amounts per currency (the member's, BAHT or LAK), in major units: ฿100/500/1,000, ₭50,000/100,000/500,000. */
 export const DEMO_TOP_UP_PRESETS: Record<MemberCurrency, readonly number[]> = { BAHT: [100, 500, 1000], LAK: [50_000, 100_000, 500_000] };
 export const EWALLET_MIN_BAHT = 2;
-/** The smallest e-wallet gift voucher: ฿2, ₭1,000. */
-export const EWALLET_MIN: Record<MemberCurrency, number> = { BAHT: EWALLET_MIN_BAHT, LAK: 1_000 };
 export const QR_MINIMUMS = { generic: 1, KBANK: 1, WW: 100, PAYONEX: 100, PAYTIMZ: 10, ZPAY: 10 } as const;
 export type QrMinimumCode = keyof typeof QR_MINIMUMS;
 export const QR_PRESETS = {
@@ -57,17 +49,6 @@ export const QR_PRESETS = {
   PAYONEX: [100, 200, 300, 500, 1000],
   ZPAY: [10, 50, 100, 500, 1000],
 } as const;
-const LAK_QR_PRESETS = [50_000, 100_000, 200_000, 500_000, 1_000_000] as const;
-/** QR minimums per member currency: the baht ones of spec section 9; kip ₭50,000 (WW, PAYONEX), ₭5,000 (PAYTIMZ, ZPAY), ₭1,000 (generic, KBANK). */
-export const QR_MINIMUMS_BY_CURRENCY: Record<MemberCurrency, Record<QrMinimumCode, number>> = {
-  BAHT: QR_MINIMUMS,
-  LAK: { generic: 1_000, KBANK: 1_000, WW: 50_000, PAYONEX: 50_000, PAYTIMZ: 5_000, ZPAY: 5_000 },
-};
-/** QR preset amounts per member currency: kip ₭50,000 / 100,000 / 200,000 / 500,000 / 1,000,000 at every provider. */
-export const QR_PRESETS_BY_CURRENCY: Record<MemberCurrency, Record<QrMinimumCode, readonly number[]>> = {
-  BAHT: QR_PRESETS,
-  LAK: { generic: LAK_QR_PRESETS, KBANK: LAK_QR_PRESETS, WW: LAK_QR_PRESETS, PAYTIMZ: LAK_QR_PRESETS, PAYONEX: LAK_QR_PRESETS, ZPAY: LAK_QR_PRESETS },
-};
 export const PAYMENT_PROVIDERS = ['WW', 'PAYTIMZ', 'PAYONEX', 'ZPAY'] as const;
 export const DEPOSIT_BANK_CODES = ['SCB', 'KBANK', 'GSB', 'BCEL'] as const;
 

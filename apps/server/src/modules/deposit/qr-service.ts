@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { QR_MINIMUMS_BY_CURRENCY, QR_PRESETS_BY_CURRENCY } from '@mw/contract/constants';
+import { QR_MINIMUMS_BY_CURRENCY, QR_PRESETS_BY_CURRENCY } from '@mw/contract/currency-figures';
 import { toBaht } from '@mw/contract/money';
 import type { QrState } from '@mw/contract/qr';
 import type { DB } from '../../db/schema';

@@ -6,7 +6,7 @@ import type { Config } from '../../config';
 import type { DB } from '../../db/schema';
 import { defineModule } from '../../platform/module';
 import { payoutOperatorCalls } from '@mw/contract/operator/payout';
-import { MIN_TRANSFER } from '@mw/contract/constants';
+import { MIN_TRANSFER } from '@mw/contract/currency-figures';
 import { contractRoute } from '../../http/contract-route';
 import { operatorGuard } from '../../platform/operator';
 import { moduleConfig } from '../../platform/module-config';

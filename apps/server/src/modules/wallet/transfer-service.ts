@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { MIN_TRANSFER, WALLET_CODE } from '@mw/contract/constants';
+import { WALLET_CODE } from '@mw/contract/constants';
+import { MIN_TRANSFER } from '@mw/contract/currency-figures';
 import { toBaht } from '@mw/contract/money';
 import type { MoneyResult } from '@mw/contract/wallet';
 import type { DB } from '../../db/schema';

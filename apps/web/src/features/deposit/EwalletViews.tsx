@@ -1,6 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EWALLET_MIN } from '@mw/contract/constants';
+import { EWALLET_MIN } from '@mw/contract/currency-figures';
 import { formatAccountNo } from '@mw/contract/rules';
 import { refusalMessage } from '../../shared/api/refusalMessage';
 import { useIdempotencyKey } from '../../shared/api/useIdempotencyKey';

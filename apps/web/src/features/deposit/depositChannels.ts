@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { QR_MINIMUMS_BY_CURRENCY, QR_PRESETS_BY_CURRENCY, type MemberCurrency, type QrMinimumCode } from '@mw/contract/constants';
+import type { MemberCurrency, QrMinimumCode } from '@mw/contract/constants';
+import { QR_MINIMUMS_BY_CURRENCY, QR_PRESETS_BY_CURRENCY } from '@mw/contract/currency-figures';
 import type { depositLookupSchema } from '@mw/contract/lookups';
 import { config } from '../../shared/config';
 

@@ -1,7 +1,8 @@
 import { unitKey, useMoneyCurrency } from '../../shared/format/moneyCurrency';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MIN_TRANSFER, WALLET_CODE } from '@mw/contract/constants';
+import { WALLET_CODE } from '@mw/contract/constants';
+import { MIN_TRANSFER } from '@mw/contract/currency-figures';
 import { toBaht } from '@mw/contract/money';
 import { refusalMessage } from '../../shared/api/refusalMessage';
 import { useIdempotencyKey } from '../../shared/api/useIdempotencyKey';
