@@ -39,11 +39,11 @@ export default defineConfig({
     serviceWorkers: 'block',
   },
   projects: [
-    { name: 'main', testIgnore: /(terminated|laos)\.spec\.ts/, use: { baseURL: MAIN_URL } },
+    { name: 'main', testIgnore: /(terminated|laos.*)\.spec\.ts/, use: { baseURL: MAIN_URL } },
     // Terminating the site is global, so it runs against a server of its own.
     { name: 'terminated', testMatch: /terminated\.spec\.ts/, use: { baseURL: TERMINATED_URL } },
     // The Lao site (LAOS_MODE=true on the server, the same build): a server of its own.
-    { name: 'laos', testMatch: /laos\.spec\.ts/, use: { baseURL: LAOS_URL } },
+    { name: 'laos', testMatch: /laos.*\.spec\.ts/, use: { baseURL: LAOS_URL } },
   ],
   webServer: [
     { command: `node e2e/serve.mjs main ${MAIN_PORT}`, cwd: '..', url: `${MAIN_URL}/healthz`, timeout: 120_000, reuseExistingServer: false },

@@ -90,10 +90,25 @@ describe.each(dbKinds)('balances pushed on %s', (kind) => {
     const id = list.body.withdrawals[0]?.id;
     expect((await call(t.app, 'POST', `/api/operator/withdrawals/${id}/reject`, { headers: operator, body: { note: 'wrong account' } })).status).toBe(200);
     const returned = await socket.next((e) => e.reason === 'withdrawal_returned');
-    expect(returned).toMatchObject({ wallet: 1000, amount: 300 });
+    // The member's notice says why (the operator's reason) and which account it was for.
+    expect(returned).toMatchObject({ wallet: 1000, amount: 300, note: 'wrong account', account: expect.stringMatching(/^[A-Z]+ \d+$/) });
     const versions = socket.events.map((e) => e.versions.wallet ?? 0);
     expect(versions).toEqual([...versions].sort((a, b) => a - b));
     expect(new Set(versions).size).toBe(versions.length);
+  });
+
+  it('a withdrawal paid: the event names the account it was paid to', async () => {
+    const m = await member();
+    const socket = await listen(base, m.token);
+    expect((await call(t.app, 'POST', '/api/wallet/add', { token: m.token, body: { amount: 1000 } })).status).toBe(200);
+    expect((await call(t.app, 'POST', '/api/wallet/withdraw', { token: m.token, body: { amount: 300 } })).status).toBe(200);
+    const list = await call<{ withdrawals: Array<{ id: string }> }>(t.app, 'GET', `/api/operator/withdrawals?q=${m.phone}`, { headers: operator });
+    const id = list.body.withdrawals[0]?.id;
+    // Paid through the sandbox bank (the approval as checked: the automation key would wait for a second person).
+    await t.services.payouts.approve(id ?? '', 'finance', true);
+    const paid = await socket.next((e) => e.reason === 'withdrawal_paid');
+    expect(paid).toMatchObject({ amount: 300, account: expect.stringMatching(/^[A-Z]+ \d+$/) });
+    expect(paid).not.toHaveProperty('note');
   });
 
   it('rounds played at a provider: once imported, the new game balance reaches the socket (no balance check asked)', async () => {

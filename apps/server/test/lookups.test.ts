@@ -32,7 +32,7 @@ describe.each(dbKinds)('lookups and site state on %s', (kind) => {
     // The demo seeds the chat widget on; without SEED_DEMO it starts off.
     expect((await call(t.app, 'GET', '/api/lookup/enableChatWidget')).body).toEqual({ enableChatWidget: true });
     expect((await call(t.app, 'GET', '/api/lookup/active')).body).toEqual({ active: true });
-    expect((await call(t.app, 'GET', '/api/lookup/withdraw')).body).toEqual({ withdrawMin: 100, withdrawMax: 50000, currency: 'THB' });
+    expect((await call(t.app, 'GET', '/api/lookup/withdraw')).body).toEqual({ withdrawMin: 100, withdrawMax: 50000, currency: 'THB', transferMin: 1 });
   });
 
   it('reads the lookup data from the database, not from code', async () => {

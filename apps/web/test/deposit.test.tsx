@@ -93,6 +93,15 @@ describe('deposit channels by bank code and mode', () => {
     expect(views.ewallet.map((view) => `${view.kind}:${view.wallet.walletAccountName}`)).toEqual(['gift:Y']);
   });
 
+  it('gives a kip member the kip QR figures: the lookup\'s, else the kip defaults (never the baht ones)', () => {
+    const kipWw = { ...provider('WW'), currency: 'LAK' };
+    const fromLookup = depositViews({ ...lookup, banks: [{ ...kipWw, minimum: 60_000, presets: [60_000, 120_000] }] }, 'LAK');
+    expect(fromLookup.qr.map((channel) => [channel.minimum, channel.presets])).toEqual([[60_000, [60_000, 120_000]]]);
+    const defaults = depositViews({ ...lookup, banks: [kipWw] }, 'LAK');
+    expect(defaults.qr.map((channel) => [channel.minimum, channel.presets])).toEqual([[50_000, [50_000, 100_000, 200_000, 500_000, 1_000_000]]]);
+    expect([qrMinimum('PAYTIMZ', 'LAK'), qrMinimum('KBANK', 'LAK'), qrMinimum('OTHER', 'LAK')]).toEqual([5_000, 1_000, 1_000]);
+  });
+
   it('takes minimums and presets from spec sections 5 and 9', () => {
     expect([qrMinimum('WW'), qrMinimum('PAYONEX'), qrMinimum('PAYTIMZ'), qrMinimum('ZPAY'), qrMinimum('KBANK'), qrMinimum('OTHER')]).toEqual([100, 100, 10, 10, 1, 1]);
     expect(qrPresets('WW')).toEqual([100, 200, 300, 500, 1000]);

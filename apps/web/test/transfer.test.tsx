@@ -27,6 +27,11 @@ describe('transfer rules (spec section 5)', () => {
     expect(checkTransfer('WALLET', 'PG', '1')).toEqual({ ok: true, amount: 100 });
     expect(checkTransfer('WALLET', 'PG', '1,250.5')).toEqual({ ok: true, amount: 125_050 });
   });
+
+  it('takes the minimum of the member\'s currency: a kip member\'s ₭1,000', () => {
+    expect(checkTransfer('WALLET', 'PG', '999', 1_000)).toEqual({ ok: false, failure: { field: 'amount', rule: 'minAmountMsg', minimum: 1_000 } });
+    expect(checkTransfer('WALLET', 'PG', '1,000', 1_000)).toEqual({ ok: true, amount: 100_000 });
+  });
 });
 
 describe('transfer modal', () => {

@@ -33,6 +33,8 @@ export const balanceEventSchema = z.object({
   amount: bahtSchema
     .optional()
     .describe('what the change moved: the wallet\'s signed move, or for withdrawal_paid the amount paid out; absent when only game accounts moved'),
+  account: z.string().optional().describe('withdrawal_paid and withdrawal_returned: the bank account of the withdrawal, "<bank code> <account number>"'),
+  note: z.string().optional().describe('withdrawal_returned: why it was refused — the operator\'s reason, or the bank\'s refusal code (PAYOUT_…)'),
   versions: z
     .record(z.string(), z.number().int())
     .describe('`wallet` and each game code → the account\'s version after the change: an event whose version is not above the last one seen for that account is older news (apply its figure only when newer)'),

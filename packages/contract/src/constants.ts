@@ -32,11 +32,15 @@ export const DEFAULT_LAOS_LOCALE: Locale = 'la';
 /** BCP 47 tags for Intl and the html lang attribute (the app's id `la` is Lao, `lo`). */
 export const LOCALE_TAGS: Record<Locale, string> = { th: 'th-TH', la: 'lo-LA', en: 'en-GB' };
 
+/** The baht figures (spec section 9); each money rule with an amount has one per member currency (currency-figures.ts). */
 export const MIN_TRANSFER_BAHT = 1;
+/** A member's currency (BAHT or LAK); each money rule's figure per currency is in currency-figures.ts. */
+export type MemberCurrency = 'BAHT' | 'LAK';
 /** The sandbox top-up's preset amounts per currency (the member's, BAHT or LAK), in major units: ฿100/500/1,000, ₭50,000/100,000/500,000. */
-export const DEMO_TOP_UP_PRESETS: Record<'BAHT' | 'LAK', readonly number[]> = { BAHT: [100, 500, 1000], LAK: [50_000, 100_000, 500_000] };
+export const DEMO_TOP_UP_PRESETS: Record<MemberCurrency, readonly number[]> = { BAHT: [100, 500, 1000], LAK: [50_000, 100_000, 500_000] };
 export const EWALLET_MIN_BAHT = 2;
 export const QR_MINIMUMS = { generic: 1, KBANK: 1, WW: 100, PAYONEX: 100, PAYTIMZ: 10, ZPAY: 10 } as const;
+export type QrMinimumCode = keyof typeof QR_MINIMUMS;
 export const QR_PRESETS = {
   generic: [10, 20, 50, 100, 500, 1000],
   KBANK: [10, 20, 50, 100, 500, 1000],

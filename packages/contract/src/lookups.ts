@@ -25,6 +25,8 @@ export const depositBankSchema = z.object({
   bankAccountName: z.string(),
   bankAccountNo: z.string(),
   currency: z.string(),
+  minimum: bahtSchema.optional().describe('added, QR channels (PAYMENT, or a bank in SMS mode): the smallest QR amount, in the member\'s currency'),
+  presets: z.array(bahtSchema).optional().describe('added, QR channels: the preset amounts offered, in the member\'s currency'),
 });
 /**
  * An e-wallet channel: AUTO shows the account number to transfer to (added to the spec:
@@ -36,12 +38,14 @@ export const depositWalletSchema = z.object({
   mode: z.string(),
   walletAccountNo: z.string().optional(),
   publicKey: z.string().optional().describe('RSA public key (SPKI, PEM): the gift link is encrypted with it (RSA-OAEP, SHA-256) before POST /api/wallet/truelink'),
+  minimum: bahtSchema.optional().describe('added: the smallest gift voucher taken, in the member\'s currency'),
 });
 export const depositLookupSchema = z.object({
   banks: z.array(depositBankSchema),
   wallets: z.array(depositWalletSchema),
   isManual: z.boolean(),
   demoTopUp: z.boolean().optional().describe('added: true when the demo top-up POST /api/wallet/add exists (sandbox payments); absent or false with real payments'),
+  currency: z.enum(['THB', 'LAK']).optional().describe('added: the currency of every figure here (the member\'s)'),
 });
 
 export const infoSchema = z.object({ name: z.string(), website: z.string() });
@@ -51,8 +55,16 @@ export const contactSchema = z.object({
   lineName: z.string(),
   lineQR: z.string().describe('image URL, empty for the local fallback'),
 });
-/** Added: `currency`, the currency of both figures (the asking member's; a guest's: the site's). */
-export const withdrawLimitsSchema = z.object({ withdrawMin: bahtSchema, withdrawMax: bahtSchema, currency: z.enum(['THB', 'LAK']).optional() });
+/**
+ * Added: `currency`, the currency of the figures (the asking member's; a guest's: the site's), and
+ * `transferMin`, the smallest transfer between the wallet and a game in it.
+ */
+export const withdrawLimitsSchema = z.object({
+  withdrawMin: bahtSchema,
+  withdrawMax: bahtSchema,
+  currency: z.enum(['THB', 'LAK']).optional(),
+  transferMin: bahtSchema.optional(),
+});
 /** Slip upload settings (the spec names the lookup only): the daily closed window and the age limit. */
 export const slipLookupSchema = z.object({
   uploadEnabled: z.boolean(),

@@ -392,6 +392,7 @@ export const en: Messages = {
       manualSource: 'support staff',
       demoDeposit: 'Demo top-up',
       withdraw: 'Withdrawal to {{account}}',
+      withdrawPaid: 'Paid to {{account}}',
       transfer: 'Transfer {{from}} → {{to}}',
       bonus: 'Bonus received',
       bonusOf: 'Bonus: {{name}}',
@@ -452,6 +453,8 @@ export const en: Messages = {
     bonus: '{{amount}} bonus received',
     withdrawalPaid: 'Withdrawal of {{amount}} paid',
     withdrawalReturned: '{{amount}} returned to your wallet',
+    withdrawalPaidTo: '{{amount}} paid to {{account}}',
+    withdrawalRefused: 'Withdrawal refused, {{amount}} returned to your wallet: {{reason}}',
     credited: '{{amount}} added to your wallet',
   },
   placeholder: {

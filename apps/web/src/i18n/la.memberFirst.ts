@@ -82,6 +82,8 @@ export const laMemberFirst: MemberFirstMessages = {
     bonus: 'ໄດ້ຮັບໂບນັດ {{amount}}',
     withdrawalPaid: 'ໂອນເງິນຖອນ {{amount}} ໃຫ້ແລ້ວ',
     withdrawalReturned: 'ຄືນເງິນ {{amount}} ເຂົ້າກະເປົາແລ້ວ',
+    withdrawalPaidTo: 'ຈ່າຍເງິນຖອນ {{amount}} ເຂົ້າບັນຊີ {{account}} ແລ້ວ',
+    withdrawalRefused: 'ການຖອນບໍ່ສຳເລັດ ຄືນເງິນ {{amount}} ເຂົ້າກະເປົາແລ້ວ: {{reason}}',
     credited: 'ໄດ້ຮັບ {{amount}} ເຂົ້າກະເປົາແລ້ວ',
   },
   responsible: {

@@ -152,6 +152,7 @@ export const laMemberLater: MemberLaterMessages = {
       manualSource: 'ພະນັກງານ',
       demoDeposit: 'ເຕີມເງິນທົດລອງ',
       withdraw: 'ຖອນເງິນເຂົ້າບັນຊີ {{account}}',
+      withdrawPaid: 'ຈ່າຍເຂົ້າບັນຊີ {{account}} ແລ້ວ',
       transfer: 'ໂອນເງິນ {{from}} → {{to}}',
       bonus: 'ຮັບໂບນັດ',
       bonusOf: 'ຮັບໂບນັດ: {{name}}',

@@ -85,6 +85,8 @@ export const thMemberFirst = {
     bonus: 'ได้รับโบนัส {{amount}}',
     withdrawalPaid: 'โอนเงินถอน {{amount}} ให้แล้ว',
     withdrawalReturned: 'คืนเงิน {{amount}} เข้ากระเป๋าแล้ว',
+    withdrawalPaidTo: 'จ่ายเงินถอน {{amount}} เข้าบัญชี {{account}} แล้ว',
+    withdrawalRefused: 'การถอนไม่สำเร็จ คืนเงิน {{amount}} เข้ากระเป๋าแล้ว: {{reason}}',
     credited: 'ได้รับ {{amount}} เข้ากระเป๋าแล้ว',
   },
   responsible: {

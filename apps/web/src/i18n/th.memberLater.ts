@@ -150,6 +150,7 @@ export const thMemberLater = {
       manualSource: 'เจ้าหน้าที่',
       demoDeposit: 'เติมเงินทดลอง',
       withdraw: 'ถอนเงินเข้าบัญชี {{account}}',
+      withdrawPaid: 'จ่ายเข้าบัญชี {{account}} แล้ว',
       transfer: 'โอนเงิน {{from}} → {{to}}',
       bonus: 'รับโบนัส',
       bonusOf: 'รับโบนัส: {{name}}',

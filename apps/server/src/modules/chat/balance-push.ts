@@ -1,4 +1,6 @@
+import type { Kysely } from 'kysely';
 import type { BalanceEvent, BalanceReason } from '@mw/contract/balance-push';
+import type { DB } from '../../db/schema';
 import { toBaht } from '@mw/contract/money';
 import type { BalanceChange } from '../../money/balance-feed';
 import type { PostingKind } from '../../money/ledger';
@@ -46,4 +48,16 @@ export function balanceEventOf(change: BalanceChange): BalanceEvent | null {
   if (reason === 'withdrawal_paid') event.amount = toBaht(-change.held);
   if (!change.wallet && codes.length === 0 && reason !== 'withdrawal_paid') return null;
   return event;
+}
+
+/**
+ * A withdrawal's event with what the member's notice says of it: the account it was paid to
+ * (`account`, "KBANK 1234567890"), and for one refused, why (`note`: the operator's reason, or the
+ * bank's PAYOUT_… code). Any other event, or an operation not found, is answered as it is.
+ */
+export async function withWithdrawalDetail(db: Kysely<DB>, event: BalanceEvent, operationId: string | null): Promise<BalanceEvent> {
+  if ((event.reason !== 'withdrawal_paid' && event.reason !== 'withdrawal_returned') || !operationId) return event;
+  const op = await db.selectFrom('operations').select(['target', 'note']).where('id', '=', operationId).executeTakeFirst();
+  if (!op) return event;
+  return { ...event, account: op.target, ...(event.reason === 'withdrawal_returned' && op.note ? { note: op.note } : {}) };
 }

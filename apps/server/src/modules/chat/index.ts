@@ -13,7 +13,7 @@ import { SignedLinks } from '../../platform/signed-links';
 import { ChatFiles, MAX_BYTES, type UploadKind } from './chat-files';
 import { GuestSessions } from './chat-guests';
 import { ChatService, type CustomerMessage } from './chat-service';
-import { balanceEventOf } from './balance-push';
+import { balanceEventOf, withWithdrawalDetail } from './balance-push';
 import { ChatSocket } from './chat-socket';
 import { FileObjectStore, MemoryObjectStore } from './chat-store';
 import './tables';
@@ -241,7 +241,16 @@ ALTER TABLE chat_threads ADD COLUMN guest_signed boolean NOT NULL DEFAULT false;
     // Balances pushed to the member's open app: every committed change the money core announces.
     const stopBalances = services.money.balances.subscribe((change) => {
       const event = balanceEventOf(change);
-      if (event) socket.pushBalance(change.memberId, event);
+      if (!event) return;
+      // A withdrawal paid or refused says where it was paid, or why it was refused (the operation's target and note).
+      if (event.reason === 'withdrawal_paid' || event.reason === 'withdrawal_returned') {
+        withWithdrawalDetail(services.database.db, event, change.operationId).then(
+          (detailed) => socket.pushBalance(change.memberId, detailed),
+          () => socket.pushBalance(change.memberId, event),
+        );
+        return;
+      }
+      socket.pushBalance(change.memberId, event);
     });
     app.addHook('onClose', async () => {
       stopOperators();

@@ -70,9 +70,9 @@ const DEMO_SETTINGS: Record<string, unknown> = {
     ],
   },
   refundBanners: {
-    th: [{ image: '/banners/refund.svg', html: '<h3>คืนยอดเสีย 5% ทุกสัปดาห์</h3><p>รับคืน 5% ของยอดเสียสัปดาห์ที่แล้ว (จันทร์–อาทิตย์) สูงสุด ฿5,000</p>' }],
-    la: [{ image: '/banners/refund.svg', html: '<h3>ຄືນຍອດເສຍ 5% ທຸກອາທິດ</h3><p>ຮັບຄືນ 5% ຂອງຍອດເສຍອາທິດທີ່ແລ້ວ (ຈັນ–ອາທິດ) ສູງສຸດ ฿5,000</p>' }],
-    en: [{ image: '/banners/refund.svg', html: '<h3>5% of your losses back, every week</h3><p>5% of last week’s net loss (Monday to Sunday) back, up to ฿5,000.</p>' }],
+    th: [{ image: '/banners/refund.svg', html: '<h3>คืนยอดเสีย 5% ทุกสัปดาห์</h3><p>รับคืน 5% ของยอดเสียสัปดาห์ที่แล้ว (จันทร์–อาทิตย์)</p>' }],
+    la: [{ image: '/banners/refund.svg', html: '<h3>ຄືນຍອດເສຍ 5% ທຸກອາທິດ</h3><p>ຮັບຄືນ 5% ຂອງຍອດເສຍອາທິດທີ່ແລ້ວ (ຈັນ–ອາທິດ)</p>' }],
+    en: [{ image: '/banners/refund.svg', html: '<h3>5% of your losses back, every week</h3><p>5% of last week’s net loss (Monday to Sunday) back.</p>' }],
   },
   // The invite and refund rules with amounts per currency (minor units): baht and kip.
   invite: { active: true, percent: 1, minimum: { THB: 100, LAK: 100_000 }, successPercent: 100, failPercent: 0 },
@@ -145,6 +145,11 @@ const DEMO_WHEELS: Record<Currency, WheelInput> = {
  * Demo bonuses: a welcome bonus, a daily and a weekly one. Amounts per currency in minor units:
  * satang for THB, hundredths of a kip for LAK (about 600 kip to the baht: ฿100 ≈ ₭60,000).
  */
+/**
+ * A bonus's banner: its title and what it is for, no amount. A banner is the same for every
+ * currency, so a figure in it would be baht on a kip member's screen; the card's text, written
+ * from the rule in the member's currency (bonus-text.ts), says the cap and the minimum.
+ */
 const bonusBanner = (title: string, text: { th: string; la: string; en: string }) => ({
   th: [{ image: '', html: `<h3>${title}</h3><p>${text.th}</p>` }],
   la: [{ image: '', html: `<h3>${title}</h3><p>${text.la}</p>` }],
@@ -154,22 +159,22 @@ const DEMO_BONUSES = [
   {
     code: 'WELCOME20', type: 'limit' as const, maxReceived: 1, maxTotal: null, percentFail: 10, percent: 20, amounts: { THB: { minDeposit: 10_000, maxBonus: 50_000 }, LAK: { minDeposit: 6_000_000, maxBonus: 30_000_000 } },
     turnoverMultiple: 5, categories: ['slot' as const], depositWindowMinutes: 60, active: true, sort: 1,
-    banners: bonusBanner('WELCOME 20%', { th: '20% สูงสุด ฿500 · ฝากขั้นต่ำ ฿100 · เทิร์น ×5 · สล็อต', la: '20% ສູງສຸດ ฿500 · ຝາກຂັ້ນຕ່ຳ ฿100 · ເທີນ ×5 · ສະລັອດ', en: '20% up to ฿500 · min ฿100 · turnover ×5 · slots' }),
+    banners: bonusBanner('WELCOME 20%', { th: 'โบนัสฝากแรก 20% · เทิร์น ×5 · สล็อต', la: 'ໂບນັດຝາກທຳອິດ 20% · ເທີນ ×5 · ສະລັອດ', en: '20% on your first deposit · turnover ×5 · slots' }),
   },
   {
     code: 'DAILY10', type: 'day' as const, maxReceived: 1, maxTotal: null, percentFail: 10, percent: 10, amounts: { THB: { minDeposit: 5_000, maxBonus: 20_000 }, LAK: { minDeposit: 3_000_000, maxBonus: 12_000_000 } },
     turnoverMultiple: 3, categories: ['slot' as const, 'sport' as const, 'lotto' as const], depositWindowMinutes: 60, active: true, sort: 2,
-    banners: bonusBanner('DAILY 10%', { th: '10% สูงสุด ฿200 · ฝากขั้นต่ำ ฿50 · เทิร์น ×3', la: '10% ສູງສຸດ ฿200 · ຝາກຂັ້ນຕ່ຳ ฿50 · ເທີນ ×3', en: '10% up to ฿200 · min ฿50 · turnover ×3' }),
+    banners: bonusBanner('DAILY 10%', { th: 'โบนัส 10% ทุกวัน · เทิร์น ×3', la: 'ໂບນັດ 10% ທຸກມື້ · ເທີນ ×3', en: '10% every day · turnover ×3' }),
   },
   {
     code: 'PROMO30', type: 'limit' as const, maxReceived: 1, maxTotal: null, percentFail: 10, percent: 30, amounts: { THB: { minDeposit: 10_000, maxBonus: 30_000 }, LAK: { minDeposit: 6_000_000, maxBonus: 18_000_000 } },
     turnoverMultiple: 5, categories: ['slot' as const], depositWindowMinutes: 60, active: false, sort: 9,
-    banners: bonusBanner('BOOST 30%', { th: '30% สูงสุด ฿300 · ฝากขั้นต่ำ ฿100 · เทิร์น ×5 · สล็อต', la: '30% ສູງສຸດ ฿300 · ຝາກຂັ້ນຕ່ຳ ฿100 · ເທີນ ×5 · ສະລັອດ', en: '30% up to ฿300 · min ฿100 · turnover ×5 · slots' }),
+    banners: bonusBanner('BOOST 30%', { th: 'โบนัส 30% · เทิร์น ×5 · สล็อต', la: 'ໂບນັດ 30% · ເທີນ ×5 · ສະລັອດ', en: '30% bonus · turnover ×5 · slots' }),
   },
   {
     code: 'WEEKLY15', type: 'week' as const, maxReceived: 2, maxTotal: null, percentFail: 10, percent: 15, amounts: { THB: { minDeposit: 30_000, maxBonus: 100_000 }, LAK: { minDeposit: 18_000_000, maxBonus: 60_000_000 } },
     turnoverMultiple: 4, categories: ['slot' as const], depositWindowMinutes: 60, active: true, sort: 3,
-    banners: bonusBanner('WEEKLY 15%', { th: '15% สูงสุด ฿1,000 · ฝากขั้นต่ำ ฿300 · เทิร์น ×4 · สล็อต', la: '15% ສູງສຸດ ฿1,000 · ຝາກຂັ້ນຕ່ຳ ฿300 · ເທີນ ×4 · ສະລັອດ', en: '15% up to ฿1,000 · min ฿300 · turnover ×4 · slots' }),
+    banners: bonusBanner('WEEKLY 15%', { th: 'โบนัส 15% ทุกสัปดาห์ · เทิร์น ×4 · สล็อต', la: 'ໂບນັດ 15% ທຸກອາທິດ · ເທີນ ×4 · ສະລັອດ', en: '15% every week · turnover ×4 · slots' }),
   },
 ];
 

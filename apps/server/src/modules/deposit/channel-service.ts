@@ -59,10 +59,14 @@ export class ChannelService {
     };
   }
 
-  /** The active channel that takes QR payments for this provider code (a PAYMENT provider, or a bank in SMS mode). */
-  async qrChannel(provider: string): Promise<Channel | null> {
-    const rows = await this.db.selectFrom('deposit_channels').selectAll().where('kind', '=', 'bank').where('bank_code', '=', provider).where('active', '=', true).execute();
-    return rows.find((c) => c.bank_type === 'PAYMENT' || c.mode === 'SMS') ?? null;
+  /**
+   * The active channel that takes QR payments for this provider code (a PAYMENT provider, or a bank
+   * in SMS mode): the one in the member's currency when given and there is one.
+   */
+  async qrChannel(provider: string, currency?: string): Promise<Channel | null> {
+    const rows = await this.db.selectFrom('deposit_channels').selectAll().where('kind', '=', 'bank').where('bank_code', '=', provider).where('active', '=', true).orderBy('sort').orderBy('id').execute();
+    const qr = rows.filter((c) => c.bank_type === 'PAYMENT' || c.mode === 'SMS');
+    return qr.find((c) => c.currency === currency) ?? qr[0] ?? null;
   }
 
   /** Our bank account with this number at this bank, active or not. */

@@ -31,8 +31,8 @@ export interface EwalletTransfer {
 }
 
 export interface EwalletOptions {
-  /** The smallest voucher taken (minor units): 200 = 2 baht. */
-  minimum: number;
+  /** The smallest voucher taken (minor units) per currency: 200 = 2 baht, 100,000 = 1,000 kip. */
+  minimum: Record<Currency, number>;
   /** A claim whose redemption outcome was unknown this long ago is settled by `reconcile`. */
   graceMs: number;
 }
@@ -70,7 +70,7 @@ export class EwalletDepositService {
     private readonly bank: BankDepositService,
     private readonly money: MoneyCore,
     private readonly keys: () => { privateKey: string; publicKey: string },
-    private readonly options: EwalletOptions = { minimum: 200, graceMs: 60_000 },
+    private readonly options: EwalletOptions = { minimum: { THB: 200, LAK: 100_000 }, graceMs: 60_000 },
   ) {
     money.credits.registerHook('voucher_credited', (name, rows) =>
       sql`${sql.ref(name)} AS (
@@ -78,6 +78,11 @@ export class EwalletDepositService {
         FROM unnest(${rows.ids}::text[], ${rows.operationIds}::text[], ${rows.amounts.map(String)}::bigint[]) AS u(hash, op_id, amount)
         WHERE r.hash = u.hash AND u.op_id IN (SELECT id FROM op))`,
     );
+  }
+
+  /** The smallest voucher taken from a member of this currency (minor units). */
+  minimum(currency: Currency): number {
+    return this.options.minimum[currency];
   }
 
   /** The public key (SPKI PEM) members' links are encrypted with. */
@@ -190,9 +195,11 @@ export class EwalletDepositService {
         amount = voucher.amount;
       } else {
         if (voucher.status !== 'AVAILABLE' || voucher.ownVoucher) throw new VoucherRefused('VOUCHER_OUT_OF_STOCK');
-        if (voucher.amount < this.options.minimum) {
+        // The minimum of the channel's currency (the member's: giftWallet picks one in it).
+        const currency = ledgerCurrency(channel.currency);
+        if (voucher.amount < this.options.minimum[currency]) {
           await this.release(hash, attempt);
-          throw new AppError(400, 'DEPOSIT_MINIMUM', { minimum: toBaht(this.options.minimum) });
+          throw new AppError(400, 'DEPOSIT_MINIMUM', { minimum: toBaht(this.options.minimum[currency]), currency });
         }
         // Money asked for: the member's deposit limits refuse the voucher before it is redeemed (left unredeemed).
         try {

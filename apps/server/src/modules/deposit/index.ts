@@ -2,7 +2,7 @@ import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { parseBaht } from '@mw/contract/money';
+import { parseBaht, toBaht } from '@mw/contract/money';
 import { bankFeedSchema, slipSettingsSchema, depositOperatorCalls, depositSandboxCalls, depositWebhookCalls, ewalletFeedSchema, paymentWebhookSchema } from '@mw/contract/operator/deposit';
 import { contractRoute } from '../../http/contract-route';
 import { requireMember } from '../../http/handlers';
@@ -78,6 +78,8 @@ declare module '../../platform/services' {
 }
 
 const positiveBaht = z.coerce.number().int().min(1).max(1_000_000);
+/** A kip figure in whole kip (₭10,000,000 is the most one call carries). */
+const positiveKip = z.coerce.number().int().min(1).max(10_000_000);
 const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM');
 const secret = z.string().min(16, 'must be at least 16 characters').optional();
 
@@ -112,20 +114,26 @@ const depositEnv = z.object({
   /** Worker threads reading slip images per process (default: the cores shared by the processes, at most 4), and how many images may wait for one (more: 503 BUSY). */
   SLIP_READER_THREADS: z.coerce.number().int().min(1).max(64).optional(),
   SLIP_READER_QUEUE: z.coerce.number().int().min(0).max(10_000).default(16),
+  /** The largest QR amount per currency: in baht for baht members, in kip for kip members. */
   QR_MAX_BAHT: positiveBaht.default(100_000),
+  QR_MAX_LAK: positiveKip.default(10_000_000),
   /** The e-wallet behind gift links and AUTO e-wallet deposits: sandbox or none. */
   EWALLET_PROVIDER: z.enum(['sandbox', 'none']).optional(),
   EWALLET_WEBHOOK_SECRET: secret,
   /** The RSA private key (PKCS#8 PEM) gift links are encrypted for; generated into DATA_DIR/secrets/truelink-key.pem when not set. */
   TRUELINK_PRIVATE_KEY: z.string().includes('PRIVATE KEY').optional(),
-  /** The smallest gift voucher taken, in baht. */
+  /** The smallest gift voucher taken, in baht (a baht member's) and in kip (a kip member's). */
   TRUELINK_MIN_BAHT: z.coerce.number().min(0.01).max(100_000).default(2),
+  TRUELINK_MIN_LAK: positiveKip.default(1_000),
   /** The e-wallet breaker: a call's timeout, failures in a row that open it, how long it stays open. */
   EWALLET_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(8_000),
   EWALLET_BREAKER_FAILURES: z.coerce.number().int().min(1).max(100).default(3),
   EWALLET_BREAKER_OPEN_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  /** The PAYTIMZ and ZPAY QR minimums: in baht (default 10), and in kip for kip members (default 5,000). */
   PAYTIMZ_MIN: positiveBaht.optional(),
   ZPAY_MIN: positiveBaht.optional(),
+  PAYTIMZ_MIN_LAK: positiveKip.optional(),
+  ZPAY_MIN_LAK: positiveKip.optional(),
 });
 
 /** The period the reconciliation call and the scheduled run cover when not told: the last 24 hours. */
@@ -273,8 +281,11 @@ export const depositModule = defineModule({
     const bank = new BankDepositService(db, money, channels, accounts);
     const qr = new QrService(db, gateway, channels, accounts, bank, money, {
       ttlSeconds: env.QR_TTL_SECONDS,
-      minimums: defaultMinimums({ ...(env.PAYTIMZ_MIN ? { PAYTIMZ: env.PAYTIMZ_MIN } : {}), ...(env.ZPAY_MIN ? { ZPAY: env.ZPAY_MIN } : {}) }),
-      maximum: env.QR_MAX_BAHT * 100,
+      minimums: {
+        THB: defaultMinimums({ ...(env.PAYTIMZ_MIN ? { PAYTIMZ: env.PAYTIMZ_MIN } : {}), ...(env.ZPAY_MIN ? { ZPAY: env.ZPAY_MIN } : {}) }, 'THB'),
+        LAK: defaultMinimums({ ...(env.PAYTIMZ_MIN_LAK ? { PAYTIMZ: env.PAYTIMZ_MIN_LAK } : {}), ...(env.ZPAY_MIN_LAK ? { ZPAY: env.ZPAY_MIN_LAK } : {}) }, 'LAK'),
+      },
+      maximum: { THB: env.QR_MAX_BAHT * 100, LAK: env.QR_MAX_LAK * 100 },
     });
     const slipReaders = new SlipReaderPool({ threads: env.SLIP_READER_THREADS ?? defaultReaderThreads(processCount(config)), queue: env.SLIP_READER_QUEUE });
     const slips = new SlipService(db, new SlipVerifier(sandboxBank ?? unconfiguredBank, (image) => slipReaders.read(image)), channels, accounts, settings, money, slipLinksFor(config), {
@@ -292,7 +303,7 @@ export const depositModule = defineModule({
     let keys: { privateKey: string; publicKey: string } | null = null;
     const linkKeys = () => (keys ??= rsaKeyPairOf(env.TRUELINK_PRIVATE_KEY, config.DATA_DIR, 'truelink-key'));
     const ewallet = new EwalletDepositService(db, sandboxEwallet, breaker, channels, accounts, bank, money, linkKeys, {
-      minimum: Math.round(env.TRUELINK_MIN_BAHT * 100),
+      minimum: { THB: Math.round(env.TRUELINK_MIN_BAHT * 100), LAK: env.TRUELINK_MIN_LAK * 100 },
       graceMs: Math.max(env.DEPOSIT_RECONCILE_GRACE_MS, env.EWALLET_TIMEOUT_MS),
     });
     const reconciliation = new DepositReconciliation(db, { bank: sandboxBank ?? unconfiguredBank, gateway, ewallet: sandboxEwallet }, channels);
@@ -445,9 +456,18 @@ export const depositModule = defineModule({
     lookupDeposit: async (ctx) => {
       const member = await accounts.findById(requireMember(ctx).memberId);
       // demoTopUp (added): whether the sandbox's demo top-up exists, so the app offers it only then.
-      const lookup = { ...(await deposits.channels.lookup(member?.currency ?? 'BAHT')), demoTopUp: sandboxPayments };
+      const memberCurrency = member?.currency ?? 'BAHT';
+      const currency = ledgerCurrency(memberCurrency);
+      const channels = await deposits.channels.lookup(memberCurrency);
+      // The figures of the member's currency: each QR channel its minimum and presets, each e-wallet its minimum.
+      const banks = channels.banks.map((b) => {
+        const figures = b.bankType === 'PAYMENT' || b.mode === 'SMS' ? deposits.qr.figures(b.bankCode, currency) : null;
+        return figures ? { ...b, ...figures } : b;
+      });
+      const ewalletMinimum = toBaht(deposits.ewallet.minimum(currency));
       // Each e-wallet carries the key its gift links are encrypted with.
-      return lookup.wallets.length === 0 ? lookup : { ...lookup, wallets: lookup.wallets.map((w) => ({ ...w, publicKey: deposits.ewallet.publicKey() })) };
+      const wallets = channels.wallets.map((w) => ({ ...w, publicKey: deposits.ewallet.publicKey(), minimum: ewalletMinimum }));
+      return { ...channels, banks, wallets, demoTopUp: sandboxPayments, currency };
     },
     qrGet: async (ctx) => deposits.qr.get(requireMember(ctx).memberId, ctx.params.bankCode),
     qrCreate: async (ctx) => deposits.qr.create(requireMember(ctx).memberId, ctx.params.bankCode, ctx.body.amount),

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { QR_MINIMUMS } from '@mw/contract/constants';
+import { QR_MINIMUMS_BY_CURRENCY, QR_PRESETS_BY_CURRENCY } from '@mw/contract/currency-figures';
 import { toBaht } from '@mw/contract/money';
 import type { QrState } from '@mw/contract/qr';
 import type { DB } from '../../db/schema';
@@ -19,10 +19,10 @@ import type { QrCodesTable } from './tables';
 export interface QrRules {
   /** How long a QR can be paid. */
   ttlSeconds: number;
-  /** Minimums in satang, per provider (PAYTIMZ and ZPAY configurable). */
-  minimums: Record<QrProvider, number>;
-  /** Largest QR amount in satang. */
-  maximum: number;
+  /** Minimums in minor units, per currency and provider (PAYTIMZ and ZPAY configurable). */
+  minimums: Record<Currency, Record<QrProvider, number>>;
+  /** Largest QR amount in minor units, per currency. */
+  maximum: Record<Currency, number>;
 }
 
 /** A payment the gateway reports by its webhook. */
@@ -42,13 +42,15 @@ function newReference(): string {
   return Array.from({ length: 16 }, () => REFERENCE_ALPHABET[randomInt(0, REFERENCE_ALPHABET.length)]).join('');
 }
 
-export function defaultMinimums(overrides: { PAYTIMZ?: number; ZPAY?: number } = {}): Record<QrProvider, number> {
+/** One currency's QR minimums in minor units: the contract's figures (major units), PAYTIMZ and ZPAY overridable. */
+export function defaultMinimums(overrides: { PAYTIMZ?: number; ZPAY?: number } = {}, currency: Currency = 'THB'): Record<QrProvider, number> {
+  const figures = QR_MINIMUMS_BY_CURRENCY[currency === 'LAK' ? 'LAK' : 'BAHT'];
   return {
-    WW: QR_MINIMUMS.WW * 100,
-    PAYONEX: QR_MINIMUMS.PAYONEX * 100,
-    PAYTIMZ: (overrides.PAYTIMZ ?? QR_MINIMUMS.PAYTIMZ) * 100,
-    ZPAY: (overrides.ZPAY ?? QR_MINIMUMS.ZPAY) * 100,
-    KBANK: QR_MINIMUMS.KBANK * 100,
+    WW: figures.WW * 100,
+    PAYONEX: figures.PAYONEX * 100,
+    PAYTIMZ: Math.round((overrides.PAYTIMZ ?? figures.PAYTIMZ) * 100),
+    ZPAY: Math.round((overrides.ZPAY ?? figures.ZPAY) * 100),
+    KBANK: figures.KBANK * 100,
   };
 }
 
@@ -95,6 +97,15 @@ export class QrService {
     };
   }
 
+  /** A QR channel's figures for a member of this currency (GET /api/lookup/deposit): the minimum and the presets at or above it, in major units. */
+  figures(code: string, currency: Currency): { minimum: number; presets: number[] } | null {
+    const upper = code.toUpperCase();
+    if (!isQrProvider(upper)) return null;
+    const minimum = this.rules.minimums[currency][upper];
+    const presets = QR_PRESETS_BY_CURRENCY[currency === 'LAK' ? 'LAK' : 'BAHT'][upper].filter((amount) => amount * 100 >= minimum && amount * 100 <= this.rules.maximum[currency]);
+    return { minimum: toBaht(minimum), presets };
+  }
+
   private provider(code: string): QrProvider {
     const upper = code.toUpperCase();
     if (!isQrProvider(upper)) throw notFound('NO_CHANNEL');
@@ -127,11 +138,14 @@ export class QrService {
 
   async create(memberId: string, code: string, amount: number): Promise<QrState> {
     const provider = this.provider(code);
-    const [channel, member] = await Promise.all([this.channels.qrChannel(provider), this.accounts.findById(memberId)]);
+    const member = await this.accounts.findById(memberId);
+    const channel = member ? await this.channels.qrChannel(provider, member.currency) : null;
     if (!channel || !member || channel.currency !== member.currency) throw notFound('NO_CHANNEL');
-    const minimum = this.rules.minimums[provider];
-    if (amount < minimum) throw badRequest('DEPOSIT_MINIMUM', { minimum: toBaht(minimum) });
-    if (amount > this.rules.maximum) throw badRequest('DEPOSIT_MAXIMUM', { maximum: toBaht(this.rules.maximum) });
+    // The figures of the member's currency (never the baht figure read as kip).
+    const currency = ledgerCurrency(member.currency);
+    const minimum = this.rules.minimums[currency][provider];
+    if (amount < minimum) throw badRequest('DEPOSIT_MINIMUM', { minimum: toBaht(minimum), currency });
+    if (amount > this.rules.maximum[currency]) throw badRequest('DEPOSIT_MAXIMUM', { maximum: toBaht(this.rules.maximum[currency]), currency });
     // Money asked for: the member's deposit limits (and breaks) refuse it before any QR exists,
     // counting the QRs still open (asked for, not paid) with it.
     await this.money.policies.checkAsk({ memberId, amount, currency: ledgerCurrency(channel.currency), asked: await this.openAmount(memberId) });

@@ -6,6 +6,7 @@ import type { Config } from '../../config';
 import type { DB } from '../../db/schema';
 import { defineModule } from '../../platform/module';
 import { payoutOperatorCalls } from '@mw/contract/operator/payout';
+import { MIN_TRANSFER } from '@mw/contract/currency-figures';
 import { contractRoute } from '../../http/contract-route';
 import { operatorGuard } from '../../platform/operator';
 import { moduleConfig } from '../../platform/module-config';
@@ -57,6 +58,9 @@ const payoutEnv = z.object({
   /** How often payouts left processing (no answer, accepted, bank down) are asked of the bank (0: never), and how old they must be. */
   PAYOUT_SETTLE_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),
   PAYOUT_SETTLE_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
+  /** The smallest transfer between the wallet and a game: in baht for baht members (default 1), in kip for kip members (default 1,000). */
+  TRANSFER_MIN_BAHT: z.coerce.number().min(0.01).max(100_000).default(MIN_TRANSFER.BAHT),
+  TRANSFER_MIN_LAK: z.coerce.number().int().min(1).max(10_000_000).default(MIN_TRANSFER.LAK),
 });
 
 /** The payout adapter the configuration names (null: manual), with the provider deadline. */
@@ -186,10 +190,13 @@ CREATE INDEX withdrawal_payouts_processing ON withdrawal_payouts (updated_at) WH
     };
     services.sandboxGames = sandboxGames;
     services.sandboxPayments = config.PAYMENTS === 'sandbox';
-    services.games = new GameService(db, provider, new SecretBox(await credentialsKey(config, settings)));
-    services.transfers = new TransferService(db, services.games, money);
-    services.wallet = new WalletService(db, accounts, services.games, services.transfers, settings, money, services.sandboxPayments);
     const payoutEnvOf = moduleConfig(config, payoutEnv);
+    services.games = new GameService(db, provider, new SecretBox(await credentialsKey(config, settings)));
+    services.transfers = new TransferService(db, services.games, money, {
+      THB: Math.round(payoutEnvOf.TRANSFER_MIN_BAHT * 100),
+      LAK: payoutEnvOf.TRANSFER_MIN_LAK * 100,
+    });
+    services.wallet = new WalletService(db, accounts, services.games, services.transfers, settings, money, services.sandboxPayments);
     const payout = payoutProviderFor(db, config);
     const payouts = new PayoutService(db, accounts, services.approvals, payout.provider);
     services.payouts = payouts;

@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
-import { MIN_TRANSFER_BAHT, WALLET_CODE } from '@mw/contract/constants';
+import { WALLET_CODE } from '@mw/contract/constants';
+import { MIN_TRANSFER } from '@mw/contract/currency-figures';
+import { toBaht } from '@mw/contract/money';
 import type { MoneyResult } from '@mw/contract/wallet';
 import type { DB } from '../../db/schema';
 import { AppError, badRequest } from '../../lib/errors';
@@ -8,7 +10,7 @@ import { answerFrom, answerOf } from '../../money/answers';
 import type { MoneyCore } from '../../money/core';
 import type { MoneyLeaving } from '../../money/policies';
 import { derive, isDuplicateKey, KeyTaken, type Idem } from '../../money/idempotency';
-import { account, InsufficientFunds } from '../../money/ledger';
+import { account, InsufficientFunds, ledgerCurrency, type Currency } from '../../money/ledger';
 import { settleTransfer, TransferPostings, type OperationRow } from '../../money/operations';
 import { ProviderError } from '../../providers/games/game-provider';
 import type { GameService } from './game-service';
@@ -18,7 +20,8 @@ interface GameLogin {
   username: string;
 }
 
-const MIN_TRANSFER_SATANG = MIN_TRANSFER_BAHT * 100;
+/** The smallest transfer per currency (minor units): ฿1 and ₭1,000 (TRANSFER_MIN_BAHT, TRANSFER_MIN_LAK). */
+export const DEFAULT_TRANSFER_MINIMUMS: Record<Currency, number> = { THB: MIN_TRANSFER.BAHT * 100, LAK: MIN_TRANSFER.LAK * 100 };
 
 /**
  * Transfers between the wallet and game accounts. Money leaving for a provider is held in the
@@ -34,8 +37,19 @@ export class TransferService {
     private readonly db: Kysely<DB>,
     private readonly games: GameService,
     private readonly money: MoneyCore,
+    private readonly minimums: Record<Currency, number> = DEFAULT_TRANSFER_MINIMUMS,
   ) {
     this.postings = new TransferPostings(db);
+  }
+
+  /** The smallest transfer of this currency (minor units). */
+  minimum(currency: Currency): number {
+    return this.minimums[currency];
+  }
+
+  private async currencyOf(memberId: string): Promise<Currency> {
+    const row = await this.db.selectFrom('members').select('currency').where('id', '=', memberId).executeTakeFirst();
+    return ledgerCurrency(row?.currency ?? 'BAHT');
   }
 
   /**
@@ -45,7 +59,10 @@ export class TransferService {
    */
   transfer(memberId: string, from: string, to: string, amount: number, idem: Idem | null, purpose?: MoneyLeaving['purpose']): Promise<MoneyResult> {
     return this.money.once(memberId, idem, async () => {
-      if (amount < MIN_TRANSFER_SATANG) throw badRequest('TRANSFER_MINIMUM', { minimum: MIN_TRANSFER_BAHT });
+      // The minimum of the member's currency (₭1,000 for a kip member, never ฿1 read as kip).
+      const currency = await this.currencyOf(memberId);
+      const minimum = this.minimums[currency];
+      if (amount < minimum) throw badRequest('TRANSFER_MINIMUM', { minimum: toBaht(minimum), currency });
       if (from === to) throw badRequest('TRANSFER_SAME_ACCOUNT');
       if (from !== WALLET_CODE && to !== WALLET_CODE) {
         await this.transfer(memberId, from, WALLET_CODE, amount, derive(idem, 'out'));

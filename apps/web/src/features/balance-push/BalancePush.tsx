@@ -2,13 +2,16 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BalanceEvent } from '@mw/contract/balance-push';
+import { banksQuery } from '../../shared/api/banks';
 import { useToken } from '../../shared/auth/token';
+import { bankName } from '../../shared/format/bankName';
 import { formatMoney } from '../../shared/format/money';
 import { currencySign, useMoneyCurrency } from '../../shared/format/moneyCurrency';
 import { useLocale } from '../../shared/format/useLocale';
 import { depositNoticeOwned } from '../../shared/ui/noticeOwner';
 import { toast } from '../../shared/ui/toast';
 import { openBalanceSocket, type BalanceSocketState } from './balanceSocket';
+import { withdrawalNotice } from './withdrawalNotice';
 
 /**
  * Which pushed changes get a toast: money that arrived or left from outside the member's own
@@ -45,9 +48,24 @@ export default function BalancePush() {
       // The deposit screen that is open says so itself: one deposit, one notice.
       if (event.reason === 'deposit' && depositNoticeOwned()) return;
       const key = (TOASTS as Partial<Record<string, (typeof TOASTS)[keyof typeof TOASTS]>>)[event.reason];
-      if (key) toast.success(t(key, { amount: `${currencySign(currency)}${formatMoney(event.amount, locale)}` }));
+      if (!key) return;
+      const amount = `${currencySign(currency)}${formatMoney(event.amount, locale)}`;
+      // A withdrawal paid names the account (the bank in the UI language), one refused says why.
+      if (event.account || event.note) {
+        void queryClient
+          .fetchQuery(banksQuery)
+          .catch(() => [])
+          .then((banks) => {
+            const names = new Map(banks.map((bank) => [bank.code, bankName(bank, locale)]));
+            const text = withdrawalNotice(event, amount, { game: () => undefined, bank: (code) => names.get(code) });
+            if (text) toast[event.reason === 'withdrawal_returned' ? 'info' : 'success'](text);
+            else toast.success(t(key, { amount }));
+          });
+        return;
+      }
+      toast.success(t(key, { amount }));
     };
-  }, [t, currency, locale]);
+  }, [t, currency, locale, queryClient]);
 
   useEffect(() => {
     if (!token) return undefined;

@@ -1,10 +1,11 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EWALLET_MIN_BAHT } from '@mw/contract/constants';
+import { EWALLET_MIN } from '@mw/contract/currency-figures';
 import { formatAccountNo } from '@mw/contract/rules';
 import { refusalMessage } from '../../shared/api/refusalMessage';
 import { useIdempotencyKey } from '../../shared/api/useIdempotencyKey';
 import { formatMoney } from '../../shared/format/money';
+import { currentMoneyCurrency } from '../../shared/format/moneyCurrency';
 import { useLocale } from '../../shared/format/useLocale';
 import { TextField } from '../../shared/ui/fields';
 import { Icon } from '../../shared/ui/Icon';
@@ -15,6 +16,11 @@ import { useSendGiftLink } from './depositApi';
 import type { DepositWallet } from './depositChannels';
 import { depositNs } from './locales';
 import { NoWebCrypto, sealGiftLink } from './giftLinkSeal';
+
+/** The smallest voucher in the member's currency: the server's (GET /api/lookup/deposit), else the default. */
+function walletMinimum(wallet: DepositWallet): number {
+  return wallet.minimum ?? EWALLET_MIN[currentMoneyCurrency()];
+}
 
 /** E-wallet in AUTO mode: the number to send to, with the note to send from the member's own phone. */
 export function EwalletAutoView({ wallet, username }: { wallet: DepositWallet; username: string }) {
@@ -40,7 +46,7 @@ export function EwalletAutoView({ wallet, username }: { wallet: DepositWallet; u
       <AccountRow label={t('deposit.accountName')} value={wallet.walletAccountName} copyLabel={t('deposit.copyAccountName')} />
       <div className="deposit-note deposit-note-auto">
         <Icon name="phone" size={18} />
-        <p data-testid="deposit-ewallet-note">{t('deposit.ewallet.autoNote', { phone: formatAccountNo(username), min: EWALLET_MIN_BAHT })}</p>
+        <p data-testid="deposit-ewallet-note">{t('deposit.ewallet.autoNote', { phone: formatAccountNo(username), min: walletMinimum(wallet) })}</p>
       </div>
     </article>
   );
@@ -123,7 +129,7 @@ export function GiftLinkForm({ wallet, onCredited }: { wallet: DepositWallet; on
         icon="gift"
         value={link}
         onChange={(event) => setLink(event.target.value)}
-        hint={t('deposit.ewallet.giftHint', { min: EWALLET_MIN_BAHT })}
+        hint={t('deposit.ewallet.giftHint', { min: walletMinimum(wallet) })}
       />
       <button type="submit" className="btn btn-primary btn-block" disabled={trimmed === '' || send.isPending || sealing} data-testid="gift-send">
         {(send.isPending || sealing) && <Spinner />}

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { QR_MINIMUMS, QR_PRESETS } from '@mw/contract/constants';
+import type { MemberCurrency, QrMinimumCode } from '@mw/contract/constants';
+import { QR_MINIMUMS_BY_CURRENCY, QR_PRESETS_BY_CURRENCY } from '@mw/contract/currency-figures';
 import type { depositLookupSchema } from '@mw/contract/lookups';
 import { config } from '../../shared/config';
 
@@ -33,21 +34,25 @@ export interface DepositViews {
   ewallet: WalletView[];
 }
 
-type QrCode = keyof typeof QR_MINIMUMS;
-const isQrCode = (code: string): code is QrCode => Object.prototype.hasOwnProperty.call(QR_MINIMUMS, code);
+const isQrCode = (code: string): code is QrMinimumCode => Object.prototype.hasOwnProperty.call(QR_MINIMUMS_BY_CURRENCY.BAHT, code);
+const memberCurrencyOf = (currency: string): MemberCurrency => (currency === 'LAK' ? 'LAK' : 'BAHT');
 
-/** Spec section 5: WW and PAYONEX 100, PAYTIMZ and ZPAY 10 (build settings may raise them), generic and KBANK 1. */
-export function qrMinimum(code: string): number {
-  if (code === 'PAYTIMZ') return config.paytimzMin;
-  if (code === 'ZPAY') return config.zpayMin;
-  return isQrCode(code) ? QR_MINIMUMS[code] : QR_MINIMUMS.generic;
+/**
+ * The default QR minimum of a provider in the member's currency, when the lookup names none. Baht
+ * (spec section 5): WW and PAYONEX 100, PAYTIMZ and ZPAY 10 (build settings may raise them), generic
+ * and KBANK 1; kip: ₭50,000, ₭5,000 and ₭1,000.
+ */
+export function qrMinimum(code: string, currency: string = 'BAHT'): number {
+  const member = memberCurrencyOf(currency);
+  if (member === 'BAHT' && code === 'PAYTIMZ') return config.paytimzMin;
+  if (member === 'BAHT' && code === 'ZPAY') return config.zpayMin;
+  return QR_MINIMUMS_BY_CURRENCY[member][isQrCode(code) ? code : 'generic'];
 }
 
-/** Spec section 9's preset amounts of a provider, without those below its minimum. */
-export function qrPresets(code: string): readonly number[] {
-  const minimum = qrMinimum(code);
-  const presets: readonly number[] = isQrCode(code) ? QR_PRESETS[code] : QR_PRESETS.generic;
-  return presets.filter((amount) => amount >= minimum);
+/** The default preset amounts of a provider in the member's currency (spec section 9 for baht), without those below its minimum. */
+export function qrPresets(code: string, currency: string = 'BAHT'): readonly number[] {
+  const minimum = qrMinimum(code, currency);
+  return QR_PRESETS_BY_CURRENCY[memberCurrencyOf(currency)][isQrCode(code) ? code : 'generic'].filter((amount) => amount >= minimum);
 }
 
 function accountMode(mode: string): AccountMode {
@@ -74,7 +79,10 @@ export function depositViews(lookup: DepositLookup, memberCurrency: string): Dep
   const views: DepositViews = { manual: false, bank: [], qr: [], ewallet: [] };
   for (const bank of banks) {
     if (bank.bankType === 'PAYMENT' || bank.mode === 'SMS') {
-      views.qr.push({ key: key(bank), code: bank.bankCode, name: bank.bank, bank: bank.bankType === 'BANK', minimum: qrMinimum(bank.bankCode), presets: qrPresets(bank.bankCode) });
+      // The server's figures in the member's currency (GET /api/lookup/deposit), else the defaults.
+      const minimum = bank.minimum ?? qrMinimum(bank.bankCode, memberCurrency);
+      const presets = bank.presets ?? qrPresets(bank.bankCode, memberCurrency);
+      views.qr.push({ key: key(bank), code: bank.bankCode, name: bank.bank, bank: bank.bankType === 'BANK', minimum, presets });
     } else {
       views.bank.push(bankView(bank, accountMode(bank.mode)));
     }

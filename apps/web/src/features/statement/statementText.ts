@@ -110,7 +110,7 @@ function finishText(item: StatementItem, name: string): string {
 }
 
 /** A withdrawal's target "KBANK 1234567890" as the profile shows an account: "Kasikornbank 123-456-7890". */
-function bankAccountName(target: string, names: StatementNames): string {
+export function bankAccountName(target: string, names: StatementNames): string {
   const [code = '', accountNo = ''] = target.split(' ');
   const bank = names.bank(code) ?? code;
   return accountNo ? `${bank} ${formatAccountNo(accountNo)}` : bank;
@@ -125,7 +125,8 @@ export function activityText(item: StatementItem, names: StatementNames = NO_NAM
         ? i18next.t('statement.activity.demoDeposit')
         : i18next.t('statement.activity.deposit', { source: sourceName(item.from, names) });
     case 'withdraw':
-      return i18next.t('statement.activity.withdraw', { account: bankAccountName(item.to, names) });
+      // Paid: "Paid to Kasikornbank 123-456-7890"; refused: the status says why (the operator's reason, or the bank's).
+      return i18next.t(item.status === 'SUCCESS' ? 'statement.activity.withdrawPaid' : 'statement.activity.withdraw', { account: bankAccountName(item.to, names) });
     case 'transfer':
       return i18next.t('statement.activity.transfer', { from: accountName(item.from, names), to: accountName(item.to, names) });
     case 'bonus':

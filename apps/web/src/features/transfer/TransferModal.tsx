@@ -2,6 +2,7 @@ import { unitKey, useMoneyCurrency } from '../../shared/format/moneyCurrency';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { WALLET_CODE } from '@mw/contract/constants';
+import { MIN_TRANSFER } from '@mw/contract/currency-figures';
 import { toBaht } from '@mw/contract/money';
 import { refusalMessage } from '../../shared/api/refusalMessage';
 import { useIdempotencyKey } from '../../shared/api/useIdempotencyKey';
@@ -15,6 +16,7 @@ import { SelectField } from '../../shared/ui/fields';
 import { Icon } from '../../shared/ui/Icon';
 import { Modal } from '../../shared/ui/Modal';
 import { Spinner } from '../../shared/ui/Spinner';
+import { useWithdrawLimits } from '../withdraw/withdrawApi';
 import { useTransfer } from './transferApi';
 import { checkTransfer, transferAccounts, type TransferRuleFailure } from './transferRules';
 import './transfer.css';
@@ -31,6 +33,9 @@ export function TransferModal({ onClose }: Props) {
   const locale = useLocale();
   const wallet = useWallet();
   const transfer = useTransfer();
+  // The transfer minimum of the member's currency (the lookup's, else the default: ฿1, ₭1,000).
+  const limits = useWithdrawLimits();
+  const transferMin = limits.data?.transferMin ?? MIN_TRANSFER[moneyCurrency];
   const keys = useIdempotencyKey();
   const [from, setFrom] = useState<string>(WALLET_CODE);
   const [to, setTo] = useState('');
@@ -50,7 +55,7 @@ export function TransferModal({ onClose }: Props) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (transfer.isPending) return;
-    const checked = checkTransfer(from, to, amount);
+    const checked = checkTransfer(from, to, amount, transferMin);
     if (!checked.ok) {
       setFailure(checked.failure);
       return;

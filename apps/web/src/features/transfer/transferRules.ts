@@ -8,17 +8,21 @@ export type TransferRuleFailure =
   | { field: 'accounts'; rule: 'selectAccMsg' | 'canNotTransferMsg' }
   | { field: 'amount'; rule: 'minAmountMsg'; minimum: number };
 
-/** Both accounts chosen, two different accounts, at least 1 baht. Answers the amount in satang. */
+/**
+ * Both accounts chosen, two different accounts, at least the minimum of the member's currency
+ * (major units: ฿1, ₭1,000; GET /api/lookup/withdraw's transferMin). Answers the amount in minor units.
+ */
 export function checkTransfer(
   from: string,
   to: string,
   amountText: string,
+  minimum: number = MIN_TRANSFER_BAHT,
 ): { ok: true; amount: Satang } | { ok: false; failure: TransferRuleFailure } {
   if (!from || !to) return { ok: false, failure: { field: 'accounts', rule: 'selectAccMsg' } };
   if (from === to) return { ok: false, failure: { field: 'accounts', rule: 'canNotTransferMsg' } };
   const amount = parseAmountInput(amountText);
-  if (amount === null || amount < MIN_TRANSFER_BAHT * 100) {
-    return { ok: false, failure: { field: 'amount', rule: 'minAmountMsg', minimum: MIN_TRANSFER_BAHT } };
+  if (amount === null || amount < Math.round(minimum * 100)) {
+    return { ok: false, failure: { field: 'amount', rule: 'minAmountMsg', minimum } };
   }
   return { ok: true, amount };
 }
