@@ -11,11 +11,16 @@ import { ErrorText, Page } from '../../shared/ui';
 import { actionKey, dayStart, fieldChanges, isRole, requestOf, sayOf } from './auditText';
 
 const PAGE_SIZE = 50;
+/** Fields of a money entry that its sentence already says (amounts) or that only the server reads. */
+const HIDDEN_WHEN_SAID = new Set(['payload', 'amount', 'idem', 'body']);
 
 /** The changed fields of one entry, field by field: before → after. */
 function Changes({ row }: { row: AuditRow }) {
   const { t } = useTranslation();
-  const changes = fieldChanges(row);
+  // A money entry's sentence says the member and the amount in its currency: its stored request
+  // (the approval's payload, the raw amount in minor units, the idempotency record) is not repeated here.
+  const said = sayOf(row) !== null;
+  const changes = fieldChanges(row).filter((c) => !(said && HIDDEN_WHEN_SAID.has(c.field)));
   if (changes.length === 0) return <span className="muted">{t('audit.noChange')}</span>;
   return (
     <ul className="list audit-changes">
