@@ -72,6 +72,15 @@ export class BalanceFeed {
 
   constructor(private readonly db: Kysely<DB>) {}
 
+  /**
+   * What an operation was about, for a member's notice: its target (a withdrawal's bank and
+   * account) and its note (a refused withdrawal's reason). Null when there is no such operation.
+   */
+  async operationDetail(operationId: string): Promise<{ target: string | null; note: string | null } | null> {
+    const op = await this.db.selectFrom('operations').select(['target', 'note']).where('id', '=', operationId).executeTakeFirst();
+    return op ? { target: op.target, note: op.note } : null;
+  }
+
   subscribe(listener: BalanceListener): () => void {
     this.listeners.add(listener);
     this.unsubscribe ??= observePostings(this.db, (posted) => {

@@ -1,8 +1,6 @@
-import type { Kysely } from 'kysely';
 import type { BalanceEvent, BalanceReason } from '@mw/contract/balance-push';
-import type { DB } from '../../db/schema';
 import { toBaht } from '@mw/contract/money';
-import type { BalanceChange } from '../../money/balance-feed';
+import type { BalanceChange, BalanceFeed } from '../../money/balance-feed';
 import type { PostingKind } from '../../money/ledger';
 
 const REASONS: Partial<Record<PostingKind, BalanceReason>> = {
@@ -55,9 +53,9 @@ export function balanceEventOf(change: BalanceChange): BalanceEvent | null {
  * (`account`, "KBANK 1234567890"), and for one refused, why (`note`: the operator's reason, or the
  * bank's PAYOUT_… code). Any other event, or an operation not found, is answered as it is.
  */
-export async function withWithdrawalDetail(db: Kysely<DB>, event: BalanceEvent, operationId: string | null): Promise<BalanceEvent> {
+export async function withWithdrawalDetail(feed: Pick<BalanceFeed, 'operationDetail'>, event: BalanceEvent, operationId: string | null): Promise<BalanceEvent> {
   if ((event.reason !== 'withdrawal_paid' && event.reason !== 'withdrawal_returned') || !operationId) return event;
-  const op = await db.selectFrom('operations').select(['target', 'note']).where('id', '=', operationId).executeTakeFirst();
+  const op = await feed.operationDetail(operationId);
   if (!op) return event;
-  return { ...event, account: op.target, ...(event.reason === 'withdrawal_returned' && op.note ? { note: op.note } : {}) };
+  return { ...event, ...(op.target ? { account: op.target } : {}), ...(event.reason === 'withdrawal_returned' && op.note ? { note: op.note } : {}) };
 }

@@ -244,7 +244,7 @@ ALTER TABLE chat_threads ADD COLUMN guest_signed boolean NOT NULL DEFAULT false;
       if (!event) return;
       // A withdrawal paid or refused says where it was paid, or why it was refused (the operation's target and note).
       if (event.reason === 'withdrawal_paid' || event.reason === 'withdrawal_returned') {
-        withWithdrawalDetail(services.database.db, event, change.operationId).then(
+        withWithdrawalDetail(services.money.balances, event, change.operationId).then(
           (detailed) => socket.pushBalance(change.memberId, detailed),
           () => socket.pushBalance(change.memberId, event),
         );
