@@ -4,8 +4,8 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call, type CallAnswer } from '../../shared/client';
 import { useMutation } from '../../shared/mutation';
-import { Card, ErrorText, Notice } from '../../shared/ui';
-import { CONTENT_LANGUAGES, TextField, htmlOf, imageProblem, keepsHtml, messageOf, textsOf, useServerProblems, type ContentLanguage, type Problems } from './formKit';
+import { Card, ErrorText } from '../../shared/ui';
+import { CONTENT_LANGUAGES, TextField, htmlOf, imageProblem, keepsHtml, messageOf, textsOf, SaveOutcome, useServerProblems, type ContentLanguage, type Problems } from './formKit';
 
 type Stored = CallAnswer<'inviteBannersGet'>;
 type Which = 'invite' | 'refund';
@@ -146,13 +146,7 @@ export function BannersEditor({ which, stored }: { which: Which; stored: Stored 
             {t('common.save')}
           </button>
         </div>
-        {save.isSuccess ? <Notice>{t('common.saved')}</Notice> : null}
-        {shown && Object.keys(problems).length > 0 ? (
-          <p className="notice notice-error" role="alert">
-            {t('forms.err.fix')}
-          </p>
-        ) : null}
-        <ErrorText error={save.error} />
+        <SaveOutcome saved={save.isSuccess} showFix={shown && Object.keys(problems).length > 0} error={save.error} />
       </form>
     </Card>
   );

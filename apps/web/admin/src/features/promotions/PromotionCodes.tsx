@@ -6,9 +6,9 @@ import { call, type CallInput } from '../../shared/client';
 import { dateTime } from '../../shared/format';
 import { Money, MoneyInput, type CurrencyCode } from '../../shared/money';
 import { useMutation } from '../../shared/mutation';
-import { Card, ErrorText, Notice } from '../../shared/ui';
+import { Card, ErrorText } from '../../shared/ui';
 import { isAwaiting } from './awaiting';
-import { CheckField, CONTENT_LANGUAGES, CURRENCIES, Field, NumberField, TextField, amountReads, intOf, majorText, messageOf, minorOf, numberOf, useServerProblems, type ContentLanguage, type Problems } from './formKit';
+import { CheckField, CONTENT_LANGUAGES, CURRENCIES, Field, NumberField, TextField, amountReads, intOf, majorText, messageOf, minorOf, numberOf, SaveOutcome, useServerProblems, type ContentLanguage, type Problems } from './formKit';
 
 type Body = NonNullable<CallInput<'promotionPut'>['body']>;
 
@@ -298,13 +298,7 @@ function PromotionEditor({ row, onClose }: { row: PromotionRow | null; onClose: 
             {t('common.save')}
           </button>
         </div>
-        {save.isSuccess ? <Notice>{isAwaiting(save.data) ? t('settings.awaiting') : t('common.saved')}</Notice> : null}
-        {shown && Object.keys(problems).length > 0 ? (
-          <p className="notice notice-error" role="alert">
-            {t('forms.err.fix')}
-          </p>
-        ) : null}
-        <ErrorText error={save.error} />
+        <SaveOutcome saved={save.isSuccess} awaiting={isAwaiting(save.data)} showFix={shown && Object.keys(problems).length > 0} error={save.error} />
       </form>
     </Card>
   );

@@ -5,8 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { call, type CallAnswer, type CallInput } from '../../shared/client';
 import { MoneyInput, type CurrencyCode } from '../../shared/money';
 import { useMutation } from '../../shared/mutation';
-import { Card, ErrorText, Notice } from '../../shared/ui';
-import { CheckField, CONTENT_LANGUAGES, CURRENCIES, Field, NumberField, TextField, amountReads, htmlOf, majorText, messageOf, minorOf, numberOf, textsOf, useServerProblems, type ContentLanguage, type Problems } from './formKit';
+import { Card, ErrorText } from '../../shared/ui';
+import { CheckField, CONTENT_LANGUAGES, CURRENCIES, Field, NumberField, TextField, amountReads, htmlOf, majorText, messageOf, minorOf, numberOf, textsOf, SaveOutcome, useServerProblems, type ContentLanguage, type Problems } from './formKit';
 
 type InviteBody = NonNullable<CallInput<'inviteSettingsPut'>['body']>;
 type RefundBody = NonNullable<CallInput<'refundSettingsPut'>['body']>;
@@ -110,13 +110,7 @@ export function InviteRulesForm({ stored }: { stored: CallAnswer<'inviteSettings
             {t('common.save')}
           </button>
         </div>
-        {save.isSuccess ? <Notice>{t('common.saved')}</Notice> : null}
-        {shown && Object.keys(problems).length > 0 ? (
-          <p className="notice notice-error" role="alert">
-            {t('forms.err.fix')}
-          </p>
-        ) : null}
-        <ErrorText error={save.error} />
+        <SaveOutcome saved={save.isSuccess} showFix={shown && Object.keys(problems).length > 0} error={save.error} />
       </form>
     </Card>
   );
@@ -234,13 +228,7 @@ export function RefundRulesForm({ stored }: { stored: CallAnswer<'refundSettings
             {t('common.save')}
           </button>
         </div>
-        {save.isSuccess ? <Notice>{t('common.saved')}</Notice> : null}
-        {shown && Object.keys(problems).length > 0 ? (
-          <p className="notice notice-error" role="alert">
-            {t('forms.err.fix')}
-          </p>
-        ) : null}
-        <ErrorText error={save.error} />
+        <SaveOutcome saved={save.isSuccess} showFix={shown && Object.keys(problems).length > 0} error={save.error} />
       </form>
     </Card>
   );

@@ -6,9 +6,9 @@ import { call, type CallInput } from '../../shared/client';
 import { money } from '../../shared/format';
 import { MoneyInput, type CurrencyCode } from '../../shared/money';
 import { useMutation } from '../../shared/mutation';
-import { Card, ErrorText, Notice } from '../../shared/ui';
+import { Card, ErrorText } from '../../shared/ui';
 import { isAwaiting } from './awaiting';
-import { CheckField, CURRENCIES, NumberField, TextField, amountReads, intOf, majorText, messageOf, minorOf, useServerProblems, type Problems } from './formKit';
+import { CheckField, CURRENCIES, NumberField, TextField, amountReads, intOf, majorText, messageOf, minorOf, SaveOutcome, useServerProblems, type Problems } from './formKit';
 
 type Body = NonNullable<CallInput<'spinwheelPut'>['body']>;
 
@@ -331,13 +331,7 @@ export function WheelEditor({ currency, stored }: { currency: CurrencyCode; stor
             {t('common.save')}
           </button>
         </div>
-        {save.isSuccess ? <Notice>{isAwaiting(save.data) ? t('settings.awaiting') : t('common.saved')}</Notice> : null}
-        {shown && Object.keys(problems).length > 0 ? (
-          <p className="notice notice-error" role="alert">
-            {t('forms.err.fix')}
-          </p>
-        ) : null}
-        <ErrorText error={save.error} />
+        <SaveOutcome saved={save.isSuccess} awaiting={isAwaiting(save.data)} showFix={shown && Object.keys(problems).length > 0} error={save.error} />
       </form>
     </Card>
   );

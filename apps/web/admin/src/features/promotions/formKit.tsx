@@ -2,6 +2,7 @@ import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../shared/api';
 import { decimalsOf, parseMajor, type CurrencyCode } from '../../shared/money';
+import { ErrorText, Notice } from '../../shared/ui';
 
 /** The ledger's currencies, in the order the forms show them. */
 export const CURRENCIES: readonly CurrencyCode[] = ['THB', 'LAK'];
@@ -166,4 +167,23 @@ export function imageProblem(url: string): boolean {
   } catch {
     return true;
   }
+}
+
+/**
+ * What a form says under its buttons once it was sent or refused: saved (or waiting for a second
+ * person), "fix the fields marked" while the operator's input has problems, the server's refusal.
+ */
+export function SaveOutcome({ saved, awaiting = false, showFix, error }: { saved: boolean; awaiting?: boolean; showFix: boolean; error: unknown }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {saved ? <Notice>{awaiting ? t('settings.awaiting') : t('common.saved')}</Notice> : null}
+      {showFix ? (
+        <p className="notice notice-error" role="alert">
+          {t('forms.err.fix')}
+        </p>
+      ) : null}
+      <ErrorText error={error} />
+    </>
+  );
 }
