@@ -184,6 +184,14 @@ const envSchema = z.object({
    * sandbox, except with NODE_ENV=production.
    */
   GAME_PROVIDER: z.enum(['sandbox', 'none', 'http']).optional(),
+  /**
+   * The sandbox service (apps/sandbox, docs/sandbox.md): the outside systems' stand-ins over HTTP.
+   * Outside production, unless SANDBOX_URL names one already running (or is `off`), the server
+   * starts it beside itself as its own process on SANDBOX_PORT, with its journals under
+   * DATA_DIR/sandbox (memory only with DATA_DIR=memory).
+   */
+  SANDBOX_URL: z.union([z.literal('off'), z.string().regex(/^https?:\/\//, 'must be an http(s):// URL or off')]).optional(),
+  SANDBOX_PORT: z.coerce.number().int().min(0).max(65535).default(3100),
   /** GAME_PROVIDER=http: the game API's base URL (e.g. http://127.0.0.1:3100, `npm run sandbox`). */
   GAME_API_URL: z.string().regex(/^https?:\/\//, 'must be an http(s):// URL').optional(),
   /** GAME_PROVIDER=http: the HMAC-SHA256 secret of its signed requests. */

@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import { ConfigError, loadConfig, processCount, type Config } from './config';
 import { buildApp } from './app';
 import { openDatabase } from './db/database';
+import { ensureSandbox } from './platform/sandbox-process';
 
 /**
  * Reads the configuration and serves: in this process, or (WEB_CONCURRENCY > 1, see
@@ -23,6 +24,14 @@ async function main(): Promise<void> {
       process.exit(2);
     }
     throw error;
+  }
+  if (cluster.isPrimary) {
+    // The sandbox service, once for all processes; the workers read its URL from the environment.
+    const sandbox = await ensureSandbox(config);
+    if (sandbox.url) {
+      process.env.SANDBOX_URL = sandbox.url;
+      config = { ...config, SANDBOX_URL: sandbox.url };
+    }
   }
   const processes = processCount(config);
   if (processes > 1 && cluster.isPrimary) return supervise(processes);

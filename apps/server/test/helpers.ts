@@ -7,6 +7,7 @@ import { loadConfig } from '../src/config';
 import { openDatabase } from '../src/db/database';
 import type { ReconciliationReport } from '../src/modules/deposit/reconciliation';
 import type { Services } from '../src/platform/services';
+import { startSandbox, type Sandbox } from '../../sandbox/src/server';
 import { embeddedTemplate } from './template';
 
 export const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -21,12 +22,15 @@ export interface TestApp {
   app: FastifyInstance;
   services: Services;
   kind: DbKind;
+  /** The app's own sandbox service (in this process, over HTTP, with its own memory), or null when env gave SANDBOX_URL. */
+  sandbox: Sandbox | null;
   close(): Promise<void>;
 }
 
 /** A fresh app on a fresh database: in-memory PGlite, or its own schema on PostgreSQL. */
 export async function startApp(kind: DbKind, env: Record<string, string> = {}, schema?: string): Promise<TestApp> {
   const ownSchema = kind === 'postgres' && !schema;
+  const sandbox = env.SANDBOX_URL ? null : await startSandbox({ port: 0, env: {} });
   const useSchema = kind === 'postgres' ? (schema ?? `t_${randomBytes(6).toString('hex')}`) : undefined;
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -51,6 +55,7 @@ export async function startApp(kind: DbKind, env: Record<string, string> = {}, s
     SHED_LAG_MS: '0',
     // The demo's back-office queue would add rows to the queues suites count (demo-queue.test.ts turns it on).
     SEED_DEMO_QUEUE: 'false',
+    ...(sandbox ? { SANDBOX_URL: sandbox.url } : {}),
     ...(kind === 'postgres' ? { DATABASE_URL: PG_URL, DATABASE_SCHEMA: useSchema, DATABASE_POOL_SIZE: '8' } : {}),
     ...env,
   });
@@ -61,9 +66,11 @@ export async function startApp(kind: DbKind, env: Record<string, string> = {}, s
     app,
     services,
     kind,
+    sandbox,
     close: async () => {
       await app.close();
       await database.close();
+      await sandbox?.close();
       if (ownSchema && useSchema) await dropSchema(useSchema);
     },
   };

@@ -1,0 +1,142 @@
+/**
+ * The sandbox service's parts: every outside system it plays (games, gateways, the bank, the
+ * e-wallet, SMS) is a `SandboxSystem` — its own state, changed only by events it journals, an HTTP
+ * protocol under `/{name}/…`, and a control API under `/control/{name}/…`. The server
+ * (server.ts) routes, injects faults, and keeps each system's journal: an append-only JSON-lines
+ * file per system in SANDBOX_DATA_DIR (or memory only), replayed at start. Never our database.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+
+/**
+ * Faults, per system and key (a game code, a bank code, or `*` for the whole system):
+ * - refuse: 503 before doing anything; delay: answer after latencyMs; timeout: never answer, do nothing;
+ * - drop: apply the call, then close the connection without an answer; down: close every connection at once;
+ * - duplicate / reorder (outbound webhooks and callbacks): send each twice / hold each until the next is sent.
+ */
+export type FaultMode = 'none' | 'refuse' | 'delay' | 'timeout' | 'drop' | 'down' | 'duplicate' | 'reorder';
+export const FAULT_MODES: readonly FaultMode[] = ['none', 'refuse', 'delay', 'timeout', 'drop', 'down', 'duplicate', 'reorder'];
+
+export interface Fault {
+  mode: FaultMode;
+  latencyMs: number;
+}
+
+export interface SandboxRequest {
+  method: string;
+  /** The path's segments after `/{system}` (or `/control/{system}`), decoded. */
+  parts: string[];
+  query: URLSearchParams;
+  headers: IncomingHttpHeaders;
+  /** The raw body, as signed. */
+  raw: string;
+  /** The body parsed as a JSON object, or null. */
+  body: Record<string, unknown> | null;
+}
+
+export interface Answer {
+  status: number;
+  body: unknown;
+  /** Content type (default application/json; a string body is sent as is). */
+  type?: string;
+}
+
+export const json = (status: number, body: unknown): Answer => ({ status, body });
+
+/** What a system may do: change its state (journaled), send calls out (subject to faults), read faults. */
+export interface SystemContext<Event> {
+  /** Journals the event (when the sandbox has a data dir), then applies it to the state. */
+  commit(event: Event): void;
+  /** POSTs a signed JSON body to `url` (X-Timestamp, X-Signature), honouring the fault on `key`. Answers the status, or null when it never got one. */
+  send(url: string, body: unknown, secret: string, key?: string): Promise<{ status: number; body: unknown } | null>;
+  fault(key: string): Fault;
+  /** The sandbox's clock (ms). */
+  now(): number;
+}
+
+export interface SandboxSystem<State, Event> {
+  readonly name: string;
+  initial(): State;
+  /** Applies one journaled event; must be deterministic (replayed at start). */
+  apply(state: State, event: Event): void;
+  /** The system's protocol: `/{name}/…`. The fault key of a call is `faultKey(parts)` (default `*`). */
+  handle(req: SandboxRequest, state: State, ctx: SystemContext<Event>): Promise<Answer> | Answer;
+  faultKey?(parts: string[]): string;
+  /** The control API: `/control/{name}/…` (unsigned; sandbox only). */
+  control?(req: SandboxRequest, state: State, ctx: SystemContext<Event>): Promise<Answer> | Answer;
+  /** Counts for GET /health. */
+  summary?(state: State): Record<string, number>;
+}
+
+/** A system with its state and journal bound (what the server routes to); see `mount`. */
+export interface Mounted {
+  readonly name: string;
+  handle(req: SandboxRequest): Promise<Answer>;
+  control(req: SandboxRequest): Promise<Answer>;
+  faultKey(parts: string[]): string;
+  summary(): Record<string, number>;
+}
+
+/** What the server lends a system as it mounts it. */
+export interface MountEnv {
+  /** The journal lines already written (replayed at start), and the writer of new ones. */
+  replay: unknown[];
+  append(line: unknown): void;
+  send: SystemContext<never>['send'];
+  fault(key: string): Fault;
+  now(): number;
+}
+
+/** Binds a system to its state and journal: replays the journal, then serves. */
+export function mount<State, Event>(system: SandboxSystem<State, Event>, env: MountEnv): Mounted {
+  const state = system.initial();
+  for (const event of env.replay) system.apply(state, event as Event);
+  const ctx: SystemContext<Event> = {
+    commit(event) {
+      env.append(event);
+      system.apply(state, event);
+    },
+    send: env.send,
+    fault: env.fault,
+    now: env.now,
+  };
+  return {
+    name: system.name,
+    handle: async (req) => system.handle(req, state, ctx),
+    control: async (req) => (system.control ? system.control(req, state, ctx) : json(404, { status: 'NOT_FOUND' })),
+    faultKey: (parts) => (system.faultKey ? system.faultKey(parts) : '*'),
+    summary: () => (system.summary ? system.summary(state) : {}),
+  };
+}
+
+/** A system ready to mount (the server's list holds these: their state types differ). */
+export interface SystemFactory {
+  readonly name: string;
+  mount(env: MountEnv): Mounted;
+}
+export const defineSystem = <State, Event>(system: SandboxSystem<State, Event>): SystemFactory => ({
+  name: system.name,
+  mount: (env) => mount(system, env),
+});
+
+/** Hex HMAC-SHA256 of `${timestamp}.${raw}`. */
+export function signature(secret: string, timestamp: string, raw: string): string {
+  return createHmac('sha256', secret).update(`${timestamp}.${raw}`).digest('hex');
+}
+
+/** X-Signature = hex HMAC-SHA256 of `${X-Timestamp}.${raw body}`, the timestamp within `windowS` seconds of now. */
+export function verify(headers: IncomingHttpHeaders, raw: string, secret: string, nowMs = Date.now(), windowS = 300): boolean {
+  const timestamp = String(headers['x-timestamp'] ?? '');
+  const given = Buffer.from(String(headers['x-signature'] ?? ''), 'hex');
+  if (!/^\d{1,12}$/.test(timestamp) || Math.abs(nowMs / 1000 - Number(timestamp)) > windowS) return false;
+  const expected = Buffer.from(signature(secret, timestamp, raw), 'hex');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+export function str(value: unknown, max = 128): string | null {
+  return typeof value === 'string' && value.length > 0 && value.length <= max ? value : null;
+}
+
+export function minor(value: unknown): number | null {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : null;
+}

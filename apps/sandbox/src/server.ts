@@ -1,0 +1,197 @@
+/**
+ * The sandbox service's HTTP server: routes `/{system}/…` to each system's protocol and
+ * `/control/{system}/…` to its control API, injects the faults set per system and key, and keeps
+ * each system's journal (SANDBOX_DATA_DIR/{system}.jsonl, replayed at start; memory only without
+ * a data dir). Started by `npm run sandbox` (main.ts), by the server beside itself outside
+ * production, and in-process by the tests (`startSandbox({ port: 0 })`).
+ */
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { FAULT_MODES, signature, type Answer, type Fault, type FaultMode, type Mounted, type SandboxRequest, type SystemFactory } from './kit';
+import { allSystems } from './systems';
+
+export interface SandboxOptions {
+  /** 0: any free port. */
+  port?: number;
+  host?: string;
+  /** Where the journals live; none: memory only (lost at exit). */
+  dataDir?: string;
+  /** The systems to play (default: all of them, configured from `env`). */
+  systems?: SystemFactory[];
+  env?: Record<string, string | undefined>;
+}
+
+export interface Sandbox {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const NONE: Fault = { mode: 'none', latencyMs: 0 };
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > 1_048_576) req.destroy();
+      else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function parseObject(raw: string): Record<string, unknown> | null {
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+function reply(res: ServerResponse, answer: Answer): void {
+  const text = typeof answer.body === 'string' && answer.type ? answer.body : JSON.stringify(answer.body);
+  res.writeHead(answer.status, { 'content-type': answer.type ?? 'application/json' });
+  res.end(text);
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const env = options.env ?? process.env;
+  const faults = new Map<string, Fault>();
+  const faultOf = (system: string, key: string): Fault => faults.get(`${system}:${key}`) ?? faults.get(`${system}:*`) ?? NONE;
+  const held = new Map<string, () => Promise<void>>();
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+
+  /** A signed outbound POST, subject to the sender's fault: drop, duplicate, reorder, delay, refuse. */
+  const sendOut =
+    (system: string) =>
+    async (url: string, body: unknown, secret: string, key = '*'): Promise<{ status: number; body: unknown } | null> => {
+      const fault = faultOf(system, key);
+      const raw = JSON.stringify(body);
+      const once = async (): Promise<{ status: number; body: unknown } | null> => {
+        const timestamp = String(Math.floor(Date.now() / 1000));
+        try {
+          const res = await fetch(url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-timestamp': timestamp, 'x-signature': signature(secret, timestamp, raw) },
+            body: raw,
+            signal: AbortSignal.timeout(10_000),
+          });
+          const text = await res.text();
+          return { status: res.status, body: parseObject(text) ?? text };
+        } catch {
+          return null;
+        }
+      };
+      if (fault.mode === 'refuse' || fault.mode === 'down' || fault.mode === 'timeout' || fault.mode === 'drop') return null;
+      if (fault.mode === 'delay') await sleep(fault.latencyMs || 1_000);
+      if (fault.mode === 'reorder') {
+        const slot = `${system}:${key}`;
+        const before = held.get(slot);
+        if (!before) {
+          held.set(slot, async () => void (await once()));
+          return null;
+        }
+        held.delete(slot);
+        const answer = await once();
+        await before();
+        return answer;
+      }
+      const answer = await once();
+      if (fault.mode === 'duplicate') await once();
+      return answer;
+    };
+
+  const mounted = new Map<string, Mounted>();
+  for (const factory of options.systems ?? allSystems(env)) {
+    const name = factory.name;
+    const path = options.dataDir ? join(options.dataDir, `${name}.jsonl`) : null;
+    const replay: unknown[] = [];
+    if (path && existsSync(path)) {
+      const lines = readFileSync(path, 'utf8').split('\n').filter((line) => line.trim());
+      lines.forEach((line, i) => {
+        try {
+          replay.push(JSON.parse(line));
+        } catch (error) {
+          // Only the last line can be torn (killed mid-write): that call never answered, so it never happened.
+          if (i !== lines.length - 1) throw error;
+        }
+      });
+    }
+    mounted.set(
+      name,
+      factory.mount({
+        replay,
+        append: (line) => {
+          if (path) appendFileSync(path, `${JSON.stringify(line)}\n`);
+        },
+        send: sendOut(name),
+        fault: (key) => faultOf(name, key),
+        now: () => Date.now(),
+      }),
+    );
+  }
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://sandbox');
+    const raw = await readBody(req);
+    const segments = url.pathname.split('/').filter(Boolean).map((part) => decodeURIComponent(part));
+    if (req.method === 'GET' && url.pathname === '/health') {
+      const systems = Object.fromEntries([...mounted].map(([name, system]) => [name, system.summary()]));
+      return reply(res, { status: 200, body: { ok: true, systems } });
+    }
+    const isControl = segments[0] === 'control';
+    const system = mounted.get((isControl ? segments[1] : segments[0]) ?? '');
+    if (!system) return reply(res, { status: 404, body: { status: 'NOT_FOUND' } });
+    const parts = segments.slice(isControl ? 2 : 1);
+    const request: SandboxRequest = { method: req.method ?? 'GET', parts, query: url.searchParams, headers: req.headers, raw, body: parseObject(raw) };
+    if (isControl) {
+      // PUT /control/{system}/fault or /control/{system}/{key}/fault {mode, latencyMs?}
+      if (req.method === 'PUT' && parts[parts.length - 1] === 'fault' && parts.length <= 2) {
+        const mode = FAULT_MODES.find((m) => m === request.body?.mode);
+        const latency = request.body?.latencyMs;
+        const latencyMs = typeof latency === 'number' && latency >= 0 && latency <= 60_000 ? latency : 0;
+        if (!mode) return reply(res, { status: 400, body: { status: 'BAD_REQUEST', modes: FAULT_MODES } });
+        const key = parts.length === 2 ? (parts[0] as string) : '*';
+        if (mode === 'none') faults.delete(`${system.name}:${key}`);
+        else faults.set(`${system.name}:${key}`, { mode: mode satisfies FaultMode, latencyMs });
+        return reply(res, { status: 200, body: { system: system.name, key, code: key, mode, latencyMs } });
+      }
+      return reply(res, await system.control(request));
+    }
+    const fault = faultOf(system.name, system.faultKey(parts));
+    if (fault.mode === 'down') return void req.socket.destroy();
+    if (fault.mode === 'timeout') return; // never answers, does nothing
+    if (fault.latencyMs > 0 || fault.mode === 'delay') await sleep(fault.latencyMs || 1_000);
+    if (fault.mode === 'refuse') return reply(res, { status: 503, body: { status: 'UNAVAILABLE' } });
+    const answer = await system.handle(request);
+    // Applied, then the answer is lost on the way back.
+    if (fault.mode === 'drop') return void req.socket.destroy();
+    reply(res, answer);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => reply(res, { status: 500, body: { status: 'ERROR' } }));
+  });
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
