@@ -60,16 +60,10 @@ function reply(res: ServerResponse, answer: Answer): void {
   res.end(text);
 }
 
-export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const env = options.env ?? process.env;
-  const faults = new Map<string, Fault>();
-  const faultOf = (system: string, key: string): Fault => faults.get(`${system}:${key}`) ?? faults.get(`${system}:*`) ?? NONE;
+/** A signed outbound POST, subject to the sender's fault: drop, duplicate, reorder, delay, refuse. */
+function outbound(faultOf: (system: string, key: string) => Fault) {
   const held = new Map<string, () => Promise<void>>();
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-
-  /** A signed outbound POST, subject to the sender's fault: drop, duplicate, reorder, delay, refuse. */
-  const sendOut =
-    (system: string) =>
+  return (system: string) =>
     async (url: string, body: unknown, secret: string, key = '*'): Promise<{ status: number; body: unknown } | null> => {
       const fault = faultOf(system, key);
       const raw = JSON.stringify(body);
@@ -106,23 +100,47 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (fault.mode === 'duplicate') await once();
       return answer;
     };
+}
+
+/** A journal's events; only the last line can be torn (killed mid-write): that call never answered, so it never happened. */
+function readJournal(path: string): unknown[] {
+  const lines = readFileSync(path, 'utf8').split('\n').filter((line) => line.trim());
+  const events: unknown[] = [];
+  lines.forEach((line, i) => {
+    try {
+      events.push(JSON.parse(line));
+    } catch (error) {
+      if (i !== lines.length - 1) throw error;
+    }
+  });
+  return events;
+}
+
+/** PUT /control/{system}/fault or /control/{system}/{key}/fault {mode, latencyMs?}. */
+function setFault(faults: Map<string, Fault>, system: string, parts: string[], body: Record<string, unknown> | null): Answer {
+  const mode = FAULT_MODES.find((m) => m === body?.mode);
+  const latency = body?.latencyMs;
+  const latencyMs = typeof latency === 'number' && latency >= 0 && latency <= 60_000 ? latency : 0;
+  if (!mode) return { status: 400, body: { status: 'BAD_REQUEST', modes: FAULT_MODES } };
+  const key = parts.length === 2 ? (parts[0] as string) : '*';
+  if (mode === 'none') faults.delete(`${system}:${key}`);
+  else faults.set(`${system}:${key}`, { mode: mode satisfies FaultMode, latencyMs });
+  return { status: 200, body: { system, key, code: key, mode, latencyMs } };
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const env = options.env ?? process.env;
+  const faults = new Map<string, Fault>();
+  const faultOf = (system: string, key: string): Fault => faults.get(`${system}:${key}`) ?? faults.get(`${system}:*`) ?? NONE;
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+
+  const sendOut = outbound(faultOf);
 
   const mounted = new Map<string, Mounted>();
   for (const factory of options.systems ?? allSystems(env)) {
     const name = factory.name;
     const path = options.dataDir ? join(options.dataDir, `${name}.jsonl`) : null;
-    const replay: unknown[] = [];
-    if (path && existsSync(path)) {
-      const lines = readFileSync(path, 'utf8').split('\n').filter((line) => line.trim());
-      lines.forEach((line, i) => {
-        try {
-          replay.push(JSON.parse(line));
-        } catch (error) {
-          // Only the last line can be torn (killed mid-write): that call never answered, so it never happened.
-          if (i !== lines.length - 1) throw error;
-        }
-      });
-    }
+    const replay = path && existsSync(path) ? readJournal(path) : [];
     mounted.set(
       name,
       factory.mount({
@@ -151,17 +169,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const parts = segments.slice(isControl ? 2 : 1);
     const request: SandboxRequest = { method: req.method ?? 'GET', parts, query: url.searchParams, headers: req.headers, raw, body: parseObject(raw) };
     if (isControl) {
-      // PUT /control/{system}/fault or /control/{system}/{key}/fault {mode, latencyMs?}
-      if (req.method === 'PUT' && parts[parts.length - 1] === 'fault' && parts.length <= 2) {
-        const mode = FAULT_MODES.find((m) => m === request.body?.mode);
-        const latency = request.body?.latencyMs;
-        const latencyMs = typeof latency === 'number' && latency >= 0 && latency <= 60_000 ? latency : 0;
-        if (!mode) return reply(res, { status: 400, body: { status: 'BAD_REQUEST', modes: FAULT_MODES } });
-        const key = parts.length === 2 ? (parts[0] as string) : '*';
-        if (mode === 'none') faults.delete(`${system.name}:${key}`);
-        else faults.set(`${system.name}:${key}`, { mode: mode satisfies FaultMode, latencyMs });
-        return reply(res, { status: 200, body: { system: system.name, key, code: key, mode, latencyMs } });
-      }
+      if (req.method === 'PUT' && parts[parts.length - 1] === 'fault' && parts.length <= 2) return reply(res, setFault(faults, system.name, parts, request.body));
       return reply(res, await system.control(request));
     }
     const fault = faultOf(system.name, system.faultKey(parts));
