@@ -45,6 +45,12 @@ export interface EndpointDef<
   multipart?: { fileField: string };
   /** Moves money: accepts an Idempotency-Key header. */
   movesMoney?: boolean;
+  /**
+   * A money call whose own steps record its Idempotency-Key with its money (the money core's
+   * `once` / `composite`): the route layer keeps its first answer but does not claim the key before
+   * it runs (money/core.ts `call`). Every other `movesMoney` call is claimed first.
+   */
+  keyedInside?: boolean;
   /** Added by this implementation, not in spec section 7. */
   added?: boolean;
   /**
