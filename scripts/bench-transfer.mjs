@@ -113,6 +113,22 @@ async function commits() {
   }
 }
 
+/**
+ * Rows written so far in the bench database's own tables (inserted + updated + deleted, from
+ * pg_stat_user_tables). The statistics reach that view when each backend flushes them (at most a
+ * second after its transaction), so the caller waits before reading after a run.
+ */
+async function rowsWritten() {
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query('SELECT coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0)::bigint AS n FROM pg_stat_user_tables');
+    return Number(rows[0]?.n ?? 0);
+  } finally {
+    await client.end();
+  }
+}
+
 /** CPU ticks used so far by the server, PostgreSQL and this process (Linux /proc; empty elsewhere). */
 function cpuTicks(serverPid) {
   const groups = { server: 0, postgres: 0, load: 0, other: 0 };
@@ -259,10 +275,14 @@ async function stopServer(server) {
 async function measureTransfers(base, server, tokens) {
   await admin('CHECKPOINT');
   const commitsBefore = await commits();
+  await new Promise((r) => setTimeout(r, 1_500));
+  const rowsBefore = await rowsWritten();
   const before = cpuTicks(server.pid);
   const result = await load(base, tokens, SECONDS);
   const after = cpuTicks(server.pid);
   const commitsAfter = await commits();
+  await new Promise((r) => setTimeout(r, 1_500));
+  const rowsAfter = await rowsWritten();
   const ok = result['2xx'];
   const cpu = before && after ? Object.fromEntries(Object.keys(after).map((k) => [k, Math.round((after[k] - before[k]) / SECONDS)])) : undefined;
   return {
@@ -272,6 +292,8 @@ async function measureTransfers(base, server, tokens) {
     errors: result.non2xx + result.errors + result.timeouts,
     // Database transactions committed per transfer (each statement outside a transaction is one).
     commitsPerTransfer: ok > 0 ? Number(((commitsAfter - commitsBefore) / ok).toFixed(2)) : undefined,
+    // Rows written in our database per transfer (issue 35: at most 8).
+    rowsPerTransfer: ok > 0 ? Number(((rowsAfter - rowsBefore) / ok).toFixed(2)) : undefined,
     // Share of one core each used during the measured run (100 ticks per second on Linux).
     cpu,
     // CPU time per transfer (ms), server and PostgreSQL.

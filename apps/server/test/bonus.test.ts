@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkInvariants } from '../src/money/ledger';
-import { periodStart } from '../src/modules/bonus/periods';
+import { periodStart } from '../src/lib/periods';
 import { call, dbKinds, login, registerMember, startApp, type TestApp } from './helpers';
 
 /** A UTC instant from a Bangkok wall-clock time. */

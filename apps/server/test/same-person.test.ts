@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accountKey, holderKey, samePerson } from '../src/modules/invite/same-person';
+import { accountKey, holderKey, samePerson } from '../src/lib/same-person';
 
 const holder = (bankAccountName: string, bankAccountNo = '') => ({ bankAccountName, bankAccountNo });
 

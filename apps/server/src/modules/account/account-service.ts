@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { bankAllowed } from '../lookup/lookup-service';
+import { bankAllowed } from '../../lib/banks';
 import { INVITE_CODE_ALPHABET, INVITE_CODE_LENGTH, INVITE_CODE_PATTERN, type Profile, type Registration } from '@mw/contract/account';
 import type { Locale } from '@mw/contract/constants';
 import { bangkokDay, checkBirthDate, DEFAULT_MIN_AGE } from '@mw/contract/age';

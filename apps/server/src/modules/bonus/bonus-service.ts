@@ -17,7 +17,7 @@ import type { MoneyLeaving } from '../../money/policies';
 import type { GameActivity } from '../activity';
 import type { GameService } from '../wallet/game-service';
 import type { WalletService } from '../wallet/wallet-service';
-import { periodStart } from './periods';
+import { periodStart } from '../../lib/periods';
 import type { BonusInput } from './index';
 import type { BonusCurrencyAmounts, BonusesTable, BonusReceiptsTable, ReceiptOrigin } from './tables';
 

@@ -4,7 +4,7 @@ import { contractRoute } from '../../http/contract-route';
 import { requireMember } from '../../http/handlers';
 import { AppError, badRequest, tooMany } from '../../lib/errors';
 import type { RateLimiter } from '../../lib/rate-limit';
-import { pickLocale, type Localized } from '../settings/settings-service';
+import { pickLocale, type Localized } from '../../lib/localized';
 import { defineModule } from '../../platform/module';
 import { recordChange } from '../../platform/audit';
 import { operatorGuard, operatorIsOwner, operatorName } from '../../platform/operator';

@@ -8,7 +8,7 @@ import { AppError, uniqueViolation } from '../../lib/errors';
 import { KeyTaken, type Idem } from '../../money/idempotency';
 import type { MoneyCore } from '../../money/core';
 import { BASE_CURRENCY, CURRENCIES, ledgerCurrencySqlText, memberCurrency, type Currency } from '../../money/ledger';
-import { samePerson } from './same-person';
+import { samePerson } from '../../lib/same-person';
 import { recordChange } from '../../platform/audit';
 import { bannersFor, type StoredBanners } from '../../lib/banners';
 import { defineModule } from '../../platform/module';

@@ -3,7 +3,7 @@ import type { Handlers } from '../../http/handlers';
 import { withdrawLimitsOf } from '../../lib/withdraw-limits';
 import { ledgerCurrency } from '../../money/ledger';
 import type { Services } from '../../platform/services';
-import { pickLocale, type Localized } from '../settings/settings-service';
+import { pickLocale, type Localized } from '../../lib/localized';
 
 /** The lookups of spec section 7 but the deposit channels (the deposit module's), read from the database (tables banks, sources, settings). */
 export function lookupHandlers(services: Services): Handlers {

@@ -14,12 +14,6 @@ export interface BankRow {
 
 export type BankSeed = [code: string, nameTH: string, nameEN: string, nameLA: string, country: 'TH' | 'LA'];
 
-/** Which banks a registration may name: the Thai build Thai banks; the Laos build its Lao banks, and Thai ones too for a baht wallet. */
-export function bankAllowed(country: 'TH' | 'LA', laosMode: boolean, currency: 'LAK' | 'BAHT'): boolean {
-  if (!laosMode) return country === 'TH';
-  return country === 'LA' || currency === 'BAHT';
-}
-
 /** The reference lists every deployment has: banks and sign-up sources. */
 export class LookupService {
   constructor(private readonly db: Kysely<DB>) {}

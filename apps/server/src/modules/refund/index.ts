@@ -20,7 +20,7 @@ import type { GameActivity } from '../activity';
 import { payoutConditionCte, payoutConditionData, type BonusService } from '../bonus/bonus-service';
 import { KeyTaken } from '../../money/idempotency';
 import type { SettingsService } from '../settings/settings-service';
-import { periodStart } from '../bonus/periods';
+import { periodStart } from '../../lib/periods';
 
 export interface RefundsTable {
   id: string;

@@ -1,4 +1,4 @@
-import { accountKey, holderKey } from '../invite/same-person';
+import { accountKey, holderKey } from '../../lib/same-person';
 
 /**
  * Pure parts of the signals: which addresses say something about a client, and whether a

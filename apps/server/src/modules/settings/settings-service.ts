@@ -1,18 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Locale } from '@mw/contract/constants';
 import type { DB } from '../../db/schema';
 import './tables';
-
-/** Content an operator writes once per locale. */
-export type Localized<T> = Record<Locale, T>;
-
-export function pickLocale<T>(value: Localized<T> | T, locale: Locale): T {
-  if (typeof value === 'object' && value !== null && 'th' in value && 'en' in value) {
-    const localized = value as Localized<T>;
-    return localized[locale] ?? localized.th;
-  }
-  return value as T;
-}
 
 /** How long a setting read is kept (ms): a change made through another server process applies within this. */
 const KEEP_MS = 1000;
