@@ -3,9 +3,12 @@ import { bool } from '../../config';
 import { defineModule } from '../../platform/module';
 import { moduleConfig } from '../../platform/module-config';
 import { CATALOGUE } from '../../providers/games/catalogue';
-import type { NewChannel } from '../deposit/channel-service';
 import { CURRENCIES, type Currency } from '../../money/ledger';
-import type { WheelInput } from '../spin/spin-service';
+
+import type { Services } from '../../platform/services';
+// The seed's inputs, as the owning modules' services take them (no import of their files: demo sits on top).
+type NewChannel = Parameters<Services['deposits']['channels']['seed']>[0][number];
+type WheelInput = Parameters<Services['spins']['seedWheel']>[1];
 import { DEMO_QUEUE_MEMBER, seedDemoQueue } from './queue';
 
 /** The demo member the README names. */
