@@ -122,8 +122,8 @@ async function rowsWritten() {
   const client = new pg.Client({ connectionString: PG_URL });
   await client.connect();
   try {
-    const { rows } = await client.query('SELECT coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0)::bigint AS n FROM pg_stat_user_tables');
-    return Number(rows[0]?.n ?? 0);
+    const { rows } = await client.query('SELECT relname, (n_tup_ins + n_tup_upd + n_tup_del)::bigint AS n FROM pg_stat_user_tables');
+    return new Map(rows.map((r) => [r.relname, Number(r.n)]));
   } finally {
     await client.end();
   }
@@ -293,7 +293,17 @@ async function measureTransfers(base, server, tokens) {
     // Database transactions committed per transfer (each statement outside a transaction is one).
     commitsPerTransfer: ok > 0 ? Number(((commitsAfter - commitsBefore) / ok).toFixed(2)) : undefined,
     // Rows written in our database per transfer (issue 35: at most 8).
-    rowsPerTransfer: ok > 0 ? Number(((rowsAfter - rowsBefore) / ok).toFixed(2)) : undefined,
+    rowsPerTransfer: ok > 0 ? Number(([...rowsAfter].reduce((sum, [table, n]) => sum + n - (rowsBefore.get(table) ?? 0), 0) / ok).toFixed(2)) : undefined,
+    // …and which tables they are in (rows per transfer, tables with at least 0.05).
+    rowsByTable:
+      ok > 0
+        ? Object.fromEntries(
+            [...rowsAfter]
+              .map(([table, n]) => [table, Number(((n - (rowsBefore.get(table) ?? 0)) / ok).toFixed(2))])
+              .filter(([, n]) => n >= 0.05)
+              .sort((a, b) => b[1] - a[1]),
+          )
+        : undefined,
     // Share of one core each used during the measured run (100 ticks per second on Linux).
     cpu,
     // CPU time per transfer (ms), server and PostgreSQL.

@@ -248,6 +248,7 @@ async function main() {
       report(`transfer errors (non-2xx), ${run.label}`, run.errors, '', '0', run.errors === 0);
       if (run.commitsPerTransfer !== undefined) report(`database commits per transfer, ${run.label}`, run.commitsPerTransfer, '', '-', true);
       if (run.rowsPerTransfer !== undefined) report(`rows written per transfer (pg_stat_user_tables), ${run.label}`, run.rowsPerTransfer, '', '<= 8', run.rowsPerTransfer <= 8);
+      if (run.rowsByTable) console.log(`    rows per transfer by table, ${run.label}: ${Object.entries(run.rowsByTable).map(([table, n]) => `${table} ${n}`).join(', ')}`);
       if (run.cpu) report(`CPU during the load (% of one core), ${run.label}`, `server ${run.cpu.server}, PostgreSQL ${run.cpu.postgres}, load ${run.cpu.load}`, '', '-', true);
       if (run.cpuMsPerTransfer) report(`CPU per transfer (ms), ${run.label}`, `server ${run.cpuMsPerTransfer.server}, PostgreSQL ${run.cpuMsPerTransfer.postgres}`, '', '-', true);
       if (run.ledgerOk !== undefined) report(`ledger check after the load, ${run.label}`, run.ledgerOk ? 'ok' : 'BROKEN', '', 'ok', run.ledgerOk);
