@@ -1,13 +1,16 @@
 /**
  * The outside world as its own process: every outside system (docs/sandbox.md) over HTTP, with its
- * own storage (journals in SANDBOX_DATA_DIR, or memory only), never our database.
+ * own storage, never our database: journals in SANDBOX_DATA_DIR (default ./data/sandbox, where
+ * the server keeps them when it starts the sandbox beside itself with the default DATA_DIR, so a
+ * sandbox stopped and started again by hand finds its state), or `memory` for none.
  *
  *   npm run sandbox            SANDBOX_PORT (3100), SANDBOX_DATA_DIR, SANDBOX_GAME_SECRET, …
  */
 import { startSandbox } from './server';
 
 const port = Number(process.env.SANDBOX_PORT ?? 3100);
-const sandbox = await startSandbox({ port, host: process.env.SANDBOX_HOST ?? '127.0.0.1', dataDir: process.env.SANDBOX_DATA_DIR || undefined });
+const dataDirOf = (value: string | undefined): string | undefined => (value === 'memory' || value === '' ? undefined : (value ?? './data/sandbox'));
+const sandbox = await startSandbox({ port, host: process.env.SANDBOX_HOST ?? '127.0.0.1', dataDir: dataDirOf(process.env.SANDBOX_DATA_DIR) });
 console.log(`sandbox listening on ${sandbox.port}`);
 const stop = (): void => {
   void sandbox.close().then(() => process.exit(0));

@@ -25,7 +25,7 @@ let base = '';
 
 async function startSandbox(port: number): Promise<ChildProcess> {
   const proc = spawn(process.execPath, ['--import', 'tsx', 'apps/sandbox/src/main.ts'], {
-    env: { ...process.env, SANDBOX_PORT: String(port), SANDBOX_GAME_SECRET: SECRET },
+    env: { ...process.env, SANDBOX_PORT: String(port), SANDBOX_GAME_SECRET: SECRET, SANDBOX_DATA_DIR: 'memory' },
     stdio: 'ignore',
   });
   for (let i = 0; i < 100; i++) {

@@ -20,7 +20,7 @@ export async function ensureSandbox(config: Config, log: (line: string) => void 
   const here = dirname(fileURLToPath(import.meta.url));
   const bundled = join(here, 'sandbox.js');
   const args = existsSync(bundled) ? [bundled] : ['--import', 'tsx', resolve(here, '../../../sandbox/src/main.ts')];
-  const dataDir = config.DATA_DIR === 'memory' ? '' : resolve(config.DATA_DIR, 'sandbox');
+  const dataDir = config.DATA_DIR === 'memory' ? 'memory' : resolve(config.DATA_DIR, 'sandbox');
   const child = spawn(process.execPath, args, {
     env: { ...process.env, SANDBOX_PORT: String(config.SANDBOX_PORT), SANDBOX_DATA_DIR: dataDir },
     stdio: ['ignore', 'ignore', 'inherit'],
