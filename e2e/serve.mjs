@@ -12,6 +12,8 @@ const child = spawn(process.execPath, ['apps/server/dist/main.js'], {
   env: {
     ...process.env,
     PORT: port,
+    // Each server its own sandbox service (3190 → 4190, …), never one left by another run.
+    SANDBOX_PORT: String(Number(port) + 1000),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',

@@ -125,6 +125,7 @@ async function startServer(operatorToken: string): Promise<Server> {
     env: {
       ...process.env,
       PORT: String(port),
+      SANDBOX_PORT: String(port + 1000),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',

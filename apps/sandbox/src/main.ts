@@ -16,4 +16,16 @@ const stop = (): void => {
   void sandbox.close().then(() => process.exit(0));
 };
 process.on('SIGTERM', stop);
+// Started by a server beside itself: it ends when that server is gone (even killed), leaving no
+// sandbox behind on the port; its journals stay, and the server's next start replays them.
+const parent = Number(process.env.SANDBOX_PARENT_PID ?? 0);
+if (parent > 0) {
+  setInterval(() => {
+    try {
+      process.kill(parent, 0);
+    } catch {
+      stop();
+    }
+  }, 1_000).unref();
+}
 process.on('SIGINT', stop);

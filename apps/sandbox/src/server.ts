@@ -146,7 +146,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       factory.mount({
         replay,
         append: (line) => {
-          if (path) appendFileSync(path, `${JSON.stringify(line)}\n`);
+          if (!path) return;
+          // The folder may have been removed under a running sandbox (a test's data dir): make it again.
+          if (options.dataDir && !existsSync(options.dataDir)) mkdirSync(options.dataDir, { recursive: true });
+          appendFileSync(path, `${JSON.stringify(line)}\n`);
         },
         send: sendOut(name),
         fault: (key) => faultOf(name, key),

@@ -9,7 +9,8 @@ import type { Config } from '../config';
  * stand-ins) beside itself as its own process, unless SANDBOX_URL names one (or is `off`) or
  * one already answers on SANDBOX_PORT. Answers its URL, or null when none is used. The sandbox is
  * not restarted when it ends: the outside world being down is a state the server must live with
- * (transfers go pending and settle when it is back), and the chaos run kills it on purpose.
+ * (transfers go pending and settle when it is back), and the chaos run kills it on purpose. It
+ * ends with the server (SANDBOX_PARENT_PID), even a killed one, so none is left holding the port.
  */
 export async function ensureSandbox(config: Config, log: (line: string) => void = console.log): Promise<{ url: string | null; child: ChildProcess | null }> {
   if (config.SANDBOX_URL === 'off') return { url: null, child: null };
@@ -22,7 +23,7 @@ export async function ensureSandbox(config: Config, log: (line: string) => void 
   const args = existsSync(bundled) ? [bundled] : ['--import', 'tsx', resolve(here, '../../../sandbox/src/main.ts')];
   const dataDir = config.DATA_DIR === 'memory' ? 'memory' : resolve(config.DATA_DIR, 'sandbox');
   const child = spawn(process.execPath, args, {
-    env: { ...process.env, SANDBOX_PORT: String(config.SANDBOX_PORT), SANDBOX_DATA_DIR: dataDir },
+    env: { ...process.env, SANDBOX_PORT: String(config.SANDBOX_PORT), SANDBOX_DATA_DIR: dataDir, SANDBOX_PARENT_PID: String(process.pid) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   child.on('exit', (code, signal) => log(`sandbox service (pid ${child.pid}) ended (${signal ?? code}); outside systems are down until it is started again (npm run sandbox)`));

@@ -140,6 +140,7 @@ function serverEnv(port: number, database: { url?: string; schema?: string; data
     ...process.env,
     NODE_ENV: 'production',
     PORT: String(port),
+    SANDBOX_PORT: String(port + 1000),
     HOST: '127.0.0.1',
     // Warnings too: background work (reconcilers, the round import) logs its failures at warn.
     LOG_LEVEL: 'warn',
