@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB, DefaultTimestamp, Timestamp } from '../../db/schema';
 import { dayOf, type ReportSpan } from '../../lib/report-span';
 import { defineModule } from '../../platform/module';
-import type { GameService } from '../wallet/game-service';
+import type { GameRound } from '../../providers/games/game-provider';
 
 /** A settled round imported from a provider (once, by provider and round id). */
 export interface GameRoundsTable {
@@ -55,6 +55,17 @@ export interface RoundsFigure {
 }
 
 /**
+ * What game activity needs of the games (the wallet module's GameService is one): each provider's
+ * round feed, a member's login at a game, and booking a game's live balance. Declared here, so
+ * activity sits below the wallet module and imports nothing of it (docs/development.md, "Layers").
+ */
+export interface RoundSources {
+  provider(code: string): { rounds(cursor: string | null, limit: number): Promise<GameRound[]> };
+  memberGame(memberId: string, code: string): Promise<{ code: string; username: string }>;
+  sync(memberId: string, game: { code: string; username: string }): Promise<number>;
+}
+
+/**
  * Game activity: the rounds members play at the providers, imported as they settle (each
  * provider's round feed, after a stored cursor; a round is written once by provider + round id,
  * so a page read twice or two importers at once change nothing). Money stays with the ledger
@@ -64,7 +75,7 @@ export interface RoundsFigure {
 export class GameActivity {
   constructor(
     private readonly db: Kysely<DB>,
-    private readonly games: GameService,
+    private readonly games: RoundSources,
   ) {}
 
   /**
