@@ -103,7 +103,6 @@ export default tseslint.config(
       'apps/web/src/features/game-account/SlotAccountModal.tsx',
       'apps/web/src/features/auth/register/RegisterPage.tsx',
       'apps/web/src/features/spin/SpinPage.tsx',
-      'apps/web/src/features/auth/forgot-password/ForgotPasswordPage.tsx',
       'apps/web/admin/src/features/members/MemberPage.tsx',
       'apps/web/admin/src/features/withdrawals/WithdrawalsPage.tsx',
       'apps/web/admin/src/features/slips/SlipsPage.tsx',
