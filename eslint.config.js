@@ -105,7 +105,6 @@ export default tseslint.config(
       'apps/web/src/features/spin/SpinPage.tsx',
       'apps/web/admin/src/features/members/MemberPage.tsx',
       'apps/web/admin/src/features/withdrawals/WithdrawalsPage.tsx',
-      'apps/web/admin/src/features/chat/ChatInboxPage.tsx',
     ],
     rules: { 'max-lines-per-function': ['error', { max: 120, skipBlankLines: false, skipComments: false }] },
   },
