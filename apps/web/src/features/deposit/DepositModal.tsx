@@ -12,15 +12,12 @@ import { Icon } from '../../shared/ui/Icon';
 import { Modal } from '../../shared/ui/Modal';
 import { PageSpinner } from '../../shared/ui/Spinner';
 import { toast } from '../../shared/ui/toast';
-import { BankAccountView, type RegisteredAccount } from './BankAccountView';
-import { BcelView } from './BcelView';
+import { type RegisteredAccount } from './BankAccountView';
 import { DemoTopUpForm } from './DemoTopUpForm';
 import { useDepositChannels } from './depositApi';
 import { depositViews, type DepositViews } from './depositChannels';
+import { DepositPanel } from './DepositPanel';
 import { DepositTabs, panelId, tabId, type DepositTab } from './DepositTabs';
-import { EwalletAutoView, GiftLinkForm } from './EwalletViews';
-import { SlipUpload } from './SlipUpload';
-import { QrPanel } from './QrPanel';
 import './deposit.css';
 
 interface Props {
@@ -71,48 +68,6 @@ export function DepositModal({ onClose }: Props) {
   const bank = wallet.data?.bankAccount;
   const registered: RegisteredAccount | null = bank ? { bankName: bank.bank ? bankName(bank.bank, locale) : bank.bankCode, accountNo: bank.bankAccountNo } : null;
 
-  const panel = (id: DepositTab, content: DepositViews) => {
-    switch (id) {
-      case 'bank':
-        return (
-          <div className="deposit-panel-body">
-            {content.bank.map((view) =>
-              view.kind === 'bcel' ? (
-                <BcelView key={view.key} bank={view.bank} />
-              ) : (
-                <BankAccountView key={view.key} bank={view.bank} mode={view.mode} registered={registered} />
-              ),
-            )}
-            {content.bank.some((view) => view.kind === 'account') && (
-              <>
-                <p className="deposit-hint">
-                  <Icon name="sparkles" size={16} />
-                  {t('deposit.recommended')}
-                </p>
-                <SlipUpload onCredited={credited} />
-              </>
-            )}
-          </div>
-        );
-      case 'qr': {
-        const selected = content.qr.find((channel) => channel.code === qrCode) ?? content.qr[0];
-        return selected ? <QrPanel channels={content.qr} selected={selected} onSelect={setQrCode} onCredited={credited} onTransferred={transferred} /> : null;
-      }
-      case 'ewallet':
-        return (
-          <div className="deposit-panel-body">
-            {content.ewallet.map((view) =>
-              view.kind === 'ewalletAuto' ? (
-                <EwalletAutoView key={view.key} wallet={view.wallet} username={wallet.data?.profile.username ?? ''} />
-              ) : (
-                <GiftLinkForm key={view.key} wallet={view.wallet} onCredited={credited} />
-              ),
-            )}
-          </div>
-        );
-    }
-  };
-
   return (
     <Modal
       open
@@ -152,7 +107,16 @@ export function DepositModal({ onClose }: Props) {
               className="deposit-panel"
               data-testid={`deposit-panel-${active}`}
             >
-              {panel(active, views)}
+              <DepositPanel
+                id={active}
+                content={views}
+                registered={registered}
+                username={wallet.data?.profile.username ?? ''}
+                qrCode={qrCode}
+                onSelectQr={setQrCode}
+                onCredited={credited}
+                onTransferred={transferred}
+              />
             </div>
           </section>
         )}

@@ -1,23 +1,20 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from '../../shared/router';
-import { formatAccountNo, isEnglishOnlyName, requiresEnglishName } from '@mw/contract/rules';
+import { isEnglishOnlyName, requiresEnglishName } from '@mw/contract/rules';
 import { errorMessage } from '../../shared/api/errorMessage';
-import { bankName } from '../../shared/format/bankName';
 import { formatDateTime } from '../../shared/format/date';
-import { useLocale } from '../../shared/format/useLocale';
-import { copyText } from '../../shared/ui/copy';
 import { TextField } from '../../shared/ui/fields';
 import { Icon } from '../../shared/ui/Icon';
 import { PageSpinner } from '../../shared/ui/Spinner';
 import { ChangePasswordModal } from './ChangePasswordModal';
 import { EditBankAccountNameModal } from './EditBankAccountNameModal';
+import { ProfileBankSection } from './ProfileBankSection';
 import { useProfile } from '../../shared/api/profile';
 import './profile.css';
 
 export function ProfilePage() {
   const { t } = useTranslation();
-  const locale = useLocale();
   const profile = useProfile();
   const [passwordOpen, setPasswordOpen] = useState(false);
   const [bankNameOpen, setBankNameOpen] = useState(false);
@@ -88,63 +85,7 @@ export function ProfilePage() {
         <TextField label={t('profile.username')} icon="phone" name="username" value={p.username} readOnly data-testid="profile-username" />
       </section>
 
-      <section className="card" aria-labelledby="profile-bank">
-        <h2 id="profile-bank" className="section-title">
-          {t('profile.bankInfo')}
-        </h2>
-        <dl className="info-list">
-          <div className="info-row">
-            <dt>{t('profile.bankName')}</dt>
-            <dd data-testid="profile-bank-name">{p.bank ? bankName(p.bank, locale) : p.bankCode}</dd>
-          </div>
-          <div className="info-row">
-            <dt>{t('profile.bankAccountName')}</dt>
-            <dd className="info-value-actions">
-              <span data-testid="profile-bank-account-name">{p.bankAccountName}</span>
-              {canEditName && (
-                <button
-                  type="button"
-                  className="icon-button icon-button-gold"
-                  onClick={() => setBankNameOpen(true)}
-                  aria-label={t('profile.editBankAccountName')}
-                  title={t('profile.editBankAccountName')}
-                  data-testid="edit-bank-account-name-button"
-                >
-                  <Icon name="pencil" size={20} />
-                </button>
-              )}
-              <button
-                type="button"
-                className="icon-button"
-                onClick={() => void copyText(p.bankAccountName)}
-                aria-label={t('common.copy')}
-                title={t('common.copy')}
-                data-testid="copy-bank-account-name"
-              >
-                <Icon name="copy" size={20} />
-              </button>
-            </dd>
-          </div>
-          <div className="info-row">
-            <dt>{t('profile.bankAccountNo')}</dt>
-            <dd className="info-value-actions">
-              <span className="tabular" data-testid="profile-bank-account-no">
-                {formatAccountNo(p.bankAccountNo)}
-              </span>
-              <button
-                type="button"
-                className="icon-button"
-                onClick={() => void copyText(p.bankAccountNo)}
-                aria-label={t('common.copy')}
-                title={t('common.copy')}
-                data-testid="copy-bank-account-no"
-              >
-                <Icon name="copy" size={20} />
-              </button>
-            </dd>
-          </div>
-        </dl>
-      </section>
+      <ProfileBankSection profile={p} canEditName={canEditName} onEditName={() => setBankNameOpen(true)} />
 
       <Link to="/user/responsible" className="card profile-responsible-link" data-testid="profile-responsible-link">
         <Icon name="shield" size={20} />

@@ -110,41 +110,65 @@ export function RefundModal({ onClose }: { onClose: (changed: boolean) => void }
         />
       </Modal>
       {confirming && data && (
-        <Modal
-          open
-          size="sm"
-          title={text('addWalletTitle')}
-          onClose={() => setConfirming(false)}
-          testId="refund-add-confirm"
-          focusField={false}
-          footer={
-            <div className="btn-row">
-              <button type="button" className="btn btn-secondary" onClick={() => setConfirming(false)}>
-                {text('cancel')}
-              </button>
-              <button type="button" className="btn btn-primary" onClick={onAdd} disabled={add.isPending} data-testid="refund-add-confirm-button">
-                {add.isPending && <Spinner />}
-                {text('addWallet')}
-              </button>
-            </div>
-          }
-        >
-          <div className="invite-confirm">
-            <Money amount={data.received} className="refund-amount" />
-            <dl className="invite-confirm-rates">
-              <div>
-                <dt>{text('successRate')}</dt>
-                <dd>{data.refundSuccess}%</dd>
-              </div>
-              <div>
-                <dt>{text('failRate')}</dt>
-                <dd>{data.refundFail}%</dd>
-              </div>
-            </dl>
-            <p className="muted">{text('addWalletText', { success: data.refundSuccess, fail: data.refundFail })}</p>
-          </div>
-        </Modal>
+        <RefundAddConfirm
+          received={data.received}
+          success={data.refundSuccess}
+          fail={data.refundFail}
+          pending={add.isPending}
+          onCancel={() => setConfirming(false)}
+          onConfirm={onAdd}
+        />
       )}
     </>
+  );
+}
+
+interface ConfirmProps {
+  received: number;
+  success: number;
+  fail: number;
+  pending: boolean;
+  onCancel: () => void;
+  onConfirm: () => void;
+}
+
+/** The confirmation before adding the received refund to the wallet: the amount and the success and fail percentages. */
+function RefundAddConfirm({ received, success, fail, pending, onCancel, onConfirm }: ConfirmProps) {
+  const { t: text } = useTranslation(rewardsNs);
+  return (
+    <Modal
+      open
+      size="sm"
+      title={text('addWalletTitle')}
+      onClose={onCancel}
+      testId="refund-add-confirm"
+      focusField={false}
+      footer={
+        <div className="btn-row">
+          <button type="button" className="btn btn-secondary" onClick={onCancel}>
+            {text('cancel')}
+          </button>
+          <button type="button" className="btn btn-primary" onClick={onConfirm} disabled={pending} data-testid="refund-add-confirm-button">
+            {pending && <Spinner />}
+            {text('addWallet')}
+          </button>
+        </div>
+      }
+    >
+      <div className="invite-confirm">
+        <Money amount={received} className="refund-amount" />
+        <dl className="invite-confirm-rates">
+          <div>
+            <dt>{text('successRate')}</dt>
+            <dd>{success}%</dd>
+          </div>
+          <div>
+            <dt>{text('failRate')}</dt>
+            <dd>{fail}%</dd>
+          </div>
+        </dl>
+        <p className="muted">{text('addWalletText', { success, fail })}</p>
+      </div>
+    </Modal>
   );
 }

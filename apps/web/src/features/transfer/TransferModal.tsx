@@ -12,11 +12,10 @@ import { useLocale } from '../../shared/format/useLocale';
 import { AmountField, FillAllButton } from '../../shared/forms/AmountField';
 import { ModalMoneyHeader } from '../../shared/forms/ModalMoneyHeader';
 import { showAlert } from '../../shared/ui/alerts';
-import { SelectField } from '../../shared/ui/fields';
-import { Icon } from '../../shared/ui/Icon';
 import { Modal } from '../../shared/ui/Modal';
 import { Spinner } from '../../shared/ui/Spinner';
 import { useWithdrawLimits } from '../withdraw/withdrawApi';
+import { TransferAccounts } from './TransferAccounts';
 import { useTransfer } from './transferApi';
 import { checkTransfer, transferAccounts, type TransferRuleFailure } from './transferRules';
 import './transfer.css';
@@ -86,47 +85,24 @@ export function TransferModal({ onClose }: Props) {
   const amountError =
     failure?.field === 'amount' ? t('wallet.minAmountMsg', { amount: formatMoney(failure.minimum, locale), unit: t(unitKey(moneyCurrency)) }) : null;
 
-  const option = (code: string, name: string, balance: number) => (
-    <option key={code} value={code}>
-      {t('transfer.option', { name, amount: formatMoney(balance, locale) })}
-    </option>
-  );
-
   return (
     <Modal open onClose={() => onClose(false)} title={t('transfer.title')} testId="transfer-modal" size="sm">
       <form className="form" onSubmit={submit} noValidate data-testid="transfer-form">
         <ModalMoneyHeader figures={[{ label: t('wallet.balance'), amount: wallet.data?.wallet.amount, testId: 'transfer-wallet-balance' }]} />
-        <div className="transfer-accounts">
-          <SelectField label={t('transfer.from')} name="from" value={from} onChange={(e) => edit(() => setFrom(e.target.value))}>
-            <option value="">{t('transfer.choose')}</option>
-            {accounts.map((account) => option(account.code, account.name, account.amount))}
-          </SelectField>
-          <button
-            type="button"
-            className="icon-button icon-button-gold transfer-swap"
-            onClick={() =>
-              edit(() => {
-                setFrom(to);
-                setTo(from);
-              })
-            }
-            aria-label={t('transfer.swap')}
-            title={t('transfer.swap')}
-            data-testid="transfer-swap"
-          >
-            <Icon name="transfer" size={20} />
-          </button>
-          <SelectField
-            label={t('transfer.to')}
-            name="to"
-            value={to}
-            onChange={(e) => edit(() => setTo(e.target.value))}
-            error={accountsError}
-          >
-            <option value="">{t('transfer.choose')}</option>
-            {accounts.map((account) => option(account.code, account.name, account.amount))}
-          </SelectField>
-        </div>
+        <TransferAccounts
+          accounts={accounts}
+          from={from}
+          to={to}
+          onFrom={(code) => edit(() => setFrom(code))}
+          onTo={(code) => edit(() => setTo(code))}
+          onSwap={() =>
+            edit(() => {
+              setFrom(to);
+              setTo(from);
+            })
+          }
+          error={accountsError}
+        />
         <AmountField
           name="amount"
           value={amount}

@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -25,26 +25,9 @@ interface Thread {
 const STICKERS = ['👍', '🙏', '😊', '🎉', '❤️', '✅'] as const;
 const QUICK = ['hello', 'checking', 'done', 'thanks'] as const;
 
-/**
- * Support's inbox in real time: an operator socket (socket.io, `auth: {operatorToken}`) in the
- * inbox room hears every stored message (across processes through the Redis adapter) and the
- * lists refresh; replies go through the operator chat calls, which deliver to the customer's socket.
- */
-export function ChatInboxPage() {
-  const { t } = useTranslation();
-  const queryClient = useQueryClient();
-  const token = useToken();
-  const { data: operator } = useOperator();
-  const [selected, setSelected] = useState<string | null>(null);
+/** The inbox's socket: whether it is connected, and a new message anywhere reloads the conversations. */
+function useInboxLive(token: ReturnType<typeof useToken>, queryClient: QueryClient): boolean {
   const [live, setLive] = useState(false);
-  const threads = useQuery({ queryKey: ['chat', 'threads'], queryFn: (): Promise<Thread[]> => call('chatThreads', { query: { limit: 100 } }) });
-  const thread = threads.data?.find((c) => c.id === selected) ?? null;
-  const messages = useQuery({
-    queryKey: ['chat', 'messages', selected],
-    queryFn: (): Promise<Conversation[]> => call('chatThreadMessages', { params: { id: selected ?? '' }, query: { limit: 50 } }),
-    enabled: selected !== null,
-  });
-
   useEffect(() => {
     if (!token) return undefined;
     let closed = false;
@@ -66,6 +49,52 @@ export function ChatInboxPage() {
       disconnect();
     };
   }, [token, queryClient]);
+  return live;
+}
+
+/** A conversation's messages, oldest first: text, an image, or a link to a file. */
+function ChatLog({ messages }: { messages: Conversation[] | undefined }) {
+  const { t } = useTranslation();
+  return (
+    <ol className="chatlog" aria-live="polite">
+      {[...(messages ?? [])].reverse().map((c) => (
+        <li key={c._id} className={c.sender === 'customer' ? 'from-customer' : 'from-support'}>
+          <span className="muted">
+            {c.sender === 'customer' ? t('chat.customer') : c.sender === 'support' ? t('chat.support') : c.sender} · {dateTime(c.createdAt)}
+          </span>
+          {c.message.message_type === 'media' && c.message.payload.fileType === 'image' ? (
+            <img src={c.message.payload.url} alt={c.message.payload.name} className="chat-image" />
+          ) : c.message.message_type === 'media' ? (
+            <a href={c.message.payload.url} target="_blank" rel="noreferrer">{t('chat.file', { name: c.message.payload.name })}</a>
+          ) : (
+            <span className="text">{messageText(c)}</span>
+          )}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/**
+ * Support's inbox in real time: an operator socket (socket.io, `auth: {operatorToken}`) in the
+ * inbox room hears every stored message (across processes through the Redis adapter) and the
+ * lists refresh; replies go through the operator chat calls, which deliver to the customer's socket.
+ */
+export function ChatInboxPage() {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const token = useToken();
+  const { data: operator } = useOperator();
+  const [selected, setSelected] = useState<string | null>(null);
+  const threads = useQuery({ queryKey: ['chat', 'threads'], queryFn: (): Promise<Thread[]> => call('chatThreads', { query: { limit: 100 } }) });
+  const thread = threads.data?.find((c) => c.id === selected) ?? null;
+  const messages = useQuery({
+    queryKey: ['chat', 'messages', selected],
+    queryFn: (): Promise<Conversation[]> => call('chatThreadMessages', { params: { id: selected ?? '' }, query: { limit: 50 } }),
+    enabled: selected !== null,
+  });
+
+  const live = useInboxLive(token, queryClient);
 
   // Opening a conversation marks its customer messages read.
   useEffect(() => {
@@ -135,22 +164,7 @@ export function ChatInboxPage() {
                 {t('chat.closeSession')}
               </button>
             </header>
-            <ol className="chatlog" aria-live="polite">
-              {[...(messages.data ?? [])].reverse().map((c) => (
-                <li key={c._id} className={c.sender === 'customer' ? 'from-customer' : 'from-support'}>
-                  <span className="muted">
-                    {c.sender === 'customer' ? t('chat.customer') : c.sender === 'support' ? t('chat.support') : c.sender} · {dateTime(c.createdAt)}
-                  </span>
-                  {c.message.message_type === 'media' && c.message.payload.fileType === 'image' ? (
-                    <img src={c.message.payload.url} alt={c.message.payload.name} className="chat-image" />
-                  ) : c.message.message_type === 'media' ? (
-                    <a href={c.message.payload.url} target="_blank" rel="noreferrer">{t('chat.file', { name: c.message.payload.name })}</a>
-                  ) : (
-                    <span className="text">{messageText(c)}</span>
-                  )}
-                </li>
-              ))}
-            </ol>
+            <ChatLog messages={messages.data} />
             <div className="row wrap" aria-label={t('chat.quickReplies')} role="group">
               {QUICK.map((key) => (
                 <button key={key} type="button" className="btn" onClick={() => send.mutate({ message_type: 'text', payload: { message: t(`chat.quick.${key}`) } })}>

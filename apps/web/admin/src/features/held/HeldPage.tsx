@@ -29,45 +29,10 @@ function useReason() {
   };
 }
 
-/**
- * Deposits the member's responsible-play rules held (money that arrived over a limit or during a
- * break): who, how much in the member's currency, by which channel and outside reference, which
- * rule held it and when. Release credits it once (when the rule allows it now); return marks it
- * sent back to the sender by hand with that transfer's reference. Both confirmed, both audited, both
- * in the member's statement.
- */
-export function HeldPage() {
+/** The held deposits table's columns; with the `held` permission, release and return buttons on held rows. */
+function useHeldColumns(decide: boolean, setAction: (action: Action) => void): Array<Column<Held>> {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
-  const { data: operator } = useOperator();
-  const decide = can(operator?.role, 'held');
   const reasonOf = useReason();
-  const [status, setStatus] = useState<Status>('HELD');
-  const [action, setAction] = useState<Action | null>(null);
-  const [reference, setReference] = useState('');
-  const [done, setDone] = useState<string | null>(null);
-  const referenceId = useId();
-  const list = useQuery({ queryKey: ['held', status], queryFn: () => call('heldDeposits', { query: { status } }), refetchInterval: 15_000 });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['held'] });
-
-  const release = useMutation({
-    mutationFn: (deposit: Held) => call('heldRelease', { params: { id: deposit.id }, body: {} }),
-    onSuccess: (answer, deposit) => {
-      setDone(t('held.released', { amount: money(answer.amount, answer.currency), name: deposit.name || deposit.username }));
-      setAction(null);
-      void refresh();
-    },
-  });
-  const giveBack = useMutation({
-    mutationFn: ({ deposit, reason, ref }: { deposit: Held; reason: string; ref: string }) => call('heldReturn', { params: { id: deposit.id }, body: { reason, reference: ref } }),
-    onSuccess: (answer, { deposit }) => {
-      setDone(t('held.returned', { amount: money(deposit.amount, deposit.currency), reference: answer.reference ?? '' }));
-      setAction(null);
-      setReference('');
-      void refresh();
-    },
-  });
-
   const columns: Array<Column<Held>> = [
     { key: 'receivedAt', label: t('held.when'), render: (d) => dateTime(d.receivedAt) },
     { key: 'age', label: t('common.age'), render: (d) => (d.status === 'HELD' ? age(d.receivedAt) : '—') },
@@ -104,6 +69,48 @@ export function HeldPage() {
         ) : null,
     });
   }
+  return columns;
+}
+
+/**
+ * Deposits the member's responsible-play rules held (money that arrived over a limit or during a
+ * break): who, how much in the member's currency, by which channel and outside reference, which
+ * rule held it and when. Release credits it once (when the rule allows it now); return marks it
+ * sent back to the sender by hand with that transfer's reference. Both confirmed, both audited, both
+ * in the member's statement.
+ */
+export function HeldPage() {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const { data: operator } = useOperator();
+  const decide = can(operator?.role, 'held');
+  const [status, setStatus] = useState<Status>('HELD');
+  const [action, setAction] = useState<Action | null>(null);
+  const [reference, setReference] = useState('');
+  const [done, setDone] = useState<string | null>(null);
+  const referenceId = useId();
+  const list = useQuery({ queryKey: ['held', status], queryFn: () => call('heldDeposits', { query: { status } }), refetchInterval: 15_000 });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['held'] });
+
+  const release = useMutation({
+    mutationFn: (deposit: Held) => call('heldRelease', { params: { id: deposit.id }, body: {} }),
+    onSuccess: (answer, deposit) => {
+      setDone(t('held.released', { amount: money(answer.amount, answer.currency), name: deposit.name || deposit.username }));
+      setAction(null);
+      void refresh();
+    },
+  });
+  const giveBack = useMutation({
+    mutationFn: ({ deposit, reason, ref }: { deposit: Held; reason: string; ref: string }) => call('heldReturn', { params: { id: deposit.id }, body: { reason, reference: ref } }),
+    onSuccess: (answer, { deposit }) => {
+      setDone(t('held.returned', { amount: money(deposit.amount, deposit.currency), reference: answer.reference ?? '' }));
+      setAction(null);
+      setReference('');
+      void refresh();
+    },
+  });
+
+  const columns = useHeldColumns(decide, setAction);
 
   const exportCsv = () => {
     const rows = (list.data?.deposits ?? []).map((d) => ({ ...d, currency: currencyOf(d.currency) }));

@@ -188,6 +188,79 @@ function WheelLoader({ currency }: { currency: CurrencyCode }) {
   return <WheelEditor currency={currency} stored={wheel.data.wheel} />;
 }
 
+interface SliceRowProps {
+  slice: SliceDraft;
+  index: number;
+  currency: CurrencyCode;
+  /** This slice's chance from the weights (null while a weight does not read). */
+  chance: number | null;
+  message: (path: string) => string | null;
+  canRemove: boolean;
+  onEdit: (patch: Partial<SliceDraft>) => void;
+  onRemove: () => void;
+}
+
+/** One slice of the wheel as a table row: code, label, colours, weight, its chance, the prize, remove. */
+function WheelSliceRow({ slice: s, index: i, currency, chance, message, canRemove, onEdit, onRemove }: SliceRowProps) {
+  const { t } = useTranslation();
+    const n = i + 1;
+    const cell = (field: string, label: string, value: string, onChange: (text: string) => void, width: number) => {
+      const problem = message(`slices.${i}.${field}`);
+      const id = `wheel-${currency}-${s.key}-${field}`;
+      return (
+        <td>
+          <input id={id} aria-label={t('forms.wheel.cell', { field: label, n })} size={width} value={value} aria-invalid={problem ? true : undefined} aria-describedby={problem ? `${id}-m` : undefined} onChange={(e) => onChange(e.target.value)} />
+          {problem ? (
+            <p id={`${id}-m`} className="field-error" role="alert">
+              {problem}
+            </p>
+          ) : null}
+        </td>
+      );
+    };
+    const amountProblem = message(`slices.${i}.prize.amount`);
+    return (
+      <tr data-testid="wheel-row">
+        {cell('code', t('forms.wheel.code'), s.code, (code) => onEdit({ code: code.toUpperCase() }), 8)}
+        {cell('label', t('forms.wheel.label'), s.label, (label) => onEdit({ label }), 10)}
+        <td className="row">
+          <input type="color" aria-label={t('forms.wheel.cell', { field: t('forms.wheel.bgColor'), n })} value={s.bgColor} onChange={(e) => onEdit({ bgColor: e.target.value })} />
+          <input type="color" aria-label={t('forms.wheel.cell', { field: t('forms.wheel.textColor'), n })} value={s.textColor} onChange={(e) => onEdit({ textColor: e.target.value })} />
+        </td>
+        {cell('weight', t('forms.wheel.weight'), s.weight, (weight) => onEdit({ weight }), 6)}
+        <td className="mono" data-testid="wheel-chance">
+          {percent(chance)}
+        </td>
+        {cell('prize.name', t('forms.wheel.prizeName'), s.prizeName, (prizeName) => onEdit({ prizeName }), 10)}
+        <td>
+          <div className="money-input">
+            <span aria-hidden="true">{currency === 'LAK' ? '₭' : '฿'}</span>
+            <input
+              aria-label={t('forms.wheel.cell', { field: t('forms.wheel.prizeAmount', { currency }), n })}
+              inputMode={currency === 'LAK' ? 'numeric' : 'decimal'}
+              size={10}
+              value={s.prizeAmount}
+              aria-invalid={amountProblem ? true : undefined}
+              onChange={(e) => onEdit({ prizeAmount: e.target.value })}
+            />
+          </div>
+          {amountProblem ? (
+            <p className="field-error" role="alert">
+              {amountProblem}
+            </p>
+          ) : (
+            <small className="muted">{amountReads(s.prizeAmount, currency) && s.prizeAmount.trim() !== '' ? (minorOf(s.prizeAmount, currency) === 0 ? t('forms.wheel.noPrize') : money((minorOf(s.prizeAmount, currency) ?? 0) / 100, currency)) : null}</small>
+          )}
+        </td>
+        <td>
+          <button type="button" className="btn" disabled={!canRemove} onClick={onRemove}>
+            {t('forms.wheel.remove', { n })}
+          </button>
+        </td>
+      </tr>
+    );
+}
+
 export function WheelEditor({ currency, stored }: { currency: CurrencyCode; stored: unknown }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -246,64 +319,19 @@ export function WheelEditor({ currency, stored }: { currency: CurrencyCode; stor
               </tr>
             </thead>
             <tbody>
-              {draft.slices.map((s, i) => {
-                const n = i + 1;
-                const cell = (field: string, label: string, value: string, onChange: (text: string) => void, width: number) => {
-                  const problem = message(`slices.${i}.${field}`);
-                  const id = `wheel-${currency}-${s.key}-${field}`;
-                  return (
-                    <td>
-                      <input id={id} aria-label={t('forms.wheel.cell', { field: label, n })} size={width} value={value} aria-invalid={problem ? true : undefined} aria-describedby={problem ? `${id}-m` : undefined} onChange={(e) => onChange(e.target.value)} />
-                      {problem ? (
-                        <p id={`${id}-m`} className="field-error" role="alert">
-                          {problem}
-                        </p>
-                      ) : null}
-                    </td>
-                  );
-                };
-                const amountProblem = message(`slices.${i}.prize.amount`);
-                return (
-                  <tr key={s.key} data-testid="wheel-row">
-                    {cell('code', t('forms.wheel.code'), s.code, (code) => editSlice(i, { code: code.toUpperCase() }), 8)}
-                    {cell('label', t('forms.wheel.label'), s.label, (label) => editSlice(i, { label }), 10)}
-                    <td className="row">
-                      <input type="color" aria-label={t('forms.wheel.cell', { field: t('forms.wheel.bgColor'), n })} value={s.bgColor} onChange={(e) => editSlice(i, { bgColor: e.target.value })} />
-                      <input type="color" aria-label={t('forms.wheel.cell', { field: t('forms.wheel.textColor'), n })} value={s.textColor} onChange={(e) => editSlice(i, { textColor: e.target.value })} />
-                    </td>
-                    {cell('weight', t('forms.wheel.weight'), s.weight, (weight) => editSlice(i, { weight }), 6)}
-                    <td className="mono" data-testid="wheel-chance">
-                      {percent(odds[i] ?? null)}
-                    </td>
-                    {cell('prize.name', t('forms.wheel.prizeName'), s.prizeName, (prizeName) => editSlice(i, { prizeName }), 10)}
-                    <td>
-                      <div className="money-input">
-                        <span aria-hidden="true">{currency === 'LAK' ? '₭' : '฿'}</span>
-                        <input
-                          aria-label={t('forms.wheel.cell', { field: t('forms.wheel.prizeAmount', { currency }), n })}
-                          inputMode={currency === 'LAK' ? 'numeric' : 'decimal'}
-                          size={10}
-                          value={s.prizeAmount}
-                          aria-invalid={amountProblem ? true : undefined}
-                          onChange={(e) => editSlice(i, { prizeAmount: e.target.value })}
-                        />
-                      </div>
-                      {amountProblem ? (
-                        <p className="field-error" role="alert">
-                          {amountProblem}
-                        </p>
-                      ) : (
-                        <small className="muted">{amountReads(s.prizeAmount, currency) && s.prizeAmount.trim() !== '' ? (minorOf(s.prizeAmount, currency) === 0 ? t('forms.wheel.noPrize') : money((minorOf(s.prizeAmount, currency) ?? 0) / 100, currency)) : null}</small>
-                      )}
-                    </td>
-                    <td>
-                      <button type="button" className="btn" disabled={draft.slices.length <= 2} onClick={() => edit({ slices: draft.slices.filter((_, j) => j !== i) })}>
-                        {t('forms.wheel.remove', { n })}
-                      </button>
-                    </td>
-                  </tr>
-                );
-              })}
+              {draft.slices.map((s, i) => (
+                <WheelSliceRow
+                  key={s.key}
+                  slice={s}
+                  index={i}
+                  currency={currency}
+                  chance={odds[i] ?? null}
+                  message={message}
+                  canRemove={draft.slices.length > 2}
+                  onEdit={(patch) => editSlice(i, patch)}
+                  onRemove={() => edit({ slices: draft.slices.filter((_, j) => j !== i) })}
+                />
+              ))}
             </tbody>
             <tfoot>
               <tr>

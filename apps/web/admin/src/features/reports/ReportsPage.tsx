@@ -61,12 +61,6 @@ export function ReportsPage() {
     else next.delete(key);
     setSearch(next, { replace: true });
   };
-  // The tag is applied when the field is left or Enter is pressed, not on each key.
-  const [tag, setTag] = useState(query.tag ?? '');
-  const applyTag = () => {
-    const value = tag.trim().toLowerCase();
-    if (value !== (query.tag ?? '')) set('tag', value);
-  };
   const report = useQuery({ queryKey: ['report', name, query], queryFn: () => call(CALLS[name], { query }), enabled: Boolean(operator) });
   const [downloading, setDownloading] = useState<unknown>(null);
   const data = report.data;
@@ -78,11 +72,6 @@ export function ReportsPage() {
     if (head === 'channels' && group) return group.startsWith('qr:') ? t('reports.channels.qr', { gateway: group.slice(3) }) : t(`reports.channels.${group}` as 'reports.channels.bank', { defaultValue: group });
     if (head === 'providers' && group && figure) return t('reports.provider', { provider: group, figure: t(`reports.columns.${figure}` as 'reports.columns.ggr') });
     return t(`reports.columns.${c.key}` as 'reports.columns.deposits', { defaultValue: c.key });
-  };
-  const cell = (c: ReportColumn, value: unknown) => {
-    if (c.kind === 'amount') return <Money amount={typeof value === 'number' ? value : 0} currency={data?.currency} />;
-    if (c.kind === 'percent') return `${typeof value === 'number' ? value.toFixed(2) : '0.00'} %`;
-    return String(value ?? '');
   };
 
   const chart = useMemo(() => {
@@ -140,23 +129,7 @@ export function ReportsPage() {
             <option value="LAK">LAK</option>
           </select>
         </label>
-        <label className="field">
-          <span>{t('reports.tag')}</span>
-          <input
-            type="text"
-            value={tag}
-            maxLength={24}
-            placeholder={t('members.anyTag')}
-            onChange={(e) => setTag(e.target.value)}
-            onBlur={applyTag}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter') {
-                e.preventDefault();
-                applyTag();
-              }
-            }}
-          />
-        </label>
+        <TagFilter current={query.tag ?? ''} onApply={(value) => set('tag', value)} />
       </form>
       <ErrorText error={report.error ?? downloading} />
       {data ? <p className="muted">{t('reports.timeZone', { zone: data.timeZone, currency: data.currency })}{data.tag ? ` ${t('reports.onlyTag', { tag: data.tag })}` : ''}</p> : null}
@@ -166,33 +139,93 @@ export function ReportsPage() {
         </Suspense>
       ) : null}
       {data ? (
-        <div className="table-wrap" role="region" aria-label={t(`reports.names.${name}`)} tabIndex={0}>
-          <table className="table" data-testid="report-table">
-            <caption>{t(`reports.names.${name}`)}</caption>
-            <thead>
-              <tr>
-                {periodic ? <th scope="col">{t('reports.period')}</th> : null}
-                {columns.map((c) => <th key={c.key} scope="col">{label(c)}</th>)}
-              </tr>
-            </thead>
-            <tbody>
-              {(data.rows as Array<Record<string, unknown>>).map((row, i) => (
-                <tr key={String(row.period ?? row.memberId ?? i)}>
-                  {periodic ? <th scope="row">{String(row.period)}</th> : null}
-                  {columns.map((c) => <td key={c.key} className={c.kind === 'text' ? undefined : 'num'}>{cell(c, valueAt(row, c.key))}</td>)}
-                </tr>
-              ))}
-              {data.rows.length === 0 ? <tr><td colSpan={columns.length + 1}>{t('reports.empty')}</td></tr> : null}
-            </tbody>
-            <tfoot>
-              <tr>
-                {periodic ? <th scope="row">{t('reports.total')}</th> : null}
-                {columns.map((c, i) => <td key={c.key} className="num">{!periodic && i === 0 ? t('reports.total') : c.kind === 'text' || c.key === 'rank' ? '' : cell(c, valueAt(data.totals as Record<string, unknown>, c.key))}</td>)}
-              </tr>
-            </tfoot>
-          </table>
-        </div>
+        <ReportTable
+          caption={t(`reports.names.${name}`)}
+          columns={columns}
+          rows={data.rows as Array<Record<string, unknown>>}
+          totals={data.totals as Record<string, unknown>}
+          currency={data.currency}
+          periodic={periodic}
+          label={label}
+        />
       ) : null}
     </Page>
+  );
+}
+
+/** The tag filter: applied when the field is left or Enter is pressed, not on each key. */
+function TagFilter({ current, onApply }: { current: string; onApply: (tag: string) => void }) {
+  const { t } = useTranslation();
+  const [tag, setTag] = useState(current);
+  const applyTag = () => {
+    const value = tag.trim().toLowerCase();
+    if (value !== current) onApply(value);
+  };
+  return (
+    <label className="field">
+      <span>{t('reports.tag')}</span>
+      <input
+        type="text"
+        value={tag}
+        maxLength={24}
+        placeholder={t('members.anyTag')}
+        onChange={(e) => setTag(e.target.value)}
+        onBlur={applyTag}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') {
+            e.preventDefault();
+            applyTag();
+          }
+        }}
+      />
+    </label>
+  );
+}
+
+interface TableProps {
+  caption: string;
+  columns: ReportColumn[];
+  rows: Array<Record<string, unknown>>;
+  totals: Record<string, unknown>;
+  currency: string;
+  periodic: boolean;
+  label: (c: ReportColumn) => string;
+}
+
+/** The report's table: a row per period (or member) with every figure, and the totals. */
+function ReportTable({ caption, columns, rows, totals, currency, periodic, label }: TableProps) {
+  const { t } = useTranslation();
+  const cell = (c: ReportColumn, value: unknown) => {
+    if (c.kind === 'amount') return <Money amount={typeof value === 'number' ? value : 0} currency={currency} />;
+    if (c.kind === 'percent') return `${typeof value === 'number' ? value.toFixed(2) : '0.00'} %`;
+    return String(value ?? '');
+  };
+  return (
+    <div className="table-wrap" role="region" aria-label={caption} tabIndex={0}>
+      <table className="table" data-testid="report-table">
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            {periodic ? <th scope="col">{t('reports.period')}</th> : null}
+            {columns.map((c) => <th key={c.key} scope="col">{label(c)}</th>)}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row, i) => (
+            <tr key={String(row.period ?? row.memberId ?? i)}>
+              {periodic ? <th scope="row">{String(row.period)}</th> : null}
+              {columns.map((c) => <td key={c.key} className={c.kind === 'text' ? undefined : 'num'}>{cell(c, valueAt(row, c.key))}</td>)}
+            </tr>
+          ))}
+          {rows.length === 0 ? <tr><td colSpan={columns.length + 1}>{t('reports.empty')}</td></tr> : null}
+        </tbody>
+        <tfoot>
+          <tr>
+            {periodic ? <th scope="row">{t('reports.total')}</th> : null}
+            {columns.map((c, i) => <td key={c.key} className="num">{!periodic && i === 0 ? t('reports.total') : c.kind === 'text' || c.key === 'rank' ? '' : cell(c, valueAt(totals, c.key))}</td>)}
+          </tr>
+        </tfoot>
+      </table>
+    </div>
   );
 }

@@ -22,6 +22,114 @@ function SlipAmount({ slip }: { slip: Slip }) {
   return slip.amount === null ? <span className="muted">{t('money.unknown')}</span> : <Money amount={slip.amount} currency={slip.currency} />;
 }
 
+/** Which slips the list shows: in progress, credited or refused. */
+function StatusFilter({ status, onChange }: { status: Status; onChange: (status: Status) => void }) {
+  const { t } = useTranslation();
+  return (
+    <form className="filters" onSubmit={(e) => e.preventDefault()}>
+      <label className="field">
+        <span>{t('common.status')}</span>
+        <select value={status} onChange={(e) => onChange(e.target.value as Status)}>
+          <option value="PENDING">{t('common.statuses.PENDING')}</option>
+          <option value="SUCCESS">{t('common.statuses.SUCCESS')}</option>
+          <option value="FAILED">{t('common.statuses.FAILED')}</option>
+        </select>
+      </label>
+    </form>
+  );
+}
+
+interface ReasonProps {
+  id: string;
+  reason: SlipReasonCode;
+  onChange: (reason: SlipReasonCode) => void;
+  reasonText: (code: string | null) => string;
+}
+
+/** Why a slip is refused, picked from the contract's reasons. */
+function RejectReasonField({ id, reason, onChange, reasonText }: ReasonProps) {
+  const { t } = useTranslation();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{t('slips.reason')}</label>
+      <select id={id} value={reason} onChange={(e) => onChange(e.target.value as SlipReasonCode)}>
+        {slipReasonCodes.map((code) => (
+          <option key={code} value={code}>
+            {reasonText(code)}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+interface SlipListProps {
+  slips: Slip[] | undefined;
+  selectedId: string | null;
+  page: number;
+  onSelect: (id: string) => void;
+  onPage: (page: number) => void;
+}
+
+/** The slips of the page, newest first, each a button that opens it; the pager below. */
+function SlipList({ slips, selectedId, page, onSelect, onPage }: SlipListProps) {
+  const { t } = useTranslation();
+  return (
+    <ul className="list master" aria-label={t('slips.title')}>
+      {slips?.length === 0 ? <li>{t('common.none')}</li> : null}
+      {slips?.map((s) => (
+        <li key={s.id}>
+          <button type="button" className={`item${selectedId === s.id ? ' selected' : ''}`} aria-pressed={selectedId === s.id} onClick={() => onSelect(s.id)}>
+            <strong>{s.name || s.username}</strong> <SlipAmount slip={s} /> <StatusBadge status={s.status} />
+            <span className="muted">{age(s.createdAt)}</span>
+          </button>
+          <ClaimBadge kind="slip" id={s.id} />
+        </li>
+      ))}
+      <li className="row">
+        <button type="button" className="btn" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+          {t('common.prev')}
+        </button>
+        <button type="button" className="btn" disabled={(slips?.length ?? 0) < 50} onClick={() => onPage(page + 1)}>
+          {t('common.next')}
+        </button>
+      </li>
+    </ul>
+  );
+}
+
+/** The open slip: the member and amount, the image beside the bank's answer. */
+function SlipSummary({ slip, reasonText }: { slip: Slip; reasonText: (code: string | null) => string }) {
+  const { t } = useTranslation();
+  return (
+    <>
+    <h2>
+      <Link to={`/members/${encodeURIComponent(slip.memberId)}`}>
+        {slip.name || '—'} · {slip.username}
+      </Link>{' '}
+      · <SlipAmount slip={slip} />
+    </h2>
+    <div className="slip">
+      <img src={slip.link} alt={t('slips.image', { member: slip.username })} loading="lazy" />
+      <dl className="facts">
+        <dt>{t('slips.reference')}</dt>
+        <dd className="mono">{slip.reference}</dd>
+        <dt>{t('common.time')}</dt>
+        <dd>{dateTime(slip.createdAt)}</dd>
+        <dt>{t('slips.transfer')}</dt>
+        <dd className="mono">{slip.transferKey ?? '—'}</dd>
+        <dt>{t('slips.bankAnswer')}</dt>
+        <dd>{slip.note ? reasonText(slip.note) : slip.status === 'PENDING' ? t('slips.bankUnknown') : '—'}</dd>
+        <dt>{t('common.status')}</dt>
+        <dd>
+          <StatusBadge status={slip.status} />
+        </dd>
+      </dl>
+    </div>
+    </>
+  );
+}
+
 /**
  * Slips: the image beside what the bank said; a slip in progress credited or refused through a
  * confirmation naming the member and the amount (the bank's, or the one typed when the bank does
@@ -76,64 +184,30 @@ export function SlipsPage() {
   };
   return (
     <Page title={t('slips.title')}>
-      <form className="filters" onSubmit={(e) => e.preventDefault()}>
-        <label className="field">
-          <span>{t('common.status')}</span>
-          <select value={status} onChange={(e) => { setStatus(e.target.value as Status); setPage(1); setSelected(null); }}>
-            <option value="PENDING">{t('common.statuses.PENDING')}</option>
-            <option value="SUCCESS">{t('common.statuses.SUCCESS')}</option>
-            <option value="FAILED">{t('common.statuses.FAILED')}</option>
-          </select>
-        </label>
-      </form>
+      <StatusFilter
+        status={status}
+        onChange={(next) => {
+          setStatus(next);
+          setPage(1);
+          setSelected(null);
+        }}
+      />
       {done ? <Notice>{done}</Notice> : null}
       <ErrorText error={list.error ?? approve.error ?? reject.error} />
       <div className="split">
-        <ul className="list master" aria-label={t('slips.title')}>
-          {list.data?.slips.length === 0 ? <li>{t('common.none')}</li> : null}
-          {list.data?.slips.map((s) => (
-            <li key={s.id}>
-              <button type="button" className={`item${slip?.id === s.id ? ' selected' : ''}`} aria-pressed={slip?.id === s.id} onClick={() => { setSelected(s.id); setAmount(''); }}>
-                <strong>{s.name || s.username}</strong> <SlipAmount slip={s} /> <StatusBadge status={s.status} />
-                <span className="muted">{age(s.createdAt)}</span>
-              </button>
-              <ClaimBadge kind="slip" id={s.id} />
-            </li>
-          ))}
-          <li className="row">
-            <button type="button" className="btn" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-              {t('common.prev')}
-            </button>
-            <button type="button" className="btn" disabled={(list.data?.slips.length ?? 0) < 50} onClick={() => setPage(page + 1)}>
-              {t('common.next')}
-            </button>
-          </li>
-        </ul>
+        <SlipList
+          slips={list.data?.slips}
+          selectedId={slip?.id ?? null}
+          page={page}
+          onSelect={(id) => {
+            setSelected(id);
+            setAmount('');
+          }}
+          onPage={setPage}
+        />
         {slip ? (
           <Card className="detail">
-            <h2>
-              <Link to={`/members/${encodeURIComponent(slip.memberId)}`}>
-                {slip.name || '—'} · {slip.username}
-              </Link>{' '}
-              · <SlipAmount slip={slip} />
-            </h2>
-            <div className="slip">
-              <img src={slip.link} alt={t('slips.image', { member: slip.username })} loading="lazy" />
-              <dl className="facts">
-                <dt>{t('slips.reference')}</dt>
-                <dd className="mono">{slip.reference}</dd>
-                <dt>{t('common.time')}</dt>
-                <dd>{dateTime(slip.createdAt)}</dd>
-                <dt>{t('slips.transfer')}</dt>
-                <dd className="mono">{slip.transferKey ?? '—'}</dd>
-                <dt>{t('slips.bankAnswer')}</dt>
-                <dd>{slip.note ? reasonText(slip.note) : slip.status === 'PENDING' ? t('slips.bankUnknown') : '—'}</dd>
-                <dt>{t('common.status')}</dt>
-                <dd>
-                  <StatusBadge status={slip.status} />
-                </dd>
-              </dl>
-            </div>
+            <SlipSummary slip={slip} reasonText={reasonText} />
             {decide && slip.status === 'PENDING' ? (
               <div className="actions">
                 {slip.amount === null ? <MoneyInput label={t('slips.amountOverride')} currency={currencyOf(slip.currency)} value={amount} onChange={setAmount} /> : null}
@@ -169,16 +243,7 @@ export function SlipsPage() {
           onConfirm={() => (asking === 'approve' ? approve.mutate(slip) : reject.mutate(slip))}
         >
           {asking === 'reject' ? (
-            <div className="field">
-              <label htmlFor={reasonId}>{t('slips.reason')}</label>
-              <select id={reasonId} value={reason} onChange={(e) => setReason(e.target.value as SlipReasonCode)}>
-                {slipReasonCodes.map((code) => (
-                  <option key={code} value={code}>
-                    {reasonText(code)}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <RejectReasonField id={reasonId} reason={reason} onChange={setReason} reasonText={reasonText} />
           ) : null}
         </ConfirmDialog>
       ) : null}

@@ -23,8 +23,8 @@ interface OtpSession {
   sentAt: number;
 }
 
-/** Forgot password (added to the spec): phone → OTP by SMS → new password → /login. */
-export function ForgotPasswordPage() {
+/** The forgot-password flow: the phone step sends a code, the reset step checks the fields and sets the new password. */
+function useForgotFlow() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const send = useForgotSend();
@@ -80,6 +80,14 @@ export function ForgotPasswordPage() {
       },
     );
   };
+
+  return { values, change, message, serverError, otp, send, reset, requestCode, submitReset };
+}
+
+/** Forgot password (added to the spec): phone → OTP by SMS → new password → /login. */
+export function ForgotPasswordPage() {
+  const { t } = useTranslation();
+  const { values, change, message, serverError, otp, send, reset, requestCode, submitReset } = useForgotFlow();
 
   return (
     <div className="page auth-page" data-testid="forgot-password-page">
