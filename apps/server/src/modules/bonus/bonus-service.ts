@@ -15,8 +15,6 @@ import type { MemberPosition } from '../../money/positions';
 import { BASE_CURRENCY } from '../../money/tables';
 import type { MoneyLeaving } from '../../money/policies';
 import type { GameActivity } from '../activity';
-import type { GameService } from '../wallet/game-service';
-import type { WalletService } from '../wallet/wallet-service';
 import { periodStart } from '../../lib/periods';
 import type { BonusInput } from './index';
 import type { BonusCurrencyAmounts, BonusesTable, BonusReceiptsTable, ReceiptOrigin } from './tables';
@@ -46,6 +44,19 @@ export const BONUS_SOURCE = 'bonus';
 export interface PayoutRule {
   successPercent: number;
   failPercent: number;
+}
+
+/**
+ * What bonuses need of the wallet and the games (the wallet module's WalletService and GameService
+ * are these): declared here, so the bonus module imports nothing of the wallet module
+ * (docs/development.md, "Layers").
+ */
+export interface BonusWallet {
+  bringHome(memberId: string, purpose: 'bonus-clear'): Promise<void>;
+}
+export interface BonusGames {
+  catalogue(): Promise<Array<{ code: string; category: string }>>;
+  refreshAll(memberId: string): Promise<unknown>;
 }
 
 /** What a payout credit carries in its tag's data for `payoutConditionCte`. */
@@ -107,8 +118,8 @@ export class BonusService {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly money: MoneyCore,
-    private readonly wallet: WalletService,
-    private readonly games: GameService,
+    private readonly wallet: BonusWallet,
+    private readonly games: BonusGames,
     private readonly activity: GameActivity,
     private readonly now: () => number = Date.now,
   ) {

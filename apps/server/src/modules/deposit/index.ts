@@ -15,7 +15,7 @@ import { operatorGuard, operatorIsOwner, operatorName } from '../../platform/ope
 import type { Services } from '../../platform/services';
 import { ledgerCurrency } from '../../money/ledger';
 import type { ActionResult, AwaitingApproval } from '../approval/approval-service';
-import type { MatchedPayout, PayoutReconciliationReport } from '../wallet/payout-reconciliation';
+import type { MatchedPayout, PayoutReconciliationReport } from '../../lib/payout-report';
 import { rsaKeyPairOf, secretOf } from '../../platform/secrets';
 import type { Bank, BankTransfer } from '../../providers/bank/bank';
 import { SandboxBank } from '../../providers/bank/sandbox-bank';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { toBaht } from '@mw/contract/money';
 import type { reconDaySchema, reconItemSchema } from '@mw/contract/operator/deposit';
-import type { MatchedPayout, PayoutBreach, PayoutReconciliationReport } from '../wallet/payout-reconciliation';
+import type { MatchedPayout, PayoutBreach, PayoutReconciliationReport } from '../../lib/payout-report';
 import type { Breach, DetailedReconciliation } from './reconciliation';
 
 type Day = z.infer<typeof reconDaySchema>;
