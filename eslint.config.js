@@ -23,18 +23,18 @@ export default tseslint.config(
     rules: { 'max-lines-per-function': ['error', { max: 120, skipBlankLines: false, skipComments: false }] },
   },
   {
-    // One door to the ledger: domain modules and adapters move money through the money core's
-    // services (core.ts, operations.ts, credits.ts), never the raw posting functions.
-    files: ['apps/server/src/modules/**/*.ts', 'apps/server/src/providers/**/*.ts', 'apps/server/src/platform/**/*.ts'],
+    // One door to money: outside money/ the server imports only the money core's public entry
+    // (money/index.ts), never its files — the ledger's postings, tables or batches stay its own.
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['apps/server/src/money/**'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
             {
-              group: ['**/money/ledger'],
-              importNames: ['runPosting', 'runPostingBatch', 'postingSql', 'post'],
-              message: 'Money moves through the money core (operations.ts, credits.ts, core.ts), not the raw ledger postings.',
+              group: ['**/money/*', '!**/money/index'],
+              message: "Import the money core's public entry ('…/money'), not its files: money moves through its services (core.ts, operations, credits).",
             },
           ],
         },

@@ -3,7 +3,7 @@ import { openDatabase } from '../db/database';
 import { migrate } from '../db/migrations';
 import { modules } from '../modules';
 import { migrationsOf } from '../platform/module';
-import { checkInvariants } from '../money/ledger';
+import { checkInvariants } from '../money';
 
 /**
  * `npm run ledger:check`: checks the ledger's invariants over the whole database (DATABASE_URL,

@@ -5,7 +5,7 @@ import { endpointList } from '@mw/contract/endpoints';
 import { breakRuleOf, type EndpointDef } from '@mw/contract/http';
 import { WALLET_CODE } from '@mw/contract/constants';
 import { AppError } from '../lib/errors';
-import { idempotencyOf } from '../money/idempotency';
+import { idempotencyOf } from '../money';
 import type { Services } from '../platform/services';
 import { deviceIdOf } from './device-id';
 import type { DomainModule } from '../platform/module';

@@ -4,7 +4,7 @@ import type { Locale } from '@mw/contract/constants';
 import type { EndpointName, Endpoints } from '@mw/contract/endpoints';
 import type { EndpointDef } from '@mw/contract/http';
 import { unauthorized } from '../lib/errors';
-import type { Idem } from '../money/idempotency';
+import type { Idem } from '../money';
 
 /** The member a bearer token belongs to. */
 export interface AuthMember {

@@ -1,4 +1,4 @@
-import type { Currency } from '../money/ledger';
+import type { Currency } from '../money';
 
 /**
  * An amount in minor units as players and operators read it: ฿1,500.00, ₭50,000. Both currencies

@@ -1,4 +1,4 @@
-import type { Currency } from '../money/ledger';
+import type { Currency } from '../money';
 
 /** A currency's withdrawal bounds, in minor units. */
 export interface WithdrawBounds {

@@ -1,4 +1,4 @@
-import { moneyModule } from '../money/module';
+import { moneyModule } from '../money';
 import { auditModule } from '../platform/audit';
 import type { DomainModule } from '../platform/module';
 import { accountModule } from './account';

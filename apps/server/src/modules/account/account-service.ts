@@ -13,8 +13,8 @@ import {
   normaliseAccountName,
 } from '@mw/contract/rules';
 import type { DB } from '../../db/schema';
-import { openMemberAccounts } from '../../money/ledger';
-import { coinBalance } from '../../money/coins';
+import { openMemberAccounts } from '../../money';
+import { coinBalance } from '../../money';
 import { AppError, badRequest, conflict, forbidden, tooMany, uniqueViolation } from '../../lib/errors';
 import { ruleError } from '../../lib/rule-error';
 import { newId } from '../../lib/ids';

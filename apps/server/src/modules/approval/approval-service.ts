@@ -4,7 +4,7 @@ import { toBaht } from '@mw/contract/money';
 import type { DB, DefaultTimestamp } from '../../db/schema';
 import { AppError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import type { Currency } from '../../money/ledger';
+import type { Currency } from '../../money';
 import { recordChange } from '../../platform/audit';
 import type { FourEyesKind, FourEyesRules } from './four-eyes-rules';
 

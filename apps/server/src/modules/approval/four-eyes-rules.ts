@@ -1,7 +1,7 @@
 import { sql, type ColumnType, type Kysely } from 'kysely';
 import type { DB, DefaultTimestamp } from '../../db/schema';
 import { newId } from '../../lib/ids';
-import type { Currency } from '../../money/ledger';
+import type { Currency } from '../../money';
 import type { SettingsService } from '../settings/settings-service';
 
 /**

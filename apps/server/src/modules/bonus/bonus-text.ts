@@ -1,5 +1,5 @@
 import { formatMajor } from '../../lib/money-text';
-import type { Currency } from '../../money/ledger';
+import type { Currency } from '../../money';
 import type { BonusCurrencyAmounts } from './tables';
 
 /** The bonus card's words in the member app's three languages. */

@@ -4,8 +4,8 @@ import type { Promotion } from '@mw/contract/bonus';
 import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import type { MoneyCore } from '../../money/core';
-import { memberCurrency, type Currency } from '../../money/ledger';
+import type { MoneyCore } from '../../money';
+import { memberCurrency, type Currency } from '../../money';
 import { bonusAmountsIn, type BonusService } from './bonus-service';
 import type { BonusesTable, PromotionAmounts, PromotionsTable } from './tables';
 

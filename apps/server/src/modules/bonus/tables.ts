@@ -1,7 +1,7 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { DefaultTimestamp } from '../../db/schema';
 import type { StoredBanners } from '../../lib/banners';
-import type { Currency } from '../../money/ledger';
+import type { Currency } from '../../money';
 
 /** A bonus's amounts in one currency (minor units of that currency: satang, or LAK's hundredths). */
 export interface BonusCurrencyAmounts {

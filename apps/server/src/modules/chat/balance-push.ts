@@ -1,7 +1,7 @@
 import type { BalanceEvent, BalanceReason } from '@mw/contract/balance-push';
 import { toBaht } from '@mw/contract/money';
-import type { BalanceChange, BalanceFeed } from '../../money/balance-feed';
-import type { PostingKind } from '../../money/ledger';
+import type { BalanceChange, BalanceFeed } from '../../money';
+import type { PostingKind } from '../../money';
 
 const REASONS: Partial<Record<PostingKind, BalanceReason>> = {
   deposit: 'deposit',

@@ -3,7 +3,7 @@ import { bool } from '../../config';
 import { defineModule } from '../../platform/module';
 import { moduleConfig } from '../../platform/module-config';
 import { CATALOGUE } from '../../providers/games/catalogue';
-import { CURRENCIES, type Currency } from '../../money/ledger';
+import { CURRENCIES, type Currency } from '../../money';
 
 import type { Services } from '../../platform/services';
 // The seed's inputs, as the owning modules' services take them (no import of their files: demo sits on top).

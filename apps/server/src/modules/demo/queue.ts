@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { idempotencyOf } from '../../money/idempotency';
+import { idempotencyOf } from '../../money';
 import { newTransRef } from '../../providers/bank/sandbox-bank';
 import type { Services } from '../../platform/services';
 

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema';
-import { creditedKeys, depositCredits, type RecordedCredit } from '../../money/credits';
-import type { Currency } from '../../money/ledger';
+import { creditedKeys, depositCredits, type RecordedCredit } from '../../money';
+import type { Currency } from '../../money';
 import { BANK_CODE, isTransRef, transferKey, type Bank } from '../../providers/bank/bank';
 import type { EWallet } from '../../providers/ewallet/ewallet';
 import type { PaymentGateway } from '../../providers/payments/gateway';

@@ -1,7 +1,7 @@
 import { toBaht } from '@mw/contract/money';
 import type { Handlers } from '../../http/handlers';
 import { withdrawLimitsOf } from '../../lib/withdraw-limits';
-import { ledgerCurrency } from '../../money/ledger';
+import { ledgerCurrency } from '../../money';
 import type { Services } from '../../platform/services';
 import { pickLocale, type Localized } from '../../lib/localized';
 

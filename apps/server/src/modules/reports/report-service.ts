@@ -6,8 +6,8 @@ import {
 import { memberTagSchema } from '@mw/contract/operator/backoffice';
 import { AppError } from '../../lib/errors';
 import type { ReportSpan } from '../../lib/report-span';
-import type { LedgerReports } from '../../money/ledger-reports';
-import type { Currency } from '../../money/ledger';
+import type { LedgerReports } from '../../money';
+import type { Currency } from '../../money';
 import type { MemberDirectory } from '../account/member-directory';
 import type { GameActivity } from '../activity';
 import { dateOf, dayOf, dayStartAt, periodStart, periodsOf, type Period } from './periods';

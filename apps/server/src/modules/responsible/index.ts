@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { toBaht } from '@mw/contract/money';
 import { requireMember } from '../../http/handlers';
 import { AppError } from '../../lib/errors';
-import { ledgerCurrency } from '../../money/ledger';
+import { ledgerCurrency } from '../../money';
 import { recordChange } from '../../platform/audit';
 import { defineModule } from '../../platform/module';
 import { operatorGuard, operatorIsOwner, operatorName } from '../../platform/operator';

@@ -4,10 +4,10 @@ import { LIMIT_INCREASE_DELAY_HOURS, LIMIT_PERIODS, type LimitPeriod, type Respo
 import type { DB } from '../../db/schema';
 import { Batcher } from '../../lib/batcher';
 import { AppError } from '../../lib/errors';
-import type { MoneyCore } from '../../money/core';
-import { creditedSince, moneySince } from '../../money/credits';
-import { ledgerCurrency, type Currency } from '../../money/ledger';
-import type { DepositRules, IncomingRefusal, MoneyIncoming } from '../../money/policies';
+import type { MoneyCore } from '../../money';
+import { creditedSince, moneySince } from '../../money';
+import { ledgerCurrency, type Currency } from '../../money';
+import type { DepositRules, IncomingRefusal, MoneyIncoming } from '../../money';
 import type { SessionService } from '../account/session-service';
 import type { AccountService } from '../account/account-service';
 import type { GameActivity } from '../activity';

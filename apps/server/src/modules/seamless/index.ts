@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { seamlessCalls, seamlessRequestSchema, type SeamlessAnswer } from '@mw/contract/operator/seamless';
 import { contractRoute } from '../../http/contract-route';
-import { ledgerCurrency } from '../../money/ledger';
+import { ledgerCurrency } from '../../money';
 import { defineModule } from '../../platform/module';
 import { moduleConfig } from '../../platform/module-config';
 import { verifyWebhook } from '../../providers/payments/signing';

@@ -6,10 +6,10 @@ import { defineModule } from '../../platform/module';
 import { operatorGuard, operatorName } from '../../platform/operator';
 import { moduleConfig } from '../../platform/module-config';
 import type { Services } from '../../platform/services';
-import { idempotencyOf } from '../../money/idempotency';
+import { idempotencyOf } from '../../money';
 import { z } from 'zod';
 import { badRequest } from '../../lib/errors';
-import { BASE_CURRENCY, type Currency } from '../../money/ledger';
+import { BASE_CURRENCY, type Currency } from '../../money';
 import { currencyOf, SpinService, type WheelInput } from './spin-service';
 import './tables';
 

@@ -7,9 +7,9 @@ import { AppError } from '../../lib/errors';
 import { recordChange } from '../../platform/audit';
 import { newId } from '../../lib/ids';
 import { uniqueViolation } from '../../lib/errors';
-import type { MoneyCore } from '../../money/core';
-import type { Idem } from '../../money/idempotency';
-import { BASE_CURRENCY, CURRENCIES, InsufficientFunds, LedgerError, ledgerCurrencySql, memberCurrency, type Currency } from '../../money/ledger';
+import type { MoneyCore } from '../../money';
+import type { Idem } from '../../money';
+import { BASE_CURRENCY, CURRENCIES, InsufficientFunds, LedgerError, ledgerCurrencySql, memberCurrency, type Currency } from '../../money';
 import { newServerSeed, seedHash, sliceOf, spinRoll } from './fairness';
 import type { SpinSeedsTable, SpinWheelsTable, StoredSlice } from './tables';
 

@@ -1,6 +1,6 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { DefaultTimestamp } from '../../db/schema';
-import type { OperationStatus } from '../../money/tables';
+import type { OperationStatus } from '../../money';
 
 /** Uploaded bank slips (written by the slip deposit flow). */
 export interface SlipsTable {

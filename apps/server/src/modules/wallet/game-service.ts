@@ -4,8 +4,8 @@ import { toBaht } from '@mw/contract/money';
 import type { DB } from '../../db/schema';
 import { AppError, conflict, notFound } from '../../lib/errors';
 import type { SecretBox } from '../../lib/secret-box';
-import { account, balances, openGameAccount, type AccountId } from '../../money/ledger';
-import { bookGameResult } from '../../money/operations';
+import { account, balances, openGameAccount, type AccountId } from '../../money';
+import { bookGameResult } from '../../money';
 import { CATALOGUE } from '../../providers/games/catalogue';
 import { ProviderError, type GameProvider, type LaunchTarget } from '../../providers/games/game-provider';
 

@@ -6,12 +6,12 @@ import type { MoneyResult } from '@mw/contract/wallet';
 import type { DB } from '../../db/schema';
 import { AppError, badRequest } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import { answerFrom, answerOf } from '../../money/answers';
-import type { MoneyCore } from '../../money/core';
-import type { MoneyLeaving } from '../../money/policies';
-import { derive, isDuplicateKey, KeyTaken, type Idem } from '../../money/idempotency';
-import { account, InsufficientFunds, ledgerCurrency, type Currency } from '../../money/ledger';
-import { settleTransfer, TransferPostings, type OperationRow } from '../../money/operations';
+import { answerFrom, answerOf } from '../../money';
+import type { MoneyCore } from '../../money';
+import type { MoneyLeaving } from '../../money';
+import { derive, isDuplicateKey, KeyTaken, type Idem } from '../../money';
+import { account, InsufficientFunds, ledgerCurrency, type Currency } from '../../money';
+import { settleTransfer, TransferPostings, type OperationRow } from '../../money';
 import { ProviderError } from '../../providers/games/game-provider';
 import type { GameService } from './game-service';
 

@@ -1,4 +1,4 @@
-import type { Currency } from '../../money/ledger';
+import type { Currency } from '../../money';
 
 /** A transfer as the bank knows it: what a slip carries and what the bank feed reports. */
 export interface BankTransfer {

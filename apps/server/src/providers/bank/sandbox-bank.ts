@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Migration } from '../../db/migrations';
 import type { DB, DefaultTimestamp, Timestamp } from '../../db/schema';
-import type { Currency } from '../../money/ledger';
+import type { Currency } from '../../money';
 import { deliverSigned, type WebhookDelivery } from '../payments/signing';
 import { BANK_SLIP_CODES, buildSlipPayload } from '../payments/emvco';
 import { renderSlipImage } from '../slips/slip-image';

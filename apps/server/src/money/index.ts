@@ -1,0 +1,21 @@
+/**
+ * The money core's public entry: the only file of money/ that code outside it imports (a lint
+ * rule holds it). What is not exported here is the core's own.
+ */
+export { answerFrom, answerOf } from './answers';
+export type { BalanceChange, BalanceFeed } from './balance-feed';
+export { coinBalance } from './coins';
+export type { MoneyCore } from './core';
+export { creditOf, creditedBy, creditedKeys, creditedSince, depositCredits, moneySince } from './credits';
+export type { RecordedCredit } from './credits';
+export { KeyTaken, derive, idempotencyOf, isDuplicateKey } from './idempotency';
+export type { Idem } from './idempotency';
+export { BASE_CURRENCY, CURRENCIES, InsufficientFunds, LedgerError, account, balances, checkInvariants, ledgerCurrency, ledgerCurrencySql, ledgerCurrencySqlText, memberCurrency, openGameAccount, openMemberAccounts } from './ledger';
+export type { AccountId, Currency, PostingKind } from './ledger';
+export type { LedgerReports } from './ledger-reports';
+export { moneyModule } from './module';
+export { TransferPostings, bookGameResult, recordWithMoney, settleOnce, settleTransfer } from './operations';
+export type { OperationRow } from './operations';
+export type { DepositRules, IncomingRefusal, MoneyIncoming, MoneyLeaving } from './policies';
+export type { MemberPosition } from './positions';
+export type { OperationStatus } from './tables';
