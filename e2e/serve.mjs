@@ -12,8 +12,10 @@ const child = spawn(process.execPath, ['apps/server/dist/main.js'], {
   env: {
     ...process.env,
     PORT: port,
-    // Each server its own sandbox service (3190 → 4190, …), never one left by another run.
-    SANDBOX_PORT: String(Number(port) + 1000),
+    // No sandbox service beside the e2e servers yet: their games and banks are still played in
+    // process (issue 36 moves them), and three servers starting at once on a loaded machine once
+    // failed to see theirs answer in time. The how-to and chaos runs start it.
+    SANDBOX_URL: 'off',
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',

@@ -29,7 +29,8 @@ export async function ensureSandbox(config: Config, log: (line: string) => void 
   child.on('exit', (code, signal) => log(`sandbox service (pid ${child.pid}) ended (${signal ?? code}); outside systems are down until it is started again (npm run sandbox)`));
   const stop = (): void => void child.kill('SIGTERM');
   process.once('exit', stop);
-  for (let i = 0; i < 150; i += 1) {
+  // Up to 30 s: a loaded machine starting several servers at once is slow to start a process.
+  for (let i = 0; i < 300; i += 1) {
     if (await healthy(url)) {
       log(`sandbox service on ${url} (pid ${child.pid})`);
       return { url, child };
