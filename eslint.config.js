@@ -78,7 +78,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['apps/server/src/modules/wallet/sandbox-pages/assets/**/*.js'],
+    files: ['apps/sandbox/src/systems/games-assets/**/*.js'],
     languageOptions: { globals: { ...globals.browser }, sourceType: 'script' },
   },
   {

@@ -39,6 +39,8 @@ export interface Answer {
   body: unknown;
   /** Content type (default application/json; a string body is sent as is). */
   type?: string;
+  /** A redirect's target (Location). */
+  location?: string;
 }
 
 export const json = (status: number, body: unknown): Answer => ({ status, body });

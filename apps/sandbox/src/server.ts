@@ -56,7 +56,7 @@ function parseObject(raw: string): Record<string, unknown> | null {
 
 function reply(res: ServerResponse, answer: Answer): void {
   const text = typeof answer.body === 'string' && answer.type ? answer.body : JSON.stringify(answer.body);
-  res.writeHead(answer.status, { 'content-type': answer.type ?? 'application/json' });
+  res.writeHead(answer.status, { 'content-type': answer.type ?? 'application/json', ...(answer.location ? { location: answer.location } : {}) });
   res.end(text);
 }
 
@@ -167,6 +167,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return reply(res, { status: 200, body: { ok: true, systems } });
     }
     const isControl = segments[0] === 'control';
+    if (isControl && req.method === 'GET' && segments.length === 2 && segments[1] === 'faults') {
+      const list = [...faults].map(([at, fault]) => ({ system: at.slice(0, at.indexOf(':')), key: at.slice(at.indexOf(':') + 1), ...fault }));
+      return reply(res, { status: 200, body: { faults: list } });
+    }
     const system = mounted.get((isControl ? segments[1] : segments[0]) ?? '');
     if (!system) return reply(res, { status: 404, body: { status: 'NOT_FOUND' } });
     const parts = segments.slice(isControl ? 2 : 1);

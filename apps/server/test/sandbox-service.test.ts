@@ -119,6 +119,84 @@ describe('sandbox service (its own process) and the HTTP transfer-wallet adapter
   });
 });
 
+describe('the game provider\'s member side, round feed and report (sandbox service)', () => {
+  let proc: ChildProcess;
+  let url = '';
+  const control = async (path: string, body?: unknown) => {
+    const res = await fetch(`${url}/control/games/${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+  beforeAll(async () => {
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    proc = await startSandbox(port);
+  }, 20_000);
+  afterAll(() => {
+    proc.kill('SIGTERM');
+  });
+
+  it('launches a player into the demo slot: its spins move the provider\'s balance and come back in the round feed, once each', async () => {
+    const game = httpGameProvider('PG', { url, secret: SECRET, timeoutMs: 2_000, returnUrl: 'http://localhost:3000/user/home' });
+    const login = await game.openAccount('m5');
+    await game.transfer('in', login.username, 10_000, 'ref-play-1');
+    await expect(game.launch({ ...login, password: 'wrong' })).rejects.toMatchObject({ kind: 'rejected' });
+    const { link } = await game.launch(login);
+    expect(link).toMatch(new RegExp(`^${url}/games/PG/play\\?t=`));
+    const pageHtml = await (await fetch(`${link}&lang=th`)).text();
+    expect(pageHtml).toContain('ยอดเงิน');
+    expect(pageHtml).toContain('href="http://localhost:3000/user/home"');
+    const token = new URL(link).searchParams.get('t') ?? '';
+    expect(await (await fetch(`${url}/games/PG/state?t=${token}`)).json()).toMatchObject({ game: 'PG', balance: 100 });
+    const spin = (bet: unknown) => fetch(`${url}/games/PG/spin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ t: token, bet }) });
+    expect((await spin(7)).status).toBe(400);
+    const spun = (await (await spin(10)).json()) as { balance: number; win: number };
+    expect(spun.balance).toBe(100 - 10 + spun.win);
+    expect((await fetch(`${url}/games/PG/state?t=forged`)).status).toBe(401);
+    // A round played by the control API, dated last week.
+    const lastWeek = new Date(Date.now() - 7 * 86_400_000).toISOString();
+    expect(await control('PG/spin', { username: login.username, stake: 1_000, multiplier: 0, settledAt: lastWeek })).toMatchObject({ status: 200, body: { balance: spun.balance * 100 - 1_000 } });
+    expect((await control('PG/spin', { username: login.username, stake: 1_000_000, multiplier: 0 })).status).toBe(409);
+    const first = await game.rounds(null, 1);
+    expect(first).toHaveLength(1);
+    expect(first[0]).toMatchObject({ username: login.username, stake: 1_000, win: spun.win * 100 });
+    const rest = await game.rounds(first[0]?.cursor ?? null, 100);
+    expect(rest).toHaveLength(1);
+    expect(rest[0]).toMatchObject({ stake: 1_000, win: 0 });
+    expect(rest[0]?.settledAt.toISOString()).toBe(lastWeek);
+    expect(await game.rounds(rest[0]?.cursor ?? null, 100)).toEqual([]);
+    // Other games' rounds are not in this game's feed.
+    expect(await httpGameProvider('JOKER', { url, secret: SECRET, timeoutMs: 2_000 }).rounds(null, 100)).toEqual([]);
+    expect(await control(`PG/players/${login.username}`)).toMatchObject({ status: 200, body: { balance: spun.balance * 100 - 1_000 } });
+  });
+
+  it('a form-state game answers the login form its app posts; the lobby logs a player in by form', async () => {
+    const game = httpGameProvider('UFABET', { url, secret: SECRET, timeoutMs: 2_000 });
+    const login = await game.openAccount('m6');
+    const target = await game.launch(login);
+    expect(target.event).toEqual({ action: `${url}/games/UFABET/login`, method: 'POST', fields: { username: login.username, password: login.password } });
+    const form = new URLSearchParams({ username: login.username, password: login.password });
+    const posted = await fetch(`${url}/games/UFABET/login`, { method: 'POST', body: form, redirect: 'manual' });
+    expect(posted.status).toBe(303);
+    expect(posted.headers.get('location')).toMatch(/^\/games\/UFABET\/play\?t=/);
+    expect((await fetch(`${url}/games/UFABET/login`, { method: 'POST', body: new URLSearchParams({ username: login.username, password: 'x' }) })).status).toBe(401);
+  });
+
+  it('reports the transfers it applied in a period (the other side of reconciliation), and lists the faults set', async () => {
+    const game = httpGameProvider('SLOTXO', { url, secret: SECRET, timeoutMs: 2_000 });
+    const { username } = await game.openAccount('m7');
+    await game.transfer('in', username, 2_000, 'ref-report-1');
+    await expect(game.transfer('out', username, 9_000, 'ref-report-2')).rejects.toMatchObject({ kind: 'rejected' });
+    const body = JSON.stringify({ from: new Date(Date.now() - 60_000).toISOString(), to: new Date(Date.now() + 60_000).toISOString() });
+    const ts = String(Math.floor(Date.now() / 1000));
+    const res = await fetch(`${url}/games/SLOTXO/report`, { method: 'POST', body, headers: { 'x-timestamp': ts, 'x-signature': createHmac('sha256', SECRET).update(`${ts}.${body}`).digest('hex') } });
+    const answer = (await res.json()) as { transfers: Array<{ requestId: string; amount: number; direction: string }> };
+    expect(answer.transfers).toEqual([expect.objectContaining({ requestId: 'ref-report-1', amount: 2_000, direction: 'in', username })]);
+    await fetch(`${url}/control/games/SLOTXO/fault`, { method: 'PUT', body: JSON.stringify({ mode: 'delay', latencyMs: 5 }) });
+    expect(await (await fetch(`${url}/control/faults`)).json()).toEqual({ faults: [{ system: 'games', key: 'SLOTXO', mode: 'delay', latencyMs: 5 }] });
+    await fetch(`${url}/control/games/SLOTXO/fault`, { method: 'PUT', body: JSON.stringify({ mode: 'none' }) });
+  });
+});
+
 describe.each(dbKinds)('transfers to a game over HTTP (%s)', (kind) => {
   let t: TestApp;
   let proc: ChildProcess;

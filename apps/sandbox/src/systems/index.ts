@@ -3,5 +3,5 @@ import { gamesSystem } from './games';
 
 /** Every outside system the sandbox plays, configured from the environment (docs/sandbox.md). */
 export function allSystems(env: Record<string, string | undefined>): SystemFactory[] {
-  return [gamesSystem(env.SANDBOX_GAME_SECRET ?? 'sandbox-game-secret')];
+  return [gamesSystem(env.SANDBOX_GAME_SECRET ?? 'sandbox-game-secret', env.SANDBOX_PUBLIC_URL)];
 }

@@ -12,6 +12,8 @@ export interface HttpGameOptions {
   /** Consecutive failures that open the provider's breaker, and how long it stays open. */
   breakerFailures?: number;
   breakerOpenMs?: number;
+  /** Where the provider's pages send the member back to (the member app's home). */
+  returnUrl?: string;
 }
 
 /** The provider answered with a status of its protocol (not OK). */
@@ -81,10 +83,9 @@ export function httpGameProvider(code: string, options: HttpGameOptions): GamePr
     balance: async (username) => Number((await post('balance', { username }, false)).balance),
     transfer: async (direction, username, amount, ref) => ({ balance: Number((await post('transfer', { username, direction, amount, requestId: ref }, true)).balance) }),
     resetPassword: async (username) => credentials(await post('password', { username }, false)),
-    launch: (login: GameCredentials): Promise<LaunchTarget> => Promise.resolve({ link: `${base}/games/${code}/play?username=${encodeURIComponent(login.username)}` }),
+    launch: async (login: GameCredentials): Promise<LaunchTarget> => launchTarget(await post('launch', { username: login.username, password: login.password, ...(options.returnUrl ? { returnUrl: options.returnUrl } : {}) }, false)),
     lookupTransfer: async (ref) => ((await post('check-transfer', { requestId: ref }, false)).status === 'APPLIED' ? 'applied' : 'absent'),
-    // The round feed is not part of this protocol yet: no rounds.
-    rounds: (): Promise<GameRound[]> => Promise.resolve([]),
+    rounds: async (cursor, limit) => roundsOf(await post('rounds', { cursor, limit }, false)),
   };
 }
 
@@ -93,4 +94,25 @@ function isRefused(error: unknown): boolean {
   const cause = error instanceof Error ? (error.cause as { code?: unknown; errors?: unknown } | undefined) : undefined;
   const codes = [cause?.code, ...(Array.isArray(cause?.errors) ? cause.errors.map((e: { code?: unknown }) => e.code) : [])];
   return codes.some((code) => code === 'ECONNREFUSED' || code === 'ENOTFOUND');
+}
+
+/** The launch call's answer: a link, and for a form-state game the form the app posts. */
+function launchTarget(answer: Record<string, unknown>): LaunchTarget {
+  const link = answer.link;
+  if (typeof link !== 'string' || !/^https?:\/\//.test(link)) throw new ProviderError('rejected', 'launch: no link in the answer');
+  const event = answer.event as { action?: unknown; method?: unknown; fields?: unknown } | undefined;
+  if (!event || typeof event.action !== 'string' || typeof event.fields !== 'object' || event.fields === null) return { link };
+  const fields = Object.fromEntries(Object.entries(event.fields as Record<string, unknown>).map(([k, v]) => [k, String(v)]));
+  return { link, event: { action: event.action, method: 'POST', fields } };
+}
+
+/** The round feed's page, each round checked: a malformed one stops the import (nothing is guessed). */
+function roundsOf(answer: Record<string, unknown>): GameRound[] {
+  if (!Array.isArray(answer.rounds)) throw new ProviderError('rejected', 'rounds: no list in the answer');
+  return answer.rounds.map((r: Record<string, unknown>) => {
+    const settledAt = new Date(String(r.settledAt));
+    const ok = typeof r.roundId === 'string' && typeof r.username === 'string' && Number.isSafeInteger(r.stake) && Number.isSafeInteger(r.win) && typeof r.cursor === 'string' && Number.isFinite(settledAt.getTime());
+    if (!ok) throw new ProviderError('rejected', `rounds: malformed round ${JSON.stringify(r).slice(0, 200)}`);
+    return { roundId: r.roundId as string, username: r.username as string, stake: r.stake as number, win: r.win as number, settledAt, cursor: r.cursor as string };
+  });
 }

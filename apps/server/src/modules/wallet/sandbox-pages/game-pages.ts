@@ -13,7 +13,8 @@ import type { SandboxGameHouse } from '../../../providers/games/sandbox-games';
 const here = dirname(fileURLToPath(import.meta.url));
 /** The demo game's script and style, read from the source tree (beside this file, or from dist/). */
 function asset(name: string): string {
-  for (const dir of [join(here, 'assets'), join(here, '../src/modules/wallet/sandbox-pages/assets'), join(here, '../../src/modules/wallet/sandbox-pages/assets')]) {
+  // The sandbox service's copy (apps/sandbox/src/systems/games-assets), from the sources or from dist/.
+  for (const dir of [join(here, '../../../../../sandbox/src/systems/games-assets'), join(here, '../../sandbox/src/systems/games-assets')]) {
     try {
       return readFileSync(join(dir, name), 'utf8');
     } catch {
@@ -114,7 +115,7 @@ export function registerGamePages(untyped: FastifyInstance, house: SandboxGameHo
     return reply.type('text/html').send(
       page(
         `${name} — demo`,
-        `<main class="game" data-token="${escape(t)}" data-win="${escape(words.win)}" data-no-win="${escape(words.noWin)}" data-not-enough="${escape(words.notEnough)}"><header><h1>${escape(name)}</h1><span class="sandbox">${escape(words.game)}</span></header>
+        `<main class="game" data-base="/sandbox/games/api" data-token="${escape(t)}" data-win="${escape(words.win)}" data-no-win="${escape(words.noWin)}" data-not-enough="${escape(words.notEnough)}"><header><h1>${escape(name)}</h1><span class="sandbox">${escape(words.game)}</span></header>
 <p class="player">${escape(session.username)}</p><p class="balance">${escape(words.balance)} <strong data-testid="game-balance">…</strong> ฿</p>
 <div class="reels" aria-live="polite"><span>🍒</span><span>🔔</span><span>⭐</span></div>
 <p class="result" data-testid="game-result">&nbsp;</p>

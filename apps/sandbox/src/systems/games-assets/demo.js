@@ -3,6 +3,8 @@
   var root = document.querySelector('main.game');
   if (!root) return;
   var token = root.getAttribute('data-token');
+  // Where its state and spin calls go: /games/{CODE} on the sandbox service.
+  var base = root.getAttribute('data-base');
   var balanceEl = root.querySelector('[data-testid="game-balance"]');
   var resultEl = root.querySelector('[data-testid="game-result"]');
   var reels = root.querySelectorAll('.reels span');
@@ -24,7 +26,7 @@
     });
   });
   root.querySelector('[data-bet="10"]').classList.add('active');
-  fetch('/sandbox/games/api/state?t=' + encodeURIComponent(token)).then(function (r) { return r.json(); }).then(function (s) { show(s.balance); });
+  fetch(base + '/state?t=' + encodeURIComponent(token)).then(function (r) { return r.json(); }).then(function (s) { show(s.balance); });
   spinButton.addEventListener('click', function () {
     spinButton.disabled = true;
     var spins = 0;
@@ -32,7 +34,7 @@
       reels.forEach(function (reel) { paint(reel, Math.floor(Math.random() * symbols.length)); });
       if (++spins > 8) clearInterval(timer);
     }, 60);
-    fetch('/sandbox/games/api/spin', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ t: token, bet: bet }) })
+    fetch(base + '/spin', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ t: token, bet: bet }) })
       .then(function (r) { return r.json().then(function (body) { return { ok: r.ok, body: body }; }); })
       .then(function (res) {
         setTimeout(function () {
