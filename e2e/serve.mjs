@@ -12,10 +12,9 @@ const child = spawn(process.execPath, ['apps/server/dist/main.js'], {
   env: {
     ...process.env,
     PORT: port,
-    // No sandbox service beside the e2e servers yet: their games and banks are still played in
-    // process (issue 36 moves them), and three servers starting at once on a loaded machine once
-    // failed to see theirs answer in time. The how-to and chaos runs start it.
-    SANDBOX_URL: 'off',
+    // Each server starts its own sandbox service (the game providers' side) beside itself, on its
+    // port + 1000, with its journals under its fresh data dir.
+    SANDBOX_PORT: String(Number(port) + 1000),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',

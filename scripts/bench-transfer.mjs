@@ -244,6 +244,8 @@ function startServer(port, processes) {
     env: {
       ...process.env,
       PORT: String(port),
+      // The sandbox service (the game providers' side) it starts beside itself.
+      SANDBOX_PORT: String(port + 1000),
       HOST: '127.0.0.1',
       DATABASE_URL: PG_URL,
       // The pool is shared out between the processes.

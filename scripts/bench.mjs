@@ -173,7 +173,7 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'mw-bench-'));
   const server = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/cpuprof'] : []), 'apps/server/dist/main.js'], {
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', SMS_PROVIDER: 'sandbox', PAYMENT_GATEWAY: 'sandbox', BANK_PROVIDER: 'sandbox', GAME_PROVIDER: 'sandbox', SEED_DEMO: 'true', SEED_DEMO_QUEUE: 'false', SLIP_CLOSED_FROM: '00:00', SLIP_CLOSED_TO: '00:00', SLIP_UPLOADS_PER_MEMBER_MINUTE: '100000', SLIP_UPLOADS_PER_MEMBER_HOUR: '100000', OPERATOR_TOKEN: BENCH_OPERATOR_TOKEN, CHAT_BOT: 'off' },
+    env: { ...process.env, PORT: String(PORT), SANDBOX_PORT: String(PORT + 1000), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', SMS_PROVIDER: 'sandbox', PAYMENT_GATEWAY: 'sandbox', BANK_PROVIDER: 'sandbox', GAME_PROVIDER: 'sandbox', SEED_DEMO: 'true', SEED_DEMO_QUEUE: 'false', SLIP_CLOSED_FROM: '00:00', SLIP_CLOSED_TO: '00:00', SLIP_UPLOADS_PER_MEMBER_MINUTE: '100000', SLIP_UPLOADS_PER_MEMBER_HOUR: '100000', OPERATOR_TOKEN: BENCH_OPERATOR_TOKEN, CHAT_BOT: 'off' },
   });
   try {
     await waitFor(`${BASE}/healthz`, 60_000);

@@ -203,7 +203,8 @@ test('bonus in en: deposit, take a bonus, play the demo game until the turnover 
   const tabOpened = page.waitForEvent('popup');
   await slot.getByTestId('play-confirm-go').click();
   const game = await tabOpened;
-  await game.waitForURL(/\/sandbox\/games\/PG\/play\?t=/);
+  // The provider's own page, on the sandbox service.
+  await game.waitForURL(/\/games\/PG\/play\?t=/);
   await expect(game.getByTestId('game-balance')).toHaveText('1100.00');
   await game.getByRole('button', { name: 'Bet 100' }).click();
   for (let spin = 0; spin < 3; spin += 1) {

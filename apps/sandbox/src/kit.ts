@@ -20,6 +20,8 @@ export const FAULT_MODES: readonly FaultMode[] = ['none', 'refuse', 'delay', 'ti
 export interface Fault {
   mode: FaultMode;
   latencyMs: number;
+  /** Only calls whose last path segment is one of these (e.g. `transfer`); every call when absent. */
+  on?: string[];
 }
 
 export interface SandboxRequest {

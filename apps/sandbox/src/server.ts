@@ -121,11 +121,13 @@ function setFault(faults: Map<string, Fault>, system: string, parts: string[], b
   const mode = FAULT_MODES.find((m) => m === body?.mode);
   const latency = body?.latencyMs;
   const latencyMs = typeof latency === 'number' && latency >= 0 && latency <= 60_000 ? latency : 0;
-  if (!mode) return { status: 400, body: { status: 'BAD_REQUEST', modes: FAULT_MODES } };
+  const on = body?.on;
+  const only = Array.isArray(on) && on.length > 0 && on.length <= 10 && on.every((a) => typeof a === 'string' && a.length <= 40) ? (on as string[]) : undefined;
+  if (!mode || (on !== undefined && !only)) return { status: 400, body: { status: 'BAD_REQUEST', modes: FAULT_MODES } };
   const key = parts.length === 2 ? (parts[0] as string) : '*';
   if (mode === 'none') faults.delete(`${system}:${key}`);
-  else faults.set(`${system}:${key}`, { mode: mode satisfies FaultMode, latencyMs });
-  return { status: 200, body: { system, key, code: key, mode, latencyMs } };
+  else faults.set(`${system}:${key}`, { mode: mode satisfies FaultMode, latencyMs, ...(only ? { on: only } : {}) });
+  return { status: 200, body: { system, key, code: key, mode, latencyMs, ...(only ? { on: only } : {}) } };
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
@@ -179,7 +181,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (req.method === 'PUT' && parts[parts.length - 1] === 'fault' && parts.length <= 2) return reply(res, setFault(faults, system.name, parts, request.body));
       return reply(res, await system.control(request));
     }
-    const fault = faultOf(system.name, system.faultKey(parts));
+    const set = faultOf(system.name, system.faultKey(parts));
+    const fault = set.on && !set.on.includes(parts[parts.length - 1] ?? '') ? NONE : set;
     if (fault.mode === 'down') return void req.socket.destroy();
     if (fault.mode === 'timeout') return; // never answers, does nothing
     if (fault.latencyMs > 0 || fault.mode === 'delay') await sleep(fault.latencyMs || 1_000);

@@ -178,7 +178,8 @@ const envSchema = z.object({
   /** Seed the demo member and demo content (deposit accounts, site texts, sandbox games). Default: true, except with NODE_ENV=production. */
   SEED_DEMO: bool.optional(),
   /**
-   * Game providers: `sandbox` (all 16, with their state in sandbox_game_* tables) or `none` (no
+   * Game providers: `sandbox` (all 16, played by the sandbox service over HTTP: its `games` system,
+   * reached at SANDBOX_URL or on SANDBOX_PORT, signed with SANDBOX_GAME_SECRET) or `none` (no
    * provider connected: game calls fail cleanly) or `http` (a transfer-wallet game API over HTTP,
    * the sandbox service's protocol: GAME_API_URL and GAME_API_SECRET, docs/sandbox.md). Default:
    * sandbox, except with NODE_ENV=production.
@@ -192,6 +193,8 @@ const envSchema = z.object({
    */
   SANDBOX_URL: z.union([z.literal('off'), z.string().regex(/^https?:\/\//, 'must be an http(s):// URL or off')]).optional(),
   SANDBOX_PORT: z.coerce.number().int().min(0).max(65535).default(3100),
+  /** The secret of the sandbox service's game API (the same on both sides: the server passes its environment to the sandbox it starts). */
+  SANDBOX_GAME_SECRET: z.string().min(8, 'must be at least 8 characters').default('sandbox-game-secret'),
   /** GAME_PROVIDER=http: the game API's base URL (e.g. http://127.0.0.1:3100, `npm run sandbox`). */
   GAME_API_URL: z.string().regex(/^https?:\/\//, 'must be an http(s):// URL').optional(),
   /** GAME_PROVIDER=http: the HMAC-SHA256 secret of its signed requests. */

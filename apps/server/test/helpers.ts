@@ -27,14 +27,30 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+const sharedSandboxes = new Map<string, { sandbox: Sandbox; users: number }>();
+
 /** A fresh app on a fresh database: in-memory PGlite, or its own schema on PostgreSQL. */
 export async function startApp(kind: DbKind, env: Record<string, string> = {}, schema?: string): Promise<TestApp> {
   const ownSchema = kind === 'postgres' && !schema;
-  const sandbox = env.SANDBOX_URL ? null : await startSandbox({ port: 0, env: {} });
+  // Apps on one schema are processes of one server: they share one sandbox service (the outside
+  // world is one), started by the first and closed by the last.
+  const shared = schema && !env.SANDBOX_URL ? sharedSandboxes.get(schema) : undefined;
+  if (shared) shared.users += 1;
+  const sandbox = env.SANDBOX_URL ? null : shared ? shared.sandbox : await startSandbox({ port: 0, env: {} });
+  if (schema && sandbox && !shared) sharedSandboxes.set(schema, { sandbox, users: 1 });
+  const releaseSandbox = async (): Promise<void> => {
+    const entry = schema ? sharedSandboxes.get(schema) : undefined;
+    if (entry && entry.sandbox === sandbox) {
+      entry.users -= 1;
+      if (entry.users > 0) return;
+      sharedSandboxes.delete(schema ?? '');
+    }
+    await sandbox?.close();
+  };
   const useSchema = kind === 'postgres' ? (schema ?? `t_${randomBytes(6).toString('hex')}`) : undefined;
   const config = loadConfig({
     NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DATA_DIR: 'memory',
     ARGON2_MEMORY_KIB: '8192',
     OPERATOR_TOKEN,
@@ -70,7 +86,7 @@ export async function startApp(kind: DbKind, env: Record<string, string> = {}, s
     close: async () => {
       await app.close();
       await database.close();
-      await sandbox?.close();
+      await releaseSandbox();
       if (ownSchema && useSchema) await dropSchema(useSchema);
     },
   };

@@ -186,7 +186,8 @@ describe.each(dbKinds)('wallet on %s', (kind) => {
     const aliceCreds = (await call<{ username: string; password: string }>(t.app, 'GET', '/api/wallet/account/PG', { token: alice })).body;
     const own = await call<{ link: string }>(t.app, 'GET', `/api/autoLogin/pg/${aliceCreds.username}`, { token: alice });
     expect(own.status).toBe(200);
-    expect(own.body.link).toMatch(/^\/sandbox\/games\/PG\/play\?t=/);
+    // The sandbox service's play page (the provider's side), in the caller's language.
+    expect(own.body.link).toMatch(new RegExp(`^${t.sandbox?.url ?? 'none'}/games/PG/play\\?t=[\\w-]+&lang=(th|la|en)$`));
     expect((await call(t.app, 'GET', `/api/autoLogin/pg/${aliceCreds.username}`, { token: bob })).body).toEqual({ message: 'SLOT_NO_ACCOUNT' });
     await call(t.app, 'GET', '/api/wallet/activate/PG', { token: bob });
     expect((await call(t.app, 'GET', `/api/autoLogin/pg/${aliceCreds.username}`, { token: bob })).status).toBe(404);
@@ -200,7 +201,7 @@ describe.each(dbKinds)('wallet on %s', (kind) => {
     const token = await member();
     await call(t.app, 'GET', '/api/wallet/activate/UFABET', { token });
     const creds = await call<{ username: string; event: { action: string; method: string; fields: Record<string, string> } }>(t.app, 'GET', '/api/wallet/account/UFABET', { token });
-    expect(creds.body.event).toMatchObject({ action: '/sandbox/games/UFABET/login', method: 'POST', fields: { username: creds.body.username } });
+    expect(creds.body.event).toMatchObject({ action: `${t.sandbox?.url ?? 'none'}/games/UFABET/login`, method: 'POST', fields: { username: creds.body.username } });
   });
 
   it('returns the money when the provider is down', async () => {

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Config } from '../config';
 
 /**
- * Outside production, the server starts the sandbox service (apps/sandbox: the outside systems'
+ * Outside production (or with GAME_PROVIDER=sandbox named), the server starts the sandbox service (apps/sandbox: the outside systems'
  * stand-ins) beside itself as its own process, unless SANDBOX_URL names one (or is `off`) or
  * one already answers on SANDBOX_PORT. Answers its URL, or null when none is used. The sandbox is
  * not restarted when it ends: the outside world being down is a state the server must live with
@@ -15,7 +15,8 @@ import type { Config } from '../config';
 export async function ensureSandbox(config: Config, log: (line: string) => void = console.log): Promise<{ url: string | null; child: ChildProcess | null }> {
   if (config.SANDBOX_URL === 'off') return { url: null, child: null };
   if (config.SANDBOX_URL) return { url: config.SANDBOX_URL, child: null };
-  if (config.NODE_ENV === 'production') return { url: null, child: null };
+  // In production only when the sandbox games are named explicitly (the bench, a staging server).
+  if (config.NODE_ENV === 'production' && config.GAME_PROVIDER !== 'sandbox') return { url: null, child: null };
   const url = `http://127.0.0.1:${config.SANDBOX_PORT}`;
   if (await healthy(url)) return { url, child: null };
   const here = dirname(fileURLToPath(import.meta.url));

@@ -3,7 +3,8 @@
  *
  * Two server processes on PostgreSQL and Redis (or, with `--embedded`, one process on the
  * embedded database), concurrent clients doing random money calls against both, SIGKILL and
- * restart every few seconds, sandbox provider faults, and a share of answers replayed with their
+ * restart every few seconds, sandbox provider faults, the sandbox service (its own process, the
+ * game providers' side) SIGKILLed and started again twice, and a share of answers replayed with their
  * Idempotency-Key. The calls: top-ups, transfers both ways, transferAll, withdrawals,
  * withdrawAll, spins of the prize wheel, coupon claims, bonus activation and cancel (`clear`),
  * promotion codes, and slip uploads of real sandbox bank transfers (each sometimes uploaded again
@@ -27,7 +28,7 @@
  *      deposit reconciliation (modules/deposit/reconciliation.ts, as `npm run reconcile`), plus
  *      every sandbox transfer a slip was uploaded for credited exactly once, and no forged or
  *      repeated slip answered as credited (slip uploads);
- *   5. every provider balance against the ledger's copy (transfers);
+ *   5. every provider balance, as the sandbox service holds it, against the ledger's copy (transfers);
  *   6. nothing in progress (no PENDING transfer, nothing in flight);
  *   7. every replay equal to its first definite answer (every call);
  *   8. no game result booked (nobody plays here: any result would be a phantom).
@@ -135,12 +136,51 @@ interface Server {
   child: ChildProcess | null;
 }
 
+/** The sandbox service: its own process with its own journals, killed (SIGKILL) and started again during the run. */
+let sandboxUrl = '';
+const sandbox: { child: ChildProcess | null; port: number; dataDir: string; kills: number } = { child: null, port: 0, dataDir: '', kills: 0 };
+
+async function startSandboxService(): Promise<void> {
+  const child = spawn(process.execPath, [join(ROOT, 'apps/server/dist/sandbox.js')], {
+    env: { ...process.env, SANDBOX_PORT: String(sandbox.port), SANDBOX_DATA_DIR: sandbox.dataDir },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  sandbox.child = child;
+  const until = Date.now() + 30_000;
+  while (Date.now() < until) {
+    try {
+      if ((await fetch(`${sandboxUrl}/health`)).ok) return;
+    } catch {
+      // not yet
+    }
+    await sleep(100);
+  }
+  throw new Error('the sandbox service did not come up');
+}
+
+function killSandbox(): Promise<void> {
+  const child = sandbox.child;
+  sandbox.child = null;
+  if (!child || child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+}
+
+/** A game account's balance as the sandbox provider holds it (null: no such player). */
+async function providerBalance(code: string, username: string): Promise<number | null> {
+  const res = await fetch(`${sandboxUrl}/control/games/${code}/players/${encodeURIComponent(username)}`);
+  return res.ok ? Number(((await res.json()) as { balance: number }).balance) : null;
+}
+
 function serverEnv(port: number, database: { url?: string; schema?: string; dataDir?: string }): NodeJS.ProcessEnv {
   return {
     ...process.env,
     NODE_ENV: 'production',
     PORT: String(port),
-    SANDBOX_PORT: String(port + 1000),
+    // The outside world is one sandbox service for both processes (its own process, started and killed by the run).
+    SANDBOX_URL: sandboxUrl,
     HOST: '127.0.0.1',
     // Warnings too: background work (reconcilers, the round import) logs its failures at warn.
     LOG_LEVEL: 'warn',
@@ -317,6 +357,10 @@ async function main(): Promise<void> {
     await admin.query(`CREATE DATABASE ${dbName}`);
     await admin.end();
   }
+  sandbox.port = await freePort();
+  sandbox.dataDir = mkdtempSync(join(tmpdir(), 'mw-chaos-sandbox-'));
+  sandboxUrl = `http://127.0.0.1:${sandbox.port}`;
+  await startSandboxService();
   const ports = EMBEDDED ? [await freePort()] : [await freePort(), await freePort()];
   const servers: Server[] = ports.map((port, i) => ({ name: `server ${i + 1}`, port, child: null }));
   const envOf = (s: Server) => serverEnv(s.port, url ? { url } : { dataDir: dataDir ?? '' });
@@ -383,8 +427,19 @@ async function main(): Promise<void> {
         faults += 1;
       }
     };
-    log(`running ${SECONDS} s: ${CLIENTS} clients, ${members.length} members, a kill about every ${KILL_EVERY_MS / 1000} s, a fault about every ${FAULT_EVERY_MS / 1000} s`);
-    await Promise.all([...Array.from({ length: CLIENTS }, (_, n) => client(n)), killer(), faulter()]);
+    // The outside world goes away twice, SIGKILLed: at a third and two thirds of the run, down for 1–2 s each time.
+    const sandboxKiller = async () => {
+      for (const at of [1 / 3, 2 / 3]) {
+        const when = deadline - SECONDS * 1000 * (1 - at);
+        await sleep(Math.max(0, when - Date.now()));
+        await killSandbox();
+        sandbox.kills += 1;
+        await sleep(1_000 + Math.random() * 1_000);
+        await startSandboxService();
+      }
+    };
+    log(`running ${SECONDS} s: ${CLIENTS} clients, ${members.length} members, a kill about every ${KILL_EVERY_MS / 1000} s, a fault about every ${FAULT_EVERY_MS / 1000} s, the sandbox service killed twice`);
+    await Promise.all([...Array.from({ length: CLIENTS }, (_, n) => client(n)), killer(), faulter(), sandboxKiller()]);
 
     // Every process back, every fault lifted; the lost answers asked again until definite.
     for (const s of servers) if (!s.child) start(s, envOf(s));
@@ -439,11 +494,16 @@ async function main(): Promise<void> {
     const reconciliation = await reconciliationFor(db, checkConfig).run({ from: new Date(0), to: new Date(Date.now() + 1_000) });
     const slipped = new Set(calls.filter((c) => c.kind === 'slip' && c.transRef).map((c) => `KBANK/${c.transRef ?? ''}`));
     const neverCredited = reconciliation.uncredited.filter((u) => slipped.has(u.reference));
-    const providerGap = await sql<{ id: string; ledger: string; provider: string | null }>`
-      SELECT a.id, a.balance AS ledger, s.balance AS provider FROM ledger_accounts a
+    // Every game account: the ledger's copy against the provider's own balance (asked of the sandbox service).
+    const gameAccounts = await sql<{ id: string; ledger: string; code: string; username: string }>`
+      SELECT a.id, a.balance AS ledger, mg.game_code AS code, mg.username FROM ledger_accounts a
       JOIN member_games mg ON a.id = 'm:' || mg.member_id || ':game:' || mg.game_code
-      LEFT JOIN sandbox_game_accounts s ON s.game_code = mg.game_code AND s.username = mg.username
-      WHERE a.kind = 'game' AND a.balance <> coalesce(s.balance, 0)`.execute(db);
+      WHERE a.kind = 'game'`.execute(db);
+    const providerGap = { rows: [] as Array<{ id: string; ledger: string; provider: number | null }> };
+    for (const row of gameAccounts.rows) {
+      const provider = await providerBalance(row.code, row.username);
+      if ((provider ?? 0) !== Number(row.ledger)) providerGap.rows.push({ id: row.id, ledger: row.ledger, provider });
+    }
 
     // A forged slip credited, or a transfer's slip answered as credited more than once (the same slip again under a new key may be the one answered, when the first lost its answer).
     const slipSuccess = calls.filter((c) => c.kind.startsWith('slip') && c.first?.status === 200 && c.first.body.status === 'SUCCESS');
@@ -476,6 +536,8 @@ async function main(): Promise<void> {
       ['reconciliation: breaches', reconciliation.breaches.length, reconciliation.breaches.length === 0],
       ['slip transfers never credited', neverCredited.length, neverCredited.length === 0],
       ['forged slips, or one transfer twice, answered as credited', slipsTwice.length, slipsTwice.length === 0],
+      ['sandbox service kills (SIGKILL, restarted)', sandbox.kills, sandbox.kills >= 2 || SECONDS < 10],
+      ['game accounts compared with the provider', gameAccounts.rows.length, true],
       ['provider balances differing from the ledger', providerGap.rows.length, providerGap.rows.length === 0],
       ['transfers still PENDING', pending, pending === 0],
       ['slips still PENDING', pendingSlips, pendingSlips === 0],
@@ -512,6 +574,8 @@ async function main(): Promise<void> {
       await admin.end();
     }
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await killSandbox();
+    rmSync(sandbox.dataDir, { recursive: true, force: true });
   }
   console.log(breaches.length === 0 ? '\nchaos: every check held' : `\nchaos: BREACHED ${breaches.join(', ')}`);
   process.exitCode = breaches.length === 0 ? 0 : 1;

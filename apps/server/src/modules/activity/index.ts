@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB, DefaultTimestamp, Timestamp } from '../../db/schema';
 import { dayOf, type ReportSpan } from '../../lib/report-span';
 import { defineModule } from '../../platform/module';
-import type { GameRound } from '../../providers/games/game-provider';
+import { ProviderError, type GameRound } from '../../providers/games/game-provider';
 
 /** A settled round imported from a provider (once, by provider and round id). */
 export interface GameRoundsTable {
@@ -106,11 +106,22 @@ export class GameActivity {
       .execute();
   }
 
-  /** Imports the rounds settled since the last import, from every active game's provider. Answers how many were new. */
+  /**
+   * Imports the rounds settled since the last import, from every active game's provider. Answers
+   * how many were new. A provider that does not answer (down, refusing, past its deadline) is
+   * skipped: its cursor stays, so its rounds come with the next import, and the others' are not
+   * held up by it.
+   */
   async importAll(pageSize = 500): Promise<number> {
     const catalogue = await this.db.selectFrom('games').select(['code', 'category']).where('active', '=', true).execute();
     let imported = 0;
-    for (const game of catalogue) imported += await this.importFrom(game.code, game.category, pageSize);
+    for (const game of catalogue) {
+      try {
+        imported += await this.importFrom(game.code, game.category, pageSize);
+      } catch (error) {
+        if (!(error instanceof ProviderError)) throw error;
+      }
+    }
     return imported;
   }
 

@@ -28,7 +28,7 @@ export const backofficeModule = defineModule({
     contractRoute(app, calls.dashboard, { preHandler }, async () => {
       const now = new Date();
       const from = bangkokDayStart(now);
-      const [totals, activeMembers, withdrawals, slips, unmatched, unread, catalogue] = await Promise.all([
+      const [totals, activeMembers, withdrawals, slips, unmatched, unread, catalogue, faults] = await Promise.all([
         money.reports.totals(from, now),
         money.reports.activeMembers(from, now),
         money.reports.queue('withdraw', 'PENDING'),
@@ -36,6 +36,8 @@ export const backofficeModule = defineModule({
         deposits.bank.unmatchedSummary(),
         chat.unreadSummary(),
         games.catalogue(),
+        // The sandbox service's faults; a sandbox that does not answer has every game down.
+        sandboxGames ? sandboxGames.faults().catch(() => null) : null,
       ]);
       return {
         from: from.toISOString(),
@@ -44,7 +46,7 @@ export const backofficeModule = defineModule({
         activeMembers,
         queues: { withdrawals, slips, unmatched, chats: { count: unread.conversations, messages: unread.messages, oldestAt: unread.oldestAt } },
         sandbox: sandboxGames !== null,
-        providers: catalogue.map((g) => ({ code: g.code, mode: sandboxGames ? sandboxGames.fault(g.code).mode : ('live' as const) })),
+        providers: catalogue.map((g) => ({ code: g.code, mode: sandboxGames ? (faults ? (faults.get(g.code) ?? faults.get('*') ?? 'none') : ('down' as const)) : ('live' as const) })),
       };
     });
 

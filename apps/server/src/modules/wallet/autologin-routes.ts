@@ -8,8 +8,8 @@ import type { Services } from '../../platform/services';
  * SLOT_NO_ACCOUNT, exactly as a game the caller never opened does.
  */
 export function autologinHandlers({ games }: Services): Handlers {
-  // The sandbox's demo game speaks the member's language (the app's calls carry it): `lang` on its link.
-  const inLanguage = (link: string, locale: string) => (link.startsWith('/sandbox/games/') ? `${link}${link.includes('?') ? '&' : '?'}lang=${locale}` : link);
+  // The sandbox service's demo game (its play link) speaks the member's language (the app's calls carry it): `lang` on its link.
+  const inLanguage = (link: string, locale: string) => (/^https?:\/\/[^/]+\/games\/[A-Z0-9]+\/play\?t=/.test(link) ? `${link}&lang=${locale}` : link);
   const link = async (memberId: string, code: string, username: string, password: string | undefined, locale: string) => ({
     link: inLanguage((await games.launch(memberId, code, username, password)).link, locale),
   });

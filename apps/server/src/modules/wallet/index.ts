@@ -14,14 +14,14 @@ import { SecretBox } from '../../lib/secret-box';
 import { payoutWithDeadline, type PayoutProvider } from '../../providers/bank/payout';
 import { SandboxPayouts, sandboxPayoutMigrations } from '../../providers/bank/sandbox-payouts';
 import { withDeadline, type GameProvider } from '../../providers/games/game-provider';
-import { SandboxGameHouse, type FaultMode } from '../../providers/games/sandbox-games';
+import { SandboxGames, type FaultMode } from '../../providers/games/sandbox-games';
 import { sandboxGameMigrations } from '../../providers/games/sandbox-tables';
 import { unconfiguredGameProvider } from '../../providers/games/unconfigured-games';
 import { httpGameProvider } from '../../providers/games/http-games';
 import type { SettingsService } from '../settings/settings-service';
 import { autologinHandlers } from './autologin-routes';
 import { GameService } from './game-service';
-import { registerGamePages } from './sandbox-pages/game-pages';
+import { registerGameArt } from './game-art';
 import { PayoutReconciliation } from './payout-reconciliation';
 import { payoutRoutes } from './payout-routes';
 import { PayoutService } from './payout-service';
@@ -32,8 +32,8 @@ import './tables';
 
 declare module '../../platform/services' {
   interface Services {
-    /** Set while the sandbox game providers are selected: faults and the demo game. */
-    sandboxGames: SandboxGameHouse | null;
+    /** Set while the sandbox game providers are selected (the sandbox service's games): faults, rounds, players. */
+    sandboxGames: SandboxGames | null;
     /** PAYMENTS=sandbox: the demo top-up (POST /api/wallet/add) exists. */
     sandboxPayments: boolean;
     games: GameService;
@@ -163,16 +163,8 @@ CREATE INDEX withdrawal_payouts_processing ON withdrawal_payouts (updated_at) WH
   async setup(services) {
     const { config, database, settings, accounts, money } = services;
     const db = database.db;
-    const sandboxGames = config.GAME_PROVIDER === 'sandbox' ? new SandboxGameHouse(db, config.PROVIDER_TIMEOUT_MS * 2) : null;
-    if (sandboxGames) {
-      await sandboxGames.refreshFaults();
-      for (const entry of config.SANDBOX_GAME_FAULTS.split(',').filter(Boolean)) {
-        const [code = '', mode = 'none'] = entry.split(':');
-        await sandboxGames.setFault(code, { mode: mode as FaultMode, latencyMs: config.SANDBOX_GAME_LATENCY_MS });
-      }
-      if (config.SANDBOX_GAME_LATENCY_MS > 0) sandboxGames.setDefaultLatency(config.SANDBOX_GAME_LATENCY_MS);
-      sandboxGames.startSharing();
-    }
+    const sandboxGames = config.GAME_PROVIDER === 'sandbox' ? sandboxGamesOf(config) : null;
+    if (sandboxGames) await applyStartFaults(sandboxGames, config);
     const providers = new Map<string, GameProvider>();
     const provider = (code: string): GameProvider => {
       let found = providers.get(code);
@@ -215,8 +207,8 @@ CREATE INDEX withdrawal_payouts_processing ON withdrawal_payouts (updated_at) WH
   routes(app, { config, wallet, sandboxGames, payouts, sandboxPayouts }) {
     const guard = operatorGuard(config);
     payoutRoutes(app, guard, { wallet, payouts, sandboxPayouts });
+    registerGameArt(app);
     if (sandboxGames) {
-      registerGamePages(app, sandboxGames);
       contractRoute(app, payoutOperatorCalls.sandboxGameFault, { preHandler: guard }, async ({ params: { code }, body: fault }) => {
         await sandboxGames.setFault(code, fault);
         return { code, ...fault };
@@ -255,7 +247,24 @@ CREATE INDEX withdrawal_payouts_processing ON withdrawal_payouts (updated_at) WH
     for (const timer of timers) timer.unref();
     return () => timers.forEach((timer) => clearInterval(timer));
   },
-  close({ sandboxGames }) {
-    sandboxGames?.stopSharing();
-  },
 });
+
+/** The sandbox service's games (SANDBOX_URL, or the one on SANDBOX_PORT); null with SANDBOX_URL=off. */
+function sandboxGamesOf(config: Config): SandboxGames | null {
+  if (config.SANDBOX_URL === 'off') return null;
+  const url = config.SANDBOX_URL ?? `http://127.0.0.1:${config.SANDBOX_PORT}`;
+  return new SandboxGames({ url, secret: config.SANDBOX_GAME_SECRET, timeoutMs: config.PROVIDER_TIMEOUT_MS, returnUrl: `http://localhost:${config.PORT}/user/home` });
+}
+
+/** SANDBOX_GAME_FAULTS and SANDBOX_GAME_LATENCY_MS, set on the sandbox at start (a sandbox not answering is left as it is). */
+async function applyStartFaults(games: SandboxGames, config: Config): Promise<void> {
+  try {
+    if (config.SANDBOX_GAME_LATENCY_MS > 0) await games.setFault('*', { mode: 'none', latencyMs: config.SANDBOX_GAME_LATENCY_MS });
+    for (const entry of config.SANDBOX_GAME_FAULTS.split(',').filter(Boolean)) {
+      const [code = '', mode = 'none'] = entry.split(':');
+      await games.setFault(code, { mode: mode as FaultMode, latencyMs: config.SANDBOX_GAME_LATENCY_MS });
+    }
+  } catch (error) {
+    console.error(`sandbox game faults not set: ${String(error)}`);
+  }
+}

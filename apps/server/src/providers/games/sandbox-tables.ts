@@ -1,61 +1,10 @@
 import type { Migration } from '../../db/migrations';
-import type { DefaultTimestamp, Timestamp } from '../../db/schema';
-import type { Generated } from 'kysely';
 
-/** The sandbox game providers' own state: an outside system, reached only through its adapter. */
-export interface SandboxGameAccountsTable {
-  game_code: string;
-  username: string;
-  password: string;
-  balance: Generated<number>;
-  created_at: DefaultTimestamp;
-}
-
-export interface SandboxGameTransfersTable {
-  game_code: string;
-  ref: string;
-  username: string;
-  amount: number;
-  state: 'applied' | 'refused';
-  created_at: DefaultTimestamp;
-}
-
-export interface SandboxGameSessionsTable {
-  token: string;
-  game_code: string;
-  username: string;
-  expires_at: Timestamp;
-}
-
-export interface SandboxGameFaultsTable {
-  game_code: string;
-  mode: 'none' | 'down' | 'timeout' | 'error-after-take';
-  latency_ms: number;
-  updated_at: DefaultTimestamp;
-}
-
-declare module '../../db/schema' {
-  interface DB {
-    sandbox_game_accounts: SandboxGameAccountsTable;
-    sandbox_game_transfers: SandboxGameTransfersTable;
-    sandbox_game_sessions: SandboxGameSessionsTable;
-    sandbox_game_faults: SandboxGameFaultsTable;
-    sandbox_game_rounds: SandboxGameRoundsTable;
-  }
-}
-
-/** Every round of the sandbox's demo game, in order (seq): the provider's round feed. */
-export interface SandboxGameRoundsTable {
-  seq: Generated<string>;
-  round_id: string;
-  game_code: string;
-  username: string;
-  stake: number;
-  win: number;
-  settled_at: DefaultTimestamp;
-}
-
-/** The sandbox providers' tables (created whatever GAME_PROVIDER says, so switching needs no migration). */
+/**
+ * The in-process game sandbox's tables, as they shipped (a migration that has shipped is never
+ * edited): the sandbox providers' state now lives in the sandbox service (apps/sandbox), so
+ * wallet/004 drops them. A fresh database makes and drops them once.
+ */
 export const sandboxGameMigrations: readonly Migration[] = [
   {
     id: 'wallet/002_sandbox_games',
@@ -105,5 +54,9 @@ CREATE TABLE sandbox_game_rounds (
   settled_at timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX sandbox_game_rounds_feed ON sandbox_game_rounds (game_code, seq);`,
+  },
+  {
+    id: 'wallet/004_drop_sandbox_games',
+    sql: `DROP TABLE IF EXISTS sandbox_game_rounds, sandbox_game_faults, sandbox_game_sessions, sandbox_game_transfers, sandbox_game_accounts;`,
   },
 ];
