@@ -167,7 +167,7 @@ export const JOURNEY_SCRIPTS: Record<JourneyId, Journey> = {
       await director.tap(slot.getByTestId('play-confirm-go'));
       const game = await opened;
       await director.follow(game, created.get(game) ?? Date.now());
-      await game.waitForURL(/\/sandbox\/games\/PG\/play/);
+      await game.waitForURL(/\/games\/PG\/play/);
       await visible(game.getByTestId('game-balance'));
       await director.restoreCaption();
       await director.hold(1200);

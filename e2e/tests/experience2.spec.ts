@@ -158,7 +158,7 @@ for (const locale of ['th', 'la', 'en'] as const satisfies readonly Locale[]) {
     const tab = page.waitForEvent('popup');
     await slot.getByTestId('play-confirm-go').click();
     const game = await tab;
-    await game.waitForURL(/\/sandbox\/games\/PG\/play\?t=/);
+    await game.waitForURL(/\/games\/PG\/play\?t=/);
     await game.close();
     const moved = locale === 'la' ? page.getByTestId('toast').filter({ hasText: 'PG Soft' }) : page.getByTestId('toast').filter({ hasText: fill(m.gameAccount.playMoved, { amount: '฿250.00', name: 'PG Soft' }) });
     await expect(moved.first()).toBeVisible();

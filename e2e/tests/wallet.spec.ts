@@ -177,7 +177,8 @@ for (const locale of ['th', 'en'] as const) {
     const tabOpened = page.waitForEvent('popup');
     await slot.getByTestId('play-confirm-go').click();
     const game = await tabOpened;
-    await game.waitForURL(/\/sandbox\/games\/PG\/play\?t=/);
+    // The provider's own page, on the sandbox service.
+    await game.waitForURL(/\/games\/PG\/play\?t=/);
     // The demo game speaks the member's language.
     await expect(game.locator('html')).toHaveAttribute('lang', locale);
     await expect(game.getByTestId('spin')).toHaveText(locale === 'th' ? 'หมุน' : 'SPIN');
