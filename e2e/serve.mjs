@@ -13,8 +13,9 @@ const child = spawn(process.execPath, ['apps/server/dist/main.js'], {
     ...process.env,
     PORT: port,
     // Each server starts its own sandbox service (the game providers' side) beside itself, on its
-    // port + 1000, with its journals under its fresh data dir.
-    SANDBOX_PORT: String(Number(port) + 1000),
+    // port + 2000 (not + 1000: 3190 + 1000 is 4190, a port fetch refuses to connect to), with its
+    // journals under its fresh data dir.
+    SANDBOX_PORT: String(Number(port) + 2000),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',

@@ -11,6 +11,13 @@ export const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+/** Ports the Fetch standard blocks (https://fetch.spec.whatwg.org/#port-blocking); Node's fetch refuses them. */
+const FETCH_BAD_PORTS = new Set([
+  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104, 109, 110, 111, 113, 115, 117, 119, 123, 135, 137,
+  139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515, 526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993, 995, 1719, 1720, 1723,
+  2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
+]);
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -192,7 +199,14 @@ const envSchema = z.object({
    * DATA_DIR/sandbox (memory only with DATA_DIR=memory).
    */
   SANDBOX_URL: z.union([z.literal('off'), z.string().regex(/^https?:\/\//, 'must be an http(s):// URL or off')]).optional(),
-  SANDBOX_PORT: z.coerce.number().int().min(0).max(65535).default(3100),
+  SANDBOX_PORT: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(65535)
+    // fetch (undici) refuses to connect to the Fetch standard's "bad ports": the server could never reach a sandbox there.
+    .refine((port) => !FETCH_BAD_PORTS.has(port), { message: 'is a port fetch refuses to connect to (the Fetch standard\'s bad ports, e.g. 4190): choose another' })
+    .default(3100),
   /** The secret of the sandbox service's game API (the same on both sides: the server passes its environment to the sandbox it starts). */
   SANDBOX_GAME_SECRET: z.string().min(8, 'must be at least 8 characters').default('sandbox-game-secret'),
   /** GAME_PROVIDER=http: the game API's base URL (e.g. http://127.0.0.1:3100, `npm run sandbox`). */

@@ -241,4 +241,10 @@ describe('game provider configuration', () => {
     expect(() => loadConfig(base)).toThrow(ConfigError);
     expect(loadConfig({ ...base, GAME_API_URL: 'http://games.example', GAME_API_SECRET: 'a-long-secret' }).GAME_PROVIDER).toBe('http');
   });
+
+  it('refuses a SANDBOX_PORT fetch would never connect to (4190 is a Fetch "bad port")', async () => {
+    expect(() => loadConfig({ SANDBOX_PORT: '4190' })).toThrow(/SANDBOX_PORT: is a port fetch refuses/);
+    expect(((await fetch('http://127.0.0.1:4190/').catch((e: unknown) => e)) as { cause?: { message?: string } }).cause?.message).toBe('bad port');
+    expect(loadConfig({ SANDBOX_PORT: '5190' }).SANDBOX_PORT).toBe(5190);
+  });
 });
