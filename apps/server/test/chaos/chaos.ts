@@ -146,16 +146,7 @@ async function startSandboxService(): Promise<void> {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   sandbox.child = child;
-  const until = Date.now() + 30_000;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(`${sandboxUrl}/health`)).ok) return;
-    } catch {
-      // not yet
-    }
-    await sleep(100);
-  }
-  throw new Error('the sandbox service did not come up');
+  await up(sandbox.port, 30_000, '/health');
 }
 
 function killSandbox(): Promise<void> {
@@ -244,11 +235,11 @@ function start(server: Server, env: NodeJS.ProcessEnv): void {
   server.child = child;
 }
 
-async function up(port: number, timeoutMs = 30_000): Promise<void> {
+async function up(port: number, timeoutMs = 30_000, path = '/healthz'): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     try {
-      const res = await fetch(`http://127.0.0.1:${port}/healthz`);
+      const res = await fetch(`http://127.0.0.1:${port}${path}`);
       if (res.ok) return;
     } catch {
       // not yet
