@@ -119,6 +119,37 @@ describe.each(dbKinds)('bonuses on %s', (kind) => {
     expect(receipts).toHaveLength(1);
   });
 
+  it('answers each activation with the receipt it opened, even when the next one opens before its answer', async () => {
+    const operator = { authorization: 'Bearer operator-token-for-tests' };
+    const rule = { type: 'day', maxReceived: 3, percentFail: 0, percent: 10, minDeposit: 10_000, maxBonus: 100_000, turnoverMultiple: 0, categories: ['slot'], banners: { th: [], la: [], en: [] } };
+    expect((await t.app.inject({ method: 'PUT', url: '/api/operator/bonuses/TWICEADAY', headers: operator, payload: rule })).statusCode).toBe(200);
+    const m = await member(200);
+    expect((await call(t.app, 'POST', '/api/wallet/add', { token: m.token, body: { amount: 300 } })).status).toBe(200);
+    // While the first activation credits its receipt, a second one (another tab) ends it (no
+    // turnover asked) and opens the next on the earlier deposit: the first answer still names its own.
+    const service = t.services.bonuses;
+    const grant = service.grant.bind(service);
+    const held: { second?: ReturnType<typeof activate> } = {};
+    service.grant = async (...args) => {
+      if (!held.second) {
+        held.second = activate(m.token, 'TWICEADAY');
+        await held.second;
+      }
+      return grant(...args);
+    };
+    try {
+      const first = await activate(m.token, 'TWICEADAY');
+      const next = await (held.second ?? Promise.reject(new Error('no second activation')));
+      expect(first.status).toBe(200);
+      expect(next.status).toBe(200);
+      const receipts = await t.services.database.db.selectFrom('bonus_receipts').select(['id', 'deposit_amount']).where('member_id', '=', m.id).orderBy('period_at').execute();
+      expect(receipts.map((r) => Number(r.deposit_amount))).toEqual([30_000, 20_000]);
+      expect([first.body._id, next.body._id]).toEqual(receipts.map((r) => r.id));
+    } finally {
+      service.grant = grant;
+    }
+  });
+
   it('ends as bust when the total balance falls to percentFail % of deposit + bonus; refuses without a qualifying deposit', async () => {
     // The spec's code, with the reason and what the bonus asks (contract error-details.ts).
     const none = await member(0);

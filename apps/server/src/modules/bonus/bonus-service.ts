@@ -216,8 +216,11 @@ export class BonusService {
       return this.openReceipt(trx, memberId, bonus, null, currency);
     });
     await this.grant(receipt.id, memberId, receipt.bonus_amount, code);
+    // The answer names the receipt this call opened (not the period's latest: a concurrent
+    // activation may already have opened the next one after this one ended).
     const receipts = await this.receiptsInPeriod(memberId, bonus);
-    return this.userBonus(receipts) ?? { _id: receipt.id, isActive: true, received: [{ updatedAt: receipt.period_at.toISOString() }] };
+    const mine = this.userBonus(receipts);
+    return mine ? { ...mine, _id: receipt.id } : { _id: receipt.id, isActive: true, received: [{ updatedAt: receipt.period_at.toISOString() }] };
   }
 
   /** Whether a member takes this bonus once (type `limit`, at most once): a welcome or first-deposit bonus (risk signals). */
