@@ -166,7 +166,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const segments = url.pathname.split('/').filter(Boolean).map((part) => decodeURIComponent(part));
     if (req.method === 'GET' && url.pathname === '/health') {
       const systems = Object.fromEntries([...mounted].map(([name, system]) => [name, system.summary()]));
-      return reply(res, { status: 200, body: { ok: true, systems } });
+      // The server that started it (SANDBOX_PARENT_PID): a server starting after that one died must not adopt it (it is about to stop).
+      const parent = Number(env.SANDBOX_PARENT_PID ?? 0) || null;
+      return reply(res, { status: 200, body: { ok: true, parent, systems } });
     }
     const isControl = segments[0] === 'control';
     if (isControl && req.method === 'GET' && segments.length === 2 && segments[1] === 'faults') {

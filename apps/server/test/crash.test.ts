@@ -42,6 +42,8 @@ function startServer(port: number, target: Target): ChildProcess {
       ...process.env,
       PORT: String(port),
       HOST: '127.0.0.1',
+      // Its own sandbox service (not one a developer's server keeps on 3100).
+      SANDBOX_PORT: String(port + 1),
       ...(target.kind === 'postgres' ? { DATABASE_URL: PG_URL, DATABASE_SCHEMA: target.schema } : { DATA_DIR: target.dataDir }),
       LOG_LEVEL: 'silent',
       OPERATOR_TOKEN: OPERATOR,
@@ -63,8 +65,12 @@ function startServer(port: number, target: Target): ChildProcess {
 
 const exited = new WeakMap<ChildProcess, Promise<void>>();
 
-async function waitUp(base: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
+/**
+ * Waits for the server to answer, as long as it may itself take to start (its sandbox service
+ * alone may take 30 s on a loaded machine), and no longer once the process has ended.
+ */
+async function waitUp(base: string, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 600 && child.exitCode === null && child.signalCode === null; i++) {
     try {
       if ((await fetch(`${base}/healthz`)).ok) return;
     } catch {
@@ -72,7 +78,7 @@ async function waitUp(base: string): Promise<void> {
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error('server did not start');
+  throw new Error(`server did not start (${child.exitCode === null && child.signalCode === null ? 'not answering after 60 s' : `exited ${child.signalCode ?? child.exitCode}`})`);
 }
 
 async function api(base: string, method: string, path: string, body?: unknown, token?: string, key?: string): Promise<{ status: number; body: Record<string, unknown> }> {
@@ -105,7 +111,7 @@ describe.each(dbKinds)('crash during a burst of transfers on %s', (kind) => {
 
   it('reflects every answered request exactly once and loses nothing', async () => {
     server = startServer(port, target);
-    await waitUp(base);
+    await waitUp(base, server);
     const phone = `09${String(Date.now()).slice(-8)}`;
     const sent = await api(base, 'POST', '/api/otp/send', { phoneNumber: phone });
     const sms = await api(base, 'GET', `/api/sandbox/sms?phoneNumber=${phone}`);
@@ -159,7 +165,7 @@ describe.each(dbKinds)('crash during a burst of transfers on %s', (kind) => {
 
     // Restart: the reconciler settles what the crash left pending.
     server = startServer(port, target);
-    await waitUp(base);
+    await waitUp(base, server);
     let pending = -1;
     for (let i = 0; i < 100 && pending !== 0; i++) {
       const statement = await api(base, 'POST', '/api/statement', { page: 1, limit: 100 }, token);
