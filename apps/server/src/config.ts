@@ -46,7 +46,8 @@ const envSchema = z.object({
   SHED_LAG_MS: z.coerce.number().int().min(0).max(60_000).optional(),
   SHED_POOL_QUEUE: z.coerce.number().int().min(0).max(100_000).default(256),
   /**
-   * SMS gateway: `sandbox` (keeps messages in the database, readable at GET /api/sandbox/sms) or
+   * SMS gateway: `sandbox` (the sandbox service's gateway over HTTP, which keeps the messages:
+   * readable at GET /api/sandbox/sms) or
    * `http` (a generic HTTP gateway, SMS_HTTP_*). Default: http when SMS_HTTP_URL is set, otherwise
    * sandbox — except with NODE_ENV=production, where the sandbox must be named.
    */
@@ -209,6 +210,8 @@ const envSchema = z.object({
     .default(3100),
   /** The secret of the sandbox service's game API (the same on both sides: the server passes its environment to the sandbox it starts). */
   SANDBOX_GAME_SECRET: z.string().min(8, 'must be at least 8 characters').default('sandbox-game-secret'),
+  /** The bearer token of the sandbox service's SMS gateway (the same on both sides, as the game secret). */
+  SANDBOX_SMS_TOKEN: z.string().min(8, 'must be at least 8 characters').default('sandbox-sms-token'),
   /** GAME_PROVIDER=http: the game API's base URL (e.g. http://127.0.0.1:3100, `npm run sandbox`). */
   GAME_API_URL: z.string().regex(/^https?:\/\//, 'must be an http(s):// URL').optional(),
   /** GAME_PROVIDER=http: the HMAC-SHA256 secret of its signed requests. */
@@ -297,6 +300,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     ...overrides,
   };
   if (config.SMS_PROVIDER === 'http' && !config.SMS_HTTP_URL) problems.push('SMS_HTTP_URL: must be set when SMS_PROVIDER=http');
+  if (config.SMS_PROVIDER === 'sandbox' && config.SANDBOX_URL === 'off') problems.push('SANDBOX_URL: must not be off when SMS_PROVIDER=sandbox (its SMS gateway is the sandbox service\'s; name SMS_PROVIDER=http with SMS_HTTP_URL instead)');
   if (config.GAME_PROVIDER === 'http' && !config.GAME_API_URL) problems.push('GAME_API_URL: must be set when GAME_PROVIDER=http (the game API\'s base URL)');
   if (config.GAME_PROVIDER === 'http' && !config.GAME_API_SECRET) problems.push('GAME_API_SECRET: must be set when GAME_PROVIDER=http (the secret of its signed requests)');
   if ((config.WEB_CONCURRENCY ?? 1) > 1 && !(config.DATABASE_URL && config.REDIS_URL)) {

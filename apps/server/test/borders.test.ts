@@ -82,7 +82,6 @@ const ALLOWED: Record<string, string> = {
   'modules/wallet -> members': 'read-only: the operator\'s list of pending withdrawals shows the member\'s username',
   'modules/wallet -> operations': 'read-only: pending withdrawals and transfers to settle',
   'money -> members': 'a member\'s ledger accounts are opened in the member\'s currency (read-only)',
-  'providers/sms -> sandbox_sms': 'the sandbox SMS outbox table is created by the otp module\'s migrations',
 };
 
 const MONEY_TABLES = ['ledger_accounts', 'ledger_transactions', 'ledger_entries', 'idempotency_keys', 'external_credits'];

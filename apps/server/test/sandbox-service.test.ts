@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config';
 import { ProviderError, withDeadline } from '../src/providers/games/game-provider';
 import { httpGameProvider } from '../src/providers/games/http-games';
-import { call, dbKinds, login, registerMember, startApp, type TestApp } from './helpers';
+import { call, dbKinds, login, OPERATOR_TOKEN, registerMember, startApp, type TestApp } from './helpers';
 
 const SECRET = 'test-sandbox-secret';
 
@@ -197,6 +197,58 @@ describe('the game provider\'s member side, round feed and report (sandbox servi
   });
 });
 
+describe('the SMS gateway (sandbox service)', () => {
+  let proc: ChildProcess;
+  let url = '';
+  beforeAll(async () => {
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    proc = await startSandbox(port);
+  }, 20_000);
+  afterAll(() => {
+    proc.kill('SIGTERM');
+  });
+  const send = async (body: unknown, token = 'sandbox-sms-token') => {
+    const res = await fetch(`${url}/sms/send`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+  const outbox = async (to: string) => ((await (await fetch(`${url}/control/sms/messages?to=${to}`)).json()) as { messages: Array<{ text: string; from: string }> }).messages;
+
+  it('keeps what it is sent with the right token, newest first; refuses a wrong token and a malformed number', async () => {
+    expect(await send({ to: '66812000001', from: 'Wallet', text: 'one' }, 'not-the-token')).toEqual({ status: 401, body: { status: 'UNAUTHORIZED' } });
+    expect(await send({ to: '0812000001', from: 'Wallet', text: 'one' })).toEqual({ status: 400, body: { status: 'BAD_REQUEST', field: 'to' } });
+    expect(await send({ to: '66812000001', from: 'Wallet', text: '' })).toEqual({ status: 400, body: { status: 'BAD_REQUEST', field: 'text' } });
+    const first = await send({ to: '66812000001', from: 'Wallet', text: 'one' });
+    expect(first).toMatchObject({ status: 200, body: { status: 'SENT', messageId: expect.stringMatching(/^SMS[0-9A-F]{16}$/) } });
+    expect((await send({ to: '66812000001', from: 'Wallet', text: 'two' })).status).toBe(200);
+    expect((await send({ to: '8562055512345', from: 'Wallet', text: 'ສະບາຍດີ' })).status).toBe(200);
+    expect((await outbox('66812000001')).map((m) => m.text)).toEqual(['two', 'one']);
+    expect((await outbox('8562055512345')).map((m) => m.text)).toEqual(['ສະບາຍດີ']);
+  });
+
+  it('the server sends one-time codes through it over HTTP; a refusing gateway answers OTP_SEND_FAIL and its code is not kept', async () => {
+    const t = await startApp('embedded', { SANDBOX_URL: url, OTP_RESEND_SECONDS: '0' });
+    try {
+      const phone = '0812000002';
+      expect((await call(t.app, 'POST', '/api/otp/send', { body: { phoneNumber: phone } })).status).toBe(200);
+      const [message] = await outbox('66812000002');
+      expect(message?.text).toMatch(/\d{6}/);
+      // Read back through the server's sandbox route (what the demo's SMS panel shows).
+      const shown = await call<{ messages: Array<{ text: string }> }>(t.app, 'GET', `/api/sandbox/sms?phoneNumber=${phone}`);
+      expect(shown.body.messages[0]?.text).toBe(message?.text);
+      await fetch(`${url}/control/sms/fault`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode: 'refuse' }) });
+      try {
+        expect(await call(t.app, 'POST', '/api/otp/send', { body: { phoneNumber: '0812000003' } })).toMatchObject({ status: 502, body: { message: 'OTP_SEND_FAIL' } });
+        expect(await outbox('66812000003')).toEqual([]);
+      } finally {
+        await fetch(`${url}/control/sms/fault`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode: 'none' }) });
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe.each(dbKinds)('transfers to a game over HTTP (%s)', (kind) => {
   let t: TestApp;
   let proc: ChildProcess;
@@ -231,6 +283,51 @@ describe.each(dbKinds)('transfers to a game over HTTP (%s)', (kind) => {
     expect(await httpGameProvider('PG', { url, secret: SECRET, timeoutMs: 2_000 }).balance(username)).toBe(15_000);
     expect(wallet.slots.find((s) => s.code === 'PG')?.amount).toBe(150);
   }, 30_000);
+
+  it('reconciles our transfers with each provider\'s report: one we never booked, an amount that differs, a provider that does not answer', async () => {
+    type Recon = { ok: boolean; checked: string[]; unreachable: string[]; days: Array<{ code: string; currency: string; matched: number; open: number }>; items: Array<Record<string, unknown>> };
+    const recon = async () => {
+      const res = await t.app.inject({ method: 'GET', url: '/api/operator/reconciliation/games', headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
+      expect(res.statusCode).toBe(200);
+      return res.json<Recon>();
+    };
+    const { phone, password, id } = await registerMember(t.app);
+    const token = await login(t.app, phone, password);
+    await call(t.app, 'POST', '/api/wallet/add', { token, body: { amount: 500 } });
+    expect((await call(t.app, 'GET', '/api/wallet/activate/PG', { token })).status).toBe(200);
+    expect((await call(t.app, 'POST', '/api/wallet/transfer', { token, body: { from: 'WALLET', to: 'PG', amount: 100 } })).status).toBe(200);
+    expect((await call(t.app, 'POST', '/api/wallet/transfer', { token, body: { from: 'PG', to: 'WALLET', amount: 30 } })).status).toBe(200);
+    const clean = await recon();
+    expect(clean).toMatchObject({ ok: true, unreachable: [], items: [] });
+    expect(clean.checked).toContain('PG');
+    expect(clean.days.find((d) => d.code === 'PG')).toMatchObject({ currency: 'THB', open: 0 });
+    expect(clean.days.find((d) => d.code === 'PG')?.matched).toBeGreaterThanOrEqual(2);
+
+    // The provider applies a transfer we never asked for; one of ours is recorded with another amount; JOKER's report does not come back.
+    const { username } = (await call<{ username: string }>(t.app, 'GET', '/api/wallet/account/PG', { token })).body;
+    await httpGameProvider('PG', { url, secret: SECRET, timeoutMs: 2_000 }).transfer('in', username, 700, 'outside-ref-1');
+    const db = t.services.database.db;
+    const out = await db.selectFrom('operations').select('id').where('member_id', '=', id).where('type', '=', 'transfer').where('source', '=', 'PG').executeTakeFirstOrThrow();
+    await db.updateTable('operations').set({ amount: 3_001 }).where('id', '=', out.id).execute();
+    await fetch(`${url}/control/games/JOKER/fault`, { method: 'PUT', body: JSON.stringify({ mode: 'refuse', on: ['report'] }) });
+    try {
+      const seen = await recon();
+      expect(seen.ok).toBe(false);
+      expect(seen.unreachable).toEqual(['JOKER']);
+      expect(seen.checked).not.toContain('JOKER');
+      expect(seen.items).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ kind: 'UNKNOWN_TO_US', code: 'PG', reference: 'outside-ref-1', amount: null, currency: 'THB', memberId: id, theirs: { username, direction: 'in', amount: 7 } }),
+          expect.objectContaining({ kind: 'AMOUNT_MISMATCH', code: 'PG', reference: out.id, amount: 30.01, currency: 'THB', memberId: id, theirs: { username, direction: 'out', amount: 30 } }),
+        ]),
+      );
+      expect(seen.items).toHaveLength(2);
+    } finally {
+      await db.updateTable('operations').set({ amount: 3_000 }).where('id', '=', out.id).execute();
+      await fetch(`${url}/control/games/JOKER/fault`, { method: 'PUT', body: JSON.stringify({ mode: 'none' }) });
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/api/operator/reconciliation/games?from=2026-11-02T00:00:00Z&to=2026-11-01T00:00:00Z', headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } })).json()).toMatchObject({ message: 'KEY_INVALID' });
+  }, 30_000);
 });
 
 describe('game provider configuration', () => {
@@ -246,5 +343,10 @@ describe('game provider configuration', () => {
     expect(() => loadConfig({ SANDBOX_PORT: '4190' })).toThrow(/SANDBOX_PORT: is a port fetch refuses/);
     expect(((await fetch('http://127.0.0.1:4190/').catch((e: unknown) => e)) as { cause?: { message?: string } }).cause?.message).toBe('bad port');
     expect(loadConfig({ SANDBOX_PORT: '5190' }).SANDBOX_PORT).toBe(5190);
+  });
+
+  it('refuses the sandbox SMS gateway with the sandbox service switched off', () => {
+    expect(() => loadConfig({ SMS_PROVIDER: 'sandbox', SANDBOX_URL: 'off' })).toThrow(/SANDBOX_URL: must not be off when SMS_PROVIDER=sandbox/);
+    expect(loadConfig({ SMS_PROVIDER: 'http', SMS_HTTP_URL: 'http://sms.example', SANDBOX_URL: 'off' }).SMS_PROVIDER).toBe('http');
   });
 });

@@ -51,9 +51,44 @@ const report = {
   ],
 };
 
+const games = {
+  ok: false,
+  from: report.from,
+  to: report.to,
+  timeZone: 'Asia/Bangkok',
+  checked: ['JILI', 'PG'],
+  unreachable: ['JOKER'],
+  days: [{ day: '2026-01-02', code: 'PG', currency: 'LAK', matched: 4, matchedAmount: 200000, open: 1, openAmount: 1001 }],
+  items: [
+    { kind: 'AMOUNT_MISMATCH', code: 'PG', reference: 'op-transfer-1', amount: 1001, currency: 'LAK', at: '2026-01-02T05:00:00.000Z', memberId: 'm9', theirs: { username: 'pgm9', direction: 'out', amount: 1000 } },
+    { kind: 'PENDING', code: 'JILI', reference: 'op-transfer-2', amount: 20, currency: 'THB', at: '2026-01-02T06:00:00.000Z', memberId: 'm8', theirs: null },
+  ],
+};
+
 describe('back office reconciliation and audit sentences', () => {
+  it('lists the game providers\' differences in the member\'s currency with what the provider says, names one that did not answer, and counts a transfer in doubt apart', async () => {
+    mockApi({ 'GET /api/operator/reconciliation': ok(report), 'GET /api/operator/reconciliation/games': ok(games) });
+    await renderPage(ReconciliationPage);
+    const reference = await screen.findByText('op-transfer-1');
+    const row = reference.closest('tr') as HTMLElement;
+    expect(within(row).getByText(en.recon.games.kinds.AMOUNT_MISMATCH)).toBeTruthy();
+    // Ours and the provider's, both in kip (the member's currency), never as baht.
+    expect(within(row).getAllByText('₭1,001')).toHaveLength(1);
+    expect(within(row).getByTestId('recon-game-theirs').textContent).toBe(`${en.recon.games.directions.out} ₭1,000 for pgm9`);
+    expect(row.textContent).not.toContain('฿');
+    expect(within(row).getByRole('link', { name: `${en.recon.links.member}: op-transfer-1` }).getAttribute('href')).toBe('/members/m9');
+    const pending = (screen.getByText('op-transfer-2').closest('tr') as HTMLElement);
+    expect(within(pending).getByText(en.recon.games.kinds.PENDING)).toBeTruthy();
+    expect(within(pending).getByText(en.recon.games.nothing)).toBeTruthy();
+    // One difference (the transfer in doubt is not one), and the provider that did not answer.
+    expect(screen.getByTestId('recon-games-status').textContent).toBe('1 differences with the providers: see below.');
+    expect(screen.getByText(/Did not answer .*: JOKER/)).toBeTruthy();
+    expect(screen.getByText(/₭200,000/)).toBeTruthy();
+  });
+
+
   it('lists the unmatched bank transfer by its reference, with its amount and a link to the unmatched deposits; sums per day and system', async () => {
-    const api = mockApi({ 'GET /api/operator/reconciliation': ok(report) });
+    const api = mockApi({ 'GET /api/operator/reconciliation': ok(report), 'GET /api/operator/reconciliation/games': ok(games) });
     await renderPage(ReconciliationPage);
     const reference = await screen.findByText('KTB/REF0001ABC');
     const row = reference.closest('tr') as HTMLElement;

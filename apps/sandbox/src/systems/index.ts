@@ -1,7 +1,8 @@
 import type { SystemFactory } from '../kit';
 import { gamesSystem } from './games';
+import { smsSystem } from './sms';
 
 /** Every outside system the sandbox plays, configured from the environment (docs/sandbox.md). */
 export function allSystems(env: Record<string, string | undefined>): SystemFactory[] {
-  return [gamesSystem(env.SANDBOX_GAME_SECRET ?? 'sandbox-game-secret', env.SANDBOX_PUBLIC_URL)];
+  return [gamesSystem(env.SANDBOX_GAME_SECRET ?? 'sandbox-game-secret', env.SANDBOX_PUBLIC_URL), smsSystem(env.SANDBOX_SMS_TOKEN ?? 'sandbox-sms-token')];
 }

@@ -18,3 +18,8 @@ export function periodStart(type: BonusPeriod, at: Date): Date | null {
   const sinceMonday = (((days + 3) % 7) + 7) % 7;
   return new Date(dayStart - sinceMonday * DAY_MS - BANGKOK_OFFSET_MS);
 }
+
+/** The site's calendar day (YYYY-MM-DD) of an instant: Asia/Bangkok, the same UTC+7 as Asia/Vientiane (reconciliation's days). */
+export function siteDay(at: Date | string): string {
+  return new Date(new Date(at).getTime() + BANGKOK_OFFSET_MS).toISOString().slice(0, 10);
+}

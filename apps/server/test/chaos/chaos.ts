@@ -28,7 +28,8 @@
  *      deposit reconciliation (modules/deposit/reconciliation.ts, as `npm run reconcile`), plus
  *      every sandbox transfer a slip was uploaded for credited exactly once, and no forged or
  *      repeated slip answered as credited (slip uploads);
- *   5. every provider balance, as the sandbox service holds it, against the ledger's copy (transfers);
+ *   5. every provider balance, as the sandbox service holds it, against the ledger's copy, and every
+ *      transfer against the provider's own report of it, one to one (the game reconciliation);
  *   6. nothing in progress (no PENDING transfer, nothing in flight);
  *   7. every replay equal to its first definite answer (every call);
  *   8. no game result booked (nobody plays here: any result would be a phantom).
@@ -52,6 +53,8 @@ import { loadConfig } from '../../src/config';
 import { openDatabase, type Database } from '../../src/db/database';
 import { checkInvariants } from '../../src/money/ledger';
 import { reconciliationFor } from '../../src/modules/deposit';
+import { GameReconciliation } from '../../src/modules/wallet/game-reconciliation';
+import { httpGameProvider } from '../../src/providers/games/http-games';
 import { crc16ccitt, tlv } from '../../src/providers/payments/emvco';
 import { qrPng } from '../images';
 
@@ -495,6 +498,20 @@ async function main(): Promise<void> {
       const provider = await providerBalance(row.code, row.username);
       if ((provider ?? 0) !== Number(row.ledger)) providerGap.rows.push({ id: row.id, ledger: row.ledger, provider });
     }
+    // Every transfer, record by record, against the provider's own report of what it applied (the back office's game reconciliation).
+    const gameRecon = await new GameReconciliation(
+      db,
+      {
+        codes: async () => [...GAMES],
+        report: async (code, from, to) => {
+          const provider = httpGameProvider(code, { url: sandboxUrl, secret: 'sandbox-game-secret', timeoutMs: 10_000 });
+          return (await provider.report?.(from, to).catch(() => null)) ?? null;
+        },
+      },
+      'Asia/Bangkok',
+    ).run({ from: new Date(Date.now() - 86_400_000), to: new Date(Date.now() + 1_000) });
+    const gameDifferences = gameRecon.items.filter((i) => i.kind !== 'PENDING');
+    for (const item of gameDifferences.slice(0, 5)) console.log(`  game reconciliation: ${JSON.stringify(item)}`);
 
     // A forged slip credited, or a transfer's slip answered as credited more than once (the same slip again under a new key may be the one answered, when the first lost its answer).
     const slipSuccess = calls.filter((c) => c.kind.startsWith('slip') && c.first?.status === 200 && c.first.body.status === 'SUCCESS');
@@ -530,6 +547,8 @@ async function main(): Promise<void> {
       ['sandbox service kills (SIGKILL, restarted)', sandbox.kills, sandbox.kills >= 2 || SECONDS < 10],
       ['game accounts compared with the provider', gameAccounts.rows.length, true],
       ['provider balances differing from the ledger', providerGap.rows.length, providerGap.rows.length === 0],
+      ['game transfers matched with the providers\' reports', gameRecon.days.reduce((n, d) => n + d.matched, 0), gameRecon.unreachable.length === 0],
+      ['game transfers differing from the providers\' reports', gameDifferences.length, gameDifferences.length === 0],
       ['transfers still PENDING', pending, pending === 0],
       ['slips still PENDING', pendingSlips, pendingSlips === 0],
       ['money still in flight (accounts)', Number(inflight.rows[0]?.n ?? 0), Number(inflight.rows[0]?.n ?? 0) === 0],

@@ -96,6 +96,38 @@ export const reconciliationSchema = z.looseObject({
   /** Added: every open item, oldest first. */
   items: z.array(reconItemSchema),
 });
+/**
+ * Added: transfers between wallets and game providers against each provider's own report of them.
+ * `kind` of an item: NOT_AT_PROVIDER (we booked it, the provider has no such transfer),
+ * UNKNOWN_TO_US (the provider applied a transfer we have not booked), AMOUNT_MISMATCH,
+ * DIRECTION_MISMATCH, PLAYER_MISMATCH (the provider applied it to another player), FAILED_BUT_APPLIED
+ * (we gave the money back, the provider applied it), PENDING (in doubt, being settled by asking:
+ * not a breach). Amounts in major units of the member's currency.
+ */
+export const gameReconKinds = ['NOT_AT_PROVIDER', 'UNKNOWN_TO_US', 'AMOUNT_MISMATCH', 'DIRECTION_MISMATCH', 'PLAYER_MISMATCH', 'FAILED_BUT_APPLIED', 'PENDING'] as const;
+export const gameReconDaySchema = z.object({ day: z.string(), code: z.string(), currency: z.enum(['THB', 'LAK']), matched: z.number().int(), matchedAmount: z.number(), open: z.number().int(), openAmount: z.number() });
+export const gameReconItemSchema = z.object({
+  kind: z.enum(gameReconKinds),
+  code: z.string(),
+  reference: z.string(),
+  amount: z.number().nullable(),
+  currency: z.enum(['THB', 'LAK']).nullable(),
+  at: z.string(),
+  memberId: z.string().nullable(),
+  /** What the provider reported for it (null: nothing). */
+  theirs: z.object({ username: z.string(), direction: z.enum(['in', 'out']), amount: z.number() }).nullable(),
+});
+export const gameReconciliationSchema = z.object({
+  ok: z.boolean(),
+  from: z.string(),
+  to: z.string(),
+  timeZone: z.string(),
+  /** Providers asked whose report came back, and those that did not answer (their transfers are not checked). */
+  checked: z.array(z.string()),
+  unreachable: z.array(z.string()),
+  days: z.array(gameReconDaySchema),
+  items: z.array(gameReconItemSchema),
+});
 export const unmatchedDepositSchema = z.looseObject({
   id: z.string(),
   channel: z.string(),
@@ -171,6 +203,10 @@ export const depositOperatorCalls = {
   reconciliation: endpoint({
     ...op, method: 'GET', path: '/api/operator/reconciliation', roles: ['finance'], query: periodQuerySchema, response: reconciliationSchema,
     description: 'Deposits and payouts against the outside systems\' records for [from, to) (default: the 24 hours before `to`, `to` now).',
+  }),
+  reconciliationGames: endpoint({
+    ...op, method: 'GET', path: '/api/operator/reconciliation/games', roles: ['finance'], query: periodQuerySchema, response: gameReconciliationSchema,
+    description: 'Transfers between wallets and game providers in [from, to) (default: the 24 hours before `to`) against each provider\'s own report of the transfers it applied (the other side).',
   }),
   depositManualSwitch: endpoint({
     ...op, method: 'PUT', path: '/api/operator/deposit-manual', roles: ['finance'], body: z.strictObject({ value: z.boolean() }), response: z.union([z.object({ isManual: z.boolean() }), awaitingApprovalSchema]),

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { toBaht } from '@mw/contract/money';
 import type { reconDaySchema, reconItemSchema } from '@mw/contract/operator/deposit';
+import { siteDay } from '../../lib/periods';
 import type { MatchedPayout, PayoutBreach, PayoutReconciliationReport } from '../../lib/payout-report';
 import type { Breach, DetailedReconciliation } from './reconciliation';
 
@@ -8,13 +9,7 @@ type Day = z.infer<typeof reconDaySchema>;
 type Item = z.infer<typeof reconItemSchema>;
 type Currency = 'THB' | 'LAK';
 
-/** The site's days are UTC+7 all year (Asia/Bangkok, Asia/Vientiane). */
-const SITE_OFFSET_MS = 7 * 3_600_000;
-
-/** The calendar day (YYYY-MM-DD) of an instant in the site's time zone. */
-export function siteDay(at: Date | string): string {
-  return new Date(new Date(at).getTime() + SITE_OFFSET_MS).toISOString().slice(0, 10);
-}
+export { siteDay } from '../../lib/periods';
 
 const currencyOf = (code: string | null | undefined): Currency => (code === 'LAK' ? 'LAK' : 'THB');
 

@@ -1,6 +1,7 @@
 import type { Config } from '../../config';
 import { defineModule } from '../../platform/module';
 import { HttpSmsProvider } from '../../providers/sms/http-sms';
+import { sandboxUrlOf } from '../../platform/sandbox-process';
 import { SandboxSmsProvider } from '../../providers/sms/sandbox-sms';
 import type { SmsProvider } from '../../providers/sms/sms-provider';
 import { otpHandlers } from './otp-routes';
@@ -67,10 +68,19 @@ CREATE TABLE sandbox_sms (
 );
 CREATE INDEX sandbox_sms_phone ON sandbox_sms (phone, id DESC);`,
     },
+    {
+      // The sandbox SMS gateway lives in the sandbox service now (apps/sandbox, its own storage).
+      id: 'otp/002_drop_sandbox_sms',
+      sql: `DROP TABLE IF EXISTS sandbox_sms;`,
+    },
   ],
   setup(services) {
     const { config, database, limiter } = services;
-    services.sandboxSms = config.SMS_PROVIDER === 'sandbox' ? new SandboxSmsProvider(database.db) : null;
+    const sandboxUrl = sandboxUrlOf(config);
+    services.sandboxSms =
+      config.SMS_PROVIDER === 'sandbox' && sandboxUrl
+        ? new SandboxSmsProvider({ url: sandboxUrl, token: config.SANDBOX_SMS_TOKEN, sender: config.SMS_HTTP_SENDER, countryCode: config.SMS_HTTP_COUNTRY_CODE ?? (config.LAOS_MODE ? '856' : '66'), timeoutMs: config.SMS_HTTP_TIMEOUT_MS })
+        : null;
     services.sms = services.sandboxSms ?? httpSmsProvider(config);
     services.otp = new OtpService(database.db, services.sms, limiter, {
       ttlSeconds: config.OTP_TTL_SECONDS,

@@ -16,17 +16,8 @@ export interface OtpRequestsTable {
   consumed_at: Timestamp | null;
 }
 
-/** The sandbox SMS gateway's outbox (an outside system's state, reached only through its adapter). */
-export interface SandboxSmsTable {
-  id: Generated<number>;
-  phone: string;
-  text: string;
-  created_at: DefaultTimestamp;
-}
-
 declare module '../../db/schema' {
   interface DB {
     otp_requests: OtpRequestsTable;
-    sandbox_sms: SandboxSmsTable;
   }
 }

@@ -6,10 +6,12 @@ import type { Config } from '../../config';
 import type { DB } from '../../db/schema';
 import { defineModule } from '../../platform/module';
 import { payoutOperatorCalls } from '@mw/contract/operator/payout';
+import { depositOperatorCalls } from '@mw/contract/operator/deposit';
 import { MIN_TRANSFER } from '@mw/contract/currency-figures';
 import { contractRoute } from '../../http/contract-route';
 import { operatorGuard } from '../../platform/operator';
 import { moduleConfig } from '../../platform/module-config';
+import { badRequest } from '../../lib/errors';
 import { SecretBox } from '../../lib/secret-box';
 import { payoutWithDeadline, type PayoutProvider } from '../../providers/bank/payout';
 import { SandboxPayouts, sandboxPayoutMigrations } from '../../providers/bank/sandbox-payouts';
@@ -22,6 +24,7 @@ import type { SettingsService } from '../settings/settings-service';
 import { autologinHandlers } from './autologin-routes';
 import { GameService } from './game-service';
 import { registerGameArt } from './game-art';
+import { GameReconciliation } from './game-reconciliation';
 import { PayoutReconciliation } from './payout-reconciliation';
 import { payoutRoutes } from './payout-routes';
 import { PayoutService } from './payout-service';
@@ -42,6 +45,7 @@ declare module '../../platform/services' {
     /** Withdrawals paid out through the bank (or by hand) and their reconciliation. */
     payouts: PayoutService;
     payoutReconciliation: PayoutReconciliation;
+    gameReconciliation: GameReconciliation;
     /** Set while PAYOUT_PROVIDER=sandbox: the sandbox bank's payout API (faults, forged payouts). */
     sandboxPayouts: SandboxPayouts | null;
     payoutSettle: { intervalMs: number; graceMs: number };
@@ -194,6 +198,22 @@ CREATE INDEX withdrawal_payouts_processing ON withdrawal_payouts (updated_at) WH
     services.payouts = payouts;
     services.sandboxPayouts = payout.sandbox;
     services.payoutReconciliation = new PayoutReconciliation(db, payout.provider);
+    const games = services.games;
+    services.gameReconciliation = new GameReconciliation(
+      db,
+      {
+        // Transfer-wallet providers with a report call (a seamless game has no transfers to compare).
+        codes: async () => (await games.catalogue()).map((g) => g.code).filter((code) => games.provider(code).report !== undefined),
+        report: async (code, from, to) => {
+          try {
+            return (await games.provider(code).report?.(from, to)) ?? null;
+          } catch {
+            return null;
+          }
+        },
+      },
+      config.LAOS_MODE ? 'Asia/Vientiane' : 'Asia/Bangkok',
+    );
     services.payoutSettle = { intervalMs: payoutEnvOf.PAYOUT_SETTLE_INTERVAL_MS, graceMs: payoutEnvOf.PAYOUT_SETTLE_GRACE_MS };
     // Four eyes: the second operator's approval runs the first one's call, skipping the threshold.
     const withdrawalOf = (payload: unknown) => z.object({ withdrawalId: z.string() }).parse(payload).withdrawalId;
@@ -204,9 +224,16 @@ CREATE INDEX withdrawal_payouts_processing ON withdrawal_payouts (updated_at) WH
     await settings.setIfMissing('withdrawLimits', DEFAULT_WITHDRAW_LIMITS);
   },
   handlers: (services) => ({ ...walletHandlers(services), ...autologinHandlers(services) }),
-  routes(app, { config, wallet, sandboxGames, payouts, sandboxPayouts }) {
+  routes(app, { config, wallet, sandboxGames, payouts, sandboxPayouts, gameReconciliation }) {
     const guard = operatorGuard(config);
     payoutRoutes(app, guard, { wallet, payouts, sandboxPayouts });
+    // Transfers to and from the game providers against their own reports, for [from, to) (default: the 24 hours before `to`, `to` now).
+    contractRoute(app, depositOperatorCalls.reconciliationGames, { preHandler: guard }, async ({ query }) => {
+      const to = query.to ? new Date(query.to) : new Date();
+      const from = query.from ? new Date(query.from) : new Date(to.getTime() - 86_400_000);
+      if (!(from.getTime() < to.getTime())) throw badRequest('KEY_INVALID', { fields: [{ path: 'from', code: 'invalid' }] });
+      return gameReconciliation.run({ from, to });
+    });
     registerGameArt(app);
     if (sandboxGames) {
       contractRoute(app, payoutOperatorCalls.sandboxGameFault, { preHandler: guard }, async ({ params: { code }, body: fault }) => {

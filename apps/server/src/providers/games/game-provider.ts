@@ -43,6 +43,17 @@ export interface GameProvider {
   lookupTransfer(ref: string): Promise<'applied' | 'absent'>;
   /** Settled rounds after `cursor` (null: from the start), oldest first, at most `limit`. */
   rounds(cursor: string | null, limit: number): Promise<GameRound[]>;
+  /** The provider's own list of the transfers it applied in [from, to) (reconciliation); absent when its protocol has none. */
+  report?(from: Date, to: Date): Promise<ProviderTransfer[]>;
+}
+
+/** A transfer as the provider's report lists it: our reference (its request id), and what it applied. */
+export interface ProviderTransfer {
+  reference: string;
+  username: string;
+  direction: TransferDirection;
+  amount: number;
+  at: Date;
 }
 
 /**
@@ -87,5 +98,6 @@ export function withDeadline(provider: GameProvider, timeoutMs: number): GamePro
     launch: (credentials) => limit(provider.launch(credentials), 'unreachable'),
     lookupTransfer: (ref) => limit(provider.lookupTransfer(ref), 'unreachable'),
     rounds: (cursor, max) => limit(provider.rounds(cursor, max), 'unreachable'),
+    ...(provider.report ? { report: (from: Date, to: Date) => limit((provider.report as NonNullable<GameProvider['report']>)(from, to), 'unreachable') } : {}),
   };
 }

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { Breaker, BreakerOpen, CallTimeout } from '../../platform/breaker';
-import { ProviderError, type GameCredentials, type GameProvider, type GameRound, type LaunchTarget } from './game-provider';
+import { ProviderError, type GameCredentials, type GameProvider, type GameRound, type LaunchTarget, type ProviderTransfer, type TransferDirection } from './game-provider';
 
 export interface HttpGameOptions {
   /** The provider's API base, e.g. http://127.0.0.1:3100 (GAME_API_URL). */
@@ -86,6 +86,7 @@ export function httpGameProvider(code: string, options: HttpGameOptions): GamePr
     launch: async (login: GameCredentials): Promise<LaunchTarget> => launchTarget(await post('launch', { username: login.username, password: login.password, ...(options.returnUrl ? { returnUrl: options.returnUrl } : {}) }, false)),
     lookupTransfer: async (ref) => ((await post('check-transfer', { requestId: ref }, false)).status === 'APPLIED' ? 'applied' : 'absent'),
     rounds: async (cursor, limit) => roundsOf(await post('rounds', { cursor, limit }, false)),
+    report: async (from, to) => reportOf(await post('report', { from: from.toISOString(), to: to.toISOString() }, false)),
   };
 }
 
@@ -104,6 +105,17 @@ function launchTarget(answer: Record<string, unknown>): LaunchTarget {
   if (!event || typeof event.action !== 'string' || typeof event.fields !== 'object' || event.fields === null) return { link };
   const fields = Object.fromEntries(Object.entries(event.fields as Record<string, unknown>).map(([k, v]) => [k, String(v)]));
   return { link, event: { action: event.action, method: 'POST', fields } };
+}
+
+/** The transfer report, each line checked: a malformed one fails the whole report (nothing is guessed). */
+function reportOf(answer: Record<string, unknown>): ProviderTransfer[] {
+  if (!Array.isArray(answer.transfers)) throw new ProviderError('rejected', 'report: no list in the answer');
+  return answer.transfers.map((t: Record<string, unknown>) => {
+    const at = new Date(String(t.at));
+    const ok = typeof t.requestId === 'string' && typeof t.username === 'string' && (t.direction === 'in' || t.direction === 'out') && Number.isSafeInteger(t.amount) && Number.isFinite(at.getTime());
+    if (!ok) throw new ProviderError('rejected', `report: malformed transfer ${JSON.stringify(t).slice(0, 200)}`);
+    return { reference: t.requestId as string, username: t.username as string, direction: t.direction as TransferDirection, amount: t.amount as number, at };
+  });
 }
 
 /** The round feed's page, each round checked: a malformed one stops the import (nothing is guessed). */

@@ -7,6 +7,7 @@ import { Money } from '../../shared/money';
 import { DataTable, type Column } from '../../shared/Table';
 import { ErrorText, Page } from '../../shared/ui';
 import { dayStart } from '../audit/auditText';
+import { GameRecon } from './GameRecon';
 
 type Answer = CallAnswer<'reconciliation'>;
 type Day = Answer['days'][number];
@@ -145,6 +146,7 @@ export function ReconciliationPage() {
       ) : (
         <DataTable caption={t('recon.items')} columns={itemColumns} rows={data?.items} rowKey={(i) => `${i.kind}-${i.system}-${i.reference}`} loading={report.isPending} />
       )}
+      <GameRecon periodKey={[period, period === 'days' ? from : '', period === 'days' ? to : '']} query={() => periodQuery(period, from, to)} />
     </Page>
   );
 }
