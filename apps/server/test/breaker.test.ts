@@ -84,4 +84,21 @@ describe('Breaker (cockatiel underneath)', () => {
     await expect(b.run(silent)).rejects.toBeInstanceOf(CallTimeout);
     expect(b.state).toBe('open');
   });
+
+  it('runs 50 calls at once without piling their abort listeners on one signal (no MaxListenersExceeded warning)', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const b = breaker();
+      // All 50 are running before the first ends.
+      const calls = Array.from({ length: 50 }, () => b.run(() => new Promise<string>((resolve) => setTimeout(() => resolve('ok'), 20))));
+      expect(await Promise.all(calls)).toHaveLength(50);
+      // Warnings are emitted on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((w) => w === 'MaxListenersExceededWarning')).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
 });

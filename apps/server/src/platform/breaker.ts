@@ -85,6 +85,8 @@ export class Breaker {
     if (this.breaker.state === CircuitState.HalfOpen) throw new BreakerOpen(this.retryAfterMs());
     let outcome: T | DefiniteAnswer;
     try {
+      // Each call's own parent signal: without one, cockatiel hangs every running call's abort
+      // listener on one shared signal, and more than ten at once warn of a leak (MaxListenersExceeded).
       outcome = await this.policy.execute(async ({ signal }) => {
         try {
           return await call(signal);
@@ -92,7 +94,7 @@ export class Breaker {
           if (error instanceof TaskCancelledError || this.options.isFailure(error)) throw error;
           return new DefiniteAnswer(error);
         }
-      });
+      }, new AbortController().signal);
     } catch (error) {
       if (error instanceof BrokenCircuitError) throw new BreakerOpen(this.retryAfterMs());
       if (error instanceof TaskCancelledError) throw new CallTimeout(this.options.timeoutMs);
