@@ -205,7 +205,7 @@ test('bonus in en: deposit, take a bonus, play the demo game until the turnover 
   const game = await tabOpened;
   // The provider's own page, on the sandbox service.
   await game.waitForURL(/\/games\/PG\/play\?t=/);
-  await expect(game.getByTestId('game-balance')).toHaveText('1100.00');
+  await expect(game.getByTestId('game-balance')).toHaveText('1,100.00');
   await game.getByRole('button', { name: 'Bet 100' }).click();
   for (let spin = 0; spin < 3; spin += 1) {
     await game.getByTestId('spin').click();

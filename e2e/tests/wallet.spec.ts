@@ -198,7 +198,7 @@ for (const locale of ['th', 'en'] as const) {
       shown = (await gameBalance.innerText()).trim();
     }
     expect(shown).not.toBe('500.00');
-    const played = Number(shown);
+    const played = Number(shown.replace(/,/g, ''));
 
     // "Back to wallet" leads to the member home; the wallet tab then checks the balance.
     await game.getByTestId('game-back').click();

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config';
 import { ProviderError, withDeadline } from '../src/providers/games/game-provider';
+import { GameReconciliation } from '../src/modules/wallet/game-reconciliation';
 import { httpGameProvider } from '../src/providers/games/http-games';
 import { call, dbKinds, login, OPERATOR_TOKEN, registerMember, startApp, type TestApp } from './helpers';
 
@@ -68,7 +69,7 @@ describe('sandbox service (its own process) and the HTTP transfer-wallet adapter
 
   it('opens a player, transfers in and out once per request id, and refuses what the balance does not cover', async () => {
     const game = httpGameProvider('JOKER', { url: base, secret: SECRET, timeoutMs: 2_000 });
-    const { username } = await game.openAccount('m1');
+    const { username } = await game.openAccount('m1', 'THB');
     expect(await game.balance(username)).toBe(0);
     expect(await game.transfer('in', username, 10_000, 'ref-in-1')).toEqual({ balance: 10_000 });
     // The same request id again: the first answer, nothing moves.
@@ -84,7 +85,7 @@ describe('sandbox service (its own process) and the HTTP transfer-wallet adapter
 
   it('a transfer applied whose answer is dropped is in doubt, and "check transfer" settles it as applied', async () => {
     const game = httpGameProvider('PG', { url: base, secret: SECRET, timeoutMs: 2_000 });
-    const { username } = await game.openAccount('m2');
+    const { username } = await game.openAccount('m2', 'THB');
     await fault('PG', 'drop');
     const error = await game.transfer('in', username, 5_000, 'ref-drop-1').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderError);
@@ -96,7 +97,7 @@ describe('sandbox service (its own process) and the HTTP transfer-wallet adapter
 
   it('past the deadline a transfer is in doubt; one asked about before it arrived is absent and refused for ever', async () => {
     const game = withDeadline(httpGameProvider('SLOTXO', { url: base, secret: SECRET, timeoutMs: 300 }), 500);
-    const { username } = await game.openAccount('m3');
+    const { username } = await game.openAccount('m3', 'THB');
     await fault('SLOTXO', 'timeout');
     await expect(game.transfer('in', username, 1_000, 'ref-timeout-1')).rejects.toMatchObject({ kind: 'unknown' });
     await fault('SLOTXO', 'none');
@@ -107,7 +108,7 @@ describe('sandbox service (its own process) and the HTTP transfer-wallet adapter
 
   it('a provider that is down or refusing is unreachable (nothing happened), and the breaker opens after repeated failures', async () => {
     const game = httpGameProvider('UFABET', { url: base, secret: SECRET, timeoutMs: 1_000, breakerFailures: 2, breakerOpenMs: 60_000 });
-    const { username } = await game.openAccount('m4');
+    const { username } = await game.openAccount('m4', 'THB');
     await fault('UFABET', 'refuse');
     await expect(game.transfer('in', username, 1_000, 'ref-refused-1')).rejects.toMatchObject({ kind: 'unreachable' });
     expect(await game.lookupTransfer('ref-refused-1').catch((e: unknown) => e)).toBeInstanceOf(ProviderError);
@@ -137,7 +138,7 @@ describe('the game provider\'s member side, round feed and report (sandbox servi
 
   it('launches a player into the demo slot: its spins move the provider\'s balance and come back in the round feed, once each', async () => {
     const game = httpGameProvider('PG', { url, secret: SECRET, timeoutMs: 2_000, returnUrl: 'http://localhost:3000/user/home' });
-    const login = await game.openAccount('m5');
+    const login = await game.openAccount('m5', 'THB');
     await game.transfer('in', login.username, 10_000, 'ref-play-1');
     await expect(game.launch({ ...login, password: 'wrong' })).rejects.toMatchObject({ kind: 'rejected' });
     const { link } = await game.launch(login);
@@ -169,9 +170,31 @@ describe('the game provider\'s member side, round feed and report (sandbox servi
     expect(await control(`PG/players/${login.username}`)).toMatchObject({ status: 200, body: { balance: spun.balance * 100 - 1_000 } });
   });
 
+  it('plays a kip player in kip: the page shows ₭ and kip stakes, a baht stake is refused', async () => {
+    const game = httpGameProvider('JILI', { url, secret: SECRET, timeoutMs: 2_000 });
+    const login = await game.openAccount('m7', 'LAK');
+    await game.transfer('in', login.username, 2_000_000, 'ref-kip-1');
+    const { link } = await game.launch(login);
+    const pageHtml = await (await fetch(link)).text();
+    expect(pageHtml).toMatch(/data-currency="LAK">…<\/strong> ₭/);
+    expect(pageHtml).toContain('data-bet="1000"');
+    expect(pageHtml).not.toContain('฿');
+    const token = new URL(link).searchParams.get('t') ?? '';
+    expect(await (await fetch(`${url}/games/JILI/state?t=${token}`)).json()).toMatchObject({ balance: 20_000, currency: 'LAK' });
+    const spin = (bet: number) => fetch(`${url}/games/JILI/spin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ t: token, bet }) });
+    expect((await spin(10)).status).toBe(400);
+    const spun = (await (await spin(1_000)).json()) as { balance: number; win: number };
+    expect(spun.balance).toBe(20_000 - 1_000 + spun.win);
+    // A currency the provider does not hold is refused when the player is opened.
+    const raw = JSON.stringify({ currency: 'USD' });
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const res = await fetch(`${url}/games/JILI/players`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-timestamp': timestamp, 'x-signature': createHmac('sha256', SECRET).update(`${timestamp}.${raw}`).digest('hex') }, body: raw });
+    expect(await res.json()).toEqual({ status: 'BAD_REQUEST', field: 'currency' });
+  });
+
   it('a form-state game answers the login form its app posts; the lobby logs a player in by form', async () => {
     const game = httpGameProvider('UFABET', { url, secret: SECRET, timeoutMs: 2_000 });
-    const login = await game.openAccount('m6');
+    const login = await game.openAccount('m6', 'THB');
     const target = await game.launch(login);
     expect(target.event).toEqual({ action: `${url}/games/UFABET/login`, method: 'POST', fields: { username: login.username, password: login.password } });
     const form = new URLSearchParams({ username: login.username, password: login.password });
@@ -183,7 +206,7 @@ describe('the game provider\'s member side, round feed and report (sandbox servi
 
   it('reports the transfers it applied in a period (the other side of reconciliation), and lists the faults set', async () => {
     const game = httpGameProvider('SLOTXO', { url, secret: SECRET, timeoutMs: 2_000 });
-    const { username } = await game.openAccount('m7');
+    const { username } = await game.openAccount('m7', 'THB');
     await game.transfer('in', username, 2_000, 'ref-report-1');
     await expect(game.transfer('out', username, 9_000, 'ref-report-2')).rejects.toMatchObject({ kind: 'rejected' });
     const body = JSON.stringify({ from: new Date(Date.now() - 60_000).toISOString(), to: new Date(Date.now() + 60_000).toISOString() });
@@ -217,6 +240,7 @@ describe('the SMS gateway (sandbox service)', () => {
   it('keeps what it is sent with the right token, newest first; refuses a wrong token and a malformed number', async () => {
     expect(await send({ to: '66812000001', from: 'Wallet', text: 'one' }, 'not-the-token')).toEqual({ status: 401, body: { status: 'UNAUTHORIZED' } });
     expect(await send({ to: '0812000001', from: 'Wallet', text: 'one' })).toEqual({ status: 400, body: { status: 'BAD_REQUEST', field: 'to' } });
+    expect(await send({ to: '66812000001', from: 'GoldenWalletGoldenWalletGoldenWal', text: 'one' })).toEqual({ status: 400, body: { status: 'BAD_REQUEST', field: 'from' } });
     expect(await send({ to: '66812000001', from: 'Wallet', text: '' })).toEqual({ status: 400, body: { status: 'BAD_REQUEST', field: 'text' } });
     const first = await send({ to: '66812000001', from: 'Wallet', text: 'one' });
     expect(first).toMatchObject({ status: 200, body: { status: 'SENT', messageId: expect.stringMatching(/^SMS[0-9A-F]{16}$/) } });
@@ -327,6 +351,24 @@ describe.each(dbKinds)('transfers to a game over HTTP (%s)', (kind) => {
       await fetch(`${url}/control/games/JOKER/fault`, { method: 'PUT', body: JSON.stringify({ mode: 'none' }) });
     }
     expect((await t.app.inject({ method: 'GET', url: '/api/operator/reconciliation/games?from=2026-11-02T00:00:00Z&to=2026-11-01T00:00:00Z', headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } })).json()).toMatchObject({ message: 'KEY_INVALID' });
+    // A provider whose report lists one of our references twice, and one that reports our PG transfer as its own.
+    const pg = httpGameProvider('PG', { url, secret: SECRET, timeoutMs: 2_000 });
+    const period = { from: new Date(Date.now() - 3_600_000), to: new Date(Date.now() + 1_000) };
+    const listed = await pg.report?.(new Date(0), new Date(Date.now() + 3_600_000)) ?? [];
+    const mine = listed.find((x) => x.reference === out.id);
+    expect(mine).toBeDefined();
+    const faked = await new GameReconciliation(db, {
+      codes: async () => ['PG', 'JILI'],
+      report: async (code) => (code === 'PG' ? [...listed, ...(mine ? [mine] : [])] : mine ? [mine] : []),
+    }, 'Asia/Bangkok').run(period);
+    expect(faked.ok).toBe(false);
+    expect(faked.items.filter((i) => i.reference === out.id).map((i) => `${String(i.kind)}:${String(i.code)}`).sort()).toEqual(['DUPLICATE_AT_PROVIDER:PG', 'UNKNOWN_TO_US:JILI']);
+    // A game our transfers went to whose provider cannot be asked is named, never skipped.
+    const unasked = await new GameReconciliation(db, { codes: async () => [], report: async (code) => (code === 'PG' ? listed : null) }, 'Asia/Bangkok').run(period);
+    expect(unasked).toMatchObject({ checked: ['PG'], unreachable: [] });
+    const none = await new GameReconciliation(db, { codes: async () => [], report: async () => null }, 'Asia/Bangkok').run(period);
+    expect(none.ok).toBe(false);
+    expect(none.unreachable).toContain('PG');
   }, 30_000);
 });
 

@@ -73,16 +73,20 @@ const lobby = (code: string): Answer =>
 <label>Password<input name="password" type="password" autocomplete="current-password" required></label><button type="submit">Log in</button></form></main>`,
   );
 
-function play(code: string, token: string, username: string, lang: keyof typeof DEMO_TEXTS, back: string): Answer {
+/** The stakes offered (major units) and the sign, in the player's currency: a kip player bets in kip. */
+const STAKES = { THB: { bets: [10, 50, 100], sign: '฿' }, LAK: { bets: [1_000, 5_000, 10_000], sign: '₭' } } as const;
+
+function play(code: string, token: string, username: string, lang: keyof typeof DEMO_TEXTS, back: string, currency: keyof typeof STAKES): Answer {
   const words = DEMO_TEXTS[lang];
+  const { bets, sign } = STAKES[currency];
   return html(
     200,
     `${code} — demo`,
     `<main class="game" data-base="/games/${escape(code)}" data-token="${escape(token)}" data-win="${escape(words.win)}" data-no-win="${escape(words.noWin)}" data-not-enough="${escape(words.notEnough)}"><header><h1>${escape(code)}</h1><span class="sandbox">${escape(words.game)}</span></header>
-<p class="player">${escape(username)}</p><p class="balance">${escape(words.balance)} <strong data-testid="game-balance">…</strong> ฿</p>
+<p class="player">${escape(username)}</p><p class="balance">${escape(words.balance)} <strong data-testid="game-balance" data-currency="${currency}">…</strong> ${sign}</p>
 <div class="reels" aria-live="polite"><span>🍒</span><span>🔔</span><span>⭐</span></div>
 <p class="result" data-testid="game-result">&nbsp;</p>
-<div class="bets">${[10, 50, 100].map((bet) => `<button type="button" data-bet="${bet}" data-testid="bet-${bet}">${escape(words.bet)} ${bet}</button>`).join('')}</div>
+<div class="bets">${bets.map((bet) => `<button type="button" data-bet="${bet}" data-testid="bet-${bet}">${escape(words.bet)} ${bet}</button>`).join('')}</div>
 <button type="button" class="spin" data-testid="spin">${escape(words.spin)}</button><a class="back" href="${escape(back)}" data-testid="game-back">${escape(words.back)}</a></main>`,
     words.tag,
   );
@@ -110,14 +114,15 @@ export function memberPages(req: SandboxRequest, state: GamesState, ctx: GamesCo
   const session = liveSession(state, ctx, token);
   if (!session || session.code !== code) return req.method === 'GET' && action === 'play' ? html(401, 'Session ended', '<main class="lobby"><h1>Session ended</h1></main>') : json(401, { message: 'invalid-token' });
   const balance = (): number => (findPlayer(state, code, session.username)?.balance ?? 0) / 100;
+  const currencyOf = (): keyof typeof STAKES => findPlayer(state, code, session.username)?.currency ?? 'THB';
   if (req.method === 'GET' && action === 'play') {
     const lang = req.query.get('lang');
-    return play(code, session.token, session.username, lang === 'th' || lang === 'la' ? lang : 'en', session.returnUrl ?? '/');
+    return play(code, session.token, session.username, lang === 'th' || lang === 'la' ? lang : 'en', session.returnUrl ?? '/', currencyOf());
   }
-  if (req.method === 'GET' && action === 'state') return json(200, { game: code, username: session.username, balance: balance() });
+  if (req.method === 'GET' && action === 'state') return json(200, { game: code, username: session.username, balance: balance(), currency: currencyOf() });
   if (req.method === 'POST' && action === 'spin') {
     const bet = fields(req).bet;
-    if (bet !== 10 && bet !== 50 && bet !== 100) return json(400, { message: 'KEY_INVALID' });
+    if (typeof bet !== 'number' || !(STAKES[currencyOf()].bets as readonly number[]).includes(bet)) return json(400, { message: 'KEY_INVALID' });
     const tenths = draw();
     const played = playRound(state, ctx, code, session.username, bet * 100, tenths / 10);
     if (!played) return json(400, { message: 'MONEY_NOT_ENOUGH' });

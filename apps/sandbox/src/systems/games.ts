@@ -12,6 +12,8 @@ interface Player {
   username: string;
   password: string;
   balance: number;
+  /** The player's currency, set when the operator opens it (THB when a journal from before says none). */
+  currency?: 'THB' | 'LAK';
 }
 
 interface Transfer {
@@ -189,7 +191,9 @@ function api(req: SandboxRequest, state: GamesState, ctx: GamesContext, code: st
   if (!body) return json(400, { status: 'BAD_REQUEST' });
   if (action === 'players') {
     const username = str(body.username, 100) ?? `${code.toLowerCase()}${randomBytes(4).toString('hex')}`;
-    if (!findPlayer(state, code, username)) ctx.commit({ type: 'player', code, player: { username, password: randomBytes(6).toString('hex'), balance: 0 } });
+    if (body.currency !== undefined && body.currency !== 'THB' && body.currency !== 'LAK') return json(400, { status: 'BAD_REQUEST', field: 'currency' });
+    const currency = body.currency === 'LAK' ? 'LAK' : 'THB';
+    if (!findPlayer(state, code, username)) ctx.commit({ type: 'player', code, player: { username, password: randomBytes(6).toString('hex'), balance: 0, currency } });
     const player = findPlayer(state, code, username) as Player;
     return json(200, { status: 'OK', username: player.username, password: player.password });
   }

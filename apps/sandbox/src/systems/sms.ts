@@ -5,7 +5,7 @@
  * received. Protocol: docs/sandbox.md.
  *
  * - `POST /sms/send` `Authorization: Bearer {token}`, JSON `{to, from, text}`: `to` is digits with
- *   the country code (66… or 856…, then 6–15 digits), `from` 1–20 characters, `text` 1–480
+ *   the country code (66…, 856…: 8–18 digits), `from` 1–32 characters, `text` 1–480
  *   characters. Answers `200 {status: "SENT", messageId}`; `401 {status: "UNAUTHORIZED"}`;
  *   `400 {status: "BAD_REQUEST", field}`. A message is never sent twice by the gateway, but a
  *   client that retries after a lost answer sends a second one (as with a real gateway).
@@ -45,9 +45,9 @@ function send(req: SandboxRequest, token: string, ctx: SystemContext<SmsEvent>):
   const body = req.body;
   if (!body) return json(400, { status: 'BAD_REQUEST', field: 'body' });
   const to = typeof body.to === 'string' ? body.to : '';
-  if (!/^(66|856)\d{6,15}$/.test(to)) return json(400, { status: 'BAD_REQUEST', field: 'to' });
+  if (!/^[1-9]\d{7,17}$/.test(to)) return json(400, { status: 'BAD_REQUEST', field: 'to' });
   const from = typeof body.from === 'string' ? body.from : '';
-  if (from.length < 1 || from.length > 20) return json(400, { status: 'BAD_REQUEST', field: 'from' });
+  if (from.length < 1 || from.length > 32) return json(400, { status: 'BAD_REQUEST', field: 'from' });
   const text = typeof body.text === 'string' ? body.text : '';
   if (text.length < 1 || text.length > 480) return json(400, { status: 'BAD_REQUEST', field: 'text' });
   const message: SmsMessage = { messageId: `SMS${randomBytes(8).toString('hex').toUpperCase()}`, to, from, text, at: new Date(ctx.now()).toISOString() };

@@ -26,8 +26,8 @@ export async function ensureSandbox(config: Config, log: (line: string) => void 
   const url = `http://127.0.0.1:${config.SANDBOX_PORT}`;
   const running = await health(url);
   if (running && !orphaned(running)) return { url, child: null };
-  // One started by a server that has died (a crash, a kill) stops within a second: wait for the port, then start our own.
-  if (running) for (let i = 0; i < 50 && (await health(url)); i += 1) await new Promise((done) => setTimeout(done, 100));
+  // One started by a server that has died (a crash, a kill) stops within a second (up to 15 s on a loaded machine): wait for the port, then start our own.
+  if (running) for (let i = 0; i < 150 && (await health(url)); i += 1) await new Promise((done) => setTimeout(done, 100));
   const here = dirname(fileURLToPath(import.meta.url));
   const bundled = join(here, 'sandbox.js');
   const args = existsSync(bundled) ? [bundled] : ['--import', 'tsx', resolve(here, '../../../sandbox/src/main.ts')];

@@ -99,12 +99,13 @@ export const reconciliationSchema = z.looseObject({
 /**
  * Added: transfers between wallets and game providers against each provider's own report of them.
  * `kind` of an item: NOT_AT_PROVIDER (we booked it, the provider has no such transfer),
- * UNKNOWN_TO_US (the provider applied a transfer we have not booked), AMOUNT_MISMATCH,
+ * UNKNOWN_TO_US (the provider applied a transfer we have not booked at it), DUPLICATE_AT_PROVIDER (its
+ * report lists one of our references twice), AMOUNT_MISMATCH,
  * DIRECTION_MISMATCH, PLAYER_MISMATCH (the provider applied it to another player), FAILED_BUT_APPLIED
  * (we gave the money back, the provider applied it), PENDING (in doubt, being settled by asking:
  * not a breach). Amounts in major units of the member's currency.
  */
-export const gameReconKinds = ['NOT_AT_PROVIDER', 'UNKNOWN_TO_US', 'AMOUNT_MISMATCH', 'DIRECTION_MISMATCH', 'PLAYER_MISMATCH', 'FAILED_BUT_APPLIED', 'PENDING'] as const;
+export const gameReconKinds = ['NOT_AT_PROVIDER', 'UNKNOWN_TO_US', 'DUPLICATE_AT_PROVIDER', 'AMOUNT_MISMATCH', 'DIRECTION_MISMATCH', 'PLAYER_MISMATCH', 'FAILED_BUT_APPLIED', 'PENDING'] as const;
 export const gameReconDaySchema = z.object({ day: z.string(), code: z.string(), currency: z.enum(['THB', 'LAK']), matched: z.number().int(), matchedAmount: z.number(), open: z.number().int(), openAmount: z.number() });
 export const gameReconItemSchema = z.object({
   kind: z.enum(gameReconKinds),

@@ -17,15 +17,18 @@
     reel.style.color = colours[index];
   }
   reels.forEach(function (reel, i) { paint(reel, [3, 4, 5][i] || 0); });
-  var bet = 10;
-  function show(balance) { balanceEl.textContent = balance.toFixed(2); }
+  // The first stake offered (in the player's currency) until another is chosen; kip shows no decimals.
+  var firstBet = root.querySelector('[data-bet]');
+  var bet = Number(firstBet.getAttribute('data-bet'));
+  var decimals = balanceEl.getAttribute('data-currency') === 'LAK' ? 0 : 2;
+  function show(balance) { balanceEl.textContent = balance.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals }); }
   root.querySelectorAll('[data-bet]').forEach(function (button) {
     button.addEventListener('click', function () {
       bet = Number(button.getAttribute('data-bet'));
       root.querySelectorAll('[data-bet]').forEach(function (b) { b.classList.toggle('active', b === button); });
     });
   });
-  root.querySelector('[data-bet="10"]').classList.add('active');
+  firstBet.classList.add('active');
   fetch(base + '/state?t=' + encodeURIComponent(token)).then(function (r) { return r.json(); }).then(function (s) { show(s.balance); });
   spinButton.addEventListener('click', function () {
     spinButton.disabled = true;
@@ -43,7 +46,7 @@
           if (!res.ok) { resultEl.textContent = root.dataset.notEnough || 'Not enough balance'; return; }
           var win = res.body.multiplier > 0;
           if (win) reels.forEach(function (reel) { paint(reel, Math.min(5, Math.round(res.body.multiplier))); });
-          resultEl.textContent = win ? (root.dataset.win || 'WIN') + ' ' + res.body.win.toFixed(2) + ' (x' + res.body.multiplier + ')' : root.dataset.noWin || 'No win';
+          resultEl.textContent = win ? (root.dataset.win || 'WIN') + ' ' + res.body.win.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals }) + ' (x' + res.body.multiplier + ')' : root.dataset.noWin || 'No win';
           resultEl.className = 'result ' + (win ? 'win' : 'lose');
           show(res.body.balance);
         }, 600);

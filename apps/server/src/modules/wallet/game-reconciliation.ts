@@ -17,6 +17,9 @@ export interface GameReports {
   report(code: string, from: Date, to: Date): Promise<ProviderTransfer[] | null>;
 }
 
+/** The game of a wallet ↔ game transfer. */
+const codeOf = (op: { source: string; target: string }): string => (op.source === WALLET_CODE ? op.target : op.source);
+
 /** How far around the period the provider's report is read: its clock and ours differ a little, and an in-doubt transfer is applied a moment after we recorded it. */
 const MARGIN_MS = 3_600_000;
 
@@ -53,16 +56,23 @@ export class GameReconciliation {
   async run(period: { from: Date; to: Date }): Promise<Report> {
     const { from, to } = period;
     const ours = await this.ours({ from, to });
-    const codes = await this.reports.codes();
+    // Every provider of the catalogue (active or not) and every one our transfers went to: one we cannot ask is named, never skipped.
+    const codes = [...new Set([...(await this.reports.codes()), ...ours.map(codeOf)])];
     const checked: string[] = [];
     const unreachable: string[] = [];
+    /** The provider's transfers by provider and reference; a reference it lists twice is a breach of its own. */
     const theirs = new Map<string, ProviderTransfer & { code: string }>();
+    const twice: Array<ProviderTransfer & { code: string }> = [];
     await Promise.all(
       codes.map(async (code) => {
         const list = await this.reports.report(code, new Date(from.getTime() - MARGIN_MS), new Date(to.getTime() + MARGIN_MS));
         if (!list) return void unreachable.push(code);
         checked.push(code);
-        for (const t of list) theirs.set(t.reference, { ...t, code });
+        for (const t of list) {
+          const key = `${code}|${t.reference}`;
+          if (theirs.has(key)) twice.push({ ...t, code });
+          else theirs.set(key, { ...t, code });
+        }
       }),
     );
     const asked = new Set(checked);
@@ -82,12 +92,12 @@ export class GameReconciliation {
     };
     const seen = new Set<string>();
     for (const op of ours) {
-      const code = op.source === WALLET_CODE ? op.target : op.source;
+      const code = codeOf(op);
       const direction = op.source === WALLET_CODE ? 'in' : 'out';
       const currency = op.currency === 'LAK' ? 'LAK' : 'THB';
       const day = siteDay(op.created_at);
-      const their = theirs.get(op.id);
-      seen.add(op.id);
+      const their = theirs.get(`${code}|${op.id}`);
+      seen.add(`${code}|${op.id}`);
       const item = (kind: Item['kind']): Item => ({
         kind,
         code,
@@ -110,25 +120,23 @@ export class GameReconciliation {
         count(day, code, currency, false, op.amount);
       } else if (op.status === 'SUCCESS') count(day, code, currency, true, op.amount);
     }
-    // What the provider applied in the period that we did not meet above: booked in another period, or never.
-    const rest = [...theirs.values()].filter((t) => !seen.has(t.reference) && t.at >= from && t.at < to);
+    // What a provider applied in the period that we did not meet above: booked in another period
+    // (checked with that period), or never booked at that provider (unknown to us).
+    const rest = [...theirs.entries()].filter(([key, t]) => !seen.has(key) && t.at >= from && t.at < to).map(([, t]) => t);
     const elsewhere = new Map((await this.ours({ ids: rest.map((t) => t.reference) })).map((r) => [r.id, r]));
+    const outside = async (t: ProviderTransfer & { code: string }, kind: Item['kind']) => {
+      // Whose game account the provider moved money on (its currency is the member's).
+      const player = await this.player(t.code, t.username);
+      const currency = player ? (player.currency === 'LAK' ? 'LAK' : 'THB') : null;
+      items.push({ kind, code: t.code, reference: t.reference, amount: null, currency, at: t.at.toISOString(), memberId: player?.member_id ?? null, theirs: { username: t.username, direction: t.direction, amount: toBaht(t.amount) } });
+      if (currency) count(siteDay(t.at), t.code, currency, false, t.amount);
+    };
     for (const t of rest) {
       const op = elsewhere.get(t.reference);
-      if (op && op.status !== 'FAILED') continue; // booked (or in doubt) in another period: checked there
-      // Whose game account the provider moved money on (its currency is the member's).
-      const player = op ? { member_id: op.member_id, currency: op.currency } : await this.player(t.code, t.username);
-      items.push({
-        kind: op ? 'FAILED_BUT_APPLIED' : 'UNKNOWN_TO_US',
-        code: t.code,
-        reference: t.reference,
-        amount: op ? toBaht(op.amount) : null,
-        currency: player ? (player.currency === 'LAK' ? 'LAK' : 'THB') : null,
-        at: t.at.toISOString(),
-        memberId: player?.member_id ?? null,
-        theirs: { username: t.username, direction: t.direction, amount: toBaht(t.amount) },
-      });
+      if (op && codeOf(op) === t.code) continue;
+      await outside(t, 'UNKNOWN_TO_US');
     }
+    for (const t of twice) if (t.at >= from && t.at < to) await outside(t, 'DUPLICATE_AT_PROVIDER');
     items.sort((a, b) => a.at.localeCompare(b.at));
     const ok = unreachable.length === 0 && items.every((i) => i.kind === 'PENDING');
     return {

@@ -4,7 +4,7 @@ import { toBaht } from '@mw/contract/money';
 import type { DB } from '../../db/schema';
 import { AppError, conflict, notFound } from '../../lib/errors';
 import type { SecretBox } from '../../lib/secret-box';
-import { account, balances, openGameAccount, type AccountId } from '../../money';
+import { account, balances, memberCurrency, openGameAccount, type AccountId } from '../../money';
 import { bookGameResult } from '../../money';
 import { CATALOGUE } from '../../providers/games/catalogue';
 import { ProviderError, type GameProvider, type LaunchTarget } from '../../providers/games/game-provider';
@@ -147,7 +147,7 @@ export class GameService {
     if (existing) throw conflict('SLOT_ALREADY_ACTIVE');
     let credentials;
     try {
-      credentials = await this.providers(code).openAccount(memberId);
+      credentials = await this.providers(code).openAccount(memberId, await memberCurrency(this.db, memberId));
     } catch (error) {
       if (error instanceof ProviderError) throw new AppError(502, 'GAME_ACTIVATION_FAIL');
       throw error;

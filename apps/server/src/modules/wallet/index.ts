@@ -202,8 +202,9 @@ CREATE INDEX withdrawal_payouts_processing ON withdrawal_payouts (updated_at) WH
     services.gameReconciliation = new GameReconciliation(
       db,
       {
-        // Transfer-wallet providers with a report call (a seamless game has no transfers to compare).
-        codes: async () => (await games.catalogue()).map((g) => g.code).filter((code) => games.provider(code).report !== undefined),
+        // Every game of the catalogue, active or not, whose provider has a report call (the
+        // reconciliation adds the games our transfers went to: one that cannot report is named).
+        codes: async () => (await db.selectFrom('games').select('code').execute()).map((g) => g.code).filter((code) => games.provider(code).report !== undefined),
         report: async (code, from, to) => {
           try {
             return (await games.provider(code).report?.(from, to)) ?? null;
@@ -231,7 +232,8 @@ CREATE INDEX withdrawal_payouts_processing ON withdrawal_payouts (updated_at) WH
     contractRoute(app, depositOperatorCalls.reconciliationGames, { preHandler: guard }, async ({ query }) => {
       const to = query.to ? new Date(query.to) : new Date();
       const from = query.from ? new Date(query.from) : new Date(to.getTime() - 86_400_000);
-      if (!(from.getTime() < to.getTime())) throw badRequest('KEY_INVALID', { fields: [{ path: 'from', code: 'invalid' }] });
+      // At most 92 days: each provider lists the whole period in one answer.
+      if (!(from.getTime() < to.getTime()) || to.getTime() - from.getTime() > 92 * 86_400_000) throw badRequest('KEY_INVALID', { fields: [{ path: 'from', code: 'invalid' }] });
       return gameReconciliation.run({ from, to });
     });
     registerGameArt(app);

@@ -34,7 +34,8 @@ export interface GameRound {
  */
 export interface GameProvider {
   readonly code: string;
-  openAccount(memberId: string): Promise<GameCredentials>;
+  /** Opens the member's player, in the member's currency (the provider's balance and pages are in it). */
+  openAccount(memberId: string, currency: 'THB' | 'LAK'): Promise<GameCredentials>;
   balance(username: string): Promise<number>;
   /** `in` moves money into the game account, `out` takes it out. Answers the new game balance. */
   transfer(direction: TransferDirection, username: string, amount: number, ref: string): Promise<{ balance: number }>;
@@ -75,9 +76,9 @@ export class ProviderError extends Error {
 
 /** Gives every provider call a deadline; a transfer past it is in doubt, anything else failed. */
 export function withDeadline(provider: GameProvider, timeoutMs: number): GameProvider {
-  const limit = <T>(work: Promise<T>, kindOnTimeout: ProviderErrorKind): Promise<T> =>
+  const limit = <T>(work: Promise<T>, kindOnTimeout: ProviderErrorKind, ms = timeoutMs): Promise<T> =>
     new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new ProviderError(kindOnTimeout, `${provider.code} timed out after ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(() => reject(new ProviderError(kindOnTimeout, `${provider.code} timed out after ${ms} ms`)), ms);
       work.then(
         (value) => {
           clearTimeout(timer);
@@ -91,13 +92,14 @@ export function withDeadline(provider: GameProvider, timeoutMs: number): GamePro
     });
   return {
     code: provider.code,
-    openAccount: (memberId) => limit(provider.openAccount(memberId), 'unreachable'),
+    openAccount: (memberId, currency) => limit(provider.openAccount(memberId, currency), 'unreachable'),
     balance: (username) => limit(provider.balance(username), 'unreachable'),
     transfer: (direction, username, amount, ref) => limit(provider.transfer(direction, username, amount, ref), 'unknown'),
     resetPassword: (username) => limit(provider.resetPassword(username), 'unreachable'),
     launch: (credentials) => limit(provider.launch(credentials), 'unreachable'),
     lookupTransfer: (ref) => limit(provider.lookupTransfer(ref), 'unreachable'),
     rounds: (cursor, max) => limit(provider.rounds(cursor, max), 'unreachable'),
-    ...(provider.report ? { report: (from: Date, to: Date) => limit((provider.report as NonNullable<GameProvider['report']>)(from, to), 'unreachable') } : {}),
+    // A report lists a whole period: a longer deadline than a member's call.
+    ...(provider.report ? { report: (from: Date, to: Date) => limit((provider.report as NonNullable<GameProvider['report']>)(from, to), 'unreachable', Math.max(timeoutMs, 30_000)) } : {}),
   };
 }

@@ -37,12 +37,23 @@ class Answered extends Error {
  *   (`unknown`), settled by "check transfer" (`lookupTransfer`). A transfer is never retried
  *   blindly; its request id makes a repeat safe, but the service asks instead.
  */
+/** Deadline of a report call (the provider lists a whole period's transfers). */
+const REPORT_TIMEOUT_MS = 30_000;
+
 export function httpGameProvider(code: string, options: HttpGameOptions): GameProvider {
   const base = options.url.replace(/\/+$/, '');
   const breaker = new Breaker({
     failures: options.breakerFailures ?? 5,
     openMs: options.breakerOpenMs ?? 10_000,
     timeoutMs: options.timeoutMs,
+    isFailure: (error) => !(error instanceof Answered) || error.httpStatus >= 500,
+  });
+  // The reconciliation's report call: its own breaker and a longer deadline (a long list), so a
+  // slow or failing report never opens the breaker members' transfers go through.
+  const reportBreaker = new Breaker({
+    failures: options.breakerFailures ?? 5,
+    openMs: options.breakerOpenMs ?? 10_000,
+    timeoutMs: Math.max(options.timeoutMs, REPORT_TIMEOUT_MS),
     isFailure: (error) => !(error instanceof Answered) || error.httpStatus >= 500,
   });
 
@@ -52,7 +63,7 @@ export function httpGameProvider(code: string, options: HttpGameOptions): GamePr
     const signature = createHmac('sha256', options.secret).update(`${timestamp}.${raw}`).digest('hex');
     let sent = false;
     try {
-      return await breaker.run(async (signal) => {
+      return await (action === 'report' ? reportBreaker : breaker).run(async (signal) => {
         sent = true;
         const response = await fetch(`${base}/games/${code}/${action}`, {
           method: 'POST',
@@ -79,7 +90,7 @@ export function httpGameProvider(code: string, options: HttpGameOptions): GamePr
   const credentials = (answer: Record<string, unknown>): GameCredentials => ({ username: String(answer.username), password: String(answer.password) });
   return {
     code,
-    openAccount: async () => credentials(await post('players', {}, false)),
+    openAccount: async (_memberId, currency) => credentials(await post('players', { currency }, false)),
     balance: async (username) => Number((await post('balance', { username }, false)).balance),
     transfer: async (direction, username, amount, ref) => ({ balance: Number((await post('transfer', { username, direction, amount, requestId: ref }, true)).balance) }),
     resetPassword: async (username) => credentials(await post('password', { username }, false)),

@@ -68,6 +68,7 @@ export const reconEn = {
       kinds: {
         NOT_AT_PROVIDER: 'We booked it; the provider has no such transfer',
         UNKNOWN_TO_US: 'The provider made a transfer we never booked',
+        DUPLICATE_AT_PROVIDER: 'The provider lists this transfer twice',
         AMOUNT_MISMATCH: 'Amount differs',
         DIRECTION_MISMATCH: 'Direction differs',
         PLAYER_MISMATCH: 'Another player at the provider',

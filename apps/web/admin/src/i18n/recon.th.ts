@@ -70,6 +70,7 @@ export const reconTh: Pick<AdminMessages, 'recon' | 'auditSay'> = {
       kinds: {
         NOT_AT_PROVIDER: 'เราบันทึกแล้ว แต่ผู้ให้บริการไม่มีการโอนนี้',
         UNKNOWN_TO_US: 'ผู้ให้บริการโอนรายการที่เราไม่ได้บันทึก',
+        DUPLICATE_AT_PROVIDER: 'ผู้ให้บริการแสดงการโอนนี้ซ้ำสองครั้ง',
         AMOUNT_MISMATCH: 'ยอดเงินไม่ตรงกัน',
         DIRECTION_MISMATCH: 'ทิศทางการโอนไม่ตรงกัน',
         PLAYER_MISMATCH: 'เป็นผู้เล่นคนอื่นที่ผู้ให้บริการ',
