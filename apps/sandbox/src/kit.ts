@@ -20,7 +20,7 @@ export const FAULT_MODES: readonly FaultMode[] = ['none', 'refuse', 'delay', 'ti
 export interface Fault {
   mode: FaultMode;
   latencyMs: number;
-  /** Only calls whose last path segment is one of these (e.g. `transfer`); every call when absent. */
+  /** Only calls whose last path segment is one of these (e.g. `transfer`; `webhook` for the webhooks a system sends); every call when absent. */
   on?: string[];
 }
 

@@ -65,7 +65,9 @@ function outbound(faultOf: (system: string, key: string) => Fault) {
   const held = new Map<string, () => Promise<void>>();
   return (system: string) =>
     async (url: string, body: unknown, secret: string, key = '*'): Promise<{ status: number; body: unknown } | null> => {
-      const fault = faultOf(system, key);
+      // A fault set only on some calls (`on`) leaves webhooks alone unless `webhook` is one of them.
+      const set = faultOf(system, key);
+      const fault = set.on && !set.on.includes('webhook') ? NONE : set;
       const raw = JSON.stringify(body);
       const once = async (): Promise<{ status: number; body: unknown } | null> => {
         const timestamp = String(Math.floor(Date.now() / 1000));

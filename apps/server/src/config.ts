@@ -212,6 +212,8 @@ const envSchema = z.object({
   SANDBOX_GAME_SECRET: z.string().min(8, 'must be at least 8 characters').default('sandbox-game-secret'),
   /** The bearer token of the sandbox service's SMS gateway (the same on both sides, as the game secret). */
   SANDBOX_SMS_TOKEN: z.string().min(8, 'must be at least 8 characters').default('sandbox-sms-token'),
+  /** The secret of the sandbox service's e-wallet API (the same on both sides, as the game secret). */
+  SANDBOX_EWALLET_SECRET: z.string().min(8, 'must be at least 8 characters').default('sandbox-ewallet-secret'),
   /** GAME_PROVIDER=http: the game API's base URL (e.g. http://127.0.0.1:3100, `npm run sandbox`). */
   GAME_API_URL: z.string().regex(/^https?:\/\//, 'must be an http(s):// URL').optional(),
   /** GAME_PROVIDER=http: the HMAC-SHA256 secret of its signed requests. */

@@ -78,6 +78,8 @@ export async function startApp(kind: DbKind, env: Record<string, string> = {}, s
   const database = await openDatabase(config, kind === 'embedded' ? { embeddedTemplate: await embeddedTemplate() } : {});
   const { app, services } = await buildApp(config, database);
   await app.ready();
+  // Listening (on a free port): the sandbox service's systems call us back over the network (webhooks).
+  await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     app,
     services,
@@ -247,11 +249,7 @@ export async function recordOutside(t: TestApp, path: string, body: unknown): Pr
         .values({ trans_ref: text('transRef'), from_bank_code: text('fromBankCode'), from_account_no: text('fromAccountNo'), from_name: '', to_bank_code: text('toBankCode'), to_account_no: text('toAccountNo'), to_name: '', amount: minor, currency: text('currency') || 'THB', at: new Date(at) })
         .execute();
     } else if (path.startsWith('/api/webhooks/ewallet/') && /^[A-Za-z0-9_-]{6,64}$/.test(text('transferId'))) {
-      await db
-        .insertInto('sandbox_ewallet_transfers')
-        .values({ id: text('transferId'), from_phone: text('fromPhone'), to_phone: text('toPhone'), amount: minor, at: new Date(at) })
-        .onConflict((oc) => oc.column('id').doNothing())
-        .execute();
+      await t.services.deposits.sandboxEwallet?.record({ transferId: text('transferId'), fromPhone: text('fromPhone'), toPhone: text('toPhone'), amount: minor, at: new Date(at) });
     }
   } catch {
     // Not something the outside system could have recorded (a bad date, a missing field): left out.

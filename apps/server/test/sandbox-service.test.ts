@@ -1,11 +1,20 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config';
 import { ProviderError, withDeadline } from '../src/providers/games/game-provider';
 import { GameReconciliation } from '../src/modules/wallet/game-reconciliation';
+import { ewalletOf } from '../src/modules/deposit';
 import { httpGameProvider } from '../src/providers/games/http-games';
+import { EWalletUnavailable, VoucherRefused } from '../src/providers/ewallet/ewallet';
+import { HttpEWallet } from '../src/providers/ewallet/http-ewallet';
+import { verifyWebhook } from '../src/providers/payments/signing';
+import { startSandbox as startSandboxService } from '../../sandbox/src/server';
 import { call, dbKinds, login, OPERATOR_TOKEN, registerMember, startApp, type TestApp } from './helpers';
 
 const SECRET = 'test-sandbox-secret';
@@ -20,9 +29,6 @@ async function freePort(): Promise<number> {
     });
   });
 }
-
-let child: ChildProcess;
-let base = '';
 
 async function startSandbox(port: number): Promise<ChildProcess> {
   const proc = spawn(process.execPath, ['--import', 'tsx', 'apps/sandbox/src/main.ts'], {
@@ -40,35 +46,42 @@ async function startSandbox(port: number): Promise<ChildProcess> {
   throw new Error('sandbox did not start');
 }
 
-const fault = (code: string, mode: string, latencyMs = 0) =>
-  fetch(`${base}/control/games/${code}/fault`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode, latencyMs }) });
-
-describe('sandbox service (its own process) and the HTTP transfer-wallet adapter', () => {
+/** A sandbox service process of the describe block's own: started before its tests (and before the block's own beforeAll), stopped after. */
+function ownSandbox(): { readonly url: string } {
+  const sandbox = { url: '' };
+  let proc: ChildProcess | undefined;
   beforeAll(async () => {
     const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    child = await startSandbox(port);
+    sandbox.url = `http://127.0.0.1:${port}`;
+    proc = await startSandbox(port);
   }, 20_000);
   afterAll(() => {
-    child.kill('SIGTERM');
+    proc?.kill('SIGTERM');
   });
+  return sandbox;
+}
+
+describe('sandbox service (its own process) and the HTTP transfer-wallet adapter', () => {
+  const sandbox = ownSandbox();
+  const fault = (code: string, mode: string, latencyMs = 0) =>
+    fetch(`${sandbox.url}/control/games/${code}/fault`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode, latencyMs }) });
 
   it('answers GET /health and refuses unsigned, forged and stale calls with 401', async () => {
-    expect((await (await fetch(`${base}/health`)).json()) as unknown).toMatchObject({ ok: true });
+    expect((await (await fetch(`${sandbox.url}/health`)).json()) as unknown).toMatchObject({ ok: true });
     const body = JSON.stringify({});
-    const unsigned = await fetch(`${base}/games/JOKER/players`, { method: 'POST', body });
+    const unsigned = await fetch(`${sandbox.url}/games/JOKER/players`, { method: 'POST', body });
     expect(unsigned.status).toBe(401);
     const stale = String(Math.floor(Date.now() / 1000) - 301);
     const staleSig = createHmac('sha256', SECRET).update(`${stale}.${body}`).digest('hex');
-    const old = await fetch(`${base}/games/JOKER/players`, { method: 'POST', body, headers: { 'x-timestamp': stale, 'x-signature': staleSig } });
+    const old = await fetch(`${sandbox.url}/games/JOKER/players`, { method: 'POST', body, headers: { 'x-timestamp': stale, 'x-signature': staleSig } });
     expect(old.status).toBe(401);
     const now = String(Math.floor(Date.now() / 1000));
     const forged = createHmac('sha256', 'another-secret').update(`${now}.${body}`).digest('hex');
-    expect((await fetch(`${base}/games/JOKER/players`, { method: 'POST', body, headers: { 'x-timestamp': now, 'x-signature': forged } })).status).toBe(401);
+    expect((await fetch(`${sandbox.url}/games/JOKER/players`, { method: 'POST', body, headers: { 'x-timestamp': now, 'x-signature': forged } })).status).toBe(401);
   });
 
   it('opens a player, transfers in and out once per request id, and refuses what the balance does not cover', async () => {
-    const game = httpGameProvider('JOKER', { url: base, secret: SECRET, timeoutMs: 2_000 });
+    const game = httpGameProvider('JOKER', { url: sandbox.url, secret: SECRET, timeoutMs: 2_000 });
     const { username } = await game.openAccount('m1', 'THB');
     expect(await game.balance(username)).toBe(0);
     expect(await game.transfer('in', username, 10_000, 'ref-in-1')).toEqual({ balance: 10_000 });
@@ -84,7 +97,7 @@ describe('sandbox service (its own process) and the HTTP transfer-wallet adapter
   });
 
   it('a transfer applied whose answer is dropped is in doubt, and "check transfer" settles it as applied', async () => {
-    const game = httpGameProvider('PG', { url: base, secret: SECRET, timeoutMs: 2_000 });
+    const game = httpGameProvider('PG', { url: sandbox.url, secret: SECRET, timeoutMs: 2_000 });
     const { username } = await game.openAccount('m2', 'THB');
     await fault('PG', 'drop');
     const error = await game.transfer('in', username, 5_000, 'ref-drop-1').catch((e: unknown) => e);
@@ -96,7 +109,7 @@ describe('sandbox service (its own process) and the HTTP transfer-wallet adapter
   });
 
   it('past the deadline a transfer is in doubt; one asked about before it arrived is absent and refused for ever', async () => {
-    const game = withDeadline(httpGameProvider('SLOTXO', { url: base, secret: SECRET, timeoutMs: 300 }), 500);
+    const game = withDeadline(httpGameProvider('SLOTXO', { url: sandbox.url, secret: SECRET, timeoutMs: 300 }), 500);
     const { username } = await game.openAccount('m3', 'THB');
     await fault('SLOTXO', 'timeout');
     await expect(game.transfer('in', username, 1_000, 'ref-timeout-1')).rejects.toMatchObject({ kind: 'unknown' });
@@ -107,7 +120,7 @@ describe('sandbox service (its own process) and the HTTP transfer-wallet adapter
   });
 
   it('a provider that is down or refusing is unreachable (nothing happened), and the breaker opens after repeated failures', async () => {
-    const game = httpGameProvider('UFABET', { url: base, secret: SECRET, timeoutMs: 1_000, breakerFailures: 2, breakerOpenMs: 60_000 });
+    const game = httpGameProvider('UFABET', { url: sandbox.url, secret: SECRET, timeoutMs: 1_000, breakerFailures: 2, breakerOpenMs: 60_000 });
     const { username } = await game.openAccount('m4', 'THB');
     await fault('UFABET', 'refuse');
     await expect(game.transfer('in', username, 1_000, 'ref-refused-1')).rejects.toMatchObject({ kind: 'unreachable' });
@@ -121,38 +134,29 @@ describe('sandbox service (its own process) and the HTTP transfer-wallet adapter
 });
 
 describe('the game provider\'s member side, round feed and report (sandbox service)', () => {
-  let proc: ChildProcess;
-  let url = '';
+  const sandbox = ownSandbox();
   const control = async (path: string, body?: unknown) => {
-    const res = await fetch(`${url}/control/games/${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${sandbox.url}/control/games/${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
-  beforeAll(async () => {
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
-    proc = await startSandbox(port);
-  }, 20_000);
-  afterAll(() => {
-    proc.kill('SIGTERM');
-  });
 
   it('launches a player into the demo slot: its spins move the provider\'s balance and come back in the round feed, once each', async () => {
-    const game = httpGameProvider('PG', { url, secret: SECRET, timeoutMs: 2_000, returnUrl: 'http://localhost:3000/user/home' });
+    const game = httpGameProvider('PG', { url: sandbox.url, secret: SECRET, timeoutMs: 2_000, returnUrl: 'http://localhost:3000/user/home' });
     const login = await game.openAccount('m5', 'THB');
     await game.transfer('in', login.username, 10_000, 'ref-play-1');
     await expect(game.launch({ ...login, password: 'wrong' })).rejects.toMatchObject({ kind: 'rejected' });
     const { link } = await game.launch(login);
-    expect(link).toMatch(new RegExp(`^${url}/games/PG/play\\?t=`));
+    expect(link).toMatch(new RegExp(`^${sandbox.url}/games/PG/play\\?t=`));
     const pageHtml = await (await fetch(`${link}&lang=th`)).text();
     expect(pageHtml).toContain('ยอดเงิน');
     expect(pageHtml).toContain('href="http://localhost:3000/user/home"');
     const token = new URL(link).searchParams.get('t') ?? '';
-    expect(await (await fetch(`${url}/games/PG/state?t=${token}`)).json()).toMatchObject({ game: 'PG', balance: 100 });
-    const spin = (bet: unknown) => fetch(`${url}/games/PG/spin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ t: token, bet }) });
+    expect(await (await fetch(`${sandbox.url}/games/PG/state?t=${token}`)).json()).toMatchObject({ game: 'PG', balance: 100 });
+    const spin = (bet: unknown) => fetch(`${sandbox.url}/games/PG/spin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ t: token, bet }) });
     expect((await spin(7)).status).toBe(400);
     const spun = (await (await spin(10)).json()) as { balance: number; win: number };
     expect(spun.balance).toBe(100 - 10 + spun.win);
-    expect((await fetch(`${url}/games/PG/state?t=forged`)).status).toBe(401);
+    expect((await fetch(`${sandbox.url}/games/PG/state?t=forged`)).status).toBe(401);
     // A round played by the control API, dated last week.
     const lastWeek = new Date(Date.now() - 7 * 86_400_000).toISOString();
     expect(await control('PG/spin', { username: login.username, stake: 1_000, multiplier: 0, settledAt: lastWeek })).toMatchObject({ status: 200, body: { balance: spun.balance * 100 - 1_000 } });
@@ -166,12 +170,12 @@ describe('the game provider\'s member side, round feed and report (sandbox servi
     expect(rest[0]?.settledAt.toISOString()).toBe(lastWeek);
     expect(await game.rounds(rest[0]?.cursor ?? null, 100)).toEqual([]);
     // Other games' rounds are not in this game's feed.
-    expect(await httpGameProvider('JOKER', { url, secret: SECRET, timeoutMs: 2_000 }).rounds(null, 100)).toEqual([]);
+    expect(await httpGameProvider('JOKER', { url: sandbox.url, secret: SECRET, timeoutMs: 2_000 }).rounds(null, 100)).toEqual([]);
     expect(await control(`PG/players/${login.username}`)).toMatchObject({ status: 200, body: { balance: spun.balance * 100 - 1_000 } });
   });
 
   it('plays a kip player in kip: the page shows ₭ and kip stakes, a baht stake is refused', async () => {
-    const game = httpGameProvider('JILI', { url, secret: SECRET, timeoutMs: 2_000 });
+    const game = httpGameProvider('JILI', { url: sandbox.url, secret: SECRET, timeoutMs: 2_000 });
     const login = await game.openAccount('m7', 'LAK');
     await game.transfer('in', login.username, 2_000_000, 'ref-kip-1');
     const { link } = await game.launch(login);
@@ -180,62 +184,53 @@ describe('the game provider\'s member side, round feed and report (sandbox servi
     expect(pageHtml).toContain('data-bet="1000"');
     expect(pageHtml).not.toContain('฿');
     const token = new URL(link).searchParams.get('t') ?? '';
-    expect(await (await fetch(`${url}/games/JILI/state?t=${token}`)).json()).toMatchObject({ balance: 20_000, currency: 'LAK' });
-    const spin = (bet: number) => fetch(`${url}/games/JILI/spin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ t: token, bet }) });
+    expect(await (await fetch(`${sandbox.url}/games/JILI/state?t=${token}`)).json()).toMatchObject({ balance: 20_000, currency: 'LAK' });
+    const spin = (bet: number) => fetch(`${sandbox.url}/games/JILI/spin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ t: token, bet }) });
     expect((await spin(10)).status).toBe(400);
     const spun = (await (await spin(1_000)).json()) as { balance: number; win: number };
     expect(spun.balance).toBe(20_000 - 1_000 + spun.win);
     // A currency the provider does not hold is refused when the player is opened.
     const raw = JSON.stringify({ currency: 'USD' });
     const timestamp = String(Math.floor(Date.now() / 1000));
-    const res = await fetch(`${url}/games/JILI/players`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-timestamp': timestamp, 'x-signature': createHmac('sha256', SECRET).update(`${timestamp}.${raw}`).digest('hex') }, body: raw });
+    const res = await fetch(`${sandbox.url}/games/JILI/players`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-timestamp': timestamp, 'x-signature': createHmac('sha256', SECRET).update(`${timestamp}.${raw}`).digest('hex') }, body: raw });
     expect(await res.json()).toEqual({ status: 'BAD_REQUEST', field: 'currency' });
   });
 
   it('a form-state game answers the login form its app posts; the lobby logs a player in by form', async () => {
-    const game = httpGameProvider('UFABET', { url, secret: SECRET, timeoutMs: 2_000 });
+    const game = httpGameProvider('UFABET', { url: sandbox.url, secret: SECRET, timeoutMs: 2_000 });
     const login = await game.openAccount('m6', 'THB');
     const target = await game.launch(login);
-    expect(target.event).toEqual({ action: `${url}/games/UFABET/login`, method: 'POST', fields: { username: login.username, password: login.password } });
+    expect(target.event).toEqual({ action: `${sandbox.url}/games/UFABET/login`, method: 'POST', fields: { username: login.username, password: login.password } });
     const form = new URLSearchParams({ username: login.username, password: login.password });
-    const posted = await fetch(`${url}/games/UFABET/login`, { method: 'POST', body: form, redirect: 'manual' });
+    const posted = await fetch(`${sandbox.url}/games/UFABET/login`, { method: 'POST', body: form, redirect: 'manual' });
     expect(posted.status).toBe(303);
     expect(posted.headers.get('location')).toMatch(/^\/games\/UFABET\/play\?t=/);
-    expect((await fetch(`${url}/games/UFABET/login`, { method: 'POST', body: new URLSearchParams({ username: login.username, password: 'x' }) })).status).toBe(401);
+    expect((await fetch(`${sandbox.url}/games/UFABET/login`, { method: 'POST', body: new URLSearchParams({ username: login.username, password: 'x' }) })).status).toBe(401);
   });
 
   it('reports the transfers it applied in a period (the other side of reconciliation), and lists the faults set', async () => {
-    const game = httpGameProvider('SLOTXO', { url, secret: SECRET, timeoutMs: 2_000 });
+    const game = httpGameProvider('SLOTXO', { url: sandbox.url, secret: SECRET, timeoutMs: 2_000 });
     const { username } = await game.openAccount('m7', 'THB');
     await game.transfer('in', username, 2_000, 'ref-report-1');
     await expect(game.transfer('out', username, 9_000, 'ref-report-2')).rejects.toMatchObject({ kind: 'rejected' });
     const body = JSON.stringify({ from: new Date(Date.now() - 60_000).toISOString(), to: new Date(Date.now() + 60_000).toISOString() });
     const ts = String(Math.floor(Date.now() / 1000));
-    const res = await fetch(`${url}/games/SLOTXO/report`, { method: 'POST', body, headers: { 'x-timestamp': ts, 'x-signature': createHmac('sha256', SECRET).update(`${ts}.${body}`).digest('hex') } });
+    const res = await fetch(`${sandbox.url}/games/SLOTXO/report`, { method: 'POST', body, headers: { 'x-timestamp': ts, 'x-signature': createHmac('sha256', SECRET).update(`${ts}.${body}`).digest('hex') } });
     const answer = (await res.json()) as { transfers: Array<{ requestId: string; amount: number; direction: string }> };
     expect(answer.transfers).toEqual([expect.objectContaining({ requestId: 'ref-report-1', amount: 2_000, direction: 'in', username })]);
-    await fetch(`${url}/control/games/SLOTXO/fault`, { method: 'PUT', body: JSON.stringify({ mode: 'delay', latencyMs: 5 }) });
-    expect(await (await fetch(`${url}/control/faults`)).json()).toEqual({ faults: [{ system: 'games', key: 'SLOTXO', mode: 'delay', latencyMs: 5 }] });
-    await fetch(`${url}/control/games/SLOTXO/fault`, { method: 'PUT', body: JSON.stringify({ mode: 'none' }) });
+    await fetch(`${sandbox.url}/control/games/SLOTXO/fault`, { method: 'PUT', body: JSON.stringify({ mode: 'delay', latencyMs: 5 }) });
+    expect(await (await fetch(`${sandbox.url}/control/faults`)).json()).toEqual({ faults: [{ system: 'games', key: 'SLOTXO', mode: 'delay', latencyMs: 5 }] });
+    await fetch(`${sandbox.url}/control/games/SLOTXO/fault`, { method: 'PUT', body: JSON.stringify({ mode: 'none' }) });
   });
 });
 
 describe('the SMS gateway (sandbox service)', () => {
-  let proc: ChildProcess;
-  let url = '';
-  beforeAll(async () => {
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
-    proc = await startSandbox(port);
-  }, 20_000);
-  afterAll(() => {
-    proc.kill('SIGTERM');
-  });
+  const sandbox = ownSandbox();
   const send = async (body: unknown, token = 'sandbox-sms-token') => {
-    const res = await fetch(`${url}/sms/send`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+    const res = await fetch(`${sandbox.url}/sms/send`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
-  const outbox = async (to: string) => ((await (await fetch(`${url}/control/sms/messages?to=${to}`)).json()) as { messages: Array<{ text: string; from: string }> }).messages;
+  const outbox = async (to: string) => ((await (await fetch(`${sandbox.url}/control/sms/messages?to=${to}`)).json()) as { messages: Array<{ text: string; from: string }> }).messages;
 
   it('keeps what it is sent with the right token, newest first; refuses a wrong token and a malformed number', async () => {
     expect(await send({ to: '66812000001', from: 'Wallet', text: 'one' }, 'not-the-token')).toEqual({ status: 401, body: { status: 'UNAUTHORIZED' } });
@@ -251,7 +246,7 @@ describe('the SMS gateway (sandbox service)', () => {
   });
 
   it('the server sends one-time codes through it over HTTP; a refusing gateway answers OTP_SEND_FAIL and its code is not kept', async () => {
-    const t = await startApp('embedded', { SANDBOX_URL: url, OTP_RESEND_SECONDS: '0' });
+    const t = await startApp('embedded', { SANDBOX_URL: sandbox.url, OTP_RESEND_SECONDS: '0' });
     try {
       const phone = '0812000002';
       expect((await call(t.app, 'POST', '/api/otp/send', { body: { phoneNumber: phone } })).status).toBe(200);
@@ -260,12 +255,12 @@ describe('the SMS gateway (sandbox service)', () => {
       // Read back through the server's sandbox route (what the demo's SMS panel shows).
       const shown = await call<{ messages: Array<{ text: string }> }>(t.app, 'GET', `/api/sandbox/sms?phoneNumber=${phone}`);
       expect(shown.body.messages[0]?.text).toBe(message?.text);
-      await fetch(`${url}/control/sms/fault`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode: 'refuse' }) });
+      await fetch(`${sandbox.url}/control/sms/fault`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode: 'refuse' }) });
       try {
         expect(await call(t.app, 'POST', '/api/otp/send', { body: { phoneNumber: '0812000003' } })).toMatchObject({ status: 502, body: { message: 'OTP_SEND_FAIL' } });
         expect(await outbox('66812000003')).toEqual([]);
       } finally {
-        await fetch(`${url}/control/sms/fault`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode: 'none' }) });
+        await fetch(`${sandbox.url}/control/sms/fault`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode: 'none' }) });
       }
     } finally {
       await t.close();
@@ -274,18 +269,13 @@ describe('the SMS gateway (sandbox service)', () => {
 });
 
 describe.each(dbKinds)('transfers to a game over HTTP (%s)', (kind) => {
+  const sandbox = ownSandbox();
   let t: TestApp;
-  let proc: ChildProcess;
-  let url = '';
   beforeAll(async () => {
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
-    proc = await startSandbox(port);
-    t = await startApp(kind, { GAME_PROVIDER: 'http', GAME_API_URL: url, GAME_API_SECRET: SECRET, RECONCILE_INTERVAL_MS: '0', PROVIDER_TIMEOUT_MS: '3000' });
+    t = await startApp(kind, { GAME_PROVIDER: 'http', GAME_API_URL: sandbox.url, GAME_API_SECRET: SECRET, RECONCILE_INTERVAL_MS: '0', PROVIDER_TIMEOUT_MS: '3000' });
   }, 120_000);
   afterAll(async () => {
     await t?.close();
-    proc.kill('SIGTERM');
   }, 60_000);
 
   it('a transfer whose answer is lost stays pending with its money in flight, and check-transfer settles it on both sides', async () => {
@@ -294,17 +284,17 @@ describe.each(dbKinds)('transfers to a game over HTTP (%s)', (kind) => {
     await call(t.app, 'POST', '/api/wallet/add', { token, body: { amount: 500 } });
     expect((await call(t.app, 'GET', '/api/wallet/activate/PG', { token })).status).toBe(200);
     expect((await call(t.app, 'POST', '/api/wallet/transfer', { token, body: { from: 'WALLET', to: 'PG', amount: 100 } })).body).toMatchObject({ wallet: { amount: 400 }, game: { code: 'PG', amount: 100 } });
-    await fetch(`${url}/control/games/PG/fault`, { method: 'PUT', body: JSON.stringify({ mode: 'drop' }) });
+    await fetch(`${sandbox.url}/control/games/PG/fault`, { method: 'PUT', body: JSON.stringify({ mode: 'drop' }) });
     const lost = await call(t.app, 'POST', '/api/wallet/transfer', { token, body: { from: 'WALLET', to: 'PG', amount: 50 } });
     expect(lost).toMatchObject({ status: 504, body: { message: 'TRANSFER_PENDING' } });
     const pending = (await call<{ wallet: { amount: number } }>(t.app, 'GET', '/api/wallet', { token })).body;
     expect(pending.wallet.amount).toBe(350);
-    await fetch(`${url}/control/games/PG/fault`, { method: 'PUT', body: JSON.stringify({ mode: 'none' }) });
+    await fetch(`${sandbox.url}/control/games/PG/fault`, { method: 'PUT', body: JSON.stringify({ mode: 'none' }) });
     expect(await t.services.transfers.reconcile(0)).toBe(1);
     const wallet = (await call<{ wallet: { amount: number }; slots: Array<{ code: string; amount: number }> }>(t.app, 'GET', '/api/wallet', { token })).body;
     expect(wallet.wallet.amount).toBe(350);
     const { username } = (await call<{ username: string }>(t.app, 'GET', '/api/wallet/account/PG', { token })).body;
-    expect(await httpGameProvider('PG', { url, secret: SECRET, timeoutMs: 2_000 }).balance(username)).toBe(15_000);
+    expect(await httpGameProvider('PG', { url: sandbox.url, secret: SECRET, timeoutMs: 2_000 }).balance(username)).toBe(15_000);
     expect(wallet.slots.find((s) => s.code === 'PG')?.amount).toBe(150);
   }, 30_000);
 
@@ -329,11 +319,11 @@ describe.each(dbKinds)('transfers to a game over HTTP (%s)', (kind) => {
 
     // The provider applies a transfer we never asked for; one of ours is recorded with another amount; JOKER's report does not come back.
     const { username } = (await call<{ username: string }>(t.app, 'GET', '/api/wallet/account/PG', { token })).body;
-    await httpGameProvider('PG', { url, secret: SECRET, timeoutMs: 2_000 }).transfer('in', username, 700, 'outside-ref-1');
+    await httpGameProvider('PG', { url: sandbox.url, secret: SECRET, timeoutMs: 2_000 }).transfer('in', username, 700, 'outside-ref-1');
     const db = t.services.database.db;
     const out = await db.selectFrom('operations').select('id').where('member_id', '=', id).where('type', '=', 'transfer').where('source', '=', 'PG').executeTakeFirstOrThrow();
     await db.updateTable('operations').set({ amount: 3_001 }).where('id', '=', out.id).execute();
-    await fetch(`${url}/control/games/JOKER/fault`, { method: 'PUT', body: JSON.stringify({ mode: 'refuse', on: ['report'] }) });
+    await fetch(`${sandbox.url}/control/games/JOKER/fault`, { method: 'PUT', body: JSON.stringify({ mode: 'refuse', on: ['report'] }) });
     try {
       const seen = await recon();
       expect(seen.ok).toBe(false);
@@ -348,11 +338,11 @@ describe.each(dbKinds)('transfers to a game over HTTP (%s)', (kind) => {
       expect(seen.items).toHaveLength(2);
     } finally {
       await db.updateTable('operations').set({ amount: 3_000 }).where('id', '=', out.id).execute();
-      await fetch(`${url}/control/games/JOKER/fault`, { method: 'PUT', body: JSON.stringify({ mode: 'none' }) });
+      await fetch(`${sandbox.url}/control/games/JOKER/fault`, { method: 'PUT', body: JSON.stringify({ mode: 'none' }) });
     }
     expect((await t.app.inject({ method: 'GET', url: '/api/operator/reconciliation/games?from=2026-11-02T00:00:00Z&to=2026-11-01T00:00:00Z', headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } })).json()).toMatchObject({ message: 'KEY_INVALID' });
     // A provider whose report lists one of our references twice, and one that reports our PG transfer as its own.
-    const pg = httpGameProvider('PG', { url, secret: SECRET, timeoutMs: 2_000 });
+    const pg = httpGameProvider('PG', { url: sandbox.url, secret: SECRET, timeoutMs: 2_000 });
     const period = { from: new Date(Date.now() - 3_600_000), to: new Date(Date.now() + 1_000) };
     const listed = await pg.report?.(new Date(0), new Date(Date.now() + 3_600_000)) ?? [];
     const mine = listed.find((x) => x.reference === out.id);
@@ -387,8 +377,134 @@ describe('game provider configuration', () => {
     expect(loadConfig({ SANDBOX_PORT: '5190' }).SANDBOX_PORT).toBe(5190);
   });
 
+  it('refuses EWALLET_PROVIDER=http without its URL or secret, and the sandbox e-wallet with the sandbox service off, naming the setting', () => {
+    const base = { NODE_ENV: 'production', SMS_PROVIDER: 'sandbox', EWALLET_PROVIDER: 'http' };
+    expect(() => ewalletOf(loadConfig({ ...base, EWALLET_API_SECRET: 'a-long-secret' }))).toThrow(/EWALLET_API_URL \(the e-wallet API's base URL\): must be set/);
+    expect(() => ewalletOf(loadConfig({ ...base, EWALLET_API_URL: 'http://wallet.example' }))).toThrow(/EWALLET_API_SECRET \(the secret of its signed calls\): must be set/);
+    expect(() => ewalletOf(loadConfig(base))).toThrow(ConfigError);
+    expect(ewalletOf(loadConfig({ ...base, EWALLET_API_URL: 'http://wallet.example', EWALLET_API_SECRET: 'a-long-secret' })).ewallet).toBeInstanceOf(HttpEWallet);
+    expect(() => ewalletOf(loadConfig({ EWALLET_PROVIDER: 'sandbox', SMS_PROVIDER: 'http', SMS_HTTP_URL: 'http://sms.example', SANDBOX_URL: 'off' }))).toThrow(/SANDBOX_URL: must not be off when EWALLET_PROVIDER=sandbox/);
+    expect(ewalletOf(loadConfig({ NODE_ENV: 'production', SMS_PROVIDER: 'sandbox' })).ewallet).toBeNull();
+  });
+
   it('refuses the sandbox SMS gateway with the sandbox service switched off', () => {
     expect(() => loadConfig({ SMS_PROVIDER: 'sandbox', SANDBOX_URL: 'off' })).toThrow(/SANDBOX_URL: must not be off when SMS_PROVIDER=sandbox/);
     expect(loadConfig({ SMS_PROVIDER: 'http', SMS_HTTP_URL: 'http://sms.example', SANDBOX_URL: 'off' }).SMS_PROVIDER).toBe('http');
+  });
+});
+
+describe('the e-wallet (sandbox service) and the HTTP e-wallet adapter', () => {
+  const sandbox = ownSandbox();
+  const secret = 'sandbox-ewallet-secret';
+  const control = async (path: string, body: unknown, method = 'POST') => {
+    const res = await fetch(`${sandbox.url}/control/ewallet/${path}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+  const voucher = async (amount: number, ownerPhone = '0899000001', expiresInSeconds = 3600) => String((await control('vouchers', { amount, ownerPhone, expiresInSeconds })).body.hash);
+  const refusal = (promise: Promise<unknown>) => promise.then(() => 'OK', (error: unknown) => (error instanceof VoucherRefused ? error.code : error instanceof EWalletUnavailable ? 'UNAVAILABLE' : String(error)));
+
+  it('refuses unsigned, forged and stale calls with 401 INVALID_SIGNATURE and redeems nothing', async () => {
+    const hash = await voucher(500);
+    const body = JSON.stringify({ hash, mobile: '0811000001' });
+    const now = String(Math.floor(Date.now() / 1000));
+    const stale = String(Math.floor(Date.now() / 1000) - 400);
+    const signed: Array<Record<string, string>> = [{}, { 'x-timestamp': now, 'x-signature': createHmac('sha256', 'not-the-secret').update(`${now}.${body}`).digest('hex') }, { 'x-timestamp': stale, 'x-signature': createHmac('sha256', secret).update(`${stale}.${body}`).digest('hex') }];
+    for (const headers of signed) {
+      const res = await fetch(`${sandbox.url}/ewallet/vouchers/redeem`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+      expect({ status: res.status, body: (await res.json()) as unknown }).toEqual({ status: 401, body: { status: 'INVALID_SIGNATURE' } });
+    }
+    expect((await new HttpEWallet({ url: sandbox.url, secret }).verify(hash, '0811000001')).status).toBe('AVAILABLE');
+  });
+
+  it('redeems a voucher whole and once (ten wallets at once: one takes it), answering each refusal by its code', async () => {
+    const ewallet = new HttpEWallet({ url: sandbox.url, secret });
+    const hash = await voucher(1234);
+    const wallets = Array.from({ length: 10 }, (_, i) => `08110000${String(i).padStart(2, '0')}`);
+    const answers = await Promise.all(wallets.map((w) => ewallet.redeem(hash, w).then((r) => r.amount, (e: unknown) => (e instanceof VoucherRefused ? e.code : 'ERROR'))));
+    expect(answers.filter((a) => a === 1234)).toHaveLength(1);
+    expect(answers.filter((a) => a === 'VOUCHER_OUT_OF_STOCK')).toHaveLength(9);
+    const winner = wallets[answers.indexOf(1234)] ?? '';
+    expect(await refusal(ewallet.redeem(hash, winner))).toBe('TARGET_USER_REDEEMED');
+    expect(await ewallet.verify(hash, winner)).toMatchObject({ status: 'REDEEMED', redeemedBy: winner, amount: 1234, ownVoucher: false });
+    expect(await refusal(ewallet.redeem(await voucher(100, '0811999999'), '0811999999'))).toBe('CANNOT_GET_OWN_VOUCHER');
+    expect(await refusal(ewallet.redeem(await voucher(100, '0899000001', -60), winner))).toBe('VOUCHER_EXPIRED');
+    expect(await refusal(ewallet.redeem('NoSuchVoucher0001', winner))).toBe('VOUCHER_NOT_FOUND');
+    // The report lists what was redeemed in the period, with the wallet that took it.
+    const listed = await ewallet.redeemedVouchers(new Date(Date.now() - 60_000), new Date(Date.now() + 60_000));
+    expect(listed.filter((v) => v.hash === hash)).toEqual([expect.objectContaining({ amount: 1234, redeemedBy: winner })]);
+  });
+
+  it('a refusing or silent e-wallet is unavailable (never a refusal of the voucher); reports and webhooks go on', async () => {
+    const ewallet = new HttpEWallet({ url: sandbox.url, secret });
+    const hash = await voucher(300);
+    expect((await control('fault', { mode: 'refuse', on: ['verify', 'redeem'] }, 'PUT')).status).toBe(200);
+    try {
+      expect(await refusal(ewallet.redeem(hash, '0811000100'))).toBe('UNAVAILABLE');
+      expect(await ewallet.transfers(new Date(Date.now() - 60_000), new Date(Date.now() + 60_000))).toEqual(expect.any(Array));
+      await control('fault', { mode: 'timeout', on: ['verify', 'redeem'] }, 'PUT');
+      const started = Date.now();
+      expect(await refusal(ewallet.verify(hash, '0811000100', AbortSignal.timeout(300)))).toBe('UNAVAILABLE');
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      await control('fault', { mode: 'none' }, 'PUT');
+    }
+    expect((await ewallet.verify(hash, '0811000100')).status).toBe('AVAILABLE');
+    // No connection at all: unavailable too.
+    expect(await refusal(new HttpEWallet({ url: `http://127.0.0.1:${await freePort()}`, secret }).verify(hash, '0811000100'))).toBe('UNAVAILABLE');
+  });
+
+  it('reports a transfer to the merchant\'s webhook, signed with its secret; a duplicate fault sends it twice, redeliver again', async () => {
+    const received: Array<{ raw: string; timestamp: string; signature: string }> = [];
+    const hook = http.createServer((req, res) => {
+      let raw = '';
+      req.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
+      req.on('end', () => {
+        received.push({ raw, timestamp: String(req.headers['x-timestamp']), signature: String(req.headers['x-signature']) });
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+      });
+    });
+    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+    const address = hook.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    try {
+      expect((await control('merchant', { webhookUrl: `http://127.0.0.1:${port}/hook`, secret: 'merchant-secret-0001' }, 'PUT')).status).toBe(200);
+      const sent = await control('transfers', { fromPhone: '0811000200', toPhone: '0899000009', amount: 7550 });
+      expect(sent.body).toMatchObject({ amount: 7550, currency: 'THB', feed: { status: 200 } });
+      expect(received).toHaveLength(1);
+      const first = received[0];
+      expect(first && verifyWebhook('merchant-secret-0001', { timestamp: first.timestamp, signature: first.signature }, first.raw)).toEqual({ ok: true });
+      expect(JSON.parse(first?.raw ?? '{}')).toEqual({ transferId: sent.body.transferId, fromPhone: '0811000200', toPhone: '0899000009', amount: '75.50', currency: 'THB', at: sent.body.at });
+      // Not reported when told so (a transfer recorded after the fact).
+      expect((await control('transfers', { fromPhone: '0811000200', toPhone: '0899000009', amount: 100, report: false })).body.feed).toBeNull();
+      expect(received).toHaveLength(1);
+      await control('fault', { mode: 'duplicate', on: ['webhook'] }, 'PUT');
+      await control('transfers', { fromPhone: '0811000200', toPhone: '0899000009', amount: 200 });
+      await control('fault', { mode: 'none' }, 'PUT');
+      expect(received).toHaveLength(3);
+      expect((await control(`transfers/${String(sent.body.transferId)}/redeliver`, { times: 3 })).body).toEqual({ deliveries: [{ status: 200 }, { status: 200 }, { status: 200 }] });
+      expect(received.filter((r) => r.raw.includes(String(sent.body.transferId)))).toHaveLength(4);
+    } finally {
+      hook.close();
+    }
+  });
+
+  it('keeps its state in its own journal: a voucher redeemed before a restart stays redeemed', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'sandbox-ewallet-'));
+    try {
+      const first = await startSandboxService({ port: 0, dataDir, env: {} });
+      const a = new HttpEWallet({ url: first.url, secret });
+      const made = await fetch(`${first.url}/control/ewallet/vouchers`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ amount: 900, ownerPhone: '0899000001', expiresInSeconds: 3600 }) });
+      const { hash } = (await made.json()) as { hash: string };
+      expect(await a.redeem(hash, '0811000300')).toEqual({ amount: 900 });
+      await first.close();
+      const second = await startSandboxService({ port: 0, dataDir, env: {} });
+      try {
+        expect(await new HttpEWallet({ url: second.url, secret }).verify(hash, '0811000300')).toMatchObject({ status: 'REDEEMED', redeemedBy: '0811000300' });
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,8 +1,13 @@
 import type { SystemFactory } from '../kit';
+import { ewalletSystem } from './ewallet';
 import { gamesSystem } from './games';
 import { smsSystem } from './sms';
 
 /** Every outside system the sandbox plays, configured from the environment (docs/sandbox.md). */
 export function allSystems(env: Record<string, string | undefined>): SystemFactory[] {
-  return [gamesSystem(env.SANDBOX_GAME_SECRET ?? 'sandbox-game-secret', env.SANDBOX_PUBLIC_URL), smsSystem(env.SANDBOX_SMS_TOKEN ?? 'sandbox-sms-token')];
+  return [
+    gamesSystem(env.SANDBOX_GAME_SECRET ?? 'sandbox-game-secret', env.SANDBOX_PUBLIC_URL),
+    smsSystem(env.SANDBOX_SMS_TOKEN ?? 'sandbox-sms-token'),
+    ewalletSystem(env.SANDBOX_EWALLET_SECRET ?? 'sandbox-ewallet-secret'),
+  ];
 }

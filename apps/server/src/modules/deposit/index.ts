@@ -26,7 +26,11 @@ import { defaultReaderThreads, SlipReaderPool } from '../../providers/slips/read
 import { SlipVerifier } from '../../providers/slips/verifier';
 import { Breaker } from '../../platform/breaker';
 import { EWalletUnavailable } from '../../providers/ewallet/ewallet';
+import { HttpEWallet } from '../../providers/ewallet/http-ewallet';
+import type { EWallet } from '../../providers/ewallet/ewallet';
 import { SandboxEWallet, type EwalletFault } from '../../providers/ewallet/sandbox-ewallet';
+import { sandboxUrlOf } from '../../platform/sandbox-process';
+import { ConfigError, type Config } from '../../config';
 import { EwalletDepositService } from './ewallet-service';
 import { BankDepositService } from './bank-deposit-service';
 import { slipLinksFor } from '../statement/slip-links';
@@ -38,7 +42,7 @@ import { newId } from '../../lib/ids';
 import { recordChange } from '../../platform/audit';
 import { depositMigrations } from './migrations';
 import { defaultMinimums, QrService } from './qr-service';
-import { processCount, type Config } from '../../config';
+import { processCount } from '../../config';
 import type { DB } from '../../db/schema';
 import './tables';
 
@@ -117,8 +121,14 @@ const depositEnv = z.object({
   /** The largest QR amount per currency: in baht for baht members, in kip for kip members. */
   QR_MAX_BAHT: positiveBaht.default(100_000),
   QR_MAX_LAK: positiveKip.default(10_000_000),
-  /** The e-wallet behind gift links and AUTO e-wallet deposits: sandbox or none. */
-  EWALLET_PROVIDER: z.enum(['sandbox', 'none']).optional(),
+  /**
+   * The e-wallet behind gift links and AUTO e-wallet deposits: `sandbox` (the sandbox service's
+   * e-wallet, SANDBOX_EWALLET_SECRET), `http` (an e-wallet API speaking the protocol of
+   * docs/sandbox.md at EWALLET_API_URL, signed with EWALLET_API_SECRET) or `none`.
+   */
+  EWALLET_PROVIDER: z.enum(['sandbox', 'http', 'none']).optional(),
+  EWALLET_API_URL: z.string().regex(/^https?:\/\//, 'must be an http(s):// URL').optional(),
+  EWALLET_API_SECRET: z.string().min(8, 'must be at least 8 characters').optional(),
   EWALLET_WEBHOOK_SECRET: secret,
   /** The RSA private key (PKCS#8 PEM) gift links are encrypted for; generated into DATA_DIR/secrets/truelink-key.pem when not set. */
   TRUELINK_PRIVATE_KEY: z.string().includes('PRIVATE KEY').optional(),
@@ -162,10 +172,28 @@ export function reconciliationFor(db: Kysely<DB>, config: Config): DepositReconc
     {
       bank: sandbox(env.BANK_PROVIDER) ? new SandboxBank(db, '') : unconfiguredBank,
       gateway: sandbox(env.PAYMENT_GATEWAY) ? new SandboxGateway(db, '') : unconfiguredGateway,
-      ewallet: sandbox(env.EWALLET_PROVIDER) ? new SandboxEWallet(db, '') : null,
+      ewallet: ewalletOf(config, env).ewallet,
     },
     { all: () => db.selectFrom('deposit_channels').selectAll().execute() },
   );
+}
+
+/**
+ * The e-wallet the configuration names: the sandbox service's (outside production by default), an
+ * e-wallet API over HTTP, or none. An incomplete choice stops the start naming what is missing.
+ */
+export function ewalletOf(config: Config, env: z.output<typeof depositEnv> = moduleConfig(config, depositEnv)): { ewallet: EWallet | null; sandbox: SandboxEWallet | null } {
+  const chosen = env.EWALLET_PROVIDER ?? (config.NODE_ENV === 'production' ? 'none' : 'sandbox');
+  if (chosen === 'none') return { ewallet: null, sandbox: null };
+  if (chosen === 'http') {
+    const missing = [env.EWALLET_API_URL ? null : 'EWALLET_API_URL (the e-wallet API\'s base URL)', env.EWALLET_API_SECRET ? null : 'EWALLET_API_SECRET (the secret of its signed calls)'].filter((m) => m !== null);
+    if (!env.EWALLET_API_URL || !env.EWALLET_API_SECRET) throw new ConfigError(`Invalid configuration:\n${missing.map((m) => `  ${m}: must be set when EWALLET_PROVIDER=http`).join('\n')}`);
+    return { ewallet: new HttpEWallet({ url: env.EWALLET_API_URL, secret: env.EWALLET_API_SECRET }), sandbox: null };
+  }
+  const url = sandboxUrlOf(config);
+  if (!url) throw new ConfigError('Invalid configuration:\n  SANDBOX_URL: must not be off when EWALLET_PROVIDER=sandbox (its e-wallet is the sandbox service\'s; name EWALLET_PROVIDER=http or none instead)');
+  const sandbox = new SandboxEWallet({ url, secret: config.SANDBOX_EWALLET_SECRET });
+  return { ewallet: sandbox, sandbox };
 }
 
 /**
@@ -292,7 +320,7 @@ export const depositModule = defineModule({
       recheckAfterMs: Math.max(env.SLIP_RECHECK_INTERVAL_MS, 1000),
       pendingMaxMs: env.SLIP_PENDING_MAX_MINUTES * 60_000,
     }, { uploadEnabled: true, closedFrom: env.SLIP_CLOSED_FROM, closedTo: env.SLIP_CLOSED_TO, maxAgeMinutes: env.SLIP_MAX_AGE_MINUTES });
-    const sandboxEwallet = (env.EWALLET_PROVIDER ?? (production ? 'none' : 'sandbox')) === 'sandbox' ? new SandboxEWallet(db, secrets.ewallet) : null;
+    const { ewallet: ewalletApi, sandbox: sandboxEwallet } = ewalletOf(config, env);
     const breaker = new Breaker({
       failures: env.EWALLET_BREAKER_FAILURES,
       openMs: env.EWALLET_BREAKER_OPEN_MS,
@@ -302,11 +330,11 @@ export const depositModule = defineModule({
     // Made on first use (an RSA key takes a moment to generate).
     let keys: { privateKey: string; publicKey: string } | null = null;
     const linkKeys = () => (keys ??= rsaKeyPairOf(env.TRUELINK_PRIVATE_KEY, config.DATA_DIR, 'truelink-key'));
-    const ewallet = new EwalletDepositService(db, sandboxEwallet, breaker, channels, accounts, bank, money, linkKeys, {
+    const ewallet = new EwalletDepositService(db, ewalletApi, breaker, channels, accounts, bank, money, linkKeys, {
       minimum: { THB: Math.round(env.TRUELINK_MIN_BAHT * 100), LAK: env.TRUELINK_MIN_LAK * 100 },
       graceMs: Math.max(env.DEPOSIT_RECONCILE_GRACE_MS, env.EWALLET_TIMEOUT_MS),
     });
-    const reconciliation = new DepositReconciliation(db, { bank: sandboxBank ?? unconfiguredBank, gateway, ewallet: sandboxEwallet }, channels);
+    const reconciliation = new DepositReconciliation(db, { bank: sandboxBank ?? unconfiguredBank, gateway, ewallet: ewalletApi }, channels);
     // Four eyes: what a second operator's approval runs (the maker's call, once; both are idempotent).
     // The stored payload is the parsed request (its amount already in minor units): read back as such, never parsed as baht again.
     const approvedManual = z.object({
@@ -517,7 +545,7 @@ export const depositModule = defineModule({
         return { ...transfer, amount: transfer.amount / 100, at: transfer.at.toISOString(), feed };
       });
     }
-    if (deposits.sandboxEwallet) sandboxEwalletRoutes(app, deposits.sandboxEwallet, deliver, deposits, operatorGuard(config));
+    if (deposits.sandboxEwallet) sandboxEwalletRoutes(app, deposits.sandboxEwallet, deposits, operatorGuard(config));
     operatorRoutes(app, operatorGuard(config), services);
   },
 });
@@ -654,9 +682,20 @@ export function changesOf(before: object | null, after: object): { field: string
  *   POST /api/sandbox/ewallet/transfers/:id/redeliver {times}               — the webhook again, N at once
  *   PUT  /api/operator/sandbox/ewallet/fault {mode: none | down | hang}      — failure injection (every process)
  */
-function sandboxEwalletRoutes(app: FastifyInstance, sandbox: SandboxEWallet, deliver: WebhookDelivery, deposits: DepositServices, guard: ReturnType<typeof operatorGuard>): void {
+function sandboxEwalletRoutes(app: FastifyInstance, sandbox: SandboxEWallet, deposits: DepositServices, guard: ReturnType<typeof operatorGuard>): void {
   const autoWallet = async () => (await deposits.channels.all()).find((c) => c.kind === 'wallet' && c.active && c.mode === 'AUTO' && c.account_no !== '');
-  sandbox.connect(deliver, async (toPhone) => (await deposits.channels.all()).some((c) => c.kind === 'wallet' && c.account_no === toPhone));
+  const ours = async (phone: string) => (await deposits.channels.all()).some((c) => c.kind === 'wallet' && c.account_no === phone);
+  // As a merchant registers its webhook with the e-wallet: where this server listens.
+  app.addHook('onListen', async () => {
+    const address = app.server.address();
+    if (typeof address !== 'object' || !address) return;
+    const host = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    try {
+      await sandbox.register(`http://${host}:${address.port}/api/webhooks/ewallet/TRUEWALLET`, deposits.webhookSecrets.ewallet);
+    } catch (error) {
+      app.log.warn({ err: error }, 'the sandbox e-wallet did not take our webhook address (its transfers are not reported until the next sandbox transfer registers it)');
+    }
+  });
   const sb = depositSandboxCalls;
   contractRoute(app, sb.sandboxEwalletVoucher, async ({ body }) => {
     if (body.amount <= 0 || body.amount > 1_000_000_00) throw badRequest('KEY_INVALID', { fields: [{ path: 'amount', code: 'invalid' }] });
@@ -668,7 +707,7 @@ function sandboxEwalletRoutes(app: FastifyInstance, sandbox: SandboxEWallet, del
     if (body.amount <= 0) throw badRequest('KEY_INVALID', { fields: [{ path: 'amount', code: 'invalid' }] });
     const toPhone = body.toPhone ?? (await autoWallet())?.account_no;
     if (!toPhone) throw new AppError(404, 'NO_WALLET');
-    const sent = await sandbox.transfer({ fromPhone: body.fromPhone, toPhone, amount: body.amount });
+    const sent = await sandbox.transfer({ fromPhone: body.fromPhone, toPhone, amount: body.amount, report: await ours(toPhone) });
     return { transferId: sent.transferId, fromPhone: body.fromPhone, toPhone, amount: body.amount / 100, at: sent.at.toISOString(), feed: sent.feed };
   });
   contractRoute(app, sb.sandboxEwalletRedeliver, async ({ params, body }) => ({ deliveries: await sandbox.redeliver(params.id, body.times) }));

@@ -1,6 +1,6 @@
 import type { Migration } from '../../db/migrations';
 import { sandboxBankMigrations, sandboxFaultsMigrations } from '../../providers/bank/sandbox-bank';
-import { sandboxEwalletMigrations } from '../../providers/ewallet/sandbox-ewallet';
+import { dropSandboxEwalletMigrations, sandboxEwalletMigrations } from '../../providers/ewallet/sandbox-tables';
 import { sandboxGatewayMigrations } from '../../providers/payments/sandbox-gateway';
 
 export const depositMigrations: readonly Migration[] = [
@@ -97,4 +97,5 @@ CREATE INDEX ewallet_redemptions_open ON ewallet_redemptions (updated_at) WHERE 
 -- SLIP_MAX_AGE_MINUTES; a stored value equal to that seed is dropped (an operator's own stays).
 DELETE FROM settings WHERE key = 'slip' AND value = '{"uploadEnabled": true, "closedFrom": "23:50", "closedTo": "00:10", "maxAgeMinutes": 60}'::jsonb;`,
   },
+  ...dropSandboxEwalletMigrations,
 ];

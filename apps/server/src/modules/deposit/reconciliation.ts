@@ -103,6 +103,8 @@ export interface ReconciliationReport {
     unverifiable: number;
     /** Per system: credits and outside records. */
     systems: Record<OutsideSystem, { credits: number; outside: number; listed: boolean }>;
+    /** Systems that can list their records but did not answer this time (the report is not ok; ask again). */
+    unanswered: OutsideSystem[];
   };
   breaches: Breach[];
   uncredited: Uncredited[];
@@ -154,17 +156,30 @@ export class DepositReconciliation {
     private readonly channels: { all(): Promise<Channel[]> },
   ) {}
 
-  /** The outside records of money into our accounts in [from, to), per system; null for a system that cannot list. */
-  private async outside(from: Date, to: Date): Promise<Record<OutsideSystem, OutsideRecord[] | null>> {
+  /**
+   * The outside records of money into our accounts in [from, to), per system; null for a system
+   * that cannot list. A system that can list but did not answer is named in `unanswered` (its
+   * credits are then unverifiable, and the report is not ok).
+   */
+  private async outside(from: Date, to: Date, unanswered: OutsideSystem[]): Promise<Record<OutsideSystem, OutsideRecord[] | null>> {
     const channels = await this.channels.all();
     const ourBankAccounts = new Set(channels.filter((c) => c.kind === 'bank' && c.account_no !== '').map((c) => `${c.bank_code}\n${c.account_no}`));
     const ourWallets = new Map(channels.filter((c) => c.kind === 'wallet' && c.account_no !== '').map((c) => [c.account_no, c]));
     const { bank, gateway, ewallet } = this.systems;
+    const listing = async <T>(system: OutsideSystem, list: ((from: Date, to: Date) => Promise<T[]>) | undefined): Promise<T[] | null> => {
+      if (!list) return null;
+      try {
+        return await list(from, to);
+      } catch {
+        if (!unanswered.includes(system)) unanswered.push(system);
+        return null;
+      }
+    };
     const [transfers, payments, vouchers, walletTransfers] = await Promise.all([
-      bank.transfers ? bank.transfers(from, to) : null,
-      gateway.payments ? gateway.payments(from, to) : null,
-      ewallet?.redeemedVouchers ? ewallet.redeemedVouchers(from, to) : null,
-      ewallet?.transfers ? ewallet.transfers(from, to) : null,
+      listing('bank', bank.transfers?.bind(bank)),
+      listing('gateway', gateway.payments?.bind(gateway)),
+      listing('voucher', ewallet?.redeemedVouchers?.bind(ewallet)),
+      listing('ewallet', ewallet?.transfers?.bind(ewallet)),
     ]);
     const walletCurrency = (phone: string): Currency => (ourWallets.get(phone)?.currency === 'LAK' ? 'LAK' : 'THB');
     return {
@@ -191,7 +206,8 @@ export class DepositReconciliation {
   /** The report with the credits it matched and those held by members' deposit rules (the back office's screen). */
   async detailed(period: { from: Date; to: Date }): Promise<DetailedReconciliation> {
     const { from, to } = period;
-    const [credits, records] = await Promise.all([depositCredits(this.db, from, to), this.outside(new Date(from.getTime() - LOOKBACK_MS), new Date(to.getTime() + LOOKAHEAD_MS))]);
+    const unanswered: OutsideSystem[] = [];
+    const [credits, records] = await Promise.all([depositCredits(this.db, from, to), this.outside(new Date(from.getTime() - LOOKBACK_MS), new Date(to.getTime() + LOOKAHEAD_MS), unanswered)]);
     const systems = Object.fromEntries(SYSTEMS.map((s) => [s, { credits: 0, outside: 0, listed: records[s] !== null }])) as ReconciliationReport['checked']['systems'];
     const byKey = new Map<string, OutsideRecord>();
     const bySkeleton = new Map<string, OutsideRecord>();
@@ -266,10 +282,10 @@ export class DepositReconciliation {
     const credited = await creditedKeys(this.db, inPeriod);
     const uncredited = await this.states(inPeriod.filter((r) => !credited.has(keyOf(r.source, r.ref))));
     const report: ReconciliationReport = {
-      ok: breaches.length === 0,
+      ok: breaches.length === 0 && unanswered.length === 0,
       from: from.toISOString(),
       to: to.toISOString(),
-      checked: { credits: credits.length, matched, outside: inPeriod.length, manual, held, unverifiable, systems },
+      checked: { credits: credits.length, matched, outside: inPeriod.length, manual, held, unverifiable, systems, unanswered },
       breaches,
       uncredited,
     };
