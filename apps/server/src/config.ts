@@ -214,6 +214,8 @@ const envSchema = z.object({
   SANDBOX_SMS_TOKEN: z.string().min(8, 'must be at least 8 characters').default('sandbox-sms-token'),
   /** The secret of the sandbox service's e-wallet API (the same on both sides, as the game secret). */
   SANDBOX_EWALLET_SECRET: z.string().min(8, 'must be at least 8 characters').default('sandbox-ewallet-secret'),
+  /** The secret of the sandbox service's QR gateway API (the same on both sides). */
+  SANDBOX_GATEWAY_SECRET: z.string().min(8, 'must be at least 8 characters').default('sandbox-gateway-secret'),
   /** GAME_PROVIDER=http: the game API's base URL (e.g. http://127.0.0.1:3100, `npm run sandbox`). */
   GAME_API_URL: z.string().regex(/^https?:\/\//, 'must be an http(s):// URL').optional(),
   /** GAME_PROVIDER=http: the HMAC-SHA256 secret of its signed requests. */

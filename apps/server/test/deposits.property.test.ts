@@ -1,5 +1,4 @@
 import fc from 'fast-check';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { account, balances, checkInvariants, openMemberAccounts } from '../src/money/ledger';
 import { AppError } from '../src/lib/errors';
@@ -74,9 +73,9 @@ describe.each(dbKinds)('deposit webhook properties on %s', (kind) => {
         const pick = (i: number) => (qrs.length === 0 ? undefined : qrs[i % qrs.length]);
         const deliver = (body: string, secret: string, timestamp = Math.floor(Date.now() / 1000), sign = body) =>
           t.app.inject({ method: 'POST', url: `/api/webhooks/payments/${(JSON.parse(body) as { provider: string }).provider}`, headers: { 'content-type': 'application/json', 'x-timestamp': String(timestamp), 'x-signature': signWebhook(secret, timestamp, sign) }, payload: body });
-        const bodyOf = async (q: { reference: string }) => {
-          const order = await t.services.database.db.selectFrom('sandbox_gateway_orders').selectAll().where('reference', '=', q.reference).executeTakeFirstOrThrow();
-          return JSON.stringify({ event: 'payment.succeeded', paymentId: order.payment_id ?? `UNPAID${order.reference}`, provider: order.provider, reference: order.reference, amount: (Number(order.amount) / 100).toFixed(2), currency: 'THB' });
+        const bodyOf = async (q: { id: string }) => {
+          const order = await sandboxGateway.order(await qr.gatewayRef(q.id));
+          return JSON.stringify({ event: 'payment.succeeded', paymentId: order.paymentId ?? `UNPAID${order.reference}`, provider: order.provider, reference: order.reference, amount: (order.amount / 100).toFixed(2), currency: 'THB' });
         };
         for (const step of steps) {
           if (step.kind === 'create') {
@@ -119,7 +118,7 @@ describe.each(dbKinds)('deposit webhook properties on %s', (kind) => {
           } else if (step.kind === 'expire') {
             const past = new Date(Date.now() - 1000);
             await t.services.database.db.updateTable('qr_codes').set({ expires_at: past }).where('id', '=', q.id).execute();
-            await sql`UPDATE sandbox_gateway_orders SET expires_at = ${past} WHERE reference = ${q.reference}`.execute(t.services.database.db);
+            await sandboxGateway.expire(await qr.gatewayRef(q.id));
           } else {
             // A forgery claims this QR was paid (or paid more): refused with 401, nothing moves.
             const body = (await bodyOf(q)).replace(/"paymentId":"[^"]*"/, `"paymentId":"FORGED${newId()}"`);

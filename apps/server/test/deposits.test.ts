@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkInvariants } from '../src/money/ledger';
 import { parseThaiQr } from '../src/providers/payments/emvco';
@@ -156,7 +155,7 @@ describe.each(dbKinds)('deposits on %s', (kind) => {
     const id = body.qrcodeId ?? '';
     const past = new Date(Date.now() - 1000);
     await t.services.database.db.updateTable('qr_codes').set({ expires_at: past }).where('id', '=', id).execute();
-    await sql`UPDATE sandbox_gateway_orders SET expires_at = ${past} WHERE reference = (SELECT reference FROM qr_codes WHERE id = ${id})`.execute(t.services.database.db);
+    await t.services.deposits.sandboxGateway?.expire(await t.services.deposits.qr.gatewayRef(id));
     expect((await call<QrState>(t.app, 'GET', '/api/qrcode/WW', { token: m.token })).body.hasQrcode).toBe(false);
     expect((await k.pay(id)).body).toMatchObject({ message: 'QR_EXPIRED' });
     expect(await k.wallet(m.token)).toBe(0);
@@ -367,7 +366,7 @@ describe.each(dbKinds)('deposit edge cases on %s', (kind) => {
     const { body } = await k.createQr(m.token, 'WW', 120);
     const ref = (await t.services.database.db.selectFrom('qr_codes').select('gateway_ref').where('id', '=', body.qrcodeId ?? '').executeTakeFirstOrThrow()).gateway_ref ?? '';
     // The customer paid; the delivery was lost (our process died while it came in).
-    await t.services.database.db.updateTable('sandbox_gateway_orders').set({ status: 'PAID', payment_id: `PAYLOST${Date.now()}`, paid_at: new Date() }).where('gateway_ref', '=', ref).execute();
+    await t.services.deposits.sandboxGateway?.pay(ref, false);
     expect(await t.services.deposits.qr.reconcile(0)).toBeGreaterThanOrEqual(1);
     expect(await t.services.deposits.qr.reconcile(0)).toBe(0);
     expect(await k.wallet(m.token)).toBe(120);

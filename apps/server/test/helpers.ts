@@ -235,12 +235,7 @@ export async function recordOutside(t: TestApp, path: string, body: unknown): Pr
   const at = text('at') || text('paidAt') || new Date().toISOString();
   try {
     if (path.startsWith('/api/webhooks/payments/') && text('event') === 'payment.succeeded' && /^[A-Za-z0-9_-]{1,64}$/.test(text('paymentId'))) {
-      const known = await db.selectFrom('sandbox_gateway_orders').select('gateway_ref').where('payment_id', '=', text('paymentId')).executeTakeFirst();
-      if (known) return;
-      await db
-        .insertInto('sandbox_gateway_orders')
-        .values({ gateway_ref: `TEST-${text('paymentId')}`, provider: text('provider'), reference: text('reference'), amount: minor, currency: text('currency') || 'THB', payload: '', status: 'PAID', expires_at: new Date(at), payment_id: text('paymentId'), paid_at: new Date(at) })
-        .execute();
+      await t.services.deposits.sandboxGateway?.record({ provider: text('provider'), paymentId: text('paymentId'), reference: text('reference'), amount: minor, currency: text('currency') || 'THB', paidAt: new Date(at) });
     } else if (path.startsWith('/api/webhooks/bank/') && /^[A-Za-z0-9]{6,40}$/.test(text('transRef'))) {
       const known = await sql<{ n: number }>`SELECT 1 AS n FROM sandbox_bank_transfers WHERE from_bank_code = ${text('fromBankCode')} AND upper(trans_ref) = upper(${text('transRef')})`.execute(db);
       if (known.rows.length > 0) return;

@@ -9,11 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config';
 import { ProviderError, withDeadline } from '../src/providers/games/game-provider';
 import { GameReconciliation } from '../src/modules/wallet/game-reconciliation';
-import { ewalletOf } from '../src/modules/deposit';
+import { ewalletOf, gatewayOf } from '../src/modules/deposit';
 import { httpGameProvider } from '../src/providers/games/http-games';
 import { EWalletUnavailable, VoucherRefused } from '../src/providers/ewallet/ewallet';
 import { HttpEWallet } from '../src/providers/ewallet/http-ewallet';
 import { verifyWebhook } from '../src/providers/payments/signing';
+import { buildThaiQr, parseThaiQr } from '../src/providers/payments/emvco';
+import { GatewayError } from '../src/providers/payments/gateway';
+import { HttpGateway } from '../src/providers/payments/http-gateway';
 import { startSandbox as startSandboxService } from '../../sandbox/src/server';
 import { call, dbKinds, login, OPERATOR_TOKEN, registerMember, startApp, type TestApp } from './helpers';
 
@@ -377,7 +380,7 @@ describe('game provider configuration', () => {
     expect(loadConfig({ SANDBOX_PORT: '5190' }).SANDBOX_PORT).toBe(5190);
   });
 
-  it('refuses EWALLET_PROVIDER=http without its URL or secret, and the sandbox e-wallet with the sandbox service off, naming the setting', () => {
+  it('refuses EWALLET_PROVIDER=http or PAYMENT_GATEWAY=http without its URL or secret, and the sandbox e-wallet or gateways with the sandbox service off, naming the setting', () => {
     const base = { NODE_ENV: 'production', SMS_PROVIDER: 'sandbox', EWALLET_PROVIDER: 'http' };
     expect(() => ewalletOf(loadConfig({ ...base, EWALLET_API_SECRET: 'a-long-secret' }))).toThrow(/EWALLET_API_URL \(the e-wallet API's base URL\): must be set/);
     expect(() => ewalletOf(loadConfig({ ...base, EWALLET_API_URL: 'http://wallet.example' }))).toThrow(/EWALLET_API_SECRET \(the secret of its signed calls\): must be set/);
@@ -385,6 +388,12 @@ describe('game provider configuration', () => {
     expect(ewalletOf(loadConfig({ ...base, EWALLET_API_URL: 'http://wallet.example', EWALLET_API_SECRET: 'a-long-secret' })).ewallet).toBeInstanceOf(HttpEWallet);
     expect(() => ewalletOf(loadConfig({ EWALLET_PROVIDER: 'sandbox', SMS_PROVIDER: 'http', SMS_HTTP_URL: 'http://sms.example', SANDBOX_URL: 'off' }))).toThrow(/SANDBOX_URL: must not be off when EWALLET_PROVIDER=sandbox/);
     expect(ewalletOf(loadConfig({ NODE_ENV: 'production', SMS_PROVIDER: 'sandbox' })).ewallet).toBeNull();
+    // The QR gateways alike.
+    const gateways = { NODE_ENV: 'production', SMS_PROVIDER: 'sandbox', PAYMENT_GATEWAY: 'http' };
+    expect(() => gatewayOf(loadConfig({ ...gateways, PAYMENT_API_SECRET: 'a-long-secret' }))).toThrow(/PAYMENT_API_URL \(the gateway API's base URL\): must be set when PAYMENT_GATEWAY=http/);
+    expect(() => gatewayOf(loadConfig({ ...gateways, PAYMENT_API_URL: 'http://pay.example' }))).toThrow(/PAYMENT_API_SECRET \(the secret of its signed calls\): must be set/);
+    expect(gatewayOf(loadConfig({ ...gateways, PAYMENT_API_URL: 'http://pay.example', PAYMENT_API_SECRET: 'a-long-secret' })).gateway).toBeInstanceOf(HttpGateway);
+    expect(() => gatewayOf(loadConfig({ PAYMENT_GATEWAY: 'sandbox', SMS_PROVIDER: 'http', SMS_HTTP_URL: 'http://sms.example', SANDBOX_URL: 'off' }))).toThrow(/SANDBOX_URL: must not be off when PAYMENT_GATEWAY=sandbox/);
   });
 
   it('refuses the sandbox SMS gateway with the sandbox service switched off', () => {
@@ -505,6 +514,79 @@ describe('the e-wallet (sandbox service) and the HTTP e-wallet adapter', () => {
       }
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the QR gateways (sandbox service) and the HTTP gateway adapter', () => {
+  const sandbox = ownSandbox();
+  const secret = 'sandbox-gateway-secret';
+  const order = (reference: string, amount = 10_000) => ({ provider: 'WW' as const, reference, amount, currency: 'THB' as const, expiresAt: new Date(Date.now() + 600_000) });
+  const control = async (path: string, body?: unknown) => {
+    const res = await fetch(`${sandbox.url}/control/gateway/${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+
+  it('opens an order with a Thai QR for our reference and amount; the same reference answers the same order; unsigned calls are refused', async () => {
+    const gateway = new HttpGateway({ url: sandbox.url, secret });
+    const first = await gateway.createOrder(order('REFGW0001', 12_345));
+    const qr = parseThaiQr(first.payload);
+    expect(qr).toMatchObject({ crcValid: true, amountSatang: 12_345, currency: '764', merchant: { kind: 'billPayment', ref1: 'REFGW0001', ref2: 'WW' } });
+    expect(await gateway.createOrder(order('REFGW0001', 12_345))).toEqual(first);
+    await expect(gateway.createOrder(order('REFGW0001', 999))).rejects.toBeInstanceOf(GatewayError);
+    await expect(gateway.createOrder({ ...order('REFGW0002'), currency: 'LAK' })).rejects.toBeInstanceOf(GatewayError);
+    const unsigned = await fetch(`${sandbox.url}/gateway/WW/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ reference: 'REFGW0003', amount: 100, currency: 'THB', expiresAt: new Date().toISOString() }) });
+    expect({ status: unsigned.status, body: (await unsigned.json()) as unknown }).toEqual({ status: 401, body: { status: 'INVALID_SIGNATURE' } });
+    await expect(new HttpGateway({ url: sandbox.url, secret: 'not-the-secret' }).createOrder(order('REFGW0004'))).rejects.toBeInstanceOf(GatewayError);
+  });
+
+  it('takes a payment once (ten at once: one is paid), refuses a cancelled or expired order, and answers status and the report', async () => {
+    const gateway = new HttpGateway({ url: sandbox.url, secret });
+    const { gatewayRef } = await gateway.createOrder(order('REFGW0010', 5_000));
+    expect(await gateway.lookupOrder('WW', gatewayRef)).toEqual({ status: 'OPEN' });
+    const pays = await Promise.all(Array.from({ length: 10 }, () => control(`orders/${gatewayRef}/pay`, { notify: false })));
+    expect(pays.filter((p) => p.status === 200)).toHaveLength(1);
+    expect(pays.filter((p) => p.status === 409).map((p) => p.body.status)).toEqual(Array(9).fill('QR_ALREADY_PAID'));
+    const paid = await gateway.lookupOrder('WW', gatewayRef);
+    expect(paid).toMatchObject({ status: 'PAID', reference: 'REFGW0010', amount: 5_000, currency: 'THB', paymentId: pays.find((p) => p.status === 200)?.body.paymentId });
+    const listed = await gateway.payments(new Date(Date.now() - 60_000), new Date(Date.now() + 60_000));
+    expect(listed.filter((p) => p.reference === 'REFGW0010')).toHaveLength(1);
+    // Cancelled, or past its time: the customer's app cannot pay it.
+    const cancelled = await gateway.createOrder(order('REFGW0011'));
+    await gateway.cancelOrder('WW', cancelled.gatewayRef);
+    expect((await control(`orders/${cancelled.gatewayRef}/pay`, {})).body).toEqual({ status: 'QR_CANCELLED' });
+    expect(await gateway.lookupOrder('WW', cancelled.gatewayRef)).toEqual({ status: 'CANCELLED' });
+    const expired = await gateway.createOrder({ ...order('REFGW0012'), expiresAt: new Date(Date.now() - 1000) });
+    expect((await control(`orders/${expired.gatewayRef}/pay`, {})).body).toEqual({ status: 'QR_EXPIRED' });
+    expect(await gateway.lookupOrder('WW', 'WW-unknown')).toEqual({ status: 'UNKNOWN' });
+    // One gateway down: its calls fail (QR_FAIL for the member), the others go on; the report fails whole.
+    await fetch(`${sandbox.url}/control/gateway/ZPAY/fault`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode: 'refuse' }) });
+    try {
+      await expect(gateway.createOrder({ ...order('REFGW0013'), provider: 'ZPAY' })).rejects.toBeInstanceOf(GatewayError);
+      expect((await gateway.createOrder(order('REFGW0013'))).gatewayRef).toMatch(/^WW-/);
+      await expect(gateway.payments(new Date(Date.now() - 60_000), new Date())).rejects.toBeInstanceOf(GatewayError);
+    } finally {
+      await fetch(`${sandbox.url}/control/gateway/ZPAY/fault`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode: 'none' }) });
+    }
+  });
+
+  it('refuses an order whose QR does not ask for our payment (a gateway answering another amount or reference)', async () => {
+    const liar = http.createServer((req, res) => {
+      let raw = '';
+      req.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
+      req.on('end', () => {
+        const { reference } = JSON.parse(raw) as { reference: string };
+        const real = buildThaiQr({ merchant: { kind: 'billPayment', billerId: '010556000000101', ref1: reference, ref2: 'WW' }, amountSatang: 1, currency: '764', country: 'TH' });
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'SUCCESS', gatewayRef: 'WW-liar', payload: real }));
+      });
+    });
+    await new Promise<void>((resolve) => liar.listen(0, '127.0.0.1', resolve));
+    const address = liar.address();
+    try {
+      const gateway = new HttpGateway({ url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`, secret });
+      await expect(gateway.createOrder(order('REFGW0020', 10_000))).rejects.toThrow(/does not ask for this payment/);
+    } finally {
+      liar.close();
     }
   });
 });

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Config } from '../config';
 
 /**
- * Outside production (or with GAME_PROVIDER, SMS_PROVIDER or EWALLET_PROVIDER=sandbox named), the server starts the sandbox service (apps/sandbox: the outside systems'
+ * Outside production (or with GAME_PROVIDER, SMS_PROVIDER, EWALLET_PROVIDER or PAYMENT_GATEWAY=sandbox named), the server starts the sandbox service (apps/sandbox: the outside systems'
  * stand-ins) beside itself as its own process, unless SANDBOX_URL names one (or is `off`) or
  * one already answers on SANDBOX_PORT. Answers its URL, or null when none is used. The sandbox is
  * not restarted when it ends: the outside world being down is a state the server must live with
@@ -22,7 +22,7 @@ export async function ensureSandbox(config: Config, log: (line: string) => void 
   if (config.SANDBOX_URL === 'off') return { url: null, child: null };
   if (config.SANDBOX_URL) return { url: config.SANDBOX_URL, child: null };
   // In production only when a sandbox system is named explicitly (the bench, a demo or staging server).
-  const named = config.GAME_PROVIDER === 'sandbox' || config.SMS_PROVIDER === 'sandbox' || config.env.EWALLET_PROVIDER === 'sandbox';
+  const named = config.GAME_PROVIDER === 'sandbox' || config.SMS_PROVIDER === 'sandbox' || config.env.EWALLET_PROVIDER === 'sandbox' || config.env.PAYMENT_GATEWAY === 'sandbox';
   if (config.NODE_ENV === 'production' && !named) return { url: null, child: null };
   const url = `http://127.0.0.1:${config.SANDBOX_PORT}`;
   const running = await health(url);

@@ -20,6 +20,7 @@ import { rsaKeyPairOf, secretOf } from '../../platform/secrets';
 import type { Bank, BankTransfer } from '../../providers/bank/bank';
 import { SandboxBank } from '../../providers/bank/sandbox-bank';
 import { isQrProvider, unconfiguredGateway, type PaymentGateway } from '../../providers/payments/gateway';
+import { HttpGateway } from '../../providers/payments/http-gateway';
 import { SandboxGateway } from '../../providers/payments/sandbox-gateway';
 import { verifyWebhook, type WebhookDelivery } from '../../providers/payments/signing';
 import { defaultReaderThreads, SlipReaderPool } from '../../providers/slips/reader-pool';
@@ -90,8 +91,14 @@ const secret = z.string().min(16, 'must be at least 16 characters').optional();
 /** The deposit domain's own configuration (see the README). */
 const depositEnv = z.object({
   NODE_ENV: z.string().optional(),
-  /** QR payment gateways: sandbox (WW, PAYTIMZ, PAYONEX, ZPAY, KBANK, with their state in sandbox_gateway_orders) or none. */
-  PAYMENT_GATEWAY: z.enum(['sandbox', 'none']).optional(),
+  /**
+   * QR payment gateways (WW, PAYTIMZ, PAYONEX, ZPAY, KBANK): `sandbox` (the sandbox service's,
+   * SANDBOX_GATEWAY_SECRET), `http` (a gateway API speaking the protocol of docs/sandbox.md at
+   * PAYMENT_API_URL, signed with PAYMENT_API_SECRET) or `none`.
+   */
+  PAYMENT_GATEWAY: z.enum(['sandbox', 'http', 'none']).optional(),
+  PAYMENT_API_URL: z.string().regex(/^https?:\/\//, 'must be an http(s):// URL').optional(),
+  PAYMENT_API_SECRET: z.string().min(8, 'must be at least 8 characters').optional(),
   PAYMENT_WEBHOOK_SECRET: secret,
   /** Banks behind the deposit accounts (transfers, the automatic-deposit feed, slip look-ups): sandbox or none. */
   BANK_PROVIDER: z.enum(['sandbox', 'none']).optional(),
@@ -171,7 +178,7 @@ export function reconciliationFor(db: Kysely<DB>, config: Config): DepositReconc
     db,
     {
       bank: sandbox(env.BANK_PROVIDER) ? new SandboxBank(db, '') : unconfiguredBank,
-      gateway: sandbox(env.PAYMENT_GATEWAY) ? new SandboxGateway(db, '') : unconfiguredGateway,
+      gateway: gatewayOf(config, env).gateway ?? unconfiguredGateway,
       ewallet: ewalletOf(config, env).ewallet,
     },
     { all: () => db.selectFrom('deposit_channels').selectAll().execute() },
@@ -185,15 +192,29 @@ export function reconciliationFor(db: Kysely<DB>, config: Config): DepositReconc
 export function ewalletOf(config: Config, env: z.output<typeof depositEnv> = moduleConfig(config, depositEnv)): { ewallet: EWallet | null; sandbox: SandboxEWallet | null } {
   const chosen = env.EWALLET_PROVIDER ?? (config.NODE_ENV === 'production' ? 'none' : 'sandbox');
   if (chosen === 'none') return { ewallet: null, sandbox: null };
-  if (chosen === 'http') {
-    const missing = [env.EWALLET_API_URL ? null : 'EWALLET_API_URL (the e-wallet API\'s base URL)', env.EWALLET_API_SECRET ? null : 'EWALLET_API_SECRET (the secret of its signed calls)'].filter((m) => m !== null);
-    if (!env.EWALLET_API_URL || !env.EWALLET_API_SECRET) throw new ConfigError(`Invalid configuration:\n${missing.map((m) => `  ${m}: must be set when EWALLET_PROVIDER=http`).join('\n')}`);
-    return { ewallet: new HttpEWallet({ url: env.EWALLET_API_URL, secret: env.EWALLET_API_SECRET }), sandbox: null };
-  }
+  if (chosen === 'http') return { ewallet: new HttpEWallet(httpChoice('EWALLET', 'e-wallet', env.EWALLET_API_URL, env.EWALLET_API_SECRET, 'EWALLET_PROVIDER')), sandbox: null };
   const url = sandboxUrlOf(config);
   if (!url) throw new ConfigError('Invalid configuration:\n  SANDBOX_URL: must not be off when EWALLET_PROVIDER=sandbox (its e-wallet is the sandbox service\'s; name EWALLET_PROVIDER=http or none instead)');
   const sandbox = new SandboxEWallet({ url, secret: config.SANDBOX_EWALLET_SECRET });
   return { ewallet: sandbox, sandbox };
+}
+
+/** What is missing of an outside system's `http` choice (its URL and secret), as the start's refusal names it. */
+function httpChoice(name: string, what: string, url: string | undefined, secret: string | undefined, provider: string): { url: string; secret: string } {
+  const missing = [url ? null : `${name}_API_URL (the ${what} API's base URL)`, secret ? null : `${name}_API_SECRET (the secret of its signed calls)`].filter((m) => m !== null);
+  if (!url || !secret) throw new ConfigError(`Invalid configuration:\n${missing.map((m) => `  ${m}: must be set when ${provider}=http`).join('\n')}`);
+  return { url, secret };
+}
+
+/** The QR gateways the configuration names: the sandbox service's (outside production by default), a gateway API over HTTP, or none. */
+export function gatewayOf(config: Config, env: z.output<typeof depositEnv> = moduleConfig(config, depositEnv)): { gateway: PaymentGateway | null; sandbox: SandboxGateway | null } {
+  const chosen = env.PAYMENT_GATEWAY ?? (config.NODE_ENV === 'production' ? 'none' : 'sandbox');
+  if (chosen === 'none') return { gateway: null, sandbox: null };
+  if (chosen === 'http') return { gateway: new HttpGateway(httpChoice('PAYMENT', 'gateway', env.PAYMENT_API_URL, env.PAYMENT_API_SECRET, 'PAYMENT_GATEWAY')), sandbox: null };
+  const url = sandboxUrlOf(config);
+  if (!url) throw new ConfigError('Invalid configuration:\n  SANDBOX_URL: must not be off when PAYMENT_GATEWAY=sandbox (its gateways are the sandbox service\'s; name PAYMENT_GATEWAY=http or none instead)');
+  const sandbox = new SandboxGateway({ url, secret: config.SANDBOX_GATEWAY_SECRET });
+  return { gateway: sandbox, sandbox };
 }
 
 /**
@@ -302,9 +323,9 @@ export const depositModule = defineModule({
       bank: secretOf(env.BANK_FEED_WEBHOOK_SECRET, config.DATA_DIR, 'bank-feed-webhook-secret'),
       ewallet: secretOf(env.EWALLET_WEBHOOK_SECRET, config.DATA_DIR, 'ewallet-webhook-secret'),
     };
-    const sandboxGateway = (env.PAYMENT_GATEWAY ?? (production ? 'none' : 'sandbox')) === 'sandbox' ? new SandboxGateway(db, secrets.payments) : null;
+    const { gateway: gatewayApi, sandbox: sandboxGateway } = gatewayOf(config, env);
     const sandboxBank = (env.BANK_PROVIDER ?? (production ? 'none' : 'sandbox')) === 'sandbox' ? new SandboxBank(db, secrets.bank) : null;
-    const gateway: PaymentGateway = sandboxGateway ?? unconfiguredGateway;
+    const gateway: PaymentGateway = gatewayApi ?? unconfiguredGateway;
     const channels = new ChannelService(db, lookups, settings);
     const bank = new BankDepositService(db, money, channels, accounts);
     const qr = new QrService(db, gateway, channels, accounts, bank, money, {
@@ -512,9 +533,9 @@ export const depositModule = defineModule({
       return { status: answer.statusCode, body: answer.body };
     };
     const sb = depositSandboxCalls;
+    registerWithSandboxes(app, deposits);
     if (deposits.sandboxGateway) {
       const gateway = deposits.sandboxGateway;
-      gateway.connect(deliver);
       contractRoute(app, sb.sandboxPaymentPay, async ({ params }) => gateway.pay(await deposits.qr.gatewayRef(params.qrcodeId)));
       contractRoute(app, sb.sandboxPaymentRedeliver, async ({ params, body }) => {
         const ref = await deposits.qr.gatewayRef(params.qrcodeId);
@@ -682,20 +703,32 @@ export function changesOf(before: object | null, after: object): { field: string
  *   POST /api/sandbox/ewallet/transfers/:id/redeliver {times}               — the webhook again, N at once
  *   PUT  /api/operator/sandbox/ewallet/fault {mode: none | down | hang}      — failure injection (every process)
  */
-function sandboxEwalletRoutes(app: FastifyInstance, sandbox: SandboxEWallet, deposits: DepositServices, guard: ReturnType<typeof operatorGuard>): void {
-  const autoWallet = async () => (await deposits.channels.all()).find((c) => c.kind === 'wallet' && c.active && c.mode === 'AUTO' && c.account_no !== '');
-  const ours = async (phone: string) => (await deposits.channels.all()).some((c) => c.kind === 'wallet' && c.account_no === phone);
-  // As a merchant registers its webhook with the e-wallet: where this server listens.
+/**
+ * As a merchant registers its webhook URL with a gateway or an e-wallet: once this server listens,
+ * it tells the sandbox service's systems where to send webhooks and what to sign them with (the
+ * sandbox routes register again before each call that sends one: a sandbox started afresh forgets).
+ */
+function registerWithSandboxes(app: FastifyInstance, deposits: DepositServices): void {
+  const { sandboxGateway, sandboxEwallet, webhookSecrets } = deposits;
+  if (!sandboxGateway && !sandboxEwallet) return;
   app.addHook('onListen', async () => {
     const address = app.server.address();
     if (typeof address !== 'object' || !address) return;
     const host = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    try {
-      await sandbox.register(`http://${host}:${address.port}/api/webhooks/ewallet/TRUEWALLET`, deposits.webhookSecrets.ewallet);
-    } catch (error) {
-      app.log.warn({ err: error }, 'the sandbox e-wallet did not take our webhook address (its transfers are not reported until the next sandbox transfer registers it)');
+    const base = `http://${host}:${address.port}`;
+    const registrations = [
+      sandboxGateway?.register(`${base}/api/webhooks/payments/{provider}`, webhookSecrets.payments),
+      sandboxEwallet?.register(`${base}/api/webhooks/ewallet/TRUEWALLET`, webhookSecrets.ewallet),
+    ];
+    for (const result of await Promise.allSettled(registrations)) {
+      if (result.status === 'rejected') app.log.warn({ err: result.reason as unknown }, 'the sandbox service did not take our webhook address (its webhooks wait for the next sandbox call that registers it)');
     }
   });
+}
+
+function sandboxEwalletRoutes(app: FastifyInstance, sandbox: SandboxEWallet, deposits: DepositServices, guard: ReturnType<typeof operatorGuard>): void {
+  const autoWallet = async () => (await deposits.channels.all()).find((c) => c.kind === 'wallet' && c.active && c.mode === 'AUTO' && c.account_no !== '');
+  const ours = async (phone: string) => (await deposits.channels.all()).some((c) => c.kind === 'wallet' && c.account_no === phone);
   const sb = depositSandboxCalls;
   contractRoute(app, sb.sandboxEwalletVoucher, async ({ body }) => {
     if (body.amount <= 0 || body.amount > 1_000_000_00) throw badRequest('KEY_INVALID', { fields: [{ path: 'amount', code: 'invalid' }] });

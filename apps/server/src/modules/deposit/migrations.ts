@@ -1,7 +1,7 @@
 import type { Migration } from '../../db/migrations';
 import { sandboxBankMigrations, sandboxFaultsMigrations } from '../../providers/bank/sandbox-bank';
 import { dropSandboxEwalletMigrations, sandboxEwalletMigrations } from '../../providers/ewallet/sandbox-tables';
-import { sandboxGatewayMigrations } from '../../providers/payments/sandbox-gateway';
+import { dropSandboxGatewayMigrations, sandboxGatewayMigrations } from '../../providers/payments/sandbox-tables';
 
 export const depositMigrations: readonly Migration[] = [
   {
@@ -98,4 +98,5 @@ CREATE INDEX ewallet_redemptions_open ON ewallet_redemptions (updated_at) WHERE 
 DELETE FROM settings WHERE key = 'slip' AND value = '{"uploadEnabled": true, "closedFrom": "23:50", "closedTo": "00:10", "maxAgeMinutes": 60}'::jsonb;`,
   },
   ...dropSandboxEwalletMigrations,
+  ...dropSandboxGatewayMigrations,
 ];
