@@ -43,6 +43,8 @@ export interface Answer {
   type?: string;
   /** A redirect's target (Location). */
   location?: string;
+  /** The system's own failure: `drop` closes the connection without an answer (what it did stays done); `hang` never answers. */
+  fail?: 'drop' | 'hang';
 }
 
 export const json = (status: number, body: unknown): Answer => ({ status, body });

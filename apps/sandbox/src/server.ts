@@ -193,7 +193,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (fault.mode === 'refuse') return reply(res, { status: 503, body: { status: 'UNAVAILABLE' } });
     const answer = await system.handle(request);
     // Applied, then the answer is lost on the way back.
-    if (fault.mode === 'drop') return void req.socket.destroy();
+    if (fault.mode === 'drop' || answer.fail === 'drop') return void req.socket.destroy();
+    if (answer.fail === 'hang') return; // the caller's deadline ends it
     reply(res, answer);
   };
 

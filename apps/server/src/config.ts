@@ -216,6 +216,8 @@ const envSchema = z.object({
   SANDBOX_EWALLET_SECRET: z.string().min(8, 'must be at least 8 characters').default('sandbox-ewallet-secret'),
   /** The secret of the sandbox service's QR gateway API (the same on both sides). */
   SANDBOX_GATEWAY_SECRET: z.string().min(8, 'must be at least 8 characters').default('sandbox-gateway-secret'),
+  /** The secret of the sandbox service's bank API (look-ups, the transfer report, payouts; the same on both sides). */
+  SANDBOX_BANK_SECRET: z.string().min(8, 'must be at least 8 characters').default('sandbox-bank-secret'),
   /** GAME_PROVIDER=http: the game API's base URL (e.g. http://127.0.0.1:3100, `npm run sandbox`). */
   GAME_API_URL: z.string().regex(/^https?:\/\//, 'must be an http(s):// URL').optional(),
   /** GAME_PROVIDER=http: the HMAC-SHA256 secret of its signed requests. */

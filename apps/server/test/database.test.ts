@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/db/database';
 import { BACKGROUND_PASSED_OVER, inBackground, isBackground } from '../src/db/priority';
 import { Batcher } from '../src/lib/batcher';
-import { dropSchema, PG_URL } from './helpers';
+import { dbKinds, dropSchema, PG_URL, startApp, type TestApp } from './helpers';
 
 describe('PostgreSQL prepared statements', () => {
   const schema = `prep_${randomBytes(4).toString('hex')}`;
@@ -100,5 +100,20 @@ describe('the embedded database’s one connection', () => {
     await inBackground(() => Promise.all([batcher.submit(1), batcher.submit(2)]));
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.every((background) => !background)).toBe(true);
+  });
+});
+
+describe.each(dbKinds)('our schema after every migration (%s)', (kind) => {
+  let t: TestApp | undefined;
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('holds no outside system\'s state: no sandbox_* table (the sandbox service keeps its own)', async () => {
+    t = await startApp(kind);
+    const tables = await sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`.execute(t.services.database.db);
+    const names = tables.rows.map((r) => r.name);
+    expect(names).toEqual(expect.arrayContaining(['operations', 'qr_codes', 'ewallet_redemptions', 'withdrawal_payouts']));
+    expect(names.filter((name) => name.startsWith('sandbox'))).toEqual([]);
   });
 });

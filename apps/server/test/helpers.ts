@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
@@ -231,18 +230,13 @@ export async function recordOutside(t: TestApp, path: string, body: unknown): Pr
   const text = (key: string) => (typeof m[key] === 'string' ? (m[key] as string) : '');
   const minor = Math.round(Number(m.amount) * 100);
   if (!Number.isSafeInteger(minor) || minor <= 0) return;
-  const db = t.services.database.db;
   const at = text('at') || text('paidAt') || new Date().toISOString();
   try {
     if (path.startsWith('/api/webhooks/payments/') && text('event') === 'payment.succeeded' && /^[A-Za-z0-9_-]{1,64}$/.test(text('paymentId'))) {
       await t.services.deposits.sandboxGateway?.record({ provider: text('provider'), paymentId: text('paymentId'), reference: text('reference'), amount: minor, currency: text('currency') || 'THB', paidAt: new Date(at) });
     } else if (path.startsWith('/api/webhooks/bank/') && /^[A-Za-z0-9]{6,40}$/.test(text('transRef'))) {
-      const known = await sql<{ n: number }>`SELECT 1 AS n FROM sandbox_bank_transfers WHERE from_bank_code = ${text('fromBankCode')} AND upper(trans_ref) = upper(${text('transRef')})`.execute(db);
-      if (known.rows.length > 0) return;
-      await db
-        .insertInto('sandbox_bank_transfers')
-        .values({ trans_ref: text('transRef'), from_bank_code: text('fromBankCode'), from_account_no: text('fromAccountNo'), from_name: '', to_bank_code: text('toBankCode'), to_account_no: text('toAccountNo'), to_name: '', amount: minor, currency: text('currency') || 'THB', at: new Date(at) })
-        .execute();
+      const currency = text('currency') === 'LAK' ? 'LAK' : 'THB';
+      await t.services.deposits.sandboxBank?.transfer({ transRef: text('transRef'), fromBankCode: text('fromBankCode'), fromAccountNo: text('fromAccountNo'), toBankCode: text('toBankCode'), toAccountNo: text('toAccountNo'), amount: minor, currency, at: new Date(at), report: false });
     } else if (path.startsWith('/api/webhooks/ewallet/') && /^[A-Za-z0-9_-]{6,64}$/.test(text('transferId'))) {
       await t.services.deposits.sandboxEwallet?.record({ transferId: text('transferId'), fromPhone: text('fromPhone'), toPhone: text('toPhone'), amount: minor, at: new Date(at) });
     }

@@ -34,7 +34,8 @@ async function wallet(t: TestApp, memberId: string): Promise<{ wallet: number; h
 
 /** The sandbox bank's outgoing transfers of a reference (its own book). */
 async function bankTransfers(t: TestApp, reference: string) {
-  return t.services.database.db.selectFrom('sandbox_bank_payouts').selectAll().where('reference', '=', reference).execute();
+  const record = await t.services.sandboxPayouts?.record(reference);
+  return record ? [record] : [];
 }
 
 async function ledgerTransactions(t: TestApp, operationId: string): Promise<number> {
@@ -161,13 +162,12 @@ describe.each(dbKinds)('payouts through the bank on %s', (kind) => {
     } finally {
       await fault(t, 'none');
     }
-    const db = t.services.database.db;
     // Not due yet: the settler asks and leaves it processing.
-    await db.updateTable('sandbox_bank_payouts').set({ complete_at: new Date(Date.now() + 3_600_000) }).where('reference', '=', w.id).execute();
+    await t.services.sandboxPayouts?.completeAt(w.id, new Date(Date.now() + 3_600_000));
     await t.services.payouts.settle(0);
     expect(await t.services.payouts.get(w.id)).toMatchObject({ payout: 'processing', bankStatus: 'accepted' });
     // The bank's batch ran: asked again, it answers completed.
-    await db.updateTable('sandbox_bank_payouts').set({ complete_at: new Date(Date.now() - 1000) }).where('reference', '=', w.id).execute();
+    await t.services.sandboxPayouts?.completeAt(w.id, new Date(Date.now() - 1000));
     await t.services.payouts.settle(0);
     expect(await t.services.payouts.get(w.id)).toMatchObject({ status: 'SUCCESS', payout: 'paid', bankStatus: 'completed' });
     expect(await bankTransfers(t, w.id)).toHaveLength(1);

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config';
 import { ProviderError, withDeadline } from '../src/providers/games/game-provider';
 import { GameReconciliation } from '../src/modules/wallet/game-reconciliation';
-import { ewalletOf, gatewayOf } from '../src/modules/deposit';
+import { bankOf, ewalletOf, gatewayOf } from '../src/modules/deposit';
+import { payoutProviderFor } from '../src/modules/wallet';
 import { httpGameProvider } from '../src/providers/games/http-games';
 import { EWalletUnavailable, VoucherRefused } from '../src/providers/ewallet/ewallet';
 import { HttpEWallet } from '../src/providers/ewallet/http-ewallet';
@@ -17,6 +18,10 @@ import { verifyWebhook } from '../src/providers/payments/signing';
 import { buildThaiQr, parseThaiQr } from '../src/providers/payments/emvco';
 import { GatewayError } from '../src/providers/payments/gateway';
 import { HttpGateway } from '../src/providers/payments/http-gateway';
+import { HttpBank } from '../src/providers/bank/http-bank';
+import { HttpPayouts } from '../src/providers/bank/http-payouts';
+import { PayoutUnavailable, PayoutUnknown } from '../src/providers/bank/payout';
+import { BankLookupError } from '../src/providers/slips/verifier';
 import { startSandbox as startSandboxService } from '../../sandbox/src/server';
 import { call, dbKinds, login, OPERATOR_TOKEN, registerMember, startApp, type TestApp } from './helpers';
 
@@ -393,6 +398,10 @@ describe('game provider configuration', () => {
     expect(() => gatewayOf(loadConfig({ ...gateways, PAYMENT_API_SECRET: 'a-long-secret' }))).toThrow(/PAYMENT_API_URL \(the gateway API's base URL\): must be set when PAYMENT_GATEWAY=http/);
     expect(() => gatewayOf(loadConfig({ ...gateways, PAYMENT_API_URL: 'http://pay.example' }))).toThrow(/PAYMENT_API_SECRET \(the secret of its signed calls\): must be set/);
     expect(gatewayOf(loadConfig({ ...gateways, PAYMENT_API_URL: 'http://pay.example', PAYMENT_API_SECRET: 'a-long-secret' })).gateway).toBeInstanceOf(HttpGateway);
+    expect(() => bankOf(loadConfig({ NODE_ENV: 'production', SMS_PROVIDER: 'sandbox', BANK_PROVIDER: 'http', BANK_API_SECRET: 'a-long-secret' }))).toThrow(/BANK_API_URL \(the bank API's base URL\): must be set when BANK_PROVIDER=http/);
+    expect(bankOf(loadConfig({ NODE_ENV: 'production', SMS_PROVIDER: 'sandbox', BANK_PROVIDER: 'http', BANK_API_URL: 'http://bank.example', BANK_API_SECRET: 'a-long-secret' })).bank).toBeInstanceOf(HttpBank);
+    expect(() => payoutProviderFor(loadConfig({ NODE_ENV: 'production', SMS_PROVIDER: 'sandbox', PAYOUT_PROVIDER: 'http', PAYOUT_API_URL: 'http://bank.example' }))).toThrow(/PAYOUT_API_SECRET \(the secret of its signed calls\): must be set when PAYOUT_PROVIDER=http/);
+    expect(payoutProviderFor(loadConfig({ NODE_ENV: 'production', SMS_PROVIDER: 'sandbox' })).provider).toBeNull();
     expect(() => gatewayOf(loadConfig({ PAYMENT_GATEWAY: 'sandbox', SMS_PROVIDER: 'http', SMS_HTTP_URL: 'http://sms.example', SANDBOX_URL: 'off' }))).toThrow(/SANDBOX_URL: must not be off when PAYMENT_GATEWAY=sandbox/);
   });
 
@@ -587,6 +596,86 @@ describe('the QR gateways (sandbox service) and the HTTP gateway adapter', () =>
       await expect(gateway.createOrder(order('REFGW0020', 10_000))).rejects.toThrow(/does not ask for this payment/);
     } finally {
       liar.close();
+    }
+  });
+});
+
+describe('the bank (sandbox service): slip look-ups, the feed and payouts over HTTP', () => {
+  const sandbox = ownSandbox();
+  const secret = 'sandbox-bank-secret';
+  const control = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${sandbox.url}/control/bank/${path}`, { method, ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }) });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+  const request = (reference: string, amount = 25_000) => ({ reference, bankCode: 'KBANK', accountNo: '1234567890', accountName: 'SOMCHAI', amount, currency: 'THB' as const });
+  const kind = (promise: Promise<unknown>) => promise.then(() => 'OK', (e: unknown) => (e instanceof PayoutUnknown ? 'UNKNOWN' : e instanceof PayoutUnavailable ? 'UNAVAILABLE' : e instanceof BankLookupError ? e.kind : String(e)));
+
+  it('looks a transfer up by sending bank and reference (the captcha wall and errors as the verifier knows them); unsigned calls are refused', async () => {
+    const bank = new HttpBank({ url: sandbox.url, secret });
+    const made = await control('POST', 'transfers', { fromBankCode: 'SCB', fromAccountNo: '4071234567', toBankCode: 'KBANK', toAccountNo: '0451234567', amount: 50_000, report: false });
+    const transRef = String((made.body.transfer as { transRef: string }).transRef);
+    expect(await bank.lookup('SCB', transRef)).toMatchObject({ transRef, amount: 50_000, currency: 'THB', toAccountNo: '0451234567' });
+    expect(await bank.lookup('KBANK', transRef)).toBeNull();
+    await control('PUT', 'lookup-fault', { mode: 'captcha' });
+    expect(await kind(bank.lookup('SCB', transRef))).toBe('captcha');
+    await control('PUT', 'lookup-fault', { mode: 'error' });
+    expect(await kind(bank.lookup('SCB', transRef))).toBe('error');
+    await control('PUT', 'lookup-fault', { mode: 'none' });
+    expect(await kind(new HttpBank({ url: sandbox.url, secret: 'not-the-secret' }).lookup('SCB', transRef))).toBe('error');
+    expect(await kind(new HttpBank({ url: `http://127.0.0.1:${await freePort()}`, secret }).lookup('SCB', transRef))).toBe('error');
+    expect((await bank.transfers(new Date(Date.now() - 60_000), new Date(Date.now() + 60_000))).map((t) => t.transRef)).toContain(transRef);
+  });
+
+  it('pays a reference once (ten sends at once: one transfer); a lost answer is unknown until asked; down is unavailable; a hang is unknown at the deadline', async () => {
+    const payouts = new HttpPayouts({ url: sandbox.url, secret, timeoutMs: 1_000 });
+    const answers = await Promise.all(Array.from({ length: 10 }, () => payouts.send(request('W-ONCE-1'))));
+    expect(new Set(answers.map((a) => a.bankRef)).size).toBe(1);
+    expect(answers[0]).toMatchObject({ status: 'completed', amount: 25_000, currency: 'THB' });
+    expect((await payouts.payouts(new Date(Date.now() - 60_000), new Date(Date.now() + 60_000))).filter((p) => p.reference === 'W-ONCE-1')).toHaveLength(1);
+    await control('PUT', 'payout-fault', { mode: 'lost' });
+    expect(await kind(payouts.send(request('W-LOST-1')))).toBe('UNKNOWN');
+    await control('PUT', 'payout-fault', { mode: 'none' });
+    expect(await payouts.status('W-LOST-1')).toMatchObject({ status: 'completed' });
+    await control('PUT', 'payout-fault', { mode: 'down' });
+    expect(await kind(payouts.send(request('W-DOWN-1')))).toBe('UNAVAILABLE');
+    await control('PUT', 'payout-fault', { mode: 'timeout' });
+    const started = Date.now();
+    expect(await kind(payouts.send(request('W-HANG-1')))).toBe('UNKNOWN');
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await control('PUT', 'payout-fault', { mode: 'reject', failure: 'NAME_MISMATCH' });
+    expect(await payouts.send(request('W-REJECT-1'))).toMatchObject({ status: 'failed', failure: 'NAME_MISMATCH' });
+    await control('PUT', 'payout-fault', { mode: 'none' });
+    // Neither the refused nor the hung call was recorded; the rejected one was, once.
+    expect(await payouts.status('W-DOWN-1')).toBeNull();
+    expect(await payouts.status('W-HANG-1')).toBeNull();
+    expect(await payouts.send(request('W-REJECT-1'))).toMatchObject({ status: 'failed', failure: 'NAME_MISMATCH' });
+  });
+
+  it('reports a transfer into a subscribed account by the feed, signed, with the receiving bank in the URL; the feed again on demand', async () => {
+    const received: Array<{ url: string; raw: string; timestamp: string; signature: string }> = [];
+    const hook = http.createServer((req, res) => {
+      let raw = '';
+      req.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
+      req.on('end', () => {
+        received.push({ url: req.url ?? '', raw, timestamp: String(req.headers['x-timestamp']), signature: String(req.headers['x-signature']) });
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+      });
+    });
+    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+    const address = hook.address();
+    try {
+      await control('PUT', 'merchant', { webhookUrl: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/feed/{bankCode}`, secret: 'feed-secret-0001' });
+      const sent = await control('POST', 'transfers', { fromBankCode: 'BBL', fromAccountNo: '1112223334', toBankCode: 'KBANK', toAccountNo: '0451234567', amount: 12_050 });
+      expect(sent.body.feed).toEqual({ status: 200 });
+      const [first] = received;
+      expect(first?.url).toBe('/feed/KBANK');
+      expect(first && verifyWebhook('feed-secret-0001', { timestamp: first.timestamp, signature: first.signature }, first.raw)).toEqual({ ok: true });
+      expect(JSON.parse(first?.raw ?? '{}')).toMatchObject({ fromBankCode: 'BBL', toBankCode: 'KBANK', amount: '120.50', currency: 'THB' });
+      const transRef = String((sent.body.transfer as { transRef: string }).transRef);
+      expect((await control('POST', `transfers/BBL/${transRef}/redeliver`, { times: 2 })).body).toEqual({ deliveries: [{ status: 200 }, { status: 200 }] });
+      expect(received).toHaveLength(3);
+    } finally {
+      hook.close();
     }
   });
 });

@@ -109,6 +109,48 @@ describe.each(dbKinds)('the seamless wallet on %s', (kind) => {
     expect(other).toMatchObject({ status: 404, body: { status: 'PROVIDER_NOT_FOUND' } });
     expect(await checkInvariants(t.services.database.db)).toMatchObject({ ok: true });
   });
+
+  /** The sandbox service's aggregator plays rounds at CIRCUS by calling our seamless API over HTTP. */
+  const aggregator = async (path: string, body?: unknown, method = 'POST') => {
+    const url = t.sandbox?.url ?? '';
+    const res = await fetch(`${url}/control/aggregator/${path}`, { method, ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }) });
+    return (await res.json()) as Record<string, { answer: { status: string; balance: number } | null } | unknown>;
+  };
+  const fault = (mode: string) => fetch(`${t.sandbox?.url ?? ''}/control/aggregator/${CODE}/fault`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode }) });
+  const wallet = async (token: string) => (await call<{ wallet: { amount: number } }>(t.app, 'GET', '/api/wallet', { token })).body.wallet.amount;
+
+  it('the sandbox aggregator\'s rounds move the wallet itself over the network: duplicated calls once, a reordered bet after its rollback refused', async () => {
+    const p = await player();
+    const first = await aggregator(`${CODE}/round`, { playerId: p.playerId, currency: 'THB', stake: 10_000, win: 4_000 });
+    expect(first).toMatchObject({ bet: { answer: { status: 'OK', balance: 40_000 } }, win: { answer: { status: 'OK', balance: 44_000 } } });
+    expect(await wallet(p.token)).toBe(440);
+    // Every call sent twice (a network that repeats): moved once.
+    await fault('duplicate');
+    try {
+      const twice = await aggregator(`${CODE}/round`, { playerId: p.playerId, currency: 'THB', stake: 5_000, win: 0, repeat: 3 });
+      expect(twice).toMatchObject({ bet: { answer: { status: 'OK', balance: 39_000 } } });
+    } finally {
+      await fault('none');
+    }
+    expect(await wallet(p.token)).toBe(390);
+    // Reordered: the bet is held back, gets no answer, so the aggregator rolls it back; the rollback
+    // arrives first (a rollback of a bet never seen is OK and remembered), the bet after it is refused.
+    await fault('reorder');
+    try {
+      const reordered = await aggregator(`${CODE}/round`, { playerId: p.playerId, currency: 'THB', stake: 7_000, win: 0 });
+      expect(reordered).toMatchObject({ bet: { answer: null }, rollback: { answer: { status: 'OK', balance: 39_000 } } });
+    } finally {
+      await fault('none');
+    }
+    expect(await wallet(p.token)).toBe(390);
+    const book = (await aggregator(`${CODE}/transactions`, undefined, 'GET')) as unknown as { transactions: Array<{ transactionId: string; action: string; answer: { status: string } | null }> };
+    const ours = await t.services.database.db.selectFrom('seamless_transactions').select(['transaction_id', 'action', 'applied']).where('provider', '=', CODE).where('transaction_id', 'in', book.transactions.map((x) => x.transactionId)).execute();
+    // Every transaction the aggregator was answered OK for is applied once on our side; the reordered bet is our tombstone.
+    for (const txn of book.transactions.filter((x) => x.answer?.status === 'OK')) expect(ours.filter((o) => o.transaction_id === txn.transactionId && o.applied)).toHaveLength(1);
+    const reorderedBet = book.transactions.find((x) => x.action === 'bet' && x.answer === null);
+    expect(ours.find((o) => o.transaction_id === reorderedBet?.transactionId)).toMatchObject({ applied: false });
+    expect((await checkInvariants(t.services.database.db)).ok).toBe(true);
+  });
 });
 
 describe('SEAMLESS_SECRETS', () => {

@@ -1,4 +1,6 @@
 import type { SystemFactory } from '../kit';
+import { aggregatorSystem } from './aggregator';
+import { bankSystem } from './bank';
 import { ewalletSystem } from './ewallet';
 import { gamesSystem } from './games';
 import { gatewaySystem } from './gateway';
@@ -11,5 +13,7 @@ export function allSystems(env: Record<string, string | undefined>): SystemFacto
     smsSystem(env.SANDBOX_SMS_TOKEN ?? 'sandbox-sms-token'),
     ewalletSystem(env.SANDBOX_EWALLET_SECRET ?? 'sandbox-ewallet-secret'),
     gatewaySystem(env.SANDBOX_GATEWAY_SECRET ?? 'sandbox-gateway-secret'),
+    bankSystem(env.SANDBOX_BANK_SECRET ?? 'sandbox-bank-secret'),
+    aggregatorSystem(),
   ];
 }

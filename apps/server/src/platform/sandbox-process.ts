@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -5,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Config } from '../config';
 
 /**
- * Outside production (or with GAME_PROVIDER, SMS_PROVIDER, EWALLET_PROVIDER or PAYMENT_GATEWAY=sandbox named), the server starts the sandbox service (apps/sandbox: the outside systems'
+ * Outside production (or with GAME_PROVIDER, SMS_PROVIDER, EWALLET_PROVIDER, PAYMENT_GATEWAY, BANK_PROVIDER or PAYOUT_PROVIDER=sandbox named), the server starts the sandbox service (apps/sandbox: the outside systems'
  * stand-ins) beside itself as its own process, unless SANDBOX_URL names one (or is `off`) or
  * one already answers on SANDBOX_PORT. Answers its URL, or null when none is used. The sandbox is
  * not restarted when it ends: the outside world being down is a state the server must live with
@@ -18,11 +19,22 @@ export function sandboxUrlOf(config: Config): string | null {
   return config.SANDBOX_URL ?? `http://127.0.0.1:${config.SANDBOX_PORT}`;
 }
 
+/**
+ * Where the sandbox service reaches this server back (its webhooks, the aggregator's seamless
+ * calls): the address the server listens on (127.0.0.1 for a wildcard); null before it listens.
+ */
+export function listeningBase(server: { address(): AddressInfo | string | null }): string | null {
+  const address = server.address();
+  if (typeof address !== 'object' || !address) return null;
+  const host = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
+}
+
 export async function ensureSandbox(config: Config, log: (line: string) => void = console.log): Promise<{ url: string | null; child: ChildProcess | null }> {
   if (config.SANDBOX_URL === 'off') return { url: null, child: null };
   if (config.SANDBOX_URL) return { url: config.SANDBOX_URL, child: null };
   // In production only when a sandbox system is named explicitly (the bench, a demo or staging server).
-  const named = config.GAME_PROVIDER === 'sandbox' || config.SMS_PROVIDER === 'sandbox' || config.env.EWALLET_PROVIDER === 'sandbox' || config.env.PAYMENT_GATEWAY === 'sandbox';
+  const named = config.GAME_PROVIDER === 'sandbox' || config.SMS_PROVIDER === 'sandbox' || config.env.EWALLET_PROVIDER === 'sandbox' || config.env.PAYMENT_GATEWAY === 'sandbox' || config.env.BANK_PROVIDER === 'sandbox' || config.env.PAYOUT_PROVIDER === 'sandbox';
   if (config.NODE_ENV === 'production' && !named) return { url: null, child: null };
   const url = `http://127.0.0.1:${config.SANDBOX_PORT}`;
   const running = await health(url);

@@ -465,7 +465,7 @@ async function main(): Promise<void> {
       await sleep(6_000);
       for (const s of servers) await kill(s);
     }
-    const checkConfig = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', BANK_PROVIDER: 'sandbox', ...(url ? { DATABASE_URL: url, DATABASE_POOL_SIZE: '2' } : { DATA_DIR: dataDir }) });
+    const checkConfig = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', BANK_PROVIDER: 'sandbox', SANDBOX_URL: sandboxUrl, ...(url ? { DATABASE_URL: url, DATABASE_POOL_SIZE: '2' } : { DATA_DIR: dataDir }) });
     database = await openDatabase(checkConfig);
     const db = database.db;
     const pendingBy = Date.now() + 30_000;
@@ -542,6 +542,8 @@ async function main(): Promise<void> {
       ['deposits whose coins differ from the wheel rate', coins.awardsOff, coins.awardsOff === 0],
       ['reconciliation: deposit credits checked (matched)', `${reconciliation.checked.credits} (${reconciliation.checked.matched})`, true],
       ['reconciliation: breaches', reconciliation.breaches.length, reconciliation.breaches.length === 0],
+      // The outside systems' books were read (a system that did not answer would leave its credits unchecked).
+      ['reconciliation: outside systems unanswered', reconciliation.checked.unanswered.join(', ') || 0, reconciliation.checked.unanswered.length === 0 && reconciliation.checked.unverifiable === 0],
       ['slip transfers never credited', neverCredited.length, neverCredited.length === 0],
       ['forged slips, or one transfer twice, answered as credited', slipsTwice.length, slipsTwice.length === 0],
       ['sandbox service kills (SIGKILL, restarted)', sandbox.kills, sandbox.kills >= 2 || SECONDS < 10],

@@ -18,11 +18,12 @@ import type { ActionResult, AwaitingApproval } from '../approval/approval-servic
 import type { MatchedPayout, PayoutReconciliationReport } from '../../lib/payout-report';
 import { rsaKeyPairOf, secretOf } from '../../platform/secrets';
 import type { Bank, BankTransfer } from '../../providers/bank/bank';
+import { HttpBank } from '../../providers/bank/http-bank';
 import { SandboxBank } from '../../providers/bank/sandbox-bank';
 import { isQrProvider, unconfiguredGateway, type PaymentGateway } from '../../providers/payments/gateway';
 import { HttpGateway } from '../../providers/payments/http-gateway';
 import { SandboxGateway } from '../../providers/payments/sandbox-gateway';
-import { verifyWebhook, type WebhookDelivery } from '../../providers/payments/signing';
+import { verifyWebhook } from '../../providers/payments/signing';
 import { defaultReaderThreads, SlipReaderPool } from '../../providers/slips/reader-pool';
 import { SlipVerifier } from '../../providers/slips/verifier';
 import { Breaker } from '../../platform/breaker';
@@ -30,7 +31,7 @@ import { EWalletUnavailable } from '../../providers/ewallet/ewallet';
 import { HttpEWallet } from '../../providers/ewallet/http-ewallet';
 import type { EWallet } from '../../providers/ewallet/ewallet';
 import { SandboxEWallet, type EwalletFault } from '../../providers/ewallet/sandbox-ewallet';
-import { sandboxUrlOf } from '../../platform/sandbox-process';
+import { listeningBase, sandboxUrlOf } from '../../platform/sandbox-process';
 import { ConfigError, type Config } from '../../config';
 import { EwalletDepositService } from './ewallet-service';
 import { BankDepositService } from './bank-deposit-service';
@@ -101,7 +102,10 @@ const depositEnv = z.object({
   PAYMENT_API_SECRET: z.string().min(8, 'must be at least 8 characters').optional(),
   PAYMENT_WEBHOOK_SECRET: secret,
   /** Banks behind the deposit accounts (transfers, the automatic-deposit feed, slip look-ups): sandbox or none. */
-  BANK_PROVIDER: z.enum(['sandbox', 'none']).optional(),
+  BANK_PROVIDER: z.enum(['sandbox', 'http', 'none']).optional(),
+  /** BANK_PROVIDER=http: the bank API (docs/sandbox.md, "Bank") and the secret of its signed calls. */
+  BANK_API_URL: z.string().regex(/^https?:\/\//, 'must be an http(s):// URL').optional(),
+  BANK_API_SECRET: z.string().min(8, 'must be at least 8 characters').optional(),
   BANK_FEED_WEBHOOK_SECRET: secret,
   QR_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
   /** Largest slip image accepted (bytes). */
@@ -172,12 +176,10 @@ function amountOf(value: string | number): number {
  */
 export function reconciliationFor(db: Kysely<DB>, config: Config): DepositReconciliation {
   const env = moduleConfig(config, depositEnv);
-  const production = config.NODE_ENV === 'production';
-  const sandbox = (chosen: 'sandbox' | 'none' | undefined) => (chosen ?? (production ? 'none' : 'sandbox')) === 'sandbox';
   return new DepositReconciliation(
     db,
     {
-      bank: sandbox(env.BANK_PROVIDER) ? new SandboxBank(db, '') : unconfiguredBank,
+      bank: bankOf(config, env).bank ?? unconfiguredBank,
       gateway: gatewayOf(config, env).gateway ?? unconfiguredGateway,
       ewallet: ewalletOf(config, env).ewallet,
     },
@@ -215,6 +217,17 @@ export function gatewayOf(config: Config, env: z.output<typeof depositEnv> = mod
   if (!url) throw new ConfigError('Invalid configuration:\n  SANDBOX_URL: must not be off when PAYMENT_GATEWAY=sandbox (its gateways are the sandbox service\'s; name PAYMENT_GATEWAY=http or none instead)');
   const sandbox = new SandboxGateway({ url, secret: config.SANDBOX_GATEWAY_SECRET });
   return { gateway: sandbox, sandbox };
+}
+
+/** The bank the configuration names (slip look-ups, the feed's report): the sandbox service's (outside production by default), a bank API over HTTP, or none. */
+export function bankOf(config: Config, env: z.output<typeof depositEnv> = moduleConfig(config, depositEnv)): { bank: Bank | null; sandbox: SandboxBank | null } {
+  const chosen = env.BANK_PROVIDER ?? (config.NODE_ENV === 'production' ? 'none' : 'sandbox');
+  if (chosen === 'none') return { bank: null, sandbox: null };
+  if (chosen === 'http') return { bank: new HttpBank(httpChoice('BANK', 'bank', env.BANK_API_URL, env.BANK_API_SECRET, 'BANK_PROVIDER')), sandbox: null };
+  const url = sandboxUrlOf(config);
+  if (!url) throw new ConfigError('Invalid configuration:\n  SANDBOX_URL: must not be off when BANK_PROVIDER=sandbox (its bank is the sandbox service\'s; name BANK_PROVIDER=http or none instead)');
+  const sandbox = new SandboxBank({ url, secret: config.SANDBOX_BANK_SECRET });
+  return { bank: sandbox, sandbox };
 }
 
 /**
@@ -315,7 +328,6 @@ export const depositModule = defineModule({
   setup(services) {
     const { config, database, lookups, settings, money, accounts } = services;
     const env = moduleConfig(config, depositEnv);
-    const production = config.NODE_ENV === 'production';
     const db = database.db;
     // The secrets the webhook routes check (the sandboxes sign with the same ones).
     const secrets = {
@@ -324,7 +336,7 @@ export const depositModule = defineModule({
       ewallet: secretOf(env.EWALLET_WEBHOOK_SECRET, config.DATA_DIR, 'ewallet-webhook-secret'),
     };
     const { gateway: gatewayApi, sandbox: sandboxGateway } = gatewayOf(config, env);
-    const sandboxBank = (env.BANK_PROVIDER ?? (production ? 'none' : 'sandbox')) === 'sandbox' ? new SandboxBank(db, secrets.bank) : null;
+    const { bank: bankApi, sandbox: sandboxBank } = bankOf(config, env);
     const gateway: PaymentGateway = gatewayApi ?? unconfiguredGateway;
     const channels = new ChannelService(db, lookups, settings);
     const bank = new BankDepositService(db, money, channels, accounts);
@@ -337,7 +349,7 @@ export const depositModule = defineModule({
       maximum: { THB: env.QR_MAX_BAHT * 100, LAK: env.QR_MAX_LAK * 100 },
     });
     const slipReaders = new SlipReaderPool({ threads: env.SLIP_READER_THREADS ?? defaultReaderThreads(processCount(config)), queue: env.SLIP_READER_QUEUE });
-    const slips = new SlipService(db, new SlipVerifier(sandboxBank ?? unconfiguredBank, (image) => slipReaders.read(image)), channels, accounts, settings, money, slipLinksFor(config), {
+    const slips = new SlipService(db, new SlipVerifier(bankApi ?? unconfiguredBank, (image) => slipReaders.read(image)), channels, accounts, settings, money, slipLinksFor(config), {
       recheckAfterMs: Math.max(env.SLIP_RECHECK_INTERVAL_MS, 1000),
       pendingMaxMs: env.SLIP_PENDING_MAX_MINUTES * 60_000,
     }, { uploadEnabled: true, closedFrom: env.SLIP_CLOSED_FROM, closedTo: env.SLIP_CLOSED_TO, maxAgeMinutes: env.SLIP_MAX_AGE_MINUTES });
@@ -355,7 +367,7 @@ export const depositModule = defineModule({
       minimum: { THB: Math.round(env.TRUELINK_MIN_BAHT * 100), LAK: env.TRUELINK_MIN_LAK * 100 },
       graceMs: Math.max(env.DEPOSIT_RECONCILE_GRACE_MS, env.EWALLET_TIMEOUT_MS),
     });
-    const reconciliation = new DepositReconciliation(db, { bank: sandboxBank ?? unconfiguredBank, gateway, ewallet: ewalletApi }, channels);
+    const reconciliation = new DepositReconciliation(db, { bank: bankApi ?? unconfiguredBank, gateway, ewallet: ewalletApi }, channels);
     // Four eyes: what a second operator's approval runs (the maker's call, once; both are idempotent).
     // The stored payload is the parsed request (its amount already in minor units): read back as such, never parsed as baht again.
     const approvedManual = z.object({
@@ -528,10 +540,6 @@ export const depositModule = defineModule({
   async routes(app, services) {
     const { config, deposits } = services;
     await app.register((scope) => webhookRoutes(scope, deposits.webhookSecrets, deposits));
-    const deliver: WebhookDelivery = async (path, headers, body) => {
-      const answer = await app.inject({ method: 'POST', url: path, headers, payload: body });
-      return { status: answer.statusCode, body: answer.body };
-    };
     const sb = depositSandboxCalls;
     registerWithSandboxes(app, deposits);
     if (deposits.sandboxGateway) {
@@ -544,7 +552,6 @@ export const depositModule = defineModule({
     }
     if (deposits.sandboxBank) {
       const bank = deposits.sandboxBank;
-      bank.connect(deliver, (bankCode, accountNo) => deposits.channels.fedByBank(bankCode, accountNo));
       // The slip the sending bank's app shows for a transfer (PNG with the slip-verify mini-QR).
       contractRoute(app, sb.sandboxBankSlip, async ({ params, reply }) => {
         const png = await bank.slip(params.transRef);
@@ -562,7 +569,9 @@ export const depositModule = defineModule({
         const channel = await deposits.channels.byAccount(input.toBankCode, input.toAccountNo);
         const currency = input.currency ?? (channel?.currency === 'LAK' ? 'LAK' : 'THB');
         const { at, ...rest } = input;
-        const { transfer, feed } = await bank.transfer({ ...rest, currency, ...(at ? { at: new Date(at) } : {}) });
+        // The feed reports transfers into the accounts we subscribed (our AUTO channels).
+        const report = await deposits.channels.fedByBank(input.toBankCode, input.toAccountNo);
+        const { transfer, feed } = await bank.transfer({ ...rest, currency, report, ...(at ? { at: new Date(at) } : {}) });
         return { ...transfer, amount: transfer.amount / 100, at: transfer.at.toISOString(), feed };
       });
     }
@@ -709,16 +718,15 @@ export function changesOf(before: object | null, after: object): { field: string
  * sandbox routes register again before each call that sends one: a sandbox started afresh forgets).
  */
 function registerWithSandboxes(app: FastifyInstance, deposits: DepositServices): void {
-  const { sandboxGateway, sandboxEwallet, webhookSecrets } = deposits;
-  if (!sandboxGateway && !sandboxEwallet) return;
+  const { sandboxGateway, sandboxEwallet, sandboxBank, webhookSecrets } = deposits;
+  if (!sandboxGateway && !sandboxEwallet && !sandboxBank) return;
   app.addHook('onListen', async () => {
-    const address = app.server.address();
-    if (typeof address !== 'object' || !address) return;
-    const host = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    const base = `http://${host}:${address.port}`;
+    const base = listeningBase(app.server);
+    if (!base) return;
     const registrations = [
       sandboxGateway?.register(`${base}/api/webhooks/payments/{provider}`, webhookSecrets.payments),
       sandboxEwallet?.register(`${base}/api/webhooks/ewallet/TRUEWALLET`, webhookSecrets.ewallet),
+      sandboxBank?.register(`${base}/api/webhooks/bank/{bankCode}`, webhookSecrets.bank),
     ];
     for (const result of await Promise.allSettled(registrations)) {
       if (result.status === 'rejected') app.log.warn({ err: result.reason as unknown }, 'the sandbox service did not take our webhook address (its webhooks wait for the next sandbox call that registers it)');

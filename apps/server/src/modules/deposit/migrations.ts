@@ -1,5 +1,5 @@
 import type { Migration } from '../../db/migrations';
-import { sandboxBankMigrations, sandboxFaultsMigrations } from '../../providers/bank/sandbox-bank';
+import { dropSandboxBankMigrations, sandboxBankMigrations, sandboxFaultsMigrations } from '../../providers/bank/sandbox-tables';
 import { dropSandboxEwalletMigrations, sandboxEwalletMigrations } from '../../providers/ewallet/sandbox-tables';
 import { dropSandboxGatewayMigrations, sandboxGatewayMigrations } from '../../providers/payments/sandbox-tables';
 
@@ -99,4 +99,5 @@ DELETE FROM settings WHERE key = 'slip' AND value = '{"uploadEnabled": true, "cl
   },
   ...dropSandboxEwalletMigrations,
   ...dropSandboxGatewayMigrations,
+  ...dropSandboxBankMigrations,
 ];

@@ -5,6 +5,7 @@ import { ledgerCurrency } from '../../money';
 import { defineModule } from '../../platform/module';
 import { moduleConfig } from '../../platform/module-config';
 import { verifyWebhook } from '../../providers/payments/signing';
+import { listeningBase, sandboxUrlOf } from '../../platform/sandbox-process';
 
 /** The demo's seamless aggregator (not in production): its game code and secret, as the README gives them. */
 export const DEMO_SEAMLESS = { code: 'CIRCUS', secret: 'circus-seamless-demo-secret' } as const;
@@ -46,6 +47,22 @@ export const seamlessModule = defineModule({
     const configured = env.SEAMLESS_SECRETS ?? (services.config.NODE_ENV === 'production' ? '' : `${DEMO_SEAMLESS.code}:${DEMO_SEAMLESS.secret}`);
     const secrets = parseSeamlessSecrets(configured);
     const { money, games, memberDirectory, activity } = services;
+    // Outside production the sandbox service's aggregator plays the seamless games: as an aggregator's
+    // back office is told, it learns where our seamless API listens and the games' secrets.
+    const sandboxUrl = sandboxUrlOf(services.config);
+    if (sandboxUrl && services.config.NODE_ENV !== 'production' && secrets.size > 0) {
+      root.addHook('onListen', async () => {
+        const base = listeningBase(root.server);
+        if (!base) return;
+        const res = await fetch(`${sandboxUrl}/control/aggregator/merchant`, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ url: `${base}/api/seamless`, secrets: Object.fromEntries(secrets) }),
+          signal: AbortSignal.timeout(5_000),
+        }).catch(() => null);
+        if (res?.status !== 200) root.log.warn('the sandbox aggregator did not take our seamless API address (its games cannot call us)');
+      });
+    }
 
     // The signature is over the bytes as they came: this scope keeps JSON bodies as text (64 KB at most).
     await root.register(async (app) => {

@@ -2,7 +2,7 @@ import { DEFAULT_WITHDRAW_LIMITS } from '../../lib/withdraw-limits';
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import type { Config } from '../../config';
+import { ConfigError, type Config } from '../../config';
 import type { DB } from '../../db/schema';
 import { defineModule } from '../../platform/module';
 import { payoutOperatorCalls } from '@mw/contract/operator/payout';
@@ -14,7 +14,10 @@ import { moduleConfig } from '../../platform/module-config';
 import { badRequest } from '../../lib/errors';
 import { SecretBox } from '../../lib/secret-box';
 import { payoutWithDeadline, type PayoutProvider } from '../../providers/bank/payout';
-import { SandboxPayouts, sandboxPayoutMigrations } from '../../providers/bank/sandbox-payouts';
+import { SandboxPayouts } from '../../providers/bank/sandbox-payouts';
+import { HttpPayouts } from '../../providers/bank/http-payouts';
+import { dropSandboxPayoutMigrations, sandboxPayoutMigrations } from '../../providers/bank/sandbox-tables';
+import { sandboxUrlOf } from '../../platform/sandbox-process';
 import { withDeadline, type GameProvider } from '../../providers/games/game-provider';
 import { SandboxGames, type FaultMode } from '../../providers/games/sandbox-games';
 import { sandboxGameMigrations } from '../../providers/games/sandbox-tables';
@@ -55,10 +58,14 @@ declare module '../../platform/services' {
 const payoutEnv = z.object({
   NODE_ENV: z.string().optional(),
   /**
-   * How withdrawals are paid: `sandbox` (the sandbox bank's payout API) or `manual` (no payout API:
-   * operators pay by hand and complete them). Default: sandbox, except with NODE_ENV=production.
+   * How withdrawals are paid: `sandbox` (the sandbox service's payout API, SANDBOX_BANK_SECRET),
+   * `http` (a bank's payout API at PAYOUT_API_URL signed with PAYOUT_API_SECRET) or `manual` (no
+   * payout API: operators pay by hand and complete them). Default: sandbox, except with NODE_ENV=production.
    */
-  PAYOUT_PROVIDER: z.enum(['sandbox', 'manual']).optional(),
+  PAYOUT_PROVIDER: z.enum(['sandbox', 'http', 'manual']).optional(),
+  /** PAYOUT_PROVIDER=http: the bank's payout API (docs/sandbox.md, "Bank") and the secret of its signed calls. */
+  PAYOUT_API_URL: z.string().regex(/^https?:\/\//, 'must be an http(s):// URL').optional(),
+  PAYOUT_API_SECRET: z.string().min(8, 'must be at least 8 characters').optional(),
   /** How often payouts left processing (no answer, accepted, bank down) are asked of the bank (0: never), and how old they must be. */
   PAYOUT_SETTLE_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),
   PAYOUT_SETTLE_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
@@ -68,17 +75,24 @@ const payoutEnv = z.object({
 });
 
 /** The payout adapter the configuration names (null: manual), with the provider deadline. */
-function payoutProviderFor(db: Kysely<DB>, config: Config): { provider: PayoutProvider | null; sandbox: SandboxPayouts | null } {
+export function payoutProviderFor(config: Config): { provider: PayoutProvider | null; sandbox: SandboxPayouts | null } {
   const env = moduleConfig(config, payoutEnv);
   const chosen = env.PAYOUT_PROVIDER ?? (config.NODE_ENV === 'production' ? 'manual' : 'sandbox');
   if (chosen === 'manual') return { provider: null, sandbox: null };
-  const sandbox = new SandboxPayouts(db, config.PROVIDER_TIMEOUT_MS * 2);
+  if (chosen === 'http') {
+    const missing = [env.PAYOUT_API_URL ? null : "PAYOUT_API_URL (the payout API's base URL)", env.PAYOUT_API_SECRET ? null : 'PAYOUT_API_SECRET (the secret of its signed calls)'].filter((m) => m !== null);
+    if (!env.PAYOUT_API_URL || !env.PAYOUT_API_SECRET) throw new ConfigError(`Invalid configuration:\n${missing.map((m) => `  ${m}: must be set when PAYOUT_PROVIDER=http`).join('\n')}`);
+    return { provider: payoutWithDeadline(new HttpPayouts({ url: env.PAYOUT_API_URL, secret: env.PAYOUT_API_SECRET, timeoutMs: config.PROVIDER_TIMEOUT_MS }), config.PROVIDER_TIMEOUT_MS), sandbox: null };
+  }
+  const url = sandboxUrlOf(config);
+  if (!url) throw new ConfigError("Invalid configuration:\n  SANDBOX_URL: must not be off when PAYOUT_PROVIDER=sandbox (its payout API is the sandbox service's; name PAYOUT_PROVIDER=http or manual instead)");
+  const sandbox = new SandboxPayouts({ url, secret: config.SANDBOX_BANK_SECRET, timeoutMs: config.PROVIDER_TIMEOUT_MS, name: 'sandbox' });
   return { provider: payoutWithDeadline(sandbox, config.PROVIDER_TIMEOUT_MS), sandbox };
 }
 
 /** The payouts' reconciliation over a database without a running server (npm run reconcile). */
 export function payoutReconciliationFor(db: Kysely<DB>, config: Config): PayoutReconciliation {
-  return new PayoutReconciliation(db, payoutProviderFor(db, config).provider);
+  return new PayoutReconciliation(db, payoutProviderFor(config).provider);
 }
 
 /** The key of stored game passwords: configured, or generated once and kept in the database. */
@@ -163,6 +177,7 @@ CREATE TABLE withdrawal_payouts (
 );
 CREATE INDEX withdrawal_payouts_processing ON withdrawal_payouts (updated_at) WHERE state = 'processing';`,
     },
+    ...dropSandboxPayoutMigrations,
   ],
   async setup(services) {
     const { config, database, settings, accounts, money } = services;
@@ -193,7 +208,7 @@ CREATE INDEX withdrawal_payouts_processing ON withdrawal_payouts (updated_at) WH
       LAK: payoutEnvOf.TRANSFER_MIN_LAK * 100,
     });
     services.wallet = new WalletService(db, accounts, services.games, services.transfers, settings, money, services.sandboxPayments);
-    const payout = payoutProviderFor(db, config);
+    const payout = payoutProviderFor(config);
     const payouts = new PayoutService(db, accounts, services.approvals, payout.provider);
     services.payouts = payouts;
     services.sandboxPayouts = payout.sandbox;
