@@ -47,7 +47,6 @@ describe.each(dbKinds)('balances pushed on %s', (kind) => {
   let base: string;
   beforeAll(async () => {
     t = await startApp(kind);
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   });
   afterAll(async () => {

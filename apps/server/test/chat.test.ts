@@ -52,7 +52,6 @@ describe.each(dbKinds)('live chat on %s', (kind) => {
   beforeAll(async () => {
     // The attachment cleaner off: the retention tests run it themselves.
     t = await startApp(kind, { CHAT_MESSAGES_PER_MINUTE: '25', CHAT_FILE_CLEAN_INTERVAL_MINUTES: '0' });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
@@ -448,7 +447,6 @@ describe.each(dbKinds)('live chat on %s', (kind) => {
     let two: TestApp | null = null;
     try {
       two = await startApp('postgres', env, schema);
-      await one.app.listen({ port: 0, host: '127.0.0.1' });
       const oneBase = `http://127.0.0.1:${(one.app.server.address() as AddressInfo).port}`;
       const m = await registerMember(two.app);
       const token = await login(two.app, m.phone, m.password);

@@ -24,7 +24,6 @@ describe.each(dbKinds)('operator socket revocation on %s', (kind) => {
   beforeAll(async () => {
     t = await startApp(kind, { OPERATOR_IDLE_MINUTES: '1440' });
     useTestClock(t);
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     owner = await operatorLogin(t, 'owner');
   });

@@ -505,7 +505,6 @@ describe('request and response hygiene', () => {
   });
 
   it('closes a request whose body never finishes with 408 REQUEST_TIMEOUT, and answers malformed HTTP in the same shape', async () => {
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = t.app.server.address() as AddressInfo;
     const raw = (text: string, waitMs: number) =>
       new Promise<{ answer: string; closedAfterMs: number }>((resolve, reject) => {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -75,7 +76,8 @@ describe('slip readers off the event loop', () => {
     const profile = (await call<{ bankCode: string; bankAccountNo: string }>(t.app, 'GET', '/api/account/profile', { token })).body;
     m = { token, bankCode: profile.bankCode, accountNo: profile.bankAccountNo };
     // Over HTTP, as members call it (an injected request that never waits on I/O could starve the loop).
-    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    // (startApp listens on a free port)
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
     await t?.close();

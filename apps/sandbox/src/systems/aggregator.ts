@@ -10,8 +10,9 @@
  * operator's seamless API and the games' secrets, as the operator's back office registers them);
  * `POST /control/aggregator/{code}/round {playerId, currency, stake, win?, rollback?, repeat?}` (a
  * player's round: the bet, then the win or its rollback; `repeat` sends each call that many times at
- * once); `POST /control/aggregator/{code}/balance {playerId, currency}`; `GET
- * /control/aggregator/{code}/transactions` (the book). Outbound faults (key: the game code) drop,
+ * once); `POST /control/aggregator/{code}/balance {playerId, currency}`; `POST
+ * /control/aggregator/{code}/settle` (finish what is open: unanswered bets rolled back, unanswered
+ * wins and rollbacks sent again); `GET /control/aggregator/{code}/transactions` (the book). Outbound faults (key: the game code) drop,
  * delay, duplicate or reorder its calls.
  */
 import { randomBytes } from 'node:crypto';
@@ -62,6 +63,8 @@ async function call(state: AggregatorState, ctx: Ctx, code: string, action: stri
 /** A money call as the aggregator makes it, recorded in its book with its first answer; `persist` sends again until a 200. */
 async function transact(state: AggregatorState, ctx: Ctx, txn: Omit<Txn, 'answer' | 'attempts' | 'at'>, repeat: number, persist: boolean): Promise<Txn> {
   const body = { playerId: txn.playerId, currency: txn.currency, amount: txn.amount, transactionId: txn.transactionId, roundId: txn.roundId, ...(txn.referenceTransactionId ? { referenceTransactionId: txn.referenceTransactionId } : {}) };
+  // In the book before it is sent: a kill mid-call leaves it open, and `settle` finishes it.
+  ctx.commit({ type: 'txn', txn: { ...txn, answer: null, attempts: 0, at: new Date(ctx.now()).toISOString() } });
   let answer: Txn['answer'] = null;
   let attempts = 0;
   while (answer === null && attempts < (persist ? ATTEMPTS : 1)) {
@@ -96,6 +99,30 @@ async function round(req: SandboxRequest, state: AggregatorState, ctx: Ctx, code
   return json(200, { roundId, bet, win: paid });
 }
 
+/** Bets of the book with an answered rollback (in doubt no more). */
+function rolledBack(state: AggregatorState, code: string): Set<string> {
+  return new Set([...state.transactions.values()].filter((t) => t.code === code && t.action === 'rollback' && t.answer?.status === 'OK' && t.referenceTransactionId).map((t) => t.referenceTransactionId ?? ''));
+}
+
+/**
+ * Finishes what the book leaves open (the aggregator was killed mid-round, or the operator did
+ * not answer): a bet without an answer is rolled back; a win or rollback without one is sent again
+ * with its own transaction id. Answers how many were open and how many still are.
+ */
+async function settle(state: AggregatorState, ctx: Ctx, code: string): Promise<Answer> {
+  const open = [...state.transactions.values()].filter((t) => t.code === code && t.answer === null);
+  for (const t of open) {
+    const base = { code, playerId: t.playerId, currency: t.currency, roundId: t.roundId } as const;
+    if (t.action !== 'bet') await transact(state, ctx, { ...base, transactionId: t.transactionId, action: t.action, amount: t.amount, referenceTransactionId: t.referenceTransactionId }, 1, true);
+    else if (![...state.transactions.values()].some((r) => r.action === 'rollback' && r.referenceTransactionId === t.transactionId)) {
+      await transact(state, ctx, { ...base, transactionId: id('RBK'), action: 'rollback', amount: t.amount, referenceTransactionId: t.transactionId }, 1, true);
+    }
+  }
+  const done = rolledBack(state, code);
+  const still = [...state.transactions.values()].filter((t) => t.code === code && t.answer === null && !(t.action === 'bet' && done.has(t.transactionId)));
+  return json(200, { open: open.length, stillOpen: still.length });
+}
+
 async function control(req: SandboxRequest, state: AggregatorState, ctx: Ctx): Promise<Answer> {
   const body = req.body ?? {};
   const [first, action] = req.parts;
@@ -116,6 +143,7 @@ async function control(req: SandboxRequest, state: AggregatorState, ctx: Ctx): P
     const answer = await call(state, ctx, code, 'balance', { playerId, currency: body.currency }, 1);
     return answer ? json(200, answer) : json(502, { status: 'NO_ANSWER' });
   }
+  if (req.method === 'POST' && action === 'settle') return settle(state, ctx, code);
   if (req.method === 'GET' && action === 'transactions') return json(200, { transactions: [...state.transactions.values()].filter((t) => t.code === code) });
   return json(404, { status: 'NOT_FOUND' });
 }

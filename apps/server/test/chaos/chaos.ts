@@ -32,7 +32,12 @@
  *      transfer against the provider's own report of it, one to one (the game reconciliation);
  *   6. nothing in progress (no PENDING transfer, nothing in flight);
  *   7. every replay equal to its first definite answer (every call);
- *   8. no game result booked (nobody plays here: any result would be a phantom).
+ *   8. no game result booked (nobody plays here: any result would be a phantom);
+ *   9. the seamless game on both sides: three more members play CIRCUS through the sandbox
+ *      service's aggregator, which calls the servers' seamless API with its calls now and then
+ *      repeated, reordered or delayed and dies with the sandbox; after it settles its book, nothing
+ *      is open, every transaction answered OK is applied once by us, nothing we applied is unknown
+ *      to it, and each player's wallet is what the book says (0 satang off).
  * Refusals the money core does not keep under the key (403, and 409 other than
  * REQUEST_IN_PROGRESS: "not now", a retry may run the call again) are final answers for the model
  * (nothing moved) but are neither replayed nor compared.
@@ -94,6 +99,12 @@ const CREDIT_CODES: Record<string, number> = { FREE50: 5_000, CHAOS10: 1_000 };
  * counts only lotto games (none here), so money in the slot games is elsewhere and a cancel is
  * refused until it is back in the wallet.
  */
+/** The seamless game of the run and its secret: the sandbox aggregator plays its rounds by calling the servers' seamless API. */
+const SEAMLESS = { code: 'CIRCUS', secret: 'chaos-seamless-secret-0001' } as const;
+/** Members who play only the seamless game (kept out of the model: their wallet is checked against the aggregator's book). */
+const SEAMLESS_PLAYERS = 3;
+const SEAMLESS_MODES = ['none', 'duplicate', 'reorder', 'delay'] as const;
+
 const CHAOS_BONUSES = {
   CHAOSA: { categories: ['slot'], turnoverMultiple: 0 },
   CHAOSB: { categories: ['lotto'], turnoverMultiple: 1 },
@@ -187,6 +198,7 @@ function serverEnv(port: number, database: { url?: string; schema?: string; data
     SLIP_CLOSED_FROM: '00:00',
     SLIP_CLOSED_TO: '00:00',
     SEED_DEMO: 'true',
+    SEAMLESS_SECRETS: `${SEAMLESS.code}:${SEAMLESS.secret}`,
     // The demo member, not the demo's back-office queue (the run's checks count what it made).
     SEED_DEMO_QUEUE: 'false',
     HSTS_MAX_AGE: '0',
@@ -367,6 +379,8 @@ async function main(): Promise<void> {
   let database: Database | null = null;
   try {
     const members = await setUp(servers[0] as Server);
+    const players = await setUpSeamless(servers[0] as Server);
+    const seamless = { rounds: 0, unanswered: 0, faults: 0 };
     const calls: Call[] = [];
     const replays: Array<{ call: Call; answer: Answer }> = [];
     const deadline = Date.now() + SECONDS * 1000;
@@ -432,8 +446,37 @@ async function main(): Promise<void> {
         await startSandboxService();
       }
     };
+    // The seamless game: the sandbox aggregator plays rounds by calling our seamless API (pointed at a
+    // live process, as a load balancer would), its calls now and then repeated, reordered or delayed.
+    const seamlessClient = async () => {
+      while (Date.now() < deadline) {
+        const at = alive()[0];
+        const p = pick(players);
+        if (!at || !p) {
+          await sleep(100);
+          continue;
+        }
+        await aggregator('merchant', { url: `http://127.0.0.1:${at.port}/api/seamless`, secrets: { [SEAMLESS.code]: SEAMLESS.secret } }, 'PUT');
+        const stake = 100 + Math.floor(Math.random() * 4_900);
+        const win = Math.random() < 0.5 ? 0 : 1 + Math.floor(Math.random() * 2 * stake);
+        const answer = await aggregator(`${SEAMLESS.code}/round`, { playerId: p.playerId, currency: 'THB', stake, win, rollback: Math.random() < 0.1, repeat: 1 + Math.floor(Math.random() * 3) });
+        if (answer) seamless.rounds += 1;
+        else {
+          // The sandbox is down (killed): try again a little later.
+          seamless.unanswered += 1;
+          await sleep(250);
+        }
+      }
+    };
+    const seamlessFaulter = async () => {
+      while (Date.now() < deadline - 3_000) {
+        await sleep(FAULT_EVERY_MS * (0.6 + Math.random() * 0.8));
+        await fetch(`${sandboxUrl}/control/aggregator/${SEAMLESS.code}/fault`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode: pick(SEAMLESS_MODES), latencyMs: 300 }) }).catch(() => undefined);
+        seamless.faults += 1;
+      }
+    };
     log(`running ${SECONDS} s: ${CLIENTS} clients, ${members.length} members, a kill about every ${KILL_EVERY_MS / 1000} s, a fault about every ${FAULT_EVERY_MS / 1000} s, the sandbox service killed twice`);
-    await Promise.all([...Array.from({ length: CLIENTS }, (_, n) => client(n)), killer(), faulter(), sandboxKiller()]);
+    await Promise.all([...Array.from({ length: CLIENTS }, (_, n) => client(n)), killer(), faulter(), sandboxKiller(), seamlessClient(), seamlessClient(), seamlessFaulter()]);
 
     // Every process back, every fault lifted; the lost answers asked again until definite.
     for (const s of servers) if (!s.child) start(s, envOf(s));
@@ -441,6 +484,16 @@ async function main(): Promise<void> {
     const primary = servers[0] as Server;
     for (const game of GAMES) await request(primary.port, 'PUT', `/api/operator/sandbox/games/${game}/fault`, { mode: 'none' }, { authorization: `Bearer ${OPERATOR_TOKEN}` });
     await sleep(1_500);
+    // The aggregator finishes what its book leaves open (bets without an answer rolled back, wins and rollbacks sent again).
+    await fetch(`${sandboxUrl}/control/aggregator/${SEAMLESS.code}/fault`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode: 'none' }) });
+    await aggregator('merchant', { url: `http://127.0.0.1:${primary.port}/api/seamless`, secrets: { [SEAMLESS.code]: SEAMLESS.secret } }, 'PUT');
+    let seamlessOpen = -1;
+    for (const settleUntil = Date.now() + 30_000; seamlessOpen !== 0 && Date.now() < settleUntil; ) {
+      const settled = await aggregator(`${SEAMLESS.code}/settle`);
+      seamlessOpen = typeof settled?.stillOpen === 'number' ? settled.stillOpen : -1;
+      if (seamlessOpen !== 0) await sleep(1_000);
+    }
+    const book = (((await aggregator(`${SEAMLESS.code}/transactions`, undefined, 'GET'))?.transactions ?? []) as SeamlessTxn[]);
     const settleBy = Date.now() + 60_000;
     const open = () => calls.filter((c) => !c.first && !c.refused);
     let unresolved = open();
@@ -511,6 +564,7 @@ async function main(): Promise<void> {
       'Asia/Bangkok',
     ).run({ from: new Date(Date.now() - 86_400_000), to: new Date(Date.now() + 1_000) });
     const gameDifferences = gameRecon.items.filter((i) => i.kind !== 'PENDING');
+    const seamlessCheck = await checkSeamless(db, players, book);
     for (const item of gameDifferences.slice(0, 5)) console.log(`  game reconciliation: ${JSON.stringify(item)}`);
 
     // A forged slip credited, or a transfer's slip answered as credited more than once (the same slip again under a new key may be the one answered, when the first lost its answer).
@@ -557,6 +611,13 @@ async function main(): Promise<void> {
       ['replays', replays.length, true],
       ['replays differing from the first answer', differing.length, differing.length === 0],
       ['game results booked (phantoms)', Number(phantoms.rows[0]?.n ?? 0), Number(phantoms.rows[0]?.n ?? 0) === 0],
+      ['seamless rounds played (not answered: the sandbox killed)', `${seamless.rounds} (${seamless.unanswered})`, seamless.rounds > 0 || SECONDS < 10],
+      ['  aggregator fault changes (duplicate, reorder, delay)', seamless.faults, true],
+      ['seamless transactions in the aggregator\'s book / ours', `${book.length}/${seamlessCheck.ours}`, true],
+      ['seamless transactions left open in the aggregator\'s book', seamlessOpen, seamlessOpen === 0],
+      ['seamless transactions answered OK, not applied once by us', seamlessCheck.notApplied, seamlessCheck.notApplied === 0],
+      ['seamless transactions we applied, unknown to the aggregator', seamlessCheck.unknown, seamlessCheck.unknown === 0],
+      ['seamless satang off (wallets against the aggregator\'s book)', seamlessCheck.satangOff, seamlessCheck.satangOff === 0],
       ['deadlocks, serialisation failures in the logs', serverLog.conflicts.length, serverLog.conflicts.length === 0],
       ['unhandled errors in the servers\' logs', serverLog.unhandled, true],
     ];
@@ -566,6 +627,7 @@ async function main(): Promise<void> {
     }
     for (const line of model.lines.slice(0, 8)) console.log(`  model: ${line}`);
     for (const line of coins.lines.slice(0, 5)) console.log(`  coins: ${line}`);
+    for (const line of seamlessCheck.lines.slice(0, 5)) console.log(`  seamless: ${line}`);
     for (const b of reconciliation.breaches.slice(0, 5)) console.log(`  reconciliation: ${JSON.stringify(b)}`);
     for (const u of neverCredited.slice(0, 5)) {
       console.log(`  never credited: ${JSON.stringify(u)}`);
@@ -591,6 +653,45 @@ async function main(): Promise<void> {
   }
   console.log(breaches.length === 0 ? '\nchaos: every check held' : `\nchaos: BREACHED ${breaches.join(', ')}`);
   process.exitCode = breaches.length === 0 ? 0 : 1;
+}
+
+// ---------------------------------------------------------------- the seamless game
+
+/** A transaction as the sandbox aggregator's book holds it. */
+interface SeamlessTxn {
+  transactionId: string;
+  action: 'bet' | 'win' | 'rollback';
+  playerId: string;
+  amount: number;
+  referenceTransactionId: string | null;
+  answer: { status: string } | null;
+}
+
+/**
+ * Both sides of the seamless game: every transaction the aggregator was answered OK for is applied
+ * once by us, nothing we applied is unknown to it, and each player's wallet is what its book says:
+ * 1,000 baht − its bets answered OK and not rolled back + its wins answered OK.
+ */
+async function checkSeamless(db: Db, players: Array<{ id: string; playerId: string }>, book: SeamlessTxn[]): Promise<{ ours: number; notApplied: number; unknown: number; satangOff: number; lines: string[] }> {
+  const rows = await sql<{ transaction_id: string; action: string; applied: boolean }>`SELECT transaction_id, action, applied FROM seamless_transactions WHERE provider = ${SEAMLESS.code}`.execute(db);
+  const applied = new Map(rows.rows.filter((r) => r.applied).map((r) => [r.transaction_id, r]));
+  const inBook = new Set(book.map((t) => t.transactionId));
+  const lines: string[] = [];
+  const notApplied = book.filter((t) => t.answer?.status === 'OK' && !applied.has(t.transactionId));
+  const unknown = rows.rows.filter((r) => r.applied && r.action !== 'tombstone' && !inBook.has(r.transaction_id));
+  for (const t of notApplied.slice(0, 3)) lines.push(`answered OK, not applied: ${JSON.stringify(t)}`);
+  for (const r of unknown.slice(0, 3)) lines.push(`applied, not in the book: ${JSON.stringify(r)}`);
+  const rolledBack = new Set(book.filter((t) => t.action === 'rollback' && t.answer?.status === 'OK').map((t) => t.referenceTransactionId));
+  let satangOff = 0;
+  for (const p of players) {
+    const mine = book.filter((t) => t.playerId === p.playerId && t.answer?.status === 'OK');
+    const expected = INITIAL - mine.filter((t) => t.action === 'bet' && !rolledBack.has(t.transactionId)).reduce((n, t) => n + t.amount, 0) + mine.filter((t) => t.action === 'win').reduce((n, t) => n + t.amount, 0);
+    const row = await sql<{ balance: string }>`SELECT balance FROM ledger_accounts WHERE id = ${`m:${p.id}:wallet`}`.execute(db);
+    const actual = Number(row.rows[0]?.balance ?? 0);
+    if (actual !== expected) lines.push(`player ${p.playerId}: wallet ${actual}, the book says ${expected}`);
+    satangOff += Math.abs(actual - expected);
+  }
+  return { ours: rows.rows.length, notApplied: notApplied.length, unknown: unknown.length, satangOff, lines };
 }
 
 // ---------------------------------------------------------------- the model
@@ -745,36 +846,68 @@ async function setUp(server: Server): Promise<Member[]> {
   if (code.status !== 200) throw new Error(`promotion CHAOS10: ${JSON.stringify(code.body)}`);
   const members: Member[] = [];
   for (let i = 0; i < MEMBERS; i++) {
-    const phone = `09${String(((Date.now() % 1_000_000) * 100 + i) % 100_000_000).padStart(8, '0')}`;
-    const sent = await request(server.port, 'POST', '/api/otp/send', { phoneNumber: phone });
-    const outbox = await request(server.port, 'GET', `/api/sandbox/sms?phoneNumber=${phone}`);
-    const text = ((outbox.body.messages as Array<{ text: string }> | undefined) ?? [])[0]?.text ?? '';
-    const otp = /\b(\d{6})\b/.exec(text)?.[1] ?? '';
-    await request(server.port, 'POST', '/api/otp/verify', { otpToken: sent.body.otpToken, otpCode: otp });
-    const accountNo = `8${phone.slice(1)}${i}`.slice(0, 12);
-    const created = await request(server.port, 'POST', '/api/account', {
-      otpToken: sent.body.otpToken,
-      name: `Chaos ${i}`,
-      username: phone,
-      password: 'chaos-secret',
-      bankCode: 'KBANK',
-      bankAccountName: 'CHAOS TESTER',
-      bankAccountNo: accountNo,
-      birthDate: '1990-01-15',
-    });
-    if (created.status !== 200) throw new Error(`register: ${JSON.stringify(created.body)}`);
-    const login = await request(server.port, 'POST', '/api/login', { username: phone, password: 'chaos-secret' });
-    const token = String(login.body.token);
-    const auth = { authorization: `Bearer ${token}` };
-    const id = String(created.body._id);
-    await request(server.port, 'POST', '/api/wallet/add', { amount: 1000 }, auth);
+    const member = await register(server, i);
+    const auth = { authorization: `Bearer ${member.token}` };
     for (const game of GAMES) await request(server.port, 'GET', `/api/wallet/activate/${game}`, undefined, auth);
-    const granted = await request(server.port, 'POST', `/api/operator/members/${id}/coins`, { coins: GRANTED_COINS }, { ...operator, 'idempotency-key': `chaos-coins-${id}` });
+    const granted = await request(server.port, 'POST', `/api/operator/members/${member.id}/coins`, { coins: GRANTED_COINS }, { ...operator, 'idempotency-key': `chaos-coins-${member.id}` });
     if (granted.status !== 200) throw new Error(`coins: ${JSON.stringify(granted.body)}`);
-    members.push({ phone, token, id, accountNo });
+    members.push(member);
     await sleep(2);
   }
   return members;
+}
+
+/** A member registered by phone (OTP read from the sandbox SMS gateway) with 1,000 baht topped up. */
+async function register(server: Server, i: number): Promise<Member> {
+  const phone = `09${String(((Date.now() % 1_000_000) * 100 + i) % 100_000_000).padStart(8, '0')}`;
+  const sent = await request(server.port, 'POST', '/api/otp/send', { phoneNumber: phone });
+  const outbox = await request(server.port, 'GET', `/api/sandbox/sms?phoneNumber=${phone}`);
+  const text = ((outbox.body.messages as Array<{ text: string }> | undefined) ?? [])[0]?.text ?? '';
+  const otp = /\b(\d{6})\b/.exec(text)?.[1] ?? '';
+  await request(server.port, 'POST', '/api/otp/verify', { otpToken: sent.body.otpToken, otpCode: otp });
+  const accountNo = `8${phone.slice(1)}${i}`.slice(0, 12);
+  const created = await request(server.port, 'POST', '/api/account', {
+    otpToken: sent.body.otpToken,
+    name: `Chaos ${i}`,
+    username: phone,
+    password: 'chaos-secret',
+    bankCode: 'KBANK',
+    bankAccountName: 'CHAOS TESTER',
+    bankAccountNo: accountNo,
+    birthDate: '1990-01-15',
+  });
+  if (created.status !== 200) throw new Error(`register: ${JSON.stringify(created.body)}`);
+  const login = await request(server.port, 'POST', '/api/login', { username: phone, password: 'chaos-secret' });
+  const token = String(login.body.token);
+  const auth = { authorization: `Bearer ${token}` };
+  const id = String(created.body._id);
+  const added = await request(server.port, 'POST', '/api/wallet/add', { amount: 1000 }, auth);
+  if (added.status !== 200) throw new Error(`top-up: ${JSON.stringify(added.body)}`);
+  return { phone, token, id, accountNo };
+}
+
+/** The seamless players: members with 1,000 baht and an account at the seamless game (its player id). */
+async function setUpSeamless(server: Server): Promise<Array<{ id: string; playerId: string }>> {
+  const players: Array<{ id: string; playerId: string }> = [];
+  for (let k = 0; k < SEAMLESS_PLAYERS; k++) {
+    const member = await register(server, MEMBERS + k);
+    const auth = { authorization: `Bearer ${member.token}` };
+    await request(server.port, 'GET', `/api/wallet/activate/${SEAMLESS.code}`, undefined, auth);
+    const account = await request(server.port, 'GET', `/api/wallet/account/${SEAMLESS.code}`, undefined, auth);
+    if (account.status !== 200 || typeof account.body.username !== 'string') throw new Error(`seamless account: ${JSON.stringify(account.body)}`);
+    players.push({ id: member.id, playerId: account.body.username });
+  }
+  return players;
+}
+
+/** The sandbox aggregator's control API (null when the sandbox does not answer: it is being killed). */
+async function aggregator(path: string, body?: unknown, method: 'GET' | 'POST' | 'PUT' = 'POST'): Promise<Record<string, unknown> | null> {
+  try {
+    const res = await fetch(`${sandboxUrl}/control/aggregator/${path}`, { method, ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }), signal: AbortSignal.timeout(20_000) });
+    return res.ok ? ((await res.json()) as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
