@@ -37,7 +37,9 @@
  *      service's aggregator, which calls the servers' seamless API with its calls now and then
  *      repeated, reordered or delayed and dies with the sandbox; after it settles its book, nothing
  *      is open, every transaction answered OK is applied once by us, nothing we applied is unknown
- *      to it, and each player's wallet is what the book says (0 satang off).
+ *      to it, and each player's wallet is what the book says (0 satang off);
+ *  10. the bank feed: strangers' transfers into our AUTO account, their webhooks duplicated,
+ *      reordered and delayed, each held as an unmatched deposit exactly once.
  * Refusals the money core does not keep under the key (403, and 409 other than
  * REQUEST_IN_PROGRESS: "not now", a retry may run the call again) are final answers for the model
  * (nothing moved) but are neither replayed nor compared.
@@ -104,6 +106,9 @@ const SEAMLESS = { code: 'CIRCUS', secret: 'chaos-seamless-secret-0001' } as con
 /** Members who play only the seamless game (kept out of the model: their wallet is checked against the aggregator's book). */
 const SEAMLESS_PLAYERS = 3;
 const SEAMLESS_MODES = ['none', 'duplicate', 'reorder', 'delay'] as const;
+/** The bank feed: transfers from strangers (no member has their accounts) into the demo's KBANK AUTO account, held as unmatched. */
+const FEED = { bank: 'KBANK', accountNo: '0451234567', secret: 'chaos-bank-feed-secret-0001' } as const;
+const FEED_MODES = ['none', 'duplicate', 'reorder', 'delay'] as const;
 
 const CHAOS_BONUSES = {
   CHAOSA: { categories: ['slot'], turnoverMultiple: 0 },
@@ -199,6 +204,7 @@ function serverEnv(port: number, database: { url?: string; schema?: string; data
     SLIP_CLOSED_TO: '00:00',
     SEED_DEMO: 'true',
     SEAMLESS_SECRETS: `${SEAMLESS.code}:${SEAMLESS.secret}`,
+    BANK_FEED_WEBHOOK_SECRET: FEED.secret,
     // The demo member, not the demo's back-office queue (the run's checks count what it made).
     SEED_DEMO_QUEUE: 'false',
     HSTS_MAX_AGE: '0',
@@ -381,6 +387,7 @@ async function main(): Promise<void> {
     const members = await setUp(servers[0] as Server);
     const players = await setUpSeamless(servers[0] as Server);
     const seamless = { rounds: 0, unanswered: 0, faults: 0 };
+    const feed = { transRefs: [] as string[], faults: 0 };
     const calls: Call[] = [];
     const replays: Array<{ call: Call; answer: Answer }> = [];
     const deadline = Date.now() + SECONDS * 1000;
@@ -475,8 +482,29 @@ async function main(): Promise<void> {
         seamless.faults += 1;
       }
     };
+    // The bank's feed: a stranger's transfer into our AUTO account about every half second, its
+    // webhook sent to a live process, now and then duplicated, reordered or delayed (a held
+    // deposit, no member's money: each must be held once, whatever came twice or late).
+    const feedClient = async () => {
+      while (Date.now() < deadline) {
+        await sleep(300 + Math.random() * 400);
+        const at = alive()[0];
+        if (!at) continue;
+        await bankControl('PUT', 'merchant', { webhookUrl: `http://127.0.0.1:${at.port}/api/webhooks/bank/{bankCode}`, secret: FEED.secret });
+        const sent = await bankControl('POST', 'transfers', { fromBankCode: 'SCB', fromAccountNo: `7${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`, fromName: 'CHAOS STRANGER', toBankCode: FEED.bank, toAccountNo: FEED.accountNo, amount: 100 + Math.floor(Math.random() * 9_900) });
+        const transRef = (sent?.transfer as { transRef?: unknown } | undefined)?.transRef;
+        if (typeof transRef === 'string') feed.transRefs.push(transRef);
+      }
+    };
+    const feedFaulter = async () => {
+      while (Date.now() < deadline - 3_000) {
+        await sleep(FAULT_EVERY_MS * (0.6 + Math.random() * 0.8));
+        await fetch(`${sandboxUrl}/control/bank/${FEED.bank}/fault`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode: pick(FEED_MODES), latencyMs: 300 }) }).catch(() => undefined);
+        feed.faults += 1;
+      }
+    };
     log(`running ${SECONDS} s: ${CLIENTS} clients, ${members.length} members, a kill about every ${KILL_EVERY_MS / 1000} s, a fault about every ${FAULT_EVERY_MS / 1000} s, the sandbox service killed twice`);
-    await Promise.all([...Array.from({ length: CLIENTS }, (_, n) => client(n)), killer(), faulter(), sandboxKiller(), seamlessClient(), seamlessClient(), seamlessFaulter()]);
+    await Promise.all([...Array.from({ length: CLIENTS }, (_, n) => client(n)), killer(), faulter(), sandboxKiller(), seamlessClient(), seamlessClient(), seamlessFaulter(), feedClient(), feedFaulter()]);
 
     // Every process back, every fault lifted; the lost answers asked again until definite.
     for (const s of servers) if (!s.child) start(s, envOf(s));
@@ -493,6 +521,10 @@ async function main(): Promise<void> {
       seamlessOpen = typeof settled?.stillOpen === 'number' ? settled.stillOpen : -1;
       if (seamlessOpen !== 0) await sleep(1_000);
     }
+    // The feed's own retry: every transfer's webhook once more, to a live process (one held back by a reorder, or sent to a killed process, comes now).
+    await fetch(`${sandboxUrl}/control/bank/${FEED.bank}/fault`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode: 'none' }) });
+    await bankControl('PUT', 'merchant', { webhookUrl: `http://127.0.0.1:${primary.port}/api/webhooks/bank/{bankCode}`, secret: FEED.secret });
+    for (const transRef of feed.transRefs) await bankControl('POST', `transfers/SCB/${transRef}/redeliver`, { times: 1 });
     const book = (((await aggregator(`${SEAMLESS.code}/transactions`, undefined, 'GET'))?.transactions ?? []) as SeamlessTxn[]);
     const settleBy = Date.now() + 60_000;
     const open = () => calls.filter((c) => !c.first && !c.refused);
@@ -565,6 +597,9 @@ async function main(): Promise<void> {
     ).run({ from: new Date(Date.now() - 86_400_000), to: new Date(Date.now() + 1_000) });
     const gameDifferences = gameRecon.items.filter((i) => i.kind !== 'PENDING');
     const seamlessCheck = await checkSeamless(db, players, book);
+    const heldRows = await sql<{ ref: string; n: number }>`SELECT ref, count(*)::int AS n FROM unmatched_deposits WHERE source = 'banktx' AND to_account_no = ${FEED.accountNo} GROUP BY ref`.execute(db);
+    const heldCount = new Map(heldRows.rows.map((r) => [r.ref, Number(r.n)]));
+    const feedOff = feed.transRefs.filter((ref) => heldCount.get(`SCB:${ref.toUpperCase()}`) !== 1);
     for (const item of gameDifferences.slice(0, 5)) console.log(`  game reconciliation: ${JSON.stringify(item)}`);
 
     // A forged slip credited, or a transfer's slip answered as credited more than once (the same slip again under a new key may be the one answered, when the first lost its answer).
@@ -618,6 +653,8 @@ async function main(): Promise<void> {
       ['seamless transactions answered OK, not applied once by us', seamlessCheck.notApplied, seamlessCheck.notApplied === 0],
       ['seamless transactions we applied, unknown to the aggregator', seamlessCheck.unknown, seamlessCheck.unknown === 0],
       ['seamless satang off (wallets against the aggregator\'s book)', seamlessCheck.satangOff, seamlessCheck.satangOff === 0],
+      ['bank feed transfers (webhooks duplicated, reordered, delayed; fault changes)', `${feed.transRefs.length} (${feed.faults})`, feed.transRefs.length > 0 || SECONDS < 10],
+      ['bank feed transfers not held exactly once', feedOff.length, feedOff.length === 0],
       ['deadlocks, serialisation failures in the logs', serverLog.conflicts.length, serverLog.conflicts.length === 0],
       ['unhandled errors in the servers\' logs', serverLog.unhandled, true],
     ];
@@ -898,6 +935,16 @@ async function setUpSeamless(server: Server): Promise<Array<{ id: string; player
     players.push({ id: member.id, playerId: account.body.username });
   }
   return players;
+}
+
+/** The sandbox bank's control API (null when the sandbox does not answer). */
+async function bankControl(method: 'POST' | 'PUT', path: string, body: unknown): Promise<Record<string, unknown> | null> {
+  try {
+    const res = await fetch(`${sandboxUrl}/control/bank/${path}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(20_000) });
+    return res.ok ? ((await res.json()) as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The sandbox aggregator's control API (null when the sandbox does not answer: it is being killed). */
