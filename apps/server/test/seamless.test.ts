@@ -119,6 +119,18 @@ describe.each(dbKinds)('the seamless wallet on %s', (kind) => {
   const fault = (mode: string) => fetch(`${t.sandbox?.url ?? ''}/control/aggregator/${CODE}/fault`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode }) });
   const wallet = async (token: string) => (await call<{ wallet: { amount: number } }>(t.app, 'GET', '/api/wallet', { token })).body.wallet.amount;
 
+  it('shows the seamless game without a balance of its own and refuses transfers to or from it, moving nothing', async () => {
+    const p = await player();
+    const wallet = await call<{ wallet: { amount: number }; slots: Array<{ code: string; seamless?: boolean; amount: number; isActive: boolean }> }>(t.app, 'GET', '/api/wallet', { token: p.token });
+    expect(wallet.body.slots.find((g) => g.code === CODE)).toMatchObject({ isActive: true, seamless: true, amount: 0 });
+    expect(wallet.body.slots.find((g) => g.code === 'PG')?.seamless).toBeUndefined();
+    for (const body of [{ from: 'WALLET', to: CODE, amount: 100 }, { from: CODE, to: 'WALLET', amount: 100 }, { from: 'PG', to: CODE, amount: 100 }]) {
+      expect(await call(t.app, 'POST', '/api/wallet/transfer', { token: p.token, body })).toMatchObject({ status: 400, body: { message: 'TRANSFER_SEAMLESS' } });
+    }
+    expect(await call(t.app, 'POST', '/api/wallet/transferAll', { token: p.token, body: { to: CODE } })).toMatchObject({ status: 400, body: { message: 'TRANSFER_SEAMLESS' } });
+    expect((await call<{ wallet: { amount: number } }>(t.app, 'GET', '/api/wallet', { token: p.token })).body.wallet.amount).toBe(500);
+  });
+
   it('the sandbox aggregator\'s rounds move the wallet itself over the network: duplicated calls once, a reordered bet after its rollback refused', async () => {
     const p = await player();
     const first = await aggregator(`${CODE}/round`, { playerId: p.playerId, currency: 'THB', stake: 10_000, win: 4_000 });

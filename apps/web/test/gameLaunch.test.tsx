@@ -105,6 +105,34 @@ describe('slot account modal', () => {
     expect(window.localStorage.getItem('play-no-ask')).toBe('true');
   });
 
+  it('a seamless game shows no balance and no transfer: Play launches at once and moves nothing (its bets take the wallet)', async () => {
+    loginMember();
+    const { tab, open } = stubWindowOpen();
+    const wallet = walletAnswer();
+    const api = mockApi({
+      ...homeRoutes({ ...wallet, slots: [...wallet.slots, game('CIRCUS', { isActive: true, seamless: true })] }),
+      'GET /api/wallet/account/CIRCUS': ok({ username: 'circus01', password: 'secret-pass' }),
+      'GET /api/autoLogin/circus/circus01/secret-pass': ok({ link: '/sandbox/games/CIRCUS/play?t=s1' }),
+    });
+    renderApp('/user/home');
+    await screen.findByTestId('total-balance');
+    const card = screen.getByTestId('game-card-CIRCUS');
+    expect(within(card).getByTestId('game-card-seamless').textContent).toBe(th.home.seamless);
+    expect(within(card).queryByTestId('game-card-balance')).toBeNull();
+    fireEvent.click(card);
+    const modal = await screen.findByTestId('slot-account-modal');
+    expect((await within(modal).findByTestId('slot-username')).textContent).toBe('circus01');
+    expect(within(modal).queryByTestId('slot-balance')).toBeNull();
+    expect(within(modal).queryByTestId('slot-transfer')).toBeNull();
+    expect(within(modal).getByTestId('slot-seamless-hint').textContent).toBe(th.gameAccount.seamlessHint);
+    // With ฿400 in the wallet: no question, no transfer, the game opens.
+    fireEvent.click(within(modal).getByTestId('slot-play'));
+    expect(within(modal).queryByTestId('play-confirm')).toBeNull();
+    expect(open).toHaveBeenCalledWith('about:blank', '_blank');
+    await waitFor(() => expect(tab.location.href).toBe('/sandbox/games/CIRCUS/play?t=s1'));
+    expect(api.callsTo('POST', '/api/wallet/transferAll')).toHaveLength(0);
+  });
+
   it('Play still launches when the server finds the wallet empty after all; a real failure closes the tab', async () => {
     loginMember();
     // The member chose not to be asked before Play moves the wallet.

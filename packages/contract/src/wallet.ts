@@ -25,6 +25,8 @@ export const gameAccountSchema = z.object({
   isActive: z.boolean(),
   amount: bahtSchema.describe('balance in the game account; 0 when inactive'),
   ftWalletSlot: z.number().describe('per-game wallet factor shown as amount x ftWalletSlot'),
+  /** Added to the spec's fields: a seamless game holds no balance of its own (amount 0); its bets and wins move the wallet itself, so nothing is transferred to it. */
+  seamless: z.boolean().optional().describe('true for a seamless game: no game balance, its bets move the wallet'),
   web: z.string().nullable(),
   android: z.string().nullable(),
   ios: z.string().nullable(),

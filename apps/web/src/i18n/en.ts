@@ -231,6 +231,7 @@ export const en: Messages = {
     transfer: 'Transfer',
     openAccount: 'Open account',
     credit: 'Credit {{credit}} (×{{factor}})',
+    seamless: 'Plays from your wallet',
     games: {
       slot: 'Slots',
       sport: 'Sports and casino',
@@ -376,6 +377,7 @@ export const en: Messages = {
     transfer: 'Transfer into the game',
     transferHint: 'Your whole wallet balance, {{sign}}{{amount}}, goes into this game.',
     walletEmpty: 'Your wallet is empty; you can still play.',
+    seamlessHint: 'This game has no balance of its own: your bets and wins move your wallet as you play.',
     playConfirmTitle: 'Move your wallet into {{name}}?',
     playConfirmText: '{{amount}} moves from your wallet into {{name}}, then the game opens. You can move it back from the game later.',
     playDontAsk: "Don't ask again",
@@ -578,6 +580,7 @@ export const en: Messages = {
     DEPOSIT_MINIMUM: 'The amount is below the minimum deposit.',
     TRANSFER_PENDING: 'The game provider has not confirmed the transfer yet; it will be settled and shown in your statement.',
     TRANSFER_SAME_ACCOUNT: 'The source and destination must be different accounts.',
+    TRANSFER_SEAMLESS: 'This game plays straight from your wallet: there is nothing to transfer.',
     WITHDRAW_MINIMUM: 'The amount is below the minimum withdrawal.',
     WITHDRAW_MAXIMUM: 'The amount is above the maximum withdrawal.',
     SANDBOX_ONLY: 'This works only in the test system.',

@@ -32,6 +32,7 @@ export const laMemberFirst: MemberFirstMessages = {
     transfer: 'ໂອນເງິນເຂົ້າ-ອອກເກມ',
     openAccount: 'ເປີດບັນຊີ',
     credit: 'ເຄຣດິດ {{credit}} (×{{factor}})',
+    seamless: 'ຫຼິ້ນຈາກກະເປົາເງິນ',
     games: {
       slot: 'ສະລັອດ',
       sport: 'ກິລາ ແລະ ຄາສິໂນ',

@@ -35,6 +35,7 @@ export const thMemberFirst = {
     transfer: 'โอนเงินเข้า-ออกเกม',
     openAccount: 'เปิดบัญชี',
     credit: 'เครดิต {{credit}} (×{{factor}})',
+    seamless: 'เล่นจากกระเป๋าเงิน',
     games: {
       slot: 'สล็อต',
       sport: 'กีฬาและคาสิโน',

@@ -42,6 +42,12 @@ export function parseSeamlessSecrets(text: string): Map<string, string> {
  */
 export const seamlessModule = defineModule({
   name: 'seamless',
+  setup(services) {
+    const env = moduleConfig(services.config, seamlessEnv);
+    const configured = env.SEAMLESS_SECRETS ?? (services.config.NODE_ENV === 'production' ? '' : `${DEMO_SEAMLESS.code}:${DEMO_SEAMLESS.secret}`);
+    // The member's screens show these games without a balance of their own, and transfers to them are refused.
+    services.games.markSeamless(parseSeamlessSecrets(configured).keys());
+  },
   async routes(root, services) {
     const env = moduleConfig(services.config, seamlessEnv);
     const configured = env.SEAMLESS_SECRETS ?? (services.config.NODE_ENV === 'production' ? '' : `${DEMO_SEAMLESS.code}:${DEMO_SEAMLESS.secret}`);

@@ -36,6 +36,8 @@ const CATALOGUE_TTL_MS = 10_000;
 
 export class GameService {
   private cachedCatalogue: { rows: GameRow[]; at: number } | null = null;
+  /** Games whose aggregator calls our seamless API (SEAMLESS_SECRETS): no balance of their own, no transfers. */
+  private seamless: ReadonlySet<string> = new Set();
   private readonly usernames = new Map<string, string>();
 
   constructor(
@@ -43,6 +45,15 @@ export class GameService {
     private readonly providers: (code: string) => GameProvider,
     private readonly box: SecretBox,
   ) {}
+
+  /** The seamless games (the seamless module names them as it sets up). */
+  markSeamless(codes: Iterable<string>): void {
+    this.seamless = new Set(codes);
+  }
+
+  isSeamless(code: string): boolean {
+    return this.seamless.has(code);
+  }
 
   provider(code: string): GameProvider {
     return this.providers(code);
@@ -133,6 +144,7 @@ export class GameService {
         isActive: owned.has(g.code),
         amount: owned.has(g.code) ? toBaht(balance) : 0,
         ftWalletSlot: Number(g.ft_wallet_slot),
+        ...(this.seamless.has(g.code) ? { seamless: true } : {}),
         web: g.web,
         android: g.android,
         ios: g.ios,

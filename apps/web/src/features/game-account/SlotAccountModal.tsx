@@ -134,7 +134,8 @@ export function SlotAccountModal({ game, onClose }: Props) {
    */
   const onPlayTap = () => {
     if (busy) return;
-    if (walletAmount > 0 && readStorage('local', PLAY_NO_ASK_KEY) !== 'true') {
+    // Moving the wallet in is asked first; a seamless game moves nothing (its bets take the wallet's money).
+    if (walletAmount > 0 && !account.seamless && readStorage('local', PLAY_NO_ASK_KEY) !== 'true') {
       setAskingPlay(true);
       return;
     }
@@ -150,7 +151,8 @@ export function SlotAccountModal({ game, onClose }: Props) {
     setLaunching(true);
     try {
       // An empty wallet (even one the server finds empty) just means: play with what the game has.
-      if (walletAmount > 0) {
+      // A seamless game takes its bets from the wallet itself: nothing moves in first.
+      if (walletAmount > 0 && !account.seamless) {
         const moved = await moveWalletIn();
         if (moved.outcome === 'failed') {
           target.abandon();
@@ -183,7 +185,7 @@ export function SlotAccountModal({ game, onClose }: Props) {
             <span className={account.isActive ? 'badge slot-status slot-status-active' : 'badge slot-status'} data-testid="slot-status">
               {account.isActive ? t('gameAccount.active') : t('gameAccount.inactive')}
             </span>
-            {account.isActive && (
+            {account.isActive && !account.seamless && (
               <span className="slot-banner-balance">
                 <span className="slot-banner-label">{t('gameAccount.balance')}</span>
                 <Money amount={account.amount} testId="slot-balance" />
@@ -250,6 +252,12 @@ export function SlotAccountModal({ game, onClose }: Props) {
                 {launching ? <Spinner /> : <Icon name="play" size={20} />}
                 {t('gameAccount.play')}
               </button>
+              {account.seamless ? (
+                <p className="slot-actions-hint" data-testid="slot-seamless-hint">
+                  {t('gameAccount.seamlessHint')}
+                </p>
+              ) : (
+                <>
               <button
                 type="button"
                 className="btn btn-secondary btn-block"
@@ -269,6 +277,8 @@ export function SlotAccountModal({ game, onClose }: Props) {
                   t('gameAccount.walletEmpty')
                 )}
               </p>
+                </>
+              )}
             </div>
             )}
           </>

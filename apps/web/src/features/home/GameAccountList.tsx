@@ -20,7 +20,7 @@ interface CardProps {
 
 /**
  * One game account: logo on its background (loaded near the viewport); balance and credit when
- * active, else an open-account prompt. Memoised: the wallet cache keeps an unchanged account's object (structural sharing), so
+ * active (a seamless game: "plays from your wallet", it has no balance), else an open-account prompt. Memoised: the wallet cache keeps an unchanged account's object (structural sharing), so
  * a new answer re-renders only the cards whose account changed.
  */
 const GameAccountCard = memo(function GameAccountCard({ game, onOpen, t, locale }: CardProps) {
@@ -41,7 +41,11 @@ const GameAccountCard = memo(function GameAccountCard({ game, onOpen, t, locale 
         </span>
         <span className="game-card-body">
           <span className="game-card-name">{game.name}</span>
-          {game.isActive ? (
+          {game.isActive && game.seamless ? (
+            <span className="game-card-credit" data-testid="game-card-seamless">
+              {t('home.seamless')}
+            </span>
+          ) : game.isActive ? (
             <>
               <MoneyIn amount={game.amount} locale={locale} className="game-card-balance" testId="game-card-balance" />
               <span className="game-card-credit" data-testid="game-card-credit">

@@ -34,10 +34,10 @@ export interface TransferAccount {
   amount: number;
 }
 
-/** The wallet first, then every active game account (spec section 5: the sources and targets). */
+/** The wallet first, then every active game account (spec section 5: the sources and targets); a seamless game has no balance to move and is left out. */
 export function transferAccounts(wallet: WalletResponse, walletName: string): TransferAccount[] {
   return [
     { code: WALLET_CODE, name: walletName, amount: wallet.wallet.amount },
-    ...wallet.slots.filter((game) => game.isActive).map((game) => ({ code: game.code, name: game.name, amount: game.amount })),
+    ...wallet.slots.filter((game) => game.isActive && !game.seamless).map((game) => ({ code: game.code, name: game.name, amount: game.amount })),
   ];
 }

@@ -21,6 +21,7 @@ const gameAccountSchema = object({
   isActive: boolean,
   amount: number,
   ftWalletSlot: number,
+  seamless: optional(boolean),
   web: nullable(string),
   android: nullable(string),
   ios: nullable(string),
