@@ -358,13 +358,13 @@ describe.each(dbKinds)('transfers to a game over HTTP (%s)', (kind) => {
     const faked = await new GameReconciliation(db, {
       codes: async () => ['PG', 'JILI'],
       report: async (code) => (code === 'PG' ? [...listed, ...(mine ? [mine] : [])] : mine ? [mine] : []),
-    }, 'Asia/Bangkok').run(period);
+    }, 'Asia/Bangkok', t.services.money.seamless).run(period);
     expect(faked.ok).toBe(false);
     expect(faked.items.filter((i) => i.reference === out.id).map((i) => `${String(i.kind)}:${String(i.code)}`).sort()).toEqual(['DUPLICATE_AT_PROVIDER:PG', 'UNKNOWN_TO_US:JILI']);
     // A game our transfers went to whose provider cannot be asked is named, never skipped.
-    const unasked = await new GameReconciliation(db, { codes: async () => [], report: async (code) => (code === 'PG' ? listed : null) }, 'Asia/Bangkok').run(period);
+    const unasked = await new GameReconciliation(db, { codes: async () => [], report: async (code) => (code === 'PG' ? listed : null) }, 'Asia/Bangkok', t.services.money.seamless).run(period);
     expect(unasked).toMatchObject({ checked: ['PG'], unreachable: [] });
-    const none = await new GameReconciliation(db, { codes: async () => [], report: async () => null }, 'Asia/Bangkok').run(period);
+    const none = await new GameReconciliation(db, { codes: async () => [], report: async () => null }, 'Asia/Bangkok', t.services.money.seamless).run(period);
     expect(none.ok).toBe(false);
     expect(none.unreachable).toContain('PG');
   }, 30_000);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signWebhook } from '../src/providers/payments/signing';
 import { DEMO_SEAMLESS } from '../src/modules/seamless';
 import { checkInvariants } from '../src/money/ledger';
-import { call, dbKinds, login, registerMember, startApp, type TestApp } from './helpers';
+import { call, dbKinds, login, OPERATOR_TOKEN, registerMember, startApp, type TestApp } from './helpers';
 
 const CODE = DEMO_SEAMLESS.code;
 const SECRET = DEMO_SEAMLESS.secret;
@@ -162,6 +162,16 @@ describe.each(dbKinds)('the seamless wallet on %s', (kind) => {
     const reorderedBet = book.transactions.find((x) => x.action === 'bet' && x.answer === null);
     expect(ours.find((o) => o.transaction_id === reorderedBet?.transactionId)).toMatchObject({ applied: false });
     expect((await checkInvariants(t.services.database.db)).ok).toBe(true);
+
+    // The game reconciliation asks the aggregator's report: its transactions match ours one to one;
+    // a bet sent to our API that the aggregator never made is NOT_AT_PROVIDER.
+    const direct = { requestId: txId('r'), playerId: p.playerId, currency: 'THB', amount: 1_000, transactionId: txId('direct'), roundId: txId('round') };
+    expect((await send('bet', direct)).body.status).toBe('OK');
+    const recon = await call<{ checked: string[]; unreachable: string[]; items: Array<{ kind: string; code: string; reference: string }> }>(t.app, 'GET', '/api/operator/reconciliation/games', { headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
+    expect(recon.body.checked).toContain(CODE);
+    const circus = recon.body.items.filter((i) => i.code === CODE);
+    for (const txn of book.transactions.filter((x) => x.answer?.status === 'OK')) expect(circus.find((i) => i.reference === txn.transactionId)).toBeUndefined();
+    expect(circus.find((i) => i.reference === direct.transactionId)).toMatchObject({ kind: 'NOT_AT_PROVIDER' });
   });
 });
 

@@ -16,7 +16,7 @@
  * delay, duplicate or reorder its calls.
  */
 import { randomBytes } from 'node:crypto';
-import { defineSystem, json, minor, str, type Answer, type SandboxRequest, type SystemContext } from '../kit';
+import { defineSystem, json, minor, str, verify, type Answer, type SandboxRequest, type SystemContext } from '../kit';
 
 interface Txn {
   code: string;
@@ -123,6 +123,29 @@ async function settle(state: AggregatorState, ctx: Ctx, code: string): Promise<A
   return json(200, { open: open.length, stillOpen: still.length });
 }
 
+/**
+ * Its one call of its own, for the operator's reconciliation: `POST /aggregator/{code}/report
+ * {from, to}`, signed with the game's secret → `{status: "SUCCESS", transfers: [{requestId,
+ * username, direction, amount, at}]}`: the transactions answered OK in [from, to) — a bet money
+ * into the game (`in`), a win or rollback out of it — in the transfer-wallet report's shape. A bet
+ * that a rollback answered OK undid is left out (whether its own answer came or not).
+ */
+function report(req: SandboxRequest, state: AggregatorState, ctx: Ctx): Answer {
+  const [code, action] = req.parts;
+  const secret = code ? state.merchant?.secrets[code] : undefined;
+  if (req.method !== 'POST' || action !== 'report' || req.parts.length !== 2 || !code) return json(404, { status: 'NOT_FOUND' });
+  if (!secret || !verify(req.headers, req.raw, secret, ctx.now())) return json(401, { status: 'INVALID_SIGNATURE' });
+  const from = Date.parse(String(req.body?.from));
+  const to = Date.parse(String(req.body?.to));
+  if (!Number.isFinite(from) || !Number.isFinite(to) || from >= to) return json(400, { status: 'BAD_REQUEST' });
+  // A bet its rollback undid (answered or not: it was in doubt) nets to nothing and is left out; the rollback is listed.
+  const undone = rolledBack(state, code);
+  const transfers = [...state.transactions.values()]
+    .filter((t) => t.code === code && t.answer?.status === 'OK' && !(t.action === 'bet' && undone.has(t.transactionId)) && Date.parse(t.at) >= from && Date.parse(t.at) < to)
+    .map((t) => ({ requestId: t.transactionId, username: t.playerId, direction: t.action === 'bet' ? 'in' : 'out', amount: t.amount, at: t.at }));
+  return json(200, { status: 'SUCCESS', transfers });
+}
+
 async function control(req: SandboxRequest, state: AggregatorState, ctx: Ctx): Promise<Answer> {
   const body = req.body ?? {};
   const [first, action] = req.parts;
@@ -156,8 +179,7 @@ export function aggregatorSystem() {
       if (event.type === 'merchant') state.merchant = { url: event.url, secrets: event.secrets };
       else state.transactions.set(`${event.txn.code}:${event.txn.transactionId}`, event.txn);
     },
-    // The aggregator calls the operator; it takes no calls of its own beside the control API.
-    handle: () => json(404, { status: 'NOT_FOUND' }),
+    handle: (req, state, ctx) => report(req, state, ctx),
     control: (req, state, ctx) => control(req, state, ctx),
     summary: (state) => ({ transactions: state.transactions.size }),
   });

@@ -19,3 +19,5 @@ export type { OperationRow } from './operations';
 export type { DepositRules, IncomingRefusal, MoneyIncoming, MoneyLeaving } from './policies';
 export type { MemberPosition } from './positions';
 export type { OperationStatus } from './tables';
+export { SeamlessWallet } from './seamless';
+export type { AppliedSeamless } from './seamless';

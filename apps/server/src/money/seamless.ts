@@ -60,8 +60,36 @@ function parsed(answer: SeamlessAnswer | string): SeamlessAnswer {
  * and the answer commit together, under a lock on the member's seamless calls), and `onRound`
  * records the round's change in the same transaction.
  */
+/** A seamless transaction we applied, as the game reconciliation reads it. */
+export interface AppliedSeamless {
+  transactionId: string;
+  memberId: string;
+  provider: string;
+  action: 'bet' | 'win' | 'rollback';
+  amount: number;
+  createdAt: Date;
+}
+
 export class SeamlessWallet {
   constructor(private readonly db: Kysely<DB>) {}
+
+  /**
+   * The transactions applied (bets, wins, rollbacks), recorded in a period or by transaction id: the
+   * game reconciliation's side of a seamless game. A bet its rollback undid is left out (it nets to
+   * nothing, and the aggregator may never have had its answer); the rollback itself is listed.
+   */
+  async applied(which: { from: Date; to: Date } | { ids: string[] }): Promise<AppliedSeamless[]> {
+    if ('ids' in which && which.ids.length === 0) return [];
+    let query = this.db
+      .selectFrom('seamless_transactions')
+      .select(['transaction_id', 'member_id', 'provider', 'action', 'amount', 'created_at'])
+      .where('applied', '=', true)
+      .where('action', 'in', ['bet', 'win', 'rollback'])
+      .where((eb) => eb.or([eb('action', '<>', 'bet'), eb('rolled_back', '=', false)]));
+    query = 'ids' in which ? query.where('transaction_id', 'in', which.ids) : query.where('created_at', '>=', which.from).where('created_at', '<', which.to);
+    const rows = await query.execute();
+    return rows.map((r) => ({ transactionId: r.transaction_id, memberId: r.member_id, provider: r.provider, action: r.action === 'bet' ? 'bet' : r.action === 'win' ? 'win' : 'rollback', amount: Number(r.amount), createdAt: r.created_at }));
+  }
 
   async balance(memberId: string): Promise<number> {
     const row = await this.db.selectFrom('ledger_accounts').select('balance').where('id', '=', account.wallet(memberId)).executeTakeFirst();

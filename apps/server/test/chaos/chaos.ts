@@ -59,7 +59,9 @@ import pg from 'pg';
 import { loadConfig } from '../../src/config';
 import { openDatabase, type Database } from '../../src/db/database';
 import { checkInvariants } from '../../src/money/ledger';
+import { SeamlessWallet } from '../../src/money';
 import { reconciliationFor } from '../../src/modules/deposit';
+import { seamlessReport } from '../../src/modules/seamless';
 import { GameReconciliation } from '../../src/modules/wallet/game-reconciliation';
 import { httpGameProvider } from '../../src/providers/games/http-games';
 import { crc16ccitt, tlv } from '../../src/providers/payments/emvco';
@@ -589,11 +591,14 @@ async function main(): Promise<void> {
       {
         codes: async () => [...GAMES],
         report: async (code, from, to) => {
+          // The seamless game's transactions against its aggregator's report.
+          if (code === SEAMLESS.code) return seamlessReport(`${sandboxUrl}/aggregator`, new Map([[SEAMLESS.code, SEAMLESS.secret]]))(code, from, to);
           const provider = httpGameProvider(code, { url: sandboxUrl, secret: 'sandbox-game-secret', timeoutMs: 10_000 });
           return (await provider.report?.(from, to).catch(() => null)) ?? null;
         },
       },
       'Asia/Bangkok',
+      new SeamlessWallet(db),
     ).run({ from: new Date(Date.now() - 86_400_000), to: new Date(Date.now() + 1_000) });
     const gameDifferences = gameRecon.items.filter((i) => i.kind !== 'PENDING');
     const seamlessCheck = await checkSeamless(db, players, book);

@@ -6,6 +6,8 @@ import { defineModule } from '../../platform/module';
 import { moduleConfig } from '../../platform/module-config';
 import { verifyWebhook } from '../../providers/payments/signing';
 import { listeningBase, sandboxUrlOf } from '../../platform/sandbox-process';
+import type { ProviderTransfer } from '../../providers/games/game-provider';
+import { signedPost } from '../../providers/signed-post';
 
 /** The demo's seamless aggregator (not in production): its game code and secret, as the README gives them. */
 export const DEMO_SEAMLESS = { code: 'CIRCUS', secret: 'circus-seamless-demo-secret' } as const;
@@ -16,7 +18,35 @@ const seamlessEnv = z.object({
    * characters or more). Unset outside production: the demo's one, CIRCUS; in production: none.
    */
   SEAMLESS_SECRETS: z.string().max(4000).optional(),
+  /**
+   * The aggregator's report API (its transactions, for the game reconciliation): `POST
+   * {SEAMLESS_REPORT_URL}/{code}/report`, signed with the game's secret. Unset outside production:
+   * the sandbox service's aggregator; in production unset: the seamless games are named unreachable there.
+   */
+  SEAMLESS_REPORT_URL: z.string().regex(/^https?:\/\//, 'must be an http(s):// URL').optional(),
 });
+
+/** The aggregator's report of one seamless game over HTTP (docs/seamless-wallet.md): its transactions answered OK, in the transfer report's shape; null when it does not answer or answers what we cannot read. */
+export function seamlessReport(base: string, secrets: ReadonlyMap<string, string>): (code: string, from: Date, to: Date) => Promise<ProviderTransfer[] | null> {
+  return async (code, from, to) => {
+    const secret = secrets.get(code);
+    if (!secret) return null;
+    try {
+      const answer = await signedPost(`${base.replace(/\/+$/, '')}/${code}/report`, secret, { from: from.toISOString(), to: to.toISOString() }, AbortSignal.timeout(30_000));
+      const list = answer.body.transfers;
+      if (answer.httpStatus !== 200 || !Array.isArray(list)) return null;
+      const transfers: ProviderTransfer[] = [];
+      for (const t of list as Array<Record<string, unknown>>) {
+        const at = new Date(String(t.at));
+        if (typeof t.requestId !== 'string' || typeof t.username !== 'string' || (t.direction !== 'in' && t.direction !== 'out') || !Number.isSafeInteger(t.amount) || !Number.isFinite(at.getTime())) return null;
+        transfers.push({ reference: t.requestId, username: t.username, direction: t.direction, amount: t.amount as number, at });
+      }
+      return transfers;
+    } catch {
+      return null;
+    }
+  };
+}
 
 /** `CODE:secret,…` as a map; a malformed entry stops the start (naming it, never the secret). */
 export function parseSeamlessSecrets(text: string): Map<string, string> {
@@ -45,8 +75,12 @@ export const seamlessModule = defineModule({
   setup(services) {
     const env = moduleConfig(services.config, seamlessEnv);
     const configured = env.SEAMLESS_SECRETS ?? (services.config.NODE_ENV === 'production' ? '' : `${DEMO_SEAMLESS.code}:${DEMO_SEAMLESS.secret}`);
-    // The member's screens show these games without a balance of their own, and transfers to them are refused.
-    services.games.markSeamless(parseSeamlessSecrets(configured).keys());
+    // The member's screens show these games without a balance of their own, and transfers to them are refused;
+    // the game reconciliation asks their aggregator's report.
+    const secrets = parseSeamlessSecrets(configured);
+    const sandboxUrl = sandboxUrlOf(services.config);
+    const reportUrl = env.SEAMLESS_REPORT_URL ?? (services.config.NODE_ENV !== 'production' && sandboxUrl ? `${sandboxUrl}/aggregator` : null);
+    services.games.markSeamless(secrets.keys(), reportUrl ? seamlessReport(reportUrl, secrets) : null);
   },
   async routes(root, services) {
     const env = moduleConfig(services.config, seamlessEnv);

@@ -5,6 +5,7 @@ import type { gameReconciliationSchema, gameReconDaySchema, gameReconItemSchema 
 import type { DB } from '../../db/schema';
 import { siteDay } from '../../lib/periods';
 import type { ProviderTransfer } from '../../providers/games/game-provider';
+import type { SeamlessWallet } from '../../money';
 import { WALLET_CODE } from '@mw/contract/constants';
 
 type Report = z.infer<typeof gameReconciliationSchema>;
@@ -44,18 +45,22 @@ interface Ours {
  * transfer still in doubt is listed as PENDING (the transfer reconciler settles it by asking),
  * not as a breach. A provider whose report does not come back is named as unreachable and its
  * transfers are left unchecked (never counted as matched). Days are the site's (UTC+7), by the
- * time we recorded the transfer (the provider's time for one we never booked).
+ * time we recorded the transfer (the provider's time for one we never booked). A seamless game's
+ * transactions (bets, wins, rollbacks we applied) are checked the same way against its
+ * aggregator's report, by transaction id.
  */
 export class GameReconciliation {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly reports: GameReports,
     private readonly timeZone: string,
+    /** The money core's seamless transactions (the money core owns their table). */
+    private readonly seamless: Pick<SeamlessWallet, 'applied'>,
   ) {}
 
   async run(period: { from: Date; to: Date }): Promise<Report> {
     const { from, to } = period;
-    const ours = await this.ours({ from, to });
+    const ours = [...(await this.ours({ from, to })), ...(await this.seamlessOurs({ from, to }))];
     // Every provider of the catalogue (active or not) and every one our transfers went to: one we cannot ask is named, never skipped.
     const codes = [...new Set([...(await this.reports.codes()), ...ours.map(codeOf)])];
     const checked: string[] = [];
@@ -123,7 +128,8 @@ export class GameReconciliation {
     // What a provider applied in the period that we did not meet above: booked in another period
     // (checked with that period), or never booked at that provider (unknown to us).
     const rest = [...theirs.entries()].filter(([key, t]) => !seen.has(key) && t.at >= from && t.at < to).map(([, t]) => t);
-    const elsewhere = new Map((await this.ours({ ids: rest.map((t) => t.reference) })).map((r) => [r.id, r]));
+    const ids = { ids: rest.map((t) => t.reference) };
+    const elsewhere = new Map([...(await this.ours(ids)), ...(await this.seamlessOurs(ids))].map((r) => [r.id, r]));
     const outside = async (t: ProviderTransfer & { code: string }, kind: Item['kind']) => {
       // Whose game account the provider moved money on (its currency is the member's).
       const player = await this.player(t.code, t.username);
@@ -170,6 +176,35 @@ export class GameReconciliation {
       .where('member_games.game_code', '=', code)
       .where('member_games.username', '=', username)
       .executeTakeFirst();
+  }
+
+  /**
+   * Our seamless transactions applied (a bet is money into the game, a win or a rollback out of
+   * it; a bet its rollback undid is left out, as the aggregator's report leaves it out), in the
+   * shape of a transfer done: their aggregator's report lists them by transaction id.
+   */
+  private async seamlessOurs(which: { from: Date; to: Date } | { ids: string[] }): Promise<Ours[]> {
+    const applied = await this.seamless.applied(which);
+    if (applied.length === 0) return [];
+    const members = await this.db
+      .selectFrom('members')
+      .leftJoin('member_games', 'member_games.member_id', 'members.id')
+      .select(['members.id', 'members.currency', 'member_games.game_code', 'member_games.username'])
+      .where('members.id', 'in', [...new Set(applied.map((a) => a.memberId))])
+      .execute();
+    const currencyOf = new Map(members.map((m) => [m.id, m.currency]));
+    const usernameOf = new Map(members.map((m) => [`${m.id}|${m.game_code ?? ''}`, m.username]));
+    return applied.map((a) => ({
+      id: a.transactionId,
+      member_id: a.memberId,
+      status: 'SUCCESS',
+      source: a.action === 'bet' ? WALLET_CODE : a.provider,
+      target: a.action === 'bet' ? a.provider : WALLET_CODE,
+      amount: a.amount,
+      created_at: a.createdAt,
+      currency: currencyOf.get(a.memberId) ?? 'BAHT',
+      username: usernameOf.get(`${a.memberId}|${a.provider}`) ?? null,
+    }));
   }
 
   /** Our wallet ↔ game transfers (with the member's currency and game username): recorded in a period, or by reference. */

@@ -7,7 +7,7 @@ import type { SecretBox } from '../../lib/secret-box';
 import { account, balances, memberCurrency, openGameAccount, type AccountId } from '../../money';
 import { bookGameResult } from '../../money';
 import { CATALOGUE } from '../../providers/games/catalogue';
-import { ProviderError, type GameProvider, type LaunchTarget } from '../../providers/games/game-provider';
+import { ProviderError, type GameProvider, type LaunchTarget, type ProviderTransfer } from '../../providers/games/game-provider';
 
 export interface GameRow {
   code: string;
@@ -34,6 +34,9 @@ export interface MemberGame {
  */
 const CATALOGUE_TTL_MS = 10_000;
 
+/** Asks the aggregator of a seamless game for its transactions in [from, to), in the transfer report's shape (null: no answer). */
+export type SeamlessReports = (code: string, from: Date, to: Date) => Promise<ProviderTransfer[] | null>;
+
 export class GameService {
   private cachedCatalogue: { rows: GameRow[]; at: number } | null = null;
   /** Games whose aggregator calls our seamless API (SEAMLESS_SECRETS): no balance of their own, no transfers. */
@@ -46,9 +49,17 @@ export class GameService {
     private readonly box: SecretBox,
   ) {}
 
-  /** The seamless games (the seamless module names them as it sets up). */
-  markSeamless(codes: Iterable<string>): void {
+  private seamlessReports: SeamlessReports | null = null;
+
+  /** The seamless games (the seamless module names them as it sets up), and how their aggregator's report is asked. */
+  markSeamless(codes: Iterable<string>, reports: SeamlessReports | null = null): void {
     this.seamless = new Set(codes);
+    this.seamlessReports = reports;
+  }
+
+  /** The aggregator's report of a seamless game's transactions (null: it cannot be asked). */
+  async seamlessReport(code: string, from: Date, to: Date): Promise<ProviderTransfer[] | null> {
+    return this.seamlessReports ? this.seamlessReports(code, from, to) : null;
   }
 
   isSeamless(code: string): boolean {

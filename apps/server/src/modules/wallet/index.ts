@@ -222,6 +222,8 @@ CREATE INDEX withdrawal_payouts_processing ON withdrawal_payouts (updated_at) WH
         codes: async () => (await db.selectFrom('games').select('code').execute()).map((g) => g.code).filter((code) => games.provider(code).report !== undefined),
         report: async (code, from, to) => {
           try {
+            // A seamless game's transactions are its aggregator's (its report of what it was answered OK for).
+            if (games.isSeamless(code)) return await games.seamlessReport(code, from, to);
             return (await games.provider(code).report?.(from, to)) ?? null;
           } catch {
             return null;
@@ -229,6 +231,7 @@ CREATE INDEX withdrawal_payouts_processing ON withdrawal_payouts (updated_at) WH
         },
       },
       config.LAOS_MODE ? 'Asia/Vientiane' : 'Asia/Bangkok',
+      services.money.seamless,
     );
     services.payoutSettle = { intervalMs: payoutEnvOf.PAYOUT_SETTLE_INTERVAL_MS, graceMs: payoutEnvOf.PAYOUT_SETTLE_GRACE_MS };
     // Four eyes: the second operator's approval runs the first one's call, skipping the threshold.
