@@ -38,6 +38,7 @@ export interface SandboxRequest {
 
 export interface Answer {
   status: number;
+  /** JSON (any value), a string (sent as is with `type`), or bytes (a Buffer, with `type`). */
   body: unknown;
   /** Content type (default application/json; a string body is sent as is). */
   type?: string;
@@ -58,6 +59,8 @@ export interface SystemContext<Event> {
   fault(key: string): Fault;
   /** The sandbox's clock (ms). */
   now(): number;
+  /** The sandbox's own base URL (one system asking another, as two services of one provider do). */
+  self(): string;
 }
 
 export interface SandboxSystem<State, Event> {
@@ -91,6 +94,7 @@ export interface MountEnv {
   send: SystemContext<never>['send'];
   fault(key: string): Fault;
   now(): number;
+  self(): string;
 }
 
 /** Binds a system to its state and journal: replays the journal, then serves. */
@@ -105,6 +109,7 @@ export function mount<State, Event>(system: SandboxSystem<State, Event>, env: Mo
     send: env.send,
     fault: env.fault,
     now: env.now,
+    self: env.self,
   };
   return {
     name: system.name,

@@ -55,7 +55,7 @@ function parseObject(raw: string): Record<string, unknown> | null {
 }
 
 function reply(res: ServerResponse, answer: Answer): void {
-  const text = typeof answer.body === 'string' && answer.type ? answer.body : JSON.stringify(answer.body);
+  const text = Buffer.isBuffer(answer.body) || (typeof answer.body === 'string' && answer.type) ? answer.body : JSON.stringify(answer.body);
   res.writeHead(answer.status, { 'content-type': answer.type ?? 'application/json', ...(answer.location ? { location: answer.location } : {}) });
   res.end(text);
 }
@@ -140,6 +140,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   const sendOut = outbound(faultOf);
 
+  /** Set once the server listens. */
+  let selfUrl = '';
   const mounted = new Map<string, Mounted>();
   for (const factory of options.systems ?? allSystems(env)) {
     const name = factory.name;
@@ -158,6 +160,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         send: sendOut(name),
         fault: (key) => faultOf(name, key),
         now: () => Date.now(),
+        self: () => selfUrl,
       }),
     );
   }
@@ -208,6 +211,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
+  selfUrl = `http://127.0.0.1:${port}`;
   return {
     url: `http://127.0.0.1:${port}`,
     port,

@@ -131,6 +131,24 @@ describe.each(dbKinds)('the seamless wallet on %s', (kind) => {
     expect((await call<{ wallet: { amount: number } }>(t.app, 'GET', '/api/wallet', { token: p.token })).body.wallet.amount).toBe(500);
   });
 
+  it('the sandbox\'s demo slot plays a seamless game through the aggregator: its balance is the wallet, its spins move the wallet', async () => {
+    const p = await player();
+    const login = (await call<{ username: string; password: string }>(t.app, 'GET', `/api/wallet/account/${CODE}`, { token: p.token })).body;
+    const launched = await call<{ link: string }>(t.app, 'GET', `/api/autoLogin/${CODE.toLowerCase()}/${login.username}/${login.password}`, { token: p.token });
+    const link = new URL(launched.body.link);
+    const token = link.searchParams.get('t') ?? '';
+    const state = (await (await fetch(`${link.origin}/games/${CODE}/state?t=${token}`)).json()) as { balance: number };
+    expect(state.balance).toBe(500);
+    const spun = await fetch(`${link.origin}/games/${CODE}/spin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ t: token, bet: 10 }) });
+    const spin = (await spun.json()) as { balance: number; win: number };
+    expect(spun.status).toBe(200);
+    // The wallet moved by the stake and the win, as the operator answered; nothing sits at the game.
+    expect(spin.balance).toBeCloseTo(500 - 10 + spin.win, 2);
+    expect(await wallet(p.token)).toBeCloseTo(spin.balance, 2);
+    const after = (await call<{ slots: Array<{ code: string; amount: number }> }>(t.app, 'GET', '/api/wallet', { token: p.token })).body.slots.find((g) => g.code === CODE);
+    expect(after?.amount).toBe(0);
+  });
+
   it('the sandbox aggregator\'s rounds move the wallet itself over the network: duplicated calls once, a reordered bet after its rollback refused', async () => {
     const p = await player();
     const first = await aggregator(`${CODE}/round`, { playerId: p.playerId, currency: 'THB', stake: 10_000, win: 4_000 });

@@ -158,6 +158,8 @@ async function control(req: SandboxRequest, state: AggregatorState, ctx: Ctx): P
     return json(200, { status: 'SUCCESS', codes: Object.keys(secrets) });
   }
   const code = first && /^[A-Z0-9_]{1,16}$/.test(first) ? first : null;
+  // Whether it plays this game (the operator registered its secret): the game pages ask.
+  if (code && req.method === 'GET' && req.parts.length === 1) return json(200, { code, registered: Boolean(state.merchant?.secrets[code]) });
   if (!code || req.parts.length !== 2) return json(404, { status: 'NOT_FOUND' });
   if (req.method === 'POST' && action === 'round') return round(req, state, ctx, code);
   if (req.method === 'POST' && action === 'balance') {

@@ -266,7 +266,7 @@ export function gamesSystem(secret: string, publicUrl?: string) {
     apply: applyEvent,
     faultKey: (parts) => parts[0] ?? '*',
     summary: (state) => ({ players: state.players.size, transfers: state.transfers.size, rounds: state.rounds.length }),
-    handle(req, state, ctx): Answer {
+    async handle(req, state, ctx): Promise<Answer> {
       const [code, action] = req.parts;
       if (code === 'assets' || (code && CODE.test(code) && action && ['lobby', 'login', 'play', 'state', 'spin'].includes(action))) return memberPages(req, state, ctx);
       if (!code || !CODE.test(code) || !action || req.parts.length !== 2) return json(404, { status: 'NOT_FOUND' });
