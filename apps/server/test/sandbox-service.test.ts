@@ -651,6 +651,19 @@ describe('the bank (sandbox service): slip look-ups, the feed and payouts over H
     expect(await payouts.send(request('W-REJECT-1'))).toMatchObject({ status: 'failed', failure: 'NAME_MISMATCH' });
   });
 
+  it('a bank that keeps failing opens the payouts\' breaker: nothing is sent while it is open', async () => {
+    const payouts = new HttpPayouts({ url: sandbox.url, secret, timeoutMs: 1_000 });
+    await control('PUT', 'payout-fault', { mode: 'down' });
+    try {
+      for (let i = 0; i < 5; i++) expect(await kind(payouts.send(request(`W-BREAKER-${i}`)))).toBe('UNAVAILABLE');
+    } finally {
+      await control('PUT', 'payout-fault', { mode: 'none' });
+    }
+    // The bank is back, but the breaker is open: the call is refused here, never sent.
+    expect(await kind(payouts.send(request('W-BREAKER-OPEN')))).toBe('UNAVAILABLE');
+    expect(await new HttpPayouts({ url: sandbox.url, secret, timeoutMs: 1_000 }).status('W-BREAKER-OPEN')).toBeNull();
+  });
+
   it('reports a transfer into a subscribed account by the feed, signed, with the receiving bank in the URL; the feed again on demand', async () => {
     const received: Array<{ url: string; raw: string; timestamp: string; signature: string }> = [];
     const hook = http.createServer((req, res) => {

@@ -1,3 +1,4 @@
+import { Breaker } from '../../platform/breaker';
 import { signedPost } from '../signed-post';
 import { BankLookupError } from '../slips/verifier';
 import type { Bank, BankTransfer } from './bank';
@@ -26,19 +27,28 @@ export function transferOf(t: Record<string, unknown>): BankTransfer | null {
  * looked up by the sending bank and its reference (slip verification), and the list of a period's
  * transfers (reconciliation). The bank's captcha wall is `BankLookupError('captcha')`; anything
  * else that is not an answer — no connection, the deadline, a 5xx — is `BankLookupError('error')`:
- * the slip stays in progress and is asked about again (SLIP_RECHECK_INTERVAL_MS).
+ * the slip stays in progress and is asked about again (SLIP_RECHECK_INTERVAL_MS). A breaker answers
+ * `error` at once while the bank keeps failing.
  */
 export class HttpBank implements Bank {
   protected readonly base: string;
+  /** Look-ups stop at once for 10 s after 5 failures in a row (a slip stays in progress meanwhile). */
+  private readonly breaker: Breaker;
 
   constructor(protected readonly options: HttpBankOptions) {
     this.base = options.url.replace(/\/+$/, '');
+    this.breaker = new Breaker({ failures: 5, openMs: 10_000, timeoutMs: options.timeoutMs ?? 10_000, isFailure: () => true });
   }
 
   async lookup(fromBankCode: string, transRef: string): Promise<BankTransfer | null> {
     let answer;
     try {
-      answer = await signedPost(`${this.base}/bank/lookup`, this.options.secret, { fromBankCode, transRef }, AbortSignal.timeout(this.options.timeoutMs ?? 10_000));
+      answer = await this.breaker.run(async (signal) => {
+        const got = await signedPost(`${this.base}/bank/lookup`, this.options.secret, { fromBankCode, transRef }, signal);
+        // A 5xx is the bank failing (counted by the breaker); a captcha wall or a 4xx is an answer.
+        if (got.httpStatus >= 500) throw new BankLookupError('error');
+        return got;
+      });
     } catch {
       throw new BankLookupError('error');
     }
