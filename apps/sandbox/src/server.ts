@@ -37,11 +37,14 @@ function readBody(req: IncomingMessage): Promise<string> {
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > 1_048_576) req.destroy();
-      else chunks.push(chunk);
+      if (size > 1_048_576) {
+        req.destroy();
+        reject(new Error('body over 1 MB'));
+      } else chunks.push(chunk);
     });
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
+    req.on('close', () => reject(new Error('closed before the body ended')));
   });
 }
 
@@ -168,7 +171,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://sandbox');
     const raw = await readBody(req);
-    const segments = url.pathname.split('/').filter(Boolean).map((part) => decodeURIComponent(part));
+    let segments: string[];
+    try {
+      segments = url.pathname.split('/').filter(Boolean).map((part) => decodeURIComponent(part));
+    } catch {
+      return reply(res, { status: 400, body: { status: 'BAD_REQUEST' } });
+    }
     if (req.method === 'GET' && url.pathname === '/health') {
       const systems = Object.fromEntries([...mounted].map(([name, system]) => [name, system.summary()]));
       // The server that started it (SANDBOX_PARENT_PID): a server starting after that one died must not adopt it (it is about to stop).

@@ -179,6 +179,32 @@ describe.each(dbKinds)('e-wallet deposits on %s', (kind) => {
     expect(await k.wallet(m.token)).toBe(1075);
   });
 
+  it('a redemption answered "this wallet took it already" is credited, never refused: an earlier attempt\'s answer was lost', async () => {
+    const m = await k.member();
+    const key = await k.publicKey(m.token);
+    const sandbox = k.t.services.deposits.sandboxEwallet;
+    if (!sandbox) throw new Error('sandbox e-wallet expected');
+    const v = await k.voucher(45);
+    // The service's look first sees the voucher available; by the time it redeems, our wallet holds it
+    // (an earlier attempt redeemed it and its answer never came back), so the e-wallet answers TARGET_USER_REDEEMED.
+    const original = sandbox.verify.bind(sandbox);
+    const stale = await original(v.hash, OUR_WALLET.phone);
+    expect(stale.status).toBe('AVAILABLE');
+    await sandbox.redeem(v.hash, OUR_WALLET.phone);
+    let looks = 0;
+    sandbox.verify = async (hash, mobile, signal) => (++looks === 1 ? stale : original(hash, mobile, signal));
+    try {
+      expect((await k.send(m.token, sealed(key, v.link))).body).toMatchObject({ ok: true, amount: 45 });
+    } finally {
+      sandbox.verify = original;
+    }
+    expect(looks).toBe(2);
+    expect(await k.wallet(m.token)).toBe(45);
+    // Sent again: the voucher is the member's already, nothing more.
+    expect((await k.send(m.token, sealed(key, v.link))).status).not.toBe(200);
+    expect(await k.wallet(m.token)).toBe(45);
+  });
+
   it('settles a voucher whose redemption answer was lost: the member\'s retry or the reconciler credits it once; an untouched claim is released', async () => {
     const m = await k.member();
     const key = await k.publicKey(m.token);

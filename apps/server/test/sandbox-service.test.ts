@@ -15,7 +15,7 @@ import { httpGameProvider } from '../src/providers/games/http-games';
 import { EWalletUnavailable, VoucherRefused } from '../src/providers/ewallet/ewallet';
 import { HttpEWallet } from '../src/providers/ewallet/http-ewallet';
 import { verifyWebhook } from '../src/providers/payments/signing';
-import { buildThaiQr, parseThaiQr } from '../src/providers/payments/emvco';
+import { buildThaiQr, crc16ccitt, parseThaiQr, tlv } from '../src/providers/payments/emvco';
 import { GatewayError } from '../src/providers/payments/gateway';
 import { HttpGateway } from '../src/providers/payments/http-gateway';
 import { HttpBank } from '../src/providers/bank/http-bank';
@@ -579,14 +579,19 @@ describe('the QR gateways (sandbox service) and the HTTP gateway adapter', () =>
     }
   });
 
-  it('refuses an order whose QR does not ask for our payment (a gateway answering another amount or reference)', async () => {
+  it('refuses an order whose QR does not ask for our payment (another amount, another reference, a second payee)', async () => {
+    let lie: 'amount' | 'reference' | 'payee' | 'none' = 'amount';
     const liar = http.createServer((req, res) => {
       let raw = '';
       req.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
       req.on('end', () => {
-        const { reference } = JSON.parse(raw) as { reference: string };
-        const real = buildThaiQr({ merchant: { kind: 'billPayment', billerId: '010556000000101', ref1: reference, ref2: 'WW' }, amountSatang: 1, currency: '764', country: 'TH' });
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'SUCCESS', gatewayRef: 'WW-liar', payload: real }));
+        const { reference, amount } = JSON.parse(raw) as { reference: string; amount: number };
+        const qr = buildThaiQr({ merchant: { kind: 'billPayment', billerId: '010556000000101', ref1: lie === 'reference' ? 'SOMEONEELSE' : reference, ref2: 'WW' }, amountSatang: lie === 'amount' ? 1 : amount, currency: '764', country: 'TH' });
+        // A second merchant account (a PromptPay target) slipped in beside the bill payment, the CRC made again.
+        const body = qr.slice(0, -8);
+        const payload = lie === 'payee' ? `${body.replace(/^(000201010212)/, `$1${tlv('29', tlv('00', 'A000000677010111') + tlv('01', '0066812345678'))}`)}6304` : qr;
+        const signed = lie === 'payee' ? `${payload}${crc16ccitt(payload)}` : payload;
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'SUCCESS', gatewayRef: 'WW-liar', payload: signed }));
       });
     });
     await new Promise<void>((resolve) => liar.listen(0, '127.0.0.1', resolve));
@@ -594,6 +599,13 @@ describe('the QR gateways (sandbox service) and the HTTP gateway adapter', () =>
     try {
       const gateway = new HttpGateway({ url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`, secret });
       await expect(gateway.createOrder(order('REFGW0020', 10_000))).rejects.toThrow(/does not ask for this payment/);
+      lie = 'reference';
+      await expect(gateway.createOrder(order('REFGW0021', 10_000))).rejects.toThrow(/does not ask for this payment/);
+      lie = 'payee';
+      await expect(gateway.createOrder(order('REFGW0022', 10_000))).rejects.toThrow(/does not ask for this payment/);
+      // The same gateway telling the truth is believed (the check is not refusing everything).
+      lie = 'none';
+      expect((await gateway.createOrder(order('REFGW0023', 10_000))).gatewayRef).toBe('WW-liar');
     } finally {
       liar.close();
     }

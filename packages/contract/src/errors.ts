@@ -83,7 +83,7 @@ export const addedErrorCodes = [
   'TRANSFER_PENDING',
   /** 400: from and to of a transfer are the same account. */
   'TRANSFER_SAME_ACCOUNT',
-  /** 400: a transfer to or from a seamless game (it holds no balance of its own: its bets move the wallet itself). */
+  /** 400: a transfer into a seamless game (it holds no balance of its own: its bets move the wallet itself). */
   'TRANSFER_SEAMLESS',
   /** 400: a withdrawal below withdrawMin (the answer carries `withdrawMin`). */
   'WITHDRAW_MINIMUM',

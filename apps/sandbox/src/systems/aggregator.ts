@@ -63,8 +63,9 @@ async function call(state: AggregatorState, ctx: Ctx, code: string, action: stri
 /** A money call as the aggregator makes it, recorded in its book with its first answer; `persist` sends again until a 200. */
 async function transact(state: AggregatorState, ctx: Ctx, txn: Omit<Txn, 'answer' | 'attempts' | 'at'>, repeat: number, persist: boolean): Promise<Txn> {
   const body = { playerId: txn.playerId, currency: txn.currency, amount: txn.amount, transactionId: txn.transactionId, roundId: txn.roundId, ...(txn.referenceTransactionId ? { referenceTransactionId: txn.referenceTransactionId } : {}) };
-  // In the book before it is sent: a kill mid-call leaves it open, and `settle` finishes it.
-  ctx.commit({ type: 'txn', txn: { ...txn, answer: null, attempts: 0, at: new Date(ctx.now()).toISOString() } });
+  // In the book before it is sent: a kill mid-call leaves it open, and `settle` finishes it. Its time is its first send's.
+  const at = state.transactions.get(`${txn.code}:${txn.transactionId}`)?.at ?? new Date(ctx.now()).toISOString();
+  ctx.commit({ type: 'txn', txn: { ...txn, answer: null, attempts: 0, at } });
   let answer: Txn['answer'] = null;
   let attempts = 0;
   while (answer === null && attempts < (persist ? ATTEMPTS : 1)) {
@@ -72,7 +73,7 @@ async function transact(state: AggregatorState, ctx: Ctx, txn: Omit<Txn, 'answer
     attempts += 1;
     answer = await call(state, ctx, txn.code, txn.action, body, repeat);
   }
-  const recorded: Txn = { ...txn, answer, attempts, at: new Date(ctx.now()).toISOString() };
+  const recorded: Txn = { ...txn, answer, attempts, at };
   ctx.commit({ type: 'txn', txn: recorded });
   return recorded;
 }
@@ -127,8 +128,8 @@ async function settle(state: AggregatorState, ctx: Ctx, code: string): Promise<A
  * Its one call of its own, for the operator's reconciliation: `POST /aggregator/{code}/report
  * {from, to}`, signed with the game's secret → `{status: "SUCCESS", transfers: [{requestId,
  * username, direction, amount, at}]}`: the transactions answered OK in [from, to) — a bet money
- * into the game (`in`), a win or rollback out of it — in the transfer-wallet report's shape. A bet
- * that a rollback answered OK undid is left out (whether its own answer came or not).
+ * into the game (`in`), a win out of it — in the transfer-wallet report's shape. A bet that a
+ * rollback answered OK undid is left out (whether its own answer came or not), and so are rollbacks.
  */
 function report(req: SandboxRequest, state: AggregatorState, ctx: Ctx): Answer {
   const [code, action] = req.parts;
@@ -138,10 +139,11 @@ function report(req: SandboxRequest, state: AggregatorState, ctx: Ctx): Answer {
   const from = Date.parse(String(req.body?.from));
   const to = Date.parse(String(req.body?.to));
   if (!Number.isFinite(from) || !Number.isFinite(to) || from >= to) return json(400, { status: 'BAD_REQUEST' });
-  // A bet its rollback undid (answered or not: it was in doubt) nets to nothing and is left out; the rollback is listed.
+  // A bet its rollback undid (answered or not: it was in doubt) and the rollbacks are left out: the
+  // pair nets to nothing, and whether the rollback moved money depends on whether the bet reached the operator.
   const undone = rolledBack(state, code);
   const transfers = [...state.transactions.values()]
-    .filter((t) => t.code === code && t.answer?.status === 'OK' && !(t.action === 'bet' && undone.has(t.transactionId)) && Date.parse(t.at) >= from && Date.parse(t.at) < to)
+    .filter((t) => t.code === code && t.answer?.status === 'OK' && t.action !== 'rollback' && !(t.action === 'bet' && undone.has(t.transactionId)) && Date.parse(t.at) >= from && Date.parse(t.at) < to)
     .map((t) => ({ requestId: t.transactionId, username: t.playerId, direction: t.action === 'bet' ? 'in' : 'out', amount: t.amount, at: t.at }));
   return json(200, { status: 'SUCCESS', transfers });
 }

@@ -65,7 +65,7 @@ export interface AppliedSeamless {
   transactionId: string;
   memberId: string;
   provider: string;
-  action: 'bet' | 'win' | 'rollback';
+  action: 'bet' | 'win';
   amount: number;
   createdAt: Date;
 }
@@ -74,9 +74,10 @@ export class SeamlessWallet {
   constructor(private readonly db: Kysely<DB>) {}
 
   /**
-   * The transactions applied (bets, wins, rollbacks), recorded in a period or by transaction id: the
-   * game reconciliation's side of a seamless game. A bet its rollback undid is left out (it nets to
-   * nothing, and the aggregator may never have had its answer); the rollback itself is listed.
+   * The bets and wins applied, recorded in a period or by transaction id: the game
+   * reconciliation's side of a seamless game. A bet its rollback undid is left out, and rollbacks
+   * are: the pair nets to nothing, and whether a rollback moved money depends on whether its bet
+   * reached us, which the aggregator cannot know when the bet's answer was lost.
    */
   async applied(which: { from: Date; to: Date } | { ids: string[] }): Promise<AppliedSeamless[]> {
     if ('ids' in which && which.ids.length === 0) return [];
@@ -84,11 +85,10 @@ export class SeamlessWallet {
       .selectFrom('seamless_transactions')
       .select(['transaction_id', 'member_id', 'provider', 'action', 'amount', 'created_at'])
       .where('applied', '=', true)
-      .where('action', 'in', ['bet', 'win', 'rollback'])
-      .where((eb) => eb.or([eb('action', '<>', 'bet'), eb('rolled_back', '=', false)]));
+      .where((eb) => eb.or([eb('action', '=', 'win'), eb.and([eb('action', '=', 'bet'), eb('rolled_back', '=', false)])]));
     query = 'ids' in which ? query.where('transaction_id', 'in', which.ids) : query.where('created_at', '>=', which.from).where('created_at', '<', which.to);
     const rows = await query.execute();
-    return rows.map((r) => ({ transactionId: r.transaction_id, memberId: r.member_id, provider: r.provider, action: r.action === 'bet' ? 'bet' : r.action === 'win' ? 'win' : 'rollback', amount: Number(r.amount), createdAt: r.created_at }));
+    return rows.map((r) => ({ transactionId: r.transaction_id, memberId: r.member_id, provider: r.provider, action: r.action === 'bet' ? 'bet' : 'win', amount: Number(r.amount), createdAt: r.created_at }));
   }
 
   async balance(memberId: string): Promise<number> {
@@ -141,8 +141,10 @@ export class SeamlessWallet {
       applied = true;
       if (call.roundId) await onRound(trx, { roundId: call.roundId, stake: 0, win: call.amount });
     } else {
-      result = await this.rollback(trx, call, provider, answer, onRound);
-      applied = result.status === 'OK';
+      // Applied only when money moved back (a rollback of a bet never seen, refused or undone already answers OK and moves nothing).
+      const undone = await this.rollback(trx, call, provider, answer, onRound);
+      result = undone.result;
+      applied = undone.moved;
     }
     await trx
       .insertInto('seamless_transactions')
@@ -170,27 +172,27 @@ export class SeamlessWallet {
     provider: string,
     answer: (status: SeamlessAnswer['status'], balance: number) => SeamlessAnswer,
     onRound: (trx: Kysely<DB>, change: RoundChange) => Promise<void>,
-  ): Promise<SeamlessAnswer> {
+  ): Promise<{ result: SeamlessAnswer; moved: boolean }> {
     const ref = call.referenceTransactionId;
-    if (!ref) return answer('TRANSACTION_NOT_FOUND', await this.walletIn(trx, call.memberId));
+    if (!ref) return { result: answer('TRANSACTION_NOT_FOUND', await this.walletIn(trx, call.memberId)), moved: false };
     const bet = await trx.selectFrom('seamless_transactions').selectAll().where('provider', '=', call.provider).where('transaction_id', '=', ref).executeTakeFirst();
     if (!bet) {
       await trx
         .insertInto('seamless_transactions')
         .values({ provider: call.provider, transaction_id: ref, action: 'tombstone', member_id: call.memberId, round_id: call.roundId, reference_id: call.transactionId, amount: call.amount, currency: call.currency, applied: false, rolled_back: true, answer: JSON.stringify(answer('ROLLED_BACK', 0)) })
         .execute();
-      return answer('OK', await this.walletIn(trx, call.memberId));
+      return { result: answer('OK', await this.walletIn(trx, call.memberId)), moved: false };
     }
-    if (bet.action === 'tombstone' || bet.rolled_back) return answer('OK', await this.walletIn(trx, call.memberId));
-    if (bet.action !== 'bet' || bet.member_id !== call.memberId) return answer('TRANSACTION_NOT_FOUND', await this.walletIn(trx, call.memberId));
+    if (bet.action === 'tombstone' || bet.rolled_back) return { result: answer('OK', await this.walletIn(trx, call.memberId)), moved: false };
+    if (bet.action !== 'bet' || bet.member_id !== call.memberId) return { result: answer('TRANSACTION_NOT_FOUND', await this.walletIn(trx, call.memberId)), moved: false };
     await trx.updateTable('seamless_transactions').set({ rolled_back: true }).where('provider', '=', call.provider).where('transaction_id', '=', ref).execute();
-    if (!bet.applied) return answer('OK', await this.walletIn(trx, call.memberId));
+    if (!bet.applied) return { result: answer('OK', await this.walletIn(trx, call.memberId)), moved: false };
     const amount = Number(bet.amount);
     const wallet = account.wallet(call.memberId);
     const after = await runPosting(trx, { kind: 'seamless_rollback', operationId: null, postings: [{ account: provider, amount: -amount }, { account: wallet, amount }] });
     // The bet no longer counts as play: its round's stake goes back down.
     if (bet.round_id) await onRound(trx, { roundId: bet.round_id, stake: -amount, win: 0 });
-    return answer('OK', after?.get(wallet) ?? 0);
+    return { result: answer('OK', after?.get(wallet) ?? 0), moved: true };
   }
 
   private async walletIn(trx: Kysely<DB>, memberId: string): Promise<number> {

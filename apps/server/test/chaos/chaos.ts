@@ -654,6 +654,7 @@ async function main(): Promise<void> {
       ['seamless rounds played (not answered: the sandbox killed)', `${seamless.rounds} (${seamless.unanswered})`, seamless.rounds > 0 || SECONDS < 10],
       ['  aggregator fault changes (duplicate, reorder, delay)', seamless.faults, true],
       ['seamless transactions in the aggregator\'s book / ours', `${book.length}/${seamlessCheck.ours}`, true],
+      ['  bets / wins / rollbacks answered OK', `${seamlessCheck.played.bets}/${seamlessCheck.played.wins}/${seamlessCheck.played.rollbacks}`, (seamlessCheck.played.bets > 0 && seamlessCheck.played.wins > 0 && seamlessCheck.played.rollbacks > 0) || SECONDS < 10],
       ['seamless transactions left open in the aggregator\'s book', seamlessOpen, seamlessOpen === 0],
       ['seamless transactions answered OK, not applied once by us', seamlessCheck.notApplied, seamlessCheck.notApplied === 0],
       ['seamless transactions we applied, unknown to the aggregator', seamlessCheck.unknown, seamlessCheck.unknown === 0],
@@ -714,12 +715,14 @@ interface SeamlessTxn {
  * once by us, nothing we applied is unknown to it, and each player's wallet is what its book says:
  * 1,000 baht − its bets answered OK and not rolled back + its wins answered OK.
  */
-async function checkSeamless(db: Db, players: Array<{ id: string; playerId: string }>, book: SeamlessTxn[]): Promise<{ ours: number; notApplied: number; unknown: number; satangOff: number; lines: string[] }> {
+async function checkSeamless(db: Db, players: Array<{ id: string; playerId: string }>, book: SeamlessTxn[]): Promise<{ ours: number; notApplied: number; unknown: number; satangOff: number; lines: string[]; played: { bets: number; wins: number; rollbacks: number } }> {
   const rows = await sql<{ transaction_id: string; action: string; applied: boolean }>`SELECT transaction_id, action, applied FROM seamless_transactions WHERE provider = ${SEAMLESS.code}`.execute(db);
   const applied = new Map(rows.rows.filter((r) => r.applied).map((r) => [r.transaction_id, r]));
+  // A rollback answered OK moved money only if its bet had reached us: it must be recorded, applied or not.
+  const recorded = new Set(rows.rows.filter((r) => r.action === 'rollback').map((r) => r.transaction_id));
   const inBook = new Set(book.map((t) => t.transactionId));
   const lines: string[] = [];
-  const notApplied = book.filter((t) => t.answer?.status === 'OK' && !applied.has(t.transactionId));
+  const notApplied = book.filter((t) => t.answer?.status === 'OK' && !(t.action === 'rollback' ? recorded.has(t.transactionId) : applied.has(t.transactionId)));
   const unknown = rows.rows.filter((r) => r.applied && r.action !== 'tombstone' && !inBook.has(r.transaction_id));
   for (const t of notApplied.slice(0, 3)) lines.push(`answered OK, not applied: ${JSON.stringify(t)}`);
   for (const r of unknown.slice(0, 3)) lines.push(`applied, not in the book: ${JSON.stringify(r)}`);
@@ -733,7 +736,9 @@ async function checkSeamless(db: Db, players: Array<{ id: string; playerId: stri
     if (actual !== expected) lines.push(`player ${p.playerId}: wallet ${actual}, the book says ${expected}`);
     satangOff += Math.abs(actual - expected);
   }
-  return { ours: rows.rows.length, notApplied: notApplied.length, unknown: unknown.length, satangOff, lines };
+  // Not vacuous: the run moved money both ways and undid bets (a run of refusals would pass every other check).
+  const ok = (action: SeamlessTxn['action']) => book.filter((t) => t.action === action && t.answer?.status === 'OK').length;
+  return { ours: rows.rows.length, notApplied: notApplied.length, unknown: unknown.length, satangOff, lines, played: { bets: ok('bet'), wins: ok('win'), rollbacks: ok('rollback') } };
 }
 
 // ---------------------------------------------------------------- the model

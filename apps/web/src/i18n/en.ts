@@ -580,7 +580,7 @@ export const en: Messages = {
     DEPOSIT_MINIMUM: 'The amount is below the minimum deposit.',
     TRANSFER_PENDING: 'The game provider has not confirmed the transfer yet; it will be settled and shown in your statement.',
     TRANSFER_SAME_ACCOUNT: 'The source and destination must be different accounts.',
-    TRANSFER_SEAMLESS: 'This game plays straight from your wallet: there is nothing to transfer.',
+    TRANSFER_SEAMLESS: 'This game plays straight from your wallet: nothing is transferred into it.',
     WITHDRAW_MINIMUM: 'The amount is below the minimum withdrawal.',
     WITHDRAW_MAXIMUM: 'The amount is above the maximum withdrawal.',
     SANDBOX_ONLY: 'This works only in the test system.',

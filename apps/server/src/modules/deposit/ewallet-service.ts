@@ -208,7 +208,16 @@ export class EwalletDepositService {
           await this.release(hash, attempt);
           throw refusal;
         }
-        amount = (await this.call((e, signal) => e.redeem(hash, mobile, signal))).amount;
+        try {
+          amount = (await this.call((e, signal) => e.redeem(hash, mobile, signal))).amount;
+        } catch (redeemError) {
+          // "This wallet took it already": an earlier attempt under this claim redeemed it and its
+          // answer was lost. Our wallet holds the money: ask its amount and credit it (never "invalid").
+          if (!(redeemError instanceof VoucherRefused) || redeemError.code !== 'TARGET_USER_REDEEMED') throw redeemError;
+          const taken = await this.call((e, signal) => e.verify(hash, mobile, signal));
+          if (taken.status !== 'REDEEMED' || taken.redeemedBy !== mobile) throw new AppError(503, 'TRUELINK_UNAVAILABLE');
+          amount = taken.amount;
+        }
       }
     } catch (error) {
       if (error instanceof VoucherRefused) {

@@ -171,8 +171,8 @@ function amountOf(value: string | number): number {
 
 /**
  * The reconciliation over a database without a running server (npm run reconcile): the same
- * outside systems the server would pick from the configuration (sandboxes keep their state in
- * the database; listing signs nothing, so no webhook secret is needed).
+ * outside systems the server would pick from the configuration (the sandbox service's, or the
+ * configured APIs: their report calls; no webhook secret is needed).
  */
 export function reconciliationFor(db: Kysely<DB>, config: Config): DepositReconciliation {
   const env = moduleConfig(config, depositEnv);
@@ -706,13 +706,6 @@ export function changesOf(before: object | null, after: object): { field: string
 }
 
 /**
- * The sandbox e-wallet (only with EWALLET_PROVIDER=sandbox):
- *   POST /api/sandbox/ewallet/vouchers {amount, expiresInSeconds?, fromPhone?} → { link, hash, expiresAt }
- *   POST /api/sandbox/ewallet/transfers {fromPhone, amount, toPhone?}       → { transferId, at, feed }
- *   POST /api/sandbox/ewallet/transfers/:id/redeliver {times}               — the webhook again, N at once
- *   PUT  /api/operator/sandbox/ewallet/fault {mode: none | down | hang}      — failure injection (every process)
- */
-/**
  * As a merchant registers its webhook URL with a gateway or an e-wallet: once this server listens,
  * it tells the sandbox service's systems where to send webhooks and what to sign them with (the
  * sandbox routes register again before each call that sends one: a sandbox started afresh forgets).
@@ -734,6 +727,13 @@ function registerWithSandboxes(app: FastifyInstance, deposits: DepositServices):
   });
 }
 
+/**
+ * The sandbox e-wallet (only with EWALLET_PROVIDER=sandbox):
+ *   POST /api/sandbox/ewallet/vouchers {amount, expiresInSeconds?, fromPhone?} → { link, hash, expiresAt }
+ *   POST /api/sandbox/ewallet/transfers {fromPhone, amount, toPhone?}       → { transferId, at, feed }
+ *   POST /api/sandbox/ewallet/transfers/:id/redeliver {times}               — the webhook again, N at once
+ *   PUT  /api/operator/sandbox/ewallet/fault {mode: none | down | hang}      — failure injection (every process)
+ */
 function sandboxEwalletRoutes(app: FastifyInstance, sandbox: SandboxEWallet, deposits: DepositServices, guard: ReturnType<typeof operatorGuard>): void {
   const autoWallet = async () => (await deposits.channels.all()).find((c) => c.kind === 'wallet' && c.active && c.mode === 'AUTO' && c.account_no !== '');
   const ours = async (phone: string) => (await deposits.channels.all()).some((c) => c.kind === 'wallet' && c.account_no === phone);

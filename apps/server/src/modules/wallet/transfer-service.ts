@@ -64,8 +64,9 @@ export class TransferService {
       const minimum = this.minimums[currency];
       if (amount < minimum) throw badRequest('TRANSFER_MINIMUM', { minimum: toBaht(minimum), currency });
       if (from === to) throw badRequest('TRANSFER_SAME_ACCOUNT');
-      // A seamless game has no balance to move: its bets take the wallet's money as they are made.
-      if (this.games.isSeamless(from) || this.games.isSeamless(to)) throw badRequest('TRANSFER_SEAMLESS');
+      // A seamless game takes no money of its own: its bets take the wallet's as they are made.
+      // (Out of it is allowed: a balance left from before the game became seamless comes home.)
+      if (this.games.isSeamless(to)) throw badRequest('TRANSFER_SEAMLESS');
       if (from !== WALLET_CODE && to !== WALLET_CODE) {
         await this.transfer(memberId, from, WALLET_CODE, amount, derive(idem, 'out'));
         return this.transfer(memberId, WALLET_CODE, to, amount, derive(idem, 'in'));

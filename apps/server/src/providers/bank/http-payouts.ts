@@ -3,9 +3,9 @@ import { neverSent, signedPost, type SignedAnswer } from '../signed-post';
 import { PAYOUT_FAILURES, PayoutUnavailable, PayoutUnknown, type PayoutAnswer, type PayoutProvider, type PayoutRequest } from './payout';
 
 export interface HttpPayoutsOptions {
-  /** The bank API's base (BANK_API_URL; the sandbox service). */
+  /** The payout API's base (PAYOUT_API_URL; the sandbox service). */
   url: string;
-  /** The HMAC-SHA256 secret of its signed calls (BANK_API_SECRET). */
+  /** The HMAC-SHA256 secret of its signed calls (PAYOUT_API_SECRET). */
   secret: string;
   /** Deadline of one call (PROVIDER_TIMEOUT_MS); a report gets at least 30 s. */
   timeoutMs: number;

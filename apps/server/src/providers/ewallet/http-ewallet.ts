@@ -41,7 +41,9 @@ export class HttpEWallet implements EWallet {
         body: raw,
         signal: signal ?? AbortSignal.timeout(this.options.reportTimeoutMs ?? 30_000),
       });
-      answer = (await response.json()) as Record<string, unknown>;
+      const parsed: unknown = await response.json();
+      // Anything but an object (null, a list, a number) is an answer we cannot read.
+      answer = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
     } catch (error) {
       throw new EWalletUnavailable(`no answer (${String(error)})`);
     }

@@ -119,12 +119,19 @@ export class HttpGateway implements PaymentGateway {
   }
 }
 
-/** The order's QR as the member will scan it: a Thai QR (CRC valid), a bill payment naming our reference, our amount in baht. */
+/**
+ * The order's QR as the member will scan it: a Thai QR (CRC valid) with exactly one merchant
+ * account (tags 26–51), a bill payment naming our reference, for our amount in the order's
+ * currency and country — so a second payee (a PromptPay target beside the bill payment) or
+ * another amount never reaches a member.
+ */
 function checkQr(payload: string, order: QrOrder): void {
   try {
     const qr = parseThaiQr(payload);
     const merchant = qr.merchant;
-    const ok = qr.crcValid && qr.currency === '764' && qr.amountSatang === order.amount && merchant.kind === 'billPayment' && merchant.ref1 === order.reference;
+    const accounts = qr.fields.filter((f) => Number(f.tag) >= 26 && Number(f.tag) <= 51).length;
+    const [currency, country] = order.currency === 'LAK' ? ['418', 'LA'] : ['764', 'TH'];
+    const ok = qr.crcValid && accounts === 1 && qr.currency === currency && qr.country === country && qr.amountSatang === order.amount && merchant.kind === 'billPayment' && merchant.ref1 === order.reference;
     if (!ok) throw new GatewayError(`${order.provider} orders: the QR does not ask for this payment`);
   } catch (error) {
     if (error instanceof EmvcoError) throw new GatewayError(`${order.provider} orders: not a Thai QR (${error.message})`);

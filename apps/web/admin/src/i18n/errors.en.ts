@@ -99,7 +99,7 @@ export const errorsEn: OperatorErrorTexts = {
   REQUEST_IN_PROGRESS: 'The same action is still running. Wait for it to finish.',
   TRANSFER_PENDING: 'A transfer of this member is still waiting for the provider’s answer.',
   TRANSFER_SAME_ACCOUNT: 'The transfer goes from and to the same account.',
-  TRANSFER_SEAMLESS: 'A seamless game holds no balance: nothing is transferred to or from it.',
+  TRANSFER_SEAMLESS: 'A seamless game holds no balance: nothing is transferred into it.',
   WITHDRAW_MINIMUM: 'The amount is below the withdrawal minimum.',
   WITHDRAW_MAXIMUM: 'The amount is above the withdrawal maximum.',
   DEPOSIT_MINIMUM: 'The amount is below the deposit minimum.',

@@ -99,7 +99,7 @@ export const errorsTh: OperatorErrorTexts = {
   REQUEST_IN_PROGRESS: 'รายการเดียวกันยังดำเนินการอยู่ รอให้เสร็จก่อน',
   TRANSFER_PENDING: 'มีการโยกเงินของสมาชิกที่ยังรอคำตอบจากผู้ให้บริการ',
   TRANSFER_SAME_ACCOUNT: 'โยกเงินจากและไปยังบัญชีเดียวกัน',
-  TRANSFER_SEAMLESS: 'เกมแบบ seamless ไม่มียอดเงินแยก จึงไม่มีการโยกเงินเข้าหรือออก',
+  TRANSFER_SEAMLESS: 'เกมแบบ seamless ไม่มียอดเงินแยก จึงโยกเงินเข้าไม่ได้',
   WITHDRAW_MINIMUM: 'จำนวนเงินต่ำกว่าขั้นต่ำของการถอน',
   WITHDRAW_MAXIMUM: 'จำนวนเงินสูงกว่าขั้นสูงของการถอน',
   DEPOSIT_MINIMUM: 'จำนวนเงินต่ำกว่าขั้นต่ำของการฝาก',

@@ -41,7 +41,7 @@ const GameAccountCard = memo(function GameAccountCard({ game, onOpen, t, locale 
         </span>
         <span className="game-card-body">
           <span className="game-card-name">{game.name}</span>
-          {game.isActive && game.seamless ? (
+          {game.isActive && game.seamless && game.amount === 0 ? (
             <span className="game-card-credit" data-testid="game-card-seamless">
               {t('home.seamless')}
             </span>
