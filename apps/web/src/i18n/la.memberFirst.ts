@@ -2,13 +2,6 @@ import type { MemberFirstMessages } from './messages';
 
 /** Lao texts of the member area's first screens (see th.member.ts). */
 export const laMemberFirst: MemberFirstMessages = {
-  bankName: {
-    title: 'ແກ້ໄຂຊື່ບັນຊີທະນາຄານ',
-    label: 'ຊື່ບັນຊີ (ພາສາອັງກິດ)',
-    hint: 'ປ້ອນຊື່ ແລະ ນາມສະກຸນເປັນພາສາອັງກິດຕາມປຶ້ມບັນຊີ. ລະບົບຈະສຳເນົາຊື່ໃຫ້ອັດຕະໂນມັດຫຼັງບັນທຶກ',
-    submit: 'ບັນທຶກຊື່ບັນຊີ',
-    requiredEngLangMsg: 'ກະລຸນາປ້ອນຊື່ບັນຊີເປັນພາສາອັງກິດເທົ່ານັ້ນ',
-  },
   agreement: {
     title: 'ຂໍ້ຕົກລົງການນຳໃຊ້',
     confirm: 'ຂ້ອຍຍອມຮັບ',
@@ -71,12 +64,6 @@ export const laMemberFirst: MemberFirstMessages = {
     previous: 'ແບນເນີກ່ອນໜ້າ',
     next: 'ແບນເນີຖັດໄປ',
     continue: 'ດຳເນີນການຕໍ່',
-  },
-  pagination: {
-    label: 'ເລກໜ້າ',
-    previous: 'ໜ້າກ່ອນໜ້າ',
-    next: 'ໜ້າຖັດໄປ',
-    page: 'ໜ້າ {{page}}',
   },
   balancePush: {
     deposit: 'ຝາກເງິນ {{amount}} ເຂົ້າກະເປົາແລ້ວ',

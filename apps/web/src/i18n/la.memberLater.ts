@@ -2,6 +2,21 @@ import type { MemberLaterMessages } from './messages';
 
 /** Lao texts of the member screens and dialogs beyond the first (see th.memberLater.ts). */
 export const laMemberLater: MemberLaterMessages = {
+  // The profile's bank-name dialog (a later screen).
+  bankName: {
+    title: 'ແກ້ໄຂຊື່ບັນຊີທະນາຄານ',
+    label: 'ຊື່ບັນຊີ (ພາສາອັງກິດ)',
+    hint: 'ປ້ອນຊື່ ແລະ ນາມສະກຸນເປັນພາສາອັງກິດຕາມປຶ້ມບັນຊີ. ລະບົບຈະສຳເນົາຊື່ໃຫ້ອັດຕະໂນມັດຫຼັງບັນທຶກ',
+    submit: 'ບັນທຶກຊື່ບັນຊີ',
+    requiredEngLangMsg: 'ກະລຸນາປ້ອນຊື່ບັນຊີເປັນພາສາອັງກິດເທົ່ານັ້ນ',
+  },
+  // The pages with more than one page of rows are beyond the first screens (statement, slips, rewards, spins).
+  pagination: {
+    label: 'ເລກໜ້າ',
+    previous: 'ໜ້າກ່ອນໜ້າ',
+    next: 'ໜ້າຖັດໄປ',
+    page: 'ໜ້າ {{page}}',
+  },
   profile: {
     title: 'ໂປຣໄຟລ໌',
     memberId: 'ລະຫັດສະມາຊິກ',

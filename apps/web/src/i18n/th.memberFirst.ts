@@ -5,13 +5,6 @@ import type { SlipReasonCode } from '@mw/contract/errors';
  * in th.memberLater.ts, loaded with them (i18n.ts loadLaterMessages); th.member.ts joins both.
  */
 export const thMemberFirst = {
-  bankName: {
-    title: 'แก้ไขชื่อบัญชีธนาคาร',
-    label: 'ชื่อบัญชี (ภาษาอังกฤษ)',
-    hint: 'กรอกชื่อ-นามสกุลภาษาอังกฤษตามสมุดบัญชี ระบบจะคัดลอกชื่อให้อัตโนมัติหลังบันทึก',
-    submit: 'บันทึกชื่อบัญชี',
-    requiredEngLangMsg: 'กรุณากรอกชื่อบัญชีเป็นภาษาอังกฤษเท่านั้น',
-  },
   agreement: {
     title: 'ข้อตกลงการใช้งาน',
     confirm: 'ฉันยอมรับ',
@@ -74,12 +67,6 @@ export const thMemberFirst = {
     previous: 'แบนเนอร์ก่อนหน้า',
     next: 'แบนเนอร์ถัดไป',
     continue: 'ดำเนินการต่อ',
-  },
-  pagination: {
-    label: 'เลขหน้า',
-    previous: 'หน้าก่อนหน้า',
-    next: 'หน้าถัดไป',
-    page: 'หน้า {{page}}',
   },
   balancePush: {
     deposit: 'ฝากเงิน {{amount}} เข้ากระเป๋าแล้ว',

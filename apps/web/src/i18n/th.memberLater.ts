@@ -1,5 +1,20 @@
 /** Thai texts of the member screens and dialogs beyond the first (see th.member.ts): loaded with them (i18n.ts loadLaterMessages). */
 export const thMemberLater = {
+  // The profile's bank-name dialog (a later screen).
+  bankName: {
+    title: 'แก้ไขชื่อบัญชีธนาคาร',
+    label: 'ชื่อบัญชี (ภาษาอังกฤษ)',
+    hint: 'กรอกชื่อ-นามสกุลภาษาอังกฤษตามสมุดบัญชี ระบบจะคัดลอกชื่อให้อัตโนมัติหลังบันทึก',
+    submit: 'บันทึกชื่อบัญชี',
+    requiredEngLangMsg: 'กรุณากรอกชื่อบัญชีเป็นภาษาอังกฤษเท่านั้น',
+  },
+  // The pages with more than one page of rows are beyond the first screens (statement, slips, rewards, spins).
+  pagination: {
+    label: 'เลขหน้า',
+    previous: 'หน้าก่อนหน้า',
+    next: 'หน้าถัดไป',
+    page: 'หน้า {{page}}',
+  },
   profile: {
     title: 'โปรไฟล์',
     memberId: 'รหัสสมาชิก',
