@@ -203,6 +203,9 @@ for (const locale of ['th', 'en'] as const) {
     // "Back to wallet" leads to the member home; the wallet tab then checks the balance.
     await game.getByTestId('game-back').click();
     await expect(game).toHaveURL(/\/user\/home$/);
+    // Still logged in there: the same host as the member app (it once went to localhost, a login of its own).
+    await expect(game.getByTestId('wallet-header')).toBeVisible();
+    await expect(game).toHaveURL(/\/user\/home$/);
     await game.close();
     await expect(home.getByTestId('wallet-balance')).toHaveText('฿0.00');
     await home.getByTestId('check-balance').click();

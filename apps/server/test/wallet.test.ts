@@ -188,6 +188,9 @@ describe.each(dbKinds)('wallet on %s', (kind) => {
     expect(own.status).toBe(200);
     // The sandbox service's play page (the provider's side), in the caller's language.
     expect(own.body.link).toMatch(new RegExp(`^${t.sandbox?.url ?? 'none'}/games/PG/play\\?t=[\\w-]+&lang=(th|la|en)$`));
+    // Its "back to wallet" goes to the member home on the host the member called us on (here a phone on the LAN).
+    const lan = await call<{ link: string }>(t.app, 'GET', `/api/autoLogin/pg/${aliceCreds.username}`, { token: alice, headers: { host: '192.168.1.20:3000' } });
+    expect(await (await fetch(lan.body.link)).text()).toContain('href="http://192.168.1.20:3000/user/home"');
     expect((await call(t.app, 'GET', `/api/autoLogin/pg/${aliceCreds.username}`, { token: bob })).body).toEqual({ message: 'SLOT_NO_ACCOUNT' });
     await call(t.app, 'GET', '/api/wallet/activate/PG', { token: bob });
     expect((await call(t.app, 'GET', `/api/autoLogin/pg/${aliceCreds.username}`, { token: bob })).status).toBe(404);

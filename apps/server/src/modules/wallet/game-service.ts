@@ -219,11 +219,11 @@ export class GameService {
   }
 
   /** A launch link for the member's own account at a game (checked by username, and password when given). */
-  async launch(memberId: string, code: string, username: string, password?: string): Promise<LaunchTarget> {
+  async launch(memberId: string, code: string, username: string, password?: string, returnUrl?: string): Promise<LaunchTarget> {
     const game = await this.memberGame(memberId, code);
     if (game.username !== username || (password !== undefined && game.password !== password)) throw notFound('SLOT_NO_ACCOUNT');
     try {
-      return await this.providers(code).launch({ username: game.username, password: game.password });
+      return await this.providers(code).launch({ username: game.username, password: game.password }, returnUrl);
     } catch (error) {
       if (error instanceof ProviderError) throw new AppError(502, 'GAME_ACTIVATION_FAIL');
       throw error;

@@ -40,7 +40,8 @@ export interface GameProvider {
   /** `in` moves money into the game account, `out` takes it out. Answers the new game balance. */
   transfer(direction: TransferDirection, username: string, amount: number, ref: string): Promise<{ balance: number }>;
   resetPassword(username: string): Promise<GameCredentials>;
-  launch(credentials: GameCredentials): Promise<LaunchTarget>;
+  /** `returnUrl`: where the provider's pages send the member back to (the member app's home, on the host the member uses). */
+  launch(credentials: GameCredentials, returnUrl?: string): Promise<LaunchTarget>;
   lookupTransfer(ref: string): Promise<'applied' | 'absent'>;
   /** Settled rounds after `cursor` (null: from the start), oldest first, at most `limit`. */
   rounds(cursor: string | null, limit: number): Promise<GameRound[]>;
@@ -96,7 +97,7 @@ export function withDeadline(provider: GameProvider, timeoutMs: number): GamePro
     balance: (username) => limit(provider.balance(username), 'unreachable'),
     transfer: (direction, username, amount, ref) => limit(provider.transfer(direction, username, amount, ref), 'unknown'),
     resetPassword: (username) => limit(provider.resetPassword(username), 'unreachable'),
-    launch: (credentials) => limit(provider.launch(credentials), 'unreachable'),
+    launch: (credentials, returnUrl) => limit(provider.launch(credentials, returnUrl), 'unreachable'),
     lookupTransfer: (ref) => limit(provider.lookupTransfer(ref), 'unreachable'),
     rounds: (cursor, max) => limit(provider.rounds(cursor, max), 'unreachable'),
     // A report lists a whole period: a longer deadline than a member's call.

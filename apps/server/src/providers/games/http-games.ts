@@ -94,7 +94,10 @@ export function httpGameProvider(code: string, options: HttpGameOptions): GamePr
     balance: async (username) => Number((await post('balance', { username }, false)).balance),
     transfer: async (direction, username, amount, ref) => ({ balance: Number((await post('transfer', { username, direction, amount, requestId: ref }, true)).balance) }),
     resetPassword: async (username) => credentials(await post('password', { username }, false)),
-    launch: async (login: GameCredentials): Promise<LaunchTarget> => launchTarget(await post('launch', { username: login.username, password: login.password, ...(options.returnUrl ? { returnUrl: options.returnUrl } : {}) }, false)),
+    launch: async (login: GameCredentials, returnUrl?: string): Promise<LaunchTarget> => {
+      const back = returnUrl ?? options.returnUrl;
+      return launchTarget(await post('launch', { username: login.username, password: login.password, ...(back ? { returnUrl: back } : {}) }, false));
+    },
     lookupTransfer: async (ref) => ((await post('check-transfer', { requestId: ref }, false)).status === 'APPLIED' ? 'applied' : 'absent'),
     rounds: async (cursor, limit) => roundsOf(await post('rounds', { cursor, limit }, false)),
     report: async (from, to) => reportOf(await post('report', { from: from.toISOString(), to: to.toISOString() }, false)),
