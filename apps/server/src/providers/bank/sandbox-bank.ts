@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { sandboxControl } from '../sandbox-control';
 import type { Currency } from '../../money';
 import { BANK_SLIP_CODES, buildSlipPayload } from '../payments/emvco';
 import { renderSlipImage } from '../slips/slip-image';
@@ -42,13 +43,8 @@ export interface NewBankTransfer {
 export class SandboxBank extends HttpBank {
   private merchant: { webhookUrl: string; secret: string } | null = null;
 
-  protected async control(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-    const res = await fetch(`${this.base}/control/bank/${path}`, {
-      method,
-      ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(15_000),
-    });
-    return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, unknown> };
+  protected control(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+    return sandboxControl(this.base, 'bank', method, path, body);
   }
 
   /** Where the feed's webhooks go (`{bankCode}` is replaced by the receiving bank), and their secret. */

@@ -1,4 +1,5 @@
 import { PAYOUT_FAULT_MODES } from '@mw/contract/operator/payout';
+import { sandboxControl } from '../sandbox-control';
 import { HttpPayouts } from './http-payouts';
 import { PAYOUT_FAILURES, type PayoutFailure, type PayoutRequest } from './payout';
 
@@ -43,13 +44,8 @@ export interface SandboxPayoutRecord {
  * sandbox page and the tests. Nothing of it is in our database.
  */
 export class SandboxPayouts extends HttpPayouts {
-  private async control(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-    const res = await fetch(`${this.base}/control/bank/${path}`, {
-      method,
-      ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(15_000),
-    });
-    return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, unknown> };
+  private control(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+    return sandboxControl(this.base, 'bank', method, path, body);
   }
 
   async fault(): Promise<PayoutFault> {

@@ -1,4 +1,5 @@
 import { HttpEWallet } from './http-ewallet';
+import { sandboxControl } from '../sandbox-control';
 
 /** The sandbox e-wallet's failure injection, as the operator's switch names it: down at once, or hanging without an answer. */
 export type EwalletFault = 'none' | 'down' | 'hang';
@@ -24,14 +25,8 @@ export class SandboxEWallet extends HttpEWallet {
     super({ url: sandbox.url, secret: sandbox.secret });
   }
 
-  private async control(method: 'POST' | 'PUT', path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-    const res = await fetch(`${this.sandbox.url}/control/ewallet/${path}`, {
-      method,
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(15_000),
-    });
-    return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, unknown> };
+  private control(method: 'POST' | 'PUT', path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+    return sandboxControl(this.sandbox.url, 'ewallet', method, path, body);
   }
 
   /** Where the e-wallet sends its transfer webhooks, and their secret (registered again before each transfer: a sandbox started afresh forgets). */
@@ -48,7 +43,7 @@ export class SandboxEWallet extends HttpEWallet {
   async setFault(fault: EwalletFault): Promise<void> {
     // Only the calls members wait for: reports and webhooks go on.
     const mode = fault === 'down' ? { mode: 'refuse', on: ['verify', 'redeem'] } : fault === 'hang' ? { mode: 'timeout', on: ['verify', 'redeem'] } : { mode: 'none' };
-    const res = await fetch(`${this.sandbox.url}/control/ewallet/fault`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(mode), signal: AbortSignal.timeout(5_000) });
+    const res = await this.control('PUT', 'fault', mode);
     if (res.status !== 200) throw new Error(`sandbox e-wallet fault: ${res.status}`);
   }
 

@@ -1,4 +1,5 @@
 import type { GAME_FAULT_MODES } from '@mw/contract/operator/payout';
+import { sandboxControl } from '../sandbox-control';
 import type { GameProvider } from './game-provider';
 import { httpGameProvider } from './http-games';
 
@@ -48,13 +49,8 @@ export class SandboxGames {
     return httpGameProvider(code, { url, secret, timeoutMs, breakerFailures: 20, breakerOpenMs: 2_000, ...(returnUrl ? { returnUrl } : {}) });
   }
 
-  private async control(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-    const res = await fetch(`${this.options.url}/control/games/${path}`, {
-      method,
-      ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(10_000),
-    });
-    return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, unknown> };
+  private control(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+    return sandboxControl(this.options.url, 'games', method, path, body);
   }
 
   /** Failure injection on one game (`*`: all of them), for every server process using this sandbox. */

@@ -1,4 +1,5 @@
 import { AppError } from '../../lib/errors';
+import { sandboxControl } from '../sandbox-control';
 import type { Currency } from '../../money';
 import type { QrProvider } from './gateway';
 import { HttpGateway } from './http-gateway';
@@ -35,13 +36,8 @@ export class SandboxGateway extends HttpGateway {
     super({ url: sandbox.url, secret: sandbox.secret });
   }
 
-  private async control(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-    const res = await fetch(`${this.sandbox.url}/control/gateway/${path}`, {
-      method,
-      ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(15_000),
-    });
-    return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, unknown> };
+  private control(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+    return sandboxControl(this.sandbox.url, 'gateway', method, path, body);
   }
 
   /** Where the gateways send webhooks (`{provider}` is replaced by the gateway's code), and their secret. */
