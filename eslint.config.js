@@ -3,6 +3,27 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/** Outside money/: the money core's public entry only. */
+const moneyEntryOnly = {
+  group: ['**/money/*', '!**/money/index'],
+  message: "Import the money core's public entry ('…/money'), not its files: money moves through its services (core.ts, operations, credits).",
+};
+/** A module sees its own tables: never another module's table types. */
+const otherModulesTables = {
+  group: ['../*/tables', '../../modules/*/tables', '../*/tables.ts'],
+  message: "Another module's tables are its own: read them through its service or its published read model (…Reads from its index).",
+};
+/** The whole schema's type is the platform's (migrations, audit, CLI). */
+const wholeSchema = [
+  { name: '../../db/schema', importNames: ['DB'], message: 'A module sees its own tables: type its query builder with moduleDb<ItsTables>(database).' },
+  { name: '../db/schema', importNames: ['DB'], message: 'The money core sees its own tables (MoneyDb).' },
+];
+/** `database.db` is the whole schema: a module takes `moduleDb<ItsTables>(database)`. */
+const wholeDatabase = [
+  { selector: "MemberExpression[property.name='db'][object.name='database']", message: 'Use moduleDb<ItsTables>(database): a module sees its own tables.' },
+  { selector: "MemberExpression[property.name='db'][object.property.name='database']", message: 'Use moduleDb<ItsTables>(services.database): a module sees its own tables.' },
+];
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', '**/data/**', 'test-results/**', 'playwright-report/**', '.bench/**'] },
   js.configs.recommended,
@@ -26,20 +47,22 @@ export default tseslint.config(
     // One door to money: outside money/ the server imports only the money core's public entry
     // (money/index.ts), never its files — the ledger's postings, tables or batches stay its own.
     files: ['apps/server/src/**/*.ts'],
-    ignores: ['apps/server/src/money/**'],
+    ignores: ['apps/server/src/money/**', 'apps/server/src/modules/**', 'apps/server/src/providers/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [moneyEntryOnly] }] },
+  },
+  {
+    // Borders by types (issue 35): a module's query builder is typed to its own tables
+    // (`moduleDb<ItsTables>`); the whole schema's `DB`, the platform's `database.db` and another
+    // module's table types stay out of reach, so another module's table cannot be named.
+    files: ['apps/server/src/modules/**/*.ts', 'apps/server/src/providers/**/*.ts', 'apps/server/src/money/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['**/money/*', '!**/money/index'],
-              message: "Import the money core's public entry ('…/money'), not its files: money moves through its services (core.ts, operations, credits).",
-            },
-          ],
-        },
-      ],
+      'no-restricted-imports': ['error', { paths: wholeSchema, patterns: [otherModulesTables] }],
+      'no-restricted-syntax': ['error', ...wholeDatabase],
     },
+  },
+  {
+    files: ['apps/server/src/modules/**/*.ts', 'apps/server/src/providers/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: wholeSchema, patterns: [moneyEntryOnly, otherModulesTables] }] },
   },
   {
     // The back office's mutations drop a repeated call while it is in flight (a double click):
@@ -74,6 +97,7 @@ export default tseslint.config(
           selector: 'TemplateElement[value.raw=/^(THB|LAK|BAHT|KIP)$/]',
           message: 'No currency literal in promotion code: take the member\'s currency (money core) and amounts per currency.',
         },
+        ...wholeDatabase,
       ],
     },
   },

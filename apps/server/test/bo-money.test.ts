@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkInvariants } from '../src/money/ledger';
-import { buildSlipPayload } from '../src/providers/payments/emvco';
+import { buildSlipPayload } from '../src/lib/emvco';
 import { qrPng } from './images';
 import { call, dbKinds, login, OPERATOR_TOKEN, registerMember, registration, startApp, verifyPhone, type TestApp } from './helpers';
 

@@ -1,4 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { moduleDb } from '../src/db/database';
+import type { ChatDb } from '../src/modules/chat/tables';
 import { mkdtemp, readdir, rm, utimes } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -395,7 +397,7 @@ describe.each(dbKinds)('live chat on %s', (kind) => {
     const dir = await mkdtemp(join(tmpdir(), 'mw-chat-files-'));
     try {
       const store = new FileObjectStore(dir);
-      const files = new ChatFiles(t.services.database.db, new SignedLinks('s'.repeat(32), 60, ChatFiles.pathOf), store);
+      const files = new ChatFiles(moduleDb<ChatDb>(t.services.database), new SignedLinks('s'.repeat(32), 60, ChatFiles.pathOf), store);
       const id = ChatFiles.idOf((await files.save('image', 'a.png', PNG, 'guest:test')).path) ?? '';
       expect((await store.get(id))?.equals(PNG)).toBe(true);
       const kept = ChatFiles.idOf((await files.save('image', 'b.png', PNG, 'guest:test')).path) ?? '';

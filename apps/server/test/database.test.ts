@@ -116,4 +116,24 @@ describe.each(dbKinds)('our schema after every migration (%s)', (kind) => {
     expect(names).toEqual(expect.arrayContaining(['operations', 'qr_codes', 'ewallet_redemptions', 'withdrawal_payouts']));
     expect(names.filter((name) => name.startsWith('sandbox'))).toEqual([]);
   });
+
+  it('refuses a write through a published read model (a view another area reads): the owner writes through its service', async () => {
+    t ??= await startApp(kind);
+    const db = t.services.database.db;
+    const bank = await db.selectFrom('banks').select('code').executeTakeFirstOrThrow();
+    const member = { id: `rm${Date.now()}`, name: 'Read Model' };
+    await db.insertInto('members').values({ id: member.id, username: `08${String(Date.now()).slice(-8)}`, name: member.name, password_hash: 'x', bank_code: bank.code, bank_account_name: 'Read Model', bank_account_no: String(Date.now()), currency: 'BAHT' }).execute();
+    for (const write of [
+      sql`UPDATE member_view SET name = 'someone else' WHERE id = ${member.id}`,
+      sql`DELETE FROM member_view WHERE id = ${member.id}`,
+      sql`INSERT INTO operation_view (id, member_id, type, status, source, target, amount) VALUES ('x', ${member.id}, 'deposit', 'SUCCESS', 'BANK', 'WALLET', 1)`,
+      sql`INSERT INTO bank_view (code, name_th, name_en, country, sort, active) VALUES ('ZZZ', 'z', 'z', 'TH', 0, true)`,
+    ]) {
+      await expect(write.execute(db)).rejects.toThrow(/is a read model/);
+    }
+    expect((await db.selectFrom('members').select('name').where('id', '=', member.id).executeTakeFirstOrThrow()).name).toBe(member.name);
+    // Reading works, and is the table's data.
+    const seen = await sql<{ n: number }>`SELECT count(*)::int AS n FROM member_view`.execute(db);
+    expect(seen.rows[0]?.n).toBe(Number((await db.selectFrom('members').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n));
+  });
 });

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkInvariants } from '../src/money/ledger';
-import { parseThaiQr } from '../src/providers/payments/emvco';
+import { parseThaiQr } from '../src/lib/emvco';
 import { signWebhook } from '../src/providers/payments/signing';
 import { call, dbKinds, reconcileAll, recordOutside, login, OPERATOR_TOKEN, registerMember, startApp, type TestApp } from './helpers';
 

@@ -13,8 +13,8 @@ import {
   SLIP_BANK_CODES,
   type ThaiQrInput,
   tlv,
-} from '../src/providers/payments/emvco';
-import { qrMatrix, qrSvg } from '../src/providers/payments/qr-svg';
+} from '../src/lib/emvco';
+import { qrMatrix, qrSvg } from '../src/lib/qr-svg';
 
 // ------------------------------------------------------------------------------------------------
 // Independent helpers: written without the module under test, and without regular expressions.

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { qrMatrix } from '../src/providers/payments/qr-svg';
+import { qrMatrix } from '../src/lib/qr-svg';
 
 /** A PNG of a QR for this text (4 px modules, quiet zone) on a white page, as a plain photo of a code. */
 export async function qrPng(text: string): Promise<Buffer> {

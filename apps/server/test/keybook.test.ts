@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sameConnection } from '../src/db/database';
+import type { MoneyDb } from '../src/money/tables';
 import { KeyBook, type Idem } from '../src/money/idempotency';
 import { dbKinds, registerMember, startApp, type TestApp } from './helpers';
 
@@ -23,7 +25,7 @@ describe.each(dbKinds)('KeyBook batches on %s', (kind) => {
   const db = () => t.services.database.db;
 
   it('claims each new key once: of the same key sent many times at once, exactly one claim holds it', async () => {
-    const book = new KeyBook(db(), 60_000);
+    const book = new KeyBook(sameConnection<MoneyDb>(db()), 60_000);
     const [a, b, c] = members as [string, string, string];
     // 30 claims in the same tick: the first goes alone, the rest gather into batches.
     const asks = [
@@ -40,7 +42,7 @@ describe.each(dbKinds)('KeyBook batches on %s', (kind) => {
   });
 
   it('keeps the first answer of a key: answers stored at once all read back as that one', async () => {
-    const book = new KeyBook(db(), 60_000);
+    const book = new KeyBook(sameConnection<MoneyDb>(db()), 60_000);
     const m = members[0] as string;
     expect(await book.claim(m, idem('answer-key'))).toBe(true);
     expect(await book.claim(m, idem('other-answer-key'))).toBe(true);
@@ -60,7 +62,7 @@ describe.each(dbKinds)('KeyBook batches on %s', (kind) => {
 
   it('takes a stale claim over only after the batch, one by one, as a lone claim would', async () => {
     const m = members[1] as string;
-    const stale = new KeyBook(db(), 0);
+    const stale = new KeyBook(sameConnection<MoneyDb>(db()), 0);
     expect(await stale.claim(m, idem('stale-key'))).toBe(true);
     await new Promise((r) => setTimeout(r, 5));
     // Unanswered and older than 0 ms: a retry takes it over; with an answer stored, never.

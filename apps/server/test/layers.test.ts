@@ -22,9 +22,10 @@ const LAYERS: Record<string, 1 | 2 | 3 | 4> = {
   account: 2,
   operators: 2,
   approval: 2,
-  chat: 2,
   activity: 2,
   // 3: money in and out, games, the wheel, the turnover of bonuses.
+  // chat reads members' names through account's published read model (AccountReads).
+  chat: 3,
   wallet: 3,
   deposit: 3,
   seamless: 3,
@@ -106,6 +107,35 @@ describe('module layers', () => {
     };
     const deepest = Math.max(...Object.keys(LAYERS).map((name) => depth(name, [])));
     expect(deepest).toBeLessThanOrEqual(4);
+  });
+
+  it('below the modules: adapters and the money core import no domain module, and the adapters no cycle (type imports too)', () => {
+    const areaOf = (path: string): string | null => {
+      const parts = relative(src, path).split(sep);
+      if (parts[0] === 'money') return 'money';
+      return parts[0] === 'providers' && parts.length > 2 ? `providers/${parts[1] ?? ''}` : null;
+    };
+    const below = new Map<string, Set<string>>();
+    const upward: string[] = [];
+    for (const file of [...files(join(src, 'money')), ...files(join(src, 'providers'))]) {
+      const from = areaOf(file);
+      if (!from) continue;
+      for (const ref of ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles) {
+        if (!ref.fileName.startsWith('.')) continue;
+        const target = resolve(dirname(file), ref.fileName);
+        const path = statSafe(target) ? join(target, 'index.ts') : `${target}.ts`;
+        if (moduleOf(path)) upward.push(`${relative(src, file)} imports ${ref.fileName}`);
+        const to = areaOf(path);
+        if (to && to !== from) below.set(from, (below.get(from) ?? new Set()).add(to));
+      }
+    }
+    expect(upward).toEqual([]);
+    const depth = (name: string, path: string[]): number => {
+      if (path.includes(name)) throw new Error(`cycle: ${[...path, name].join(' → ')}`);
+      return 1 + Math.max(0, ...[...(below.get(name) ?? [])].map((to) => depth(to, [...path, name])));
+    };
+    // An adapter may read another's format (slips read bank codes): one step, never back.
+    expect(Math.max(0, ...[...below.keys()].map((name) => depth(name, [])))).toBeLessThanOrEqual(2);
   });
 
   it('catches an import it is meant to catch (the checker itself)', () => {

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { sameConnection } from '../src/db/database';
+import type { WalletDb } from '../src/modules/wallet/tables';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
 import { openDatabase } from '../src/db/database';
@@ -205,8 +207,8 @@ describe.each(dbKinds)('the money core on %s', (kind) => {
         return seen;
       },
     };
-    const games = new GameService(db, () => slow, new SecretBox(Buffer.from(key, 'base64')));
-    const transfers = new TransferService(db, games, t.services.money);
+    const games = new GameService(sameConnection<WalletDb>(db), () => slow, new SecretBox(Buffer.from(key, 'base64')));
+    const transfers = new TransferService(sameConnection<WalletDb>(db), games, t.services.money);
     const username = (await games.memberGame(id, 'PG')).username;
     const out = transfers.transfer(id, 'PG', 'WALLET', 50_000, null).catch((error: unknown) => error);
     // Wait until the transfer is PENDING (its hold recorded), then refresh.

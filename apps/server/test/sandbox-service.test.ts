@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { sameConnection } from '../src/db/database';
+import type { WalletDb } from '../src/modules/wallet/tables';
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -15,13 +17,13 @@ import { httpGameProvider } from '../src/providers/games/http-games';
 import { EWalletUnavailable, VoucherRefused } from '../src/providers/ewallet/ewallet';
 import { HttpEWallet } from '../src/providers/ewallet/http-ewallet';
 import { verifyWebhook } from '../src/providers/payments/signing';
-import { buildThaiQr, crc16ccitt, parseThaiQr, tlv } from '../src/providers/payments/emvco';
+import { buildThaiQr, crc16ccitt, parseThaiQr, tlv } from '../src/lib/emvco';
 import { GatewayError } from '../src/providers/payments/gateway';
 import { HttpGateway } from '../src/providers/payments/http-gateway';
 import { HttpBank } from '../src/providers/bank/http-bank';
 import { HttpPayouts } from '../src/providers/bank/http-payouts';
 import { PayoutUnavailable, PayoutUnknown } from '../src/providers/bank/payout';
-import { BankLookupError } from '../src/providers/slips/verifier';
+import { BankLookupError } from '../src/providers/bank/bank';
 import { startSandbox as startSandboxService } from '../../sandbox/src/server';
 import { call, dbKinds, login, OPERATOR_TOKEN, registerMember, startApp, type TestApp } from './helpers';
 
@@ -355,16 +357,16 @@ describe.each(dbKinds)('transfers to a game over HTTP (%s)', (kind) => {
     const listed = await pg.report?.(new Date(0), new Date(Date.now() + 3_600_000)) ?? [];
     const mine = listed.find((x) => x.reference === out.id);
     expect(mine).toBeDefined();
-    const faked = await new GameReconciliation(db, {
+    const faked = await new GameReconciliation(sameConnection<WalletDb>(db), {
       codes: async () => ['PG', 'JILI'],
       report: async (code) => (code === 'PG' ? [...listed, ...(mine ? [mine] : [])] : mine ? [mine] : []),
     }, 'Asia/Bangkok', t.services.money.seamless).run(period);
     expect(faked.ok).toBe(false);
     expect(faked.items.filter((i) => i.reference === out.id).map((i) => `${String(i.kind)}:${String(i.code)}`).sort()).toEqual(['DUPLICATE_AT_PROVIDER:PG', 'UNKNOWN_TO_US:JILI']);
     // A game our transfers went to whose provider cannot be asked is named, never skipped.
-    const unasked = await new GameReconciliation(db, { codes: async () => [], report: async (code) => (code === 'PG' ? listed : null) }, 'Asia/Bangkok', t.services.money.seamless).run(period);
+    const unasked = await new GameReconciliation(sameConnection<WalletDb>(db), { codes: async () => [], report: async (code) => (code === 'PG' ? listed : null) }, 'Asia/Bangkok', t.services.money.seamless).run(period);
     expect(unasked).toMatchObject({ checked: ['PG'], unreachable: [] });
-    const none = await new GameReconciliation(db, { codes: async () => [], report: async () => null }, 'Asia/Bangkok', t.services.money.seamless).run(period);
+    const none = await new GameReconciliation(sameConnection<WalletDb>(db), { codes: async () => [], report: async () => null }, 'Asia/Bangkok', t.services.money.seamless).run(period);
     expect(none.ok).toBe(false);
     expect(none.unreachable).toContain('PG');
   }, 30_000);

@@ -7,10 +7,10 @@
 //                 downscaled tries
 //   zxing         the same passes with ZXing, then ZXing's slower tries on the whole image at
 //                 ≤ 1600 px when nothing was found: the reader the server uses (qr-reader.ts)
-import { buildSlipPayload } from '../src/providers/payments/emvco';
+import { buildSlipPayload } from '../src/lib/emvco';
 import jsQR from 'jsqr';
 import { defaultPasses, readSlipQr, type Grey, type QrDecoder, type QrPass } from '../src/providers/slips/qr-reader';
-import { renderSlipImage, type SlipImageInput } from '../src/providers/slips/slip-image';
+import { renderSlipImage, type SlipImageInput } from '../src/lib/slip-image';
 import { loadZxing } from '../src/providers/slips/zxing';
 import { HARDER, TRANSFORMS } from './slip-corpus';
 

@@ -2,10 +2,10 @@ import { deflateSync } from 'node:zlib';
 import jsQR from 'jsqr';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildSlipPayload, buildThaiQr, EmvcoError, parseSlipPayload } from '../src/providers/payments/emvco';
+import { buildSlipPayload, buildThaiQr, EmvcoError, parseSlipPayload } from '../src/lib/emvco';
 import { decodeImage, ImageError, type ImageErrorReason, sniffImage } from '../src/providers/slips/image';
 import { readSlipQr } from '../src/providers/slips/qr-reader';
-import { renderSlipImage, type SlipImageInput } from '../src/providers/slips/slip-image';
+import { renderSlipImage, type SlipImageInput } from '../src/lib/slip-image';
 import { exifRotated, screenshot, seeded, size, TRANSFORMS } from './slip-corpus';
 
 /** Where jsQR finds the QR in a decoded image: its left and top edges and its width, in pixels. */

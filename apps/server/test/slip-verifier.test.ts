@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSlipPayload, buildThaiQr } from '../src/providers/payments/emvco';
+import { buildSlipPayload, buildThaiQr } from '../src/lib/emvco';
 import { ImageError } from '../src/providers/slips/image';
 import { SlipVerifier } from '../src/providers/slips/verifier';
 import { qrPng } from './images';

@@ -1,9 +1,9 @@
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkInvariants } from '../src/money/ledger';
-import { buildThaiQr } from '../src/providers/payments/emvco';
+import { buildThaiQr } from '../src/lib/emvco';
 import { qrPng } from './images';
-import { buildSlipPayload, crc16ccitt, tlv } from '../src/providers/payments/emvco';
+import { buildSlipPayload, crc16ccitt, tlv } from '../src/lib/emvco';
 import { call, dbKinds, login, OPERATOR_TOKEN, reconcileAll, registerMember, startApp, type TestApp } from './helpers';
 
 /** A slip QR payload with any reference at all (a forger's: the bank apps print letters and digits only), with a good CRC. */
@@ -190,7 +190,7 @@ describe.each(dbKinds)('slip deposits on %s', (kind) => {
   it('re-checks a slip sent from the member\'s own account and counts its age to the upload, not to the check', async () => {
     const m = await member();
     const transRef = `2611${Date.now()}`.slice(0, 18) + 'AB';
-    const sendingBank = Object.entries((await import('../src/providers/payments/emvco')).SLIP_BANK_CODES).find(([, code]) => code === m.bankCode)?.[0];
+    const sendingBank = Object.entries((await import('../src/lib/emvco')).SLIP_BANK_CODES).find(([, code]) => code === m.bankCode)?.[0];
     if (!sendingBank) return; // the member's bank prints no slip QR in this build
     const up = await upload(m.token, await qrPng(buildSlipPayload({ sendingBank, transRef })));
     expect(up.body).toMatchObject({ status: 'PENDING' });
@@ -268,7 +268,7 @@ describe.each(dbKinds)('slip deposits on %s', (kind) => {
       `/api/slips/${(await slipsOf(other.token))[0]?._id ?? 'x'}/image?exp=${exp}&sig=${sig}`,
     ];
     for (const path of forged) expect((await t.app.inject({ method: 'GET', url: path })).statusCode).toBe(404);
-    const { SlipLinks } = await import('../src/modules/statement/slip-links');
+    const { SlipLinks } = await import('../src/modules/deposit/slip-links');
     const past = new SlipLinks('k'.repeat(32), 300, () => Date.now() - 3600_000);
     const future = new SlipLinks('k'.repeat(32), 300);
     const id = up.body._id as string;

@@ -37,8 +37,8 @@ async function main(): Promise<void> {
   const database = await openDatabase(config);
   try {
     await migrate(database, migrationsOf(modules));
-    const report = await reconciliationFor(database.db, config).run({ from, to });
-    const payouts = await payoutReconciliationFor(database.db, config).run({ from, to });
+    const report = await reconciliationFor(database, config).run({ from, to });
+    const payouts = await payoutReconciliationFor(database, config).run({ from, to });
     console.log(JSON.stringify({ ...report, ok: report.ok && payouts.ok, payouts }, null, 2));
     console.log(report.ok ? 'deposits reconciled: OK' : `DEPOSIT RECONCILIATION BREACH: ${report.breaches.length}`);
     console.log(payouts.ok ? 'payouts reconciled: OK' : `PAYOUT RECONCILIATION BREACH: ${payouts.breaches.length}`);

@@ -284,3 +284,28 @@ class SerialPglitePool implements PostgresPool {
     (await this.lock())();
   }
 }
+
+/**
+ * An area's query builder: the same connection, typed to the tables the area owns (its
+ * `…Tables` interface, beside its migrations) and nothing else, so naming another area's table
+ * does not compile. Other areas' data is reached through their services. Only the platform
+ * (migrations, audit, the CLI) holds the whole schema's `Kysely<DB>`.
+ */
+export function moduleDb<Tables>(database: Pick<Database, 'db'>): Kysely<Tables> {
+  return database.db as unknown as Kysely<Tables>;
+}
+
+/**
+ * Any area's query builder or open transaction, as it crosses an area's border (a module hands
+ * its transaction to the money core, the audit log, another module's service). The receiving
+ * area looks at it through its own tables with `sameConnection`; the caller's tables do not come
+ * along.
+ */
+export interface Connection {
+  readonly isTransaction: boolean;
+}
+
+/** A connection handed in from another area, typed to the receiving area's tables. */
+export function sameConnection<Tables>(connection: Connection): Kysely<Tables> {
+  return connection as unknown as Kysely<Tables>;
+}

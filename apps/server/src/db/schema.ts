@@ -1,4 +1,4 @@
-import type { ColumnType } from 'kysely';
+import type { ColumnType, SelectType } from 'kysely';
 
 /**
  * The Kysely type of the database. This file holds only what the migration runner needs; every
@@ -20,3 +20,9 @@ export interface MigrationsTable {
 export interface DB {
   schema_migrations: MigrationsTable;
 }
+
+/**
+ * A row of a read model another area publishes (a view, issue 35): its columns are read, never
+ * written (their insert and update types are `never`; the view's trigger refuses any write).
+ */
+export type ReadOnlyRow<T> = { [K in keyof T]: ColumnType<SelectType<T[K]>, never, never> };

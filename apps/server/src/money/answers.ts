@@ -1,8 +1,8 @@
-import type { Kysely } from 'kysely';
+import { sameConnection, type Connection } from '../db/database';
+import type { MoneyDb } from './tables';
 import { WALLET_CODE } from '@mw/contract/constants';
 import { toBaht } from '@mw/contract/money';
 import type { MoneyResult } from '@mw/contract/wallet';
-import type { DB } from '../db/schema';
 import { AppError } from '../lib/errors';
 import { account } from './ledger';
 import type { OperationRow } from './operations';
@@ -35,7 +35,8 @@ export function answerFrom(op: OperationRow, wallet: number | undefined, game: n
 }
 
 /** The answer of an operation, read from its ledger entries (a retry's answer). */
-export async function answerOf(db: Kysely<DB>, op: OperationRow): Promise<MoneyResult> {
+export async function answerOf(dbIn: Connection, op: OperationRow): Promise<MoneyResult> {
+  const db = sameConnection<MoneyDb>(dbIn);
   if (op.type === 'transfer' && op.status !== 'SUCCESS') return answerFrom(op, undefined, undefined);
   const walletId = account.wallet(op.member_id);
   const code = gameOf(op);

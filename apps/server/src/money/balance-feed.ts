@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema';
+import type { MoneyDb } from './tables';
 import { observePostings, type Posted, type PostedMove, type PostingKind } from './ledger';
 
 /** One of a member's balances after a committed posting. */
@@ -70,7 +70,7 @@ export class BalanceFeed {
   private readonly listeners = new Set<BalanceListener>();
   private unsubscribe: (() => void) | null = null;
 
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(private readonly db: Kysely<MoneyDb>) {}
 
   /**
    * What an operation was about, for a member's notice: its target (a withdrawal's bank and

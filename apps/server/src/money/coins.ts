@@ -1,10 +1,12 @@
+import { sameConnection, type Connection } from '../db/database';
+import type { MoneyDb } from './tables';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { DB } from '../db/schema';
 import { newId } from '../lib/ids';
 import { account, COIN, InsufficientFunds, runPosting, runPostingBatch } from './ledger';
 
 /** A member's coins on the ledger (0 before any): what every coin field of the API shows. */
-export async function coinBalance(db: Kysely<DB>, memberId: string): Promise<number> {
+export async function coinBalance(dbIn: Connection, memberId: string): Promise<number> {
+  const db = sameConnection<MoneyDb>(dbIn);
   const row = await db.selectFrom('ledger_accounts').select('balance').where('id', '=', account.coins(memberId)).executeTakeFirst();
   return row ? Number(row.balance) : 0;
 }
@@ -24,7 +26,7 @@ export interface CoinAward {
  * the account row locked for the posting, never mixed with a currency (the one-unit trigger).
  */
 export class Coins {
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(private readonly db: Kysely<MoneyDb>) {}
 
   /** Opens members' coin accounts (idempotent). */
   async open(memberIds: readonly string[]): Promise<void> {
@@ -89,7 +91,8 @@ export class Coins {
    * then `work` records what the coins buy, given the balance left; the posting comes last, so
    * the shared issuer account is held only for the end of the transaction.
    */
-  async spend<T>(trx: Kysely<DB>, memberId: string, coins: number, ref: string, work: (remaining: number) => Promise<T>): Promise<T> {
+  async spend<T>(trxIn: Connection, memberId: string, coins: number, ref: string, work: (remaining: number) => Promise<T>): Promise<T> {
+    const trx = sameConnection<MoneyDb>(trxIn);
     const id = account.coins(memberId);
     const held = await trx.selectFrom('ledger_accounts').select('balance').where('id', '=', id).forNoKeyUpdate().executeTakeFirst();
     if (!held || Number(held.balance) < coins) throw new InsufficientFunds();

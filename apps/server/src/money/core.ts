@@ -1,6 +1,7 @@
+import { sameConnection, type Connection } from '../db/database';
+import type { MoneyDb } from './tables';
 import type { Kysely } from 'kysely';
 import type { MoneyResult } from '@mw/contract/wallet';
-import type { DB } from '../db/schema';
 import { AppError } from '../lib/errors';
 import { answerOf } from './answers';
 import { BalanceFeed } from './balance-feed';
@@ -60,7 +61,7 @@ export class MoneyCore {
   private readonly keys: KeyBook;
 
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly db: Kysely<MoneyDb>,
     private readonly claimStaleMs: number = CLAIM_STALE_MS,
     /** The money core's clock (platform/clock.ts): deposit times and limit windows count by it. */
     readonly now: () => number = Date.now,
@@ -76,7 +77,8 @@ export class MoneyCore {
   }
 
   /** Holds the member's deposit decisions (credit or hold) until `trx` ends: a change of the member's deposit rules made under it applies to every later decision. */
-  lockDeposits(trx: Kysely<DB>, memberId: string): Promise<void> {
+  lockDeposits(trxIn: Connection, memberId: string): Promise<void> {
+    const trx = sameConnection<MoneyDb>(trxIn);
     return lockMemberDeposits(trx, memberId);
   }
 

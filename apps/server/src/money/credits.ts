@@ -1,6 +1,7 @@
+import { sameConnection, type Connection } from '../db/database';
+import type { MoneyDb } from './tables';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { WALLET_CODE } from '@mw/contract/constants';
-import type { DB } from '../db/schema';
 import { Batcher, oneByOne, type Outcome } from '../lib/batcher';
 import { AppError } from '../lib/errors';
 import { newId } from '../lib/ids';
@@ -74,7 +75,8 @@ function isRetryable(error: unknown): boolean {
 }
 
 /** Serialises the deposit decisions of one member (the rules read what was credited, then credit or hold) across processes, for the transaction. */
-export async function lockMemberDeposits(trx: Kysely<DB>, memberId: string): Promise<void> {
+export async function lockMemberDeposits(trxIn: Connection, memberId: string): Promise<void> {
+  const trx = sameConnection<MoneyDb>(trxIn);
   await sql`SELECT pg_advisory_xact_lock(hashtext(${`deposits:${memberId}`}))`.execute(trx);
 }
 
@@ -119,7 +121,7 @@ export class Credits {
   private readonly batcher: Batcher<Item, CreditResult>;
 
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly db: Kysely<MoneyDb>,
     private readonly policies: MoneyPolicies,
     private readonly now: () => number = Date.now,
   ) {
@@ -182,7 +184,7 @@ export class Credits {
   }
 
   /** Records a deposit as held: its key, a PENDING deposit operation without money (the reason in its note), its Idempotency-Key and its domain's update. */
-  private async hold(trx: Kysely<DB>, item: Item, reason: string): Promise<CreditResult> {
+  private async hold(trx: Kysely<MoneyDb>, item: Item, reason: string): Promise<CreditResult> {
     const { credit } = item;
     const ctes: RawBuilder<unknown>[] = [
       sql`ext AS (
@@ -340,7 +342,7 @@ export class Credits {
   }
 
   /** One statement crediting every item whose (source, ref) is new; answers per item, in order. */
-  private async statement(items: Item[], db: Kysely<DB> = this.db): Promise<CreditResult[]> {
+  private async statement(items: Item[], db: Kysely<MoneyDb> = this.db): Promise<CreditResult[]> {
     const creditedAt = new Date(this.now());
     const col = <T>(f: (item: Item) => T) => items.map(f);
     const ctes: RawBuilder<unknown>[] = [
@@ -402,13 +404,15 @@ export class Credits {
 }
 
 /** The operation an outside message made, if it was credited. */
-export async function creditedBy(db: Kysely<DB>, source: string, ref: string): Promise<string | null> {
+export async function creditedBy(dbIn: Connection, source: string, ref: string): Promise<string | null> {
+  const db = sameConnection<MoneyDb>(dbIn);
   const row = await db.selectFrom('external_credits').select('operation_id').where('source', '=', source).where('ref', '=', ref).executeTakeFirst();
   return row?.operation_id ?? null;
 }
 
 /** When, to whom and how much (minor units) an outside message was credited, if it was. */
-export async function creditOf(db: Kysely<DB>, source: string, ref: string): Promise<{ memberId: string; amount: number; at: Date } | null> {
+export async function creditOf(dbIn: Connection, source: string, ref: string): Promise<{ memberId: string; amount: number; at: Date } | null> {
+  const db = sameConnection<MoneyDb>(dbIn);
   const row = await db
     .selectFrom('external_credits as ec')
     .innerJoin('operations as o', 'o.id', 'ec.operation_id')
@@ -439,7 +443,8 @@ export interface RecordedCredit {
  * [from, to), with the amount and currency that actually reached the member's wallet. Read-only
  * (reconciliation).
  */
-export async function depositCredits(db: Kysely<DB>, from: Date, to: Date): Promise<RecordedCredit[]> {
+export async function depositCredits(dbIn: Connection, from: Date, to: Date): Promise<RecordedCredit[]> {
+  const db = sameConnection<MoneyDb>(dbIn);
   const rows = await sql<{ source: string; ref: string; operation_id: string; member_id: string; op_amount: string | number; posted: string | number | null; currency: Currency | null; created_at: Date; status: string }>`
     SELECT ec.source, ec.ref, ec.operation_id, o.member_id, o.amount AS op_amount, p.amount AS posted, p.currency, ec.created_at, o.status
     FROM external_credits ec
@@ -464,7 +469,8 @@ export async function depositCredits(db: Kysely<DB>, from: Date, to: Date): Prom
 }
 
 /** Which of these (source, ref) keys were credited, ever (reconciliation: outside records never credited). */
-export async function creditedKeys(db: Kysely<DB>, keys: ReadonlyArray<{ source: string; ref: string }>): Promise<Set<string>> {
+export async function creditedKeys(dbIn: Connection, keys: ReadonlyArray<{ source: string; ref: string }>): Promise<Set<string>> {
+  const db = sameConnection<MoneyDb>(dbIn);
   const found = new Set<string>();
   for (let i = 0; i < keys.length; i += 500) {
     const chunk = keys.slice(i, i + 500);
@@ -481,7 +487,8 @@ export async function creditedKeys(db: Kysely<DB>, keys: ReadonlyArray<{ source:
  * since each of these instants (deposit limits' rolling windows). Read on `db` (the deposit lock's
  * transaction when a decision depends on it).
  */
-export async function creditedSince(db: Kysely<DB>, memberId: string, since: readonly Date[]): Promise<number[]> {
+export async function creditedSince(dbIn: Connection, memberId: string, since: readonly Date[]): Promise<number[]> {
+  const db = sameConnection<MoneyDb>(dbIn);
   if (since.length === 0) return [];
   const earliest = new Date(Math.min(...since.map((d) => d.getTime())));
   const rows = await db
@@ -496,7 +503,8 @@ export async function creditedSince(db: Kysely<DB>, memberId: string, since: rea
 }
 
 /** A member's deposits credited and withdrawals asked (not refused) since an instant (a login: the reality check's net result). */
-export async function moneySince(db: Kysely<DB>, memberId: string, since: Date): Promise<{ deposits: number; withdrawals: number }> {
+export async function moneySince(dbIn: Connection, memberId: string, since: Date): Promise<{ deposits: number; withdrawals: number }> {
+  const db = sameConnection<MoneyDb>(dbIn);
   const rows = await db
     .selectFrom('operations')
     .select(['type', 'status', 'amount', 'credited_at', 'created_at'])

@@ -1,6 +1,7 @@
+import { sameConnection, type Connection } from '../db/database';
+import type { MoneyDb } from './tables';
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import type { DB } from '../db/schema';
 import { Batcher, oneByOne, type Outcome } from '../lib/batcher';
 import { badRequest, conflict } from '../lib/errors';
 import type { OperationRow } from './operations';
@@ -49,7 +50,8 @@ export function callKey(idem: Idem): Idem {
  * Claims a key for a call that runs now: true when this request holds it. A claim whose call
  * neither answered nor gave it back within `staleMs` (its process died mid-call) is taken over.
  */
-export async function claimKey(db: Kysely<DB>, memberId: string, idem: Idem, staleMs: number): Promise<boolean> {
+export async function claimKey(dbIn: Connection, memberId: string, idem: Idem, staleMs: number): Promise<boolean> {
+  const db = sameConnection<MoneyDb>(dbIn);
   const inserted = await db
     .insertInto('idempotency_keys')
     .values({ member_id: memberId, key: idem.key, request_hash: idem.hash, operation_id: null, plan: JSON.stringify({ claim: true }) })
@@ -71,7 +73,8 @@ export async function claimKey(db: Kysely<DB>, memberId: string, idem: Idem, sta
 }
 
 /** Gives a claim back (the call ended without a definite answer: a retry may run it again). */
-export async function releaseClaim(db: Kysely<DB>, memberId: string, idem: Idem): Promise<void> {
+export async function releaseClaim(dbIn: Connection, memberId: string, idem: Idem): Promise<void> {
+  const db = sameConnection<MoneyDb>(dbIn);
   await db.deleteFrom('idempotency_keys').where('member_id', '=', memberId).where('key', '=', idem.key).where('answer_status', 'is', null).execute();
 }
 
@@ -115,7 +118,8 @@ export interface KeyRecord {
 }
 
 /** The record of a key, or null when the key is new. */
-export async function lookupKey(db: Kysely<DB>, memberId: string, idem: Idem): Promise<KeyRecord | null> {
+export async function lookupKey(dbIn: Connection, memberId: string, idem: Idem): Promise<KeyRecord | null> {
+  const db = sameConnection<MoneyDb>(dbIn);
   const row = await db
     .selectFrom('idempotency_keys as k')
     .leftJoin('operations as o', 'o.id', 'k.operation_id')
@@ -137,7 +141,8 @@ export async function lookupKey(db: Kysely<DB>, memberId: string, idem: Idem): P
  * Records a key with its answer and no operation (a refusal). False when the key was recorded
  * first by someone else: then that record is the answer.
  */
-export async function recordAnswer(db: Kysely<DB>, memberId: string, idem: Idem, answer: StoredAnswer): Promise<boolean> {
+export async function recordAnswer(dbIn: Connection, memberId: string, idem: Idem, answer: StoredAnswer): Promise<boolean> {
+  const db = sameConnection<MoneyDb>(dbIn);
   const row = await db
     .insertInto('idempotency_keys')
     .values({ member_id: memberId, key: idem.key, request_hash: idem.hash, operation_id: null, answer: JSON.stringify(answer.body), answer_status: answer.status })
@@ -148,7 +153,8 @@ export async function recordAnswer(db: Kysely<DB>, memberId: string, idem: Idem,
 }
 
 /** Records a composite call's plan under its key, once; answers the plan in force (the first one). */
-export async function recordPlan(db: Kysely<DB>, memberId: string, idem: Idem, plan: unknown): Promise<KeyRecord> {
+export async function recordPlan(dbIn: Connection, memberId: string, idem: Idem, plan: unknown): Promise<KeyRecord> {
+  const db = sameConnection<MoneyDb>(dbIn);
   await db
     .insertInto('idempotency_keys')
     .values({ member_id: memberId, key: idem.key, request_hash: idem.hash, operation_id: null, plan: JSON.stringify(plan) })
@@ -160,7 +166,8 @@ export async function recordPlan(db: Kysely<DB>, memberId: string, idem: Idem, p
 }
 
 /** Stores a composite call's answer, once: the first definite answer stays. Answers the one in force. */
-export async function settleAnswer(db: Kysely<DB>, memberId: string, idem: Idem, answer: StoredAnswer): Promise<StoredAnswer> {
+export async function settleAnswer(dbIn: Connection, memberId: string, idem: Idem, answer: StoredAnswer): Promise<StoredAnswer> {
+  const db = sameConnection<MoneyDb>(dbIn);
   const row = await db
     .updateTable('idempotency_keys')
     .set({ answer: JSON.stringify(answer.body), answer_status: answer.status })
@@ -244,7 +251,7 @@ export class KeyBook {
   private readonly answers: Batcher<Answering, boolean>;
 
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly db: Kysely<MoneyDb>,
     private readonly staleMs: number,
   ) {
     this.claims = new Batcher((items) => this.claimMany(items), KEY_BATCH);

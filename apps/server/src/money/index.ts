@@ -21,3 +21,4 @@ export type { MemberPosition } from './positions';
 export type { OperationStatus } from './tables';
 export { SeamlessWallet } from './seamless';
 export type { AppliedSeamless } from './seamless';
+export type { MoneyReads } from './tables';

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { DB } from '../db/schema';
+import type { MoneyDb } from './tables';
 import { dayOf, periodOf, type ReportSpan } from '../lib/report-span';
 import type { Currency } from './ledger';
 
@@ -53,7 +53,7 @@ const onlyMembers = (column: RawBuilder<unknown>, members: RawBuilder<unknown> |
  * ledger_entries of the transactions made in the span (by their time, in the span's time zone).
  */
 export class LedgerReports {
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(private readonly db: Kysely<MoneyDb>) {}
 
   /**
    * Deposits per channel and period. The channel is the outside system the credit came from

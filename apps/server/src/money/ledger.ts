@@ -1,5 +1,6 @@
+import { sameConnection, type Connection } from '../db/database';
+import type { MoneyDb } from './tables';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { DB } from '../db/schema';
 import type { Currency, Unit } from './tables';
 import './tables';
 
@@ -188,7 +189,8 @@ const MIXED_CURRENCIES = 'MW001';
  * Two postings on the same accounts can deadlock (PostgreSQL picks one to fail, and it wrote
  * nothing): outside a transaction the statement is simply run again.
  */
-export async function runPosting(db: Kysely<DB>, input: PostInput, options: PostingOptions = {}): Promise<Map<AccountId, number> | null> {
+export async function runPosting(dbIn: Connection, input: PostInput, options: PostingOptions = {}): Promise<Map<AccountId, number> | null> {
+  const db = sameConnection<MoneyDb>(dbIn);
   const result = await execute(db, postingSql(input, options));
   if (result.rows.length === 0 && options.guard) return null;
   if (result.rows.length !== input.postings.length + (input.touch?.length ?? 0)) {
@@ -204,7 +206,7 @@ export async function runPosting(db: Kysely<DB>, input: PostInput, options: Post
  * Runs a posting statement: a CHECK violation (a member account below zero) is InsufficientFunds;
  * a deadlock or serialisation victim wrote nothing and, outside a transaction, is run again.
  */
-async function execute<R>(db: Kysely<DB>, statement: RawBuilder<R>): Promise<{ rows: R[] }> {
+async function execute<R>(db: Kysely<MoneyDb>, statement: RawBuilder<R>): Promise<{ rows: R[] }> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await statement.execute(db);
@@ -243,12 +245,13 @@ export interface Posted {
 export type PostingObserver = (posted: readonly Posted[]) => void;
 
 /** Observers per database (a test process may hold several apps, each on its own database). */
-const observers = new WeakMap<Kysely<DB>, Set<PostingObserver>>();
+const observers = new WeakMap<Kysely<MoneyDb>, Set<PostingObserver>>();
 /** Postings made inside a transaction opened by `inTransaction`, announced when it commits. */
-const openTransactions = new WeakMap<Kysely<DB>, Posted[]>();
+const openTransactions = new WeakMap<Kysely<MoneyDb>, Posted[]>();
 
 /** Subscribes to the committed postings made through `db`; answers the unsubscribe. */
-export function observePostings(db: Kysely<DB>, observer: PostingObserver): () => void {
+export function observePostings(dbIn: Connection, observer: PostingObserver): () => void {
+  const db = sameConnection<MoneyDb>(dbIn);
   let set = observers.get(db);
   if (!set) {
     set = new Set();
@@ -265,10 +268,11 @@ export function observePostings(db: Kysely<DB>, observer: PostingObserver): () =
  * it rolls back). A posting made in any other transaction is not announced: it cannot know
  * whether it will be committed.
  */
-export async function inTransaction<T>(db: Kysely<DB>, run: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+export async function inTransaction<D, T>(caller: Kysely<D>, run: (trx: Kysely<D>) => Promise<T>): Promise<T> {
+  const db = sameConnection<MoneyDb>(caller);
   const made: Posted[] = [];
-  const result = await db.transaction().execute(async (trx) => {
-    openTransactions.set(trx, made);
+  const result = await caller.transaction().execute(async (trx) => {
+    openTransactions.set(sameConnection<MoneyDb>(trx), made);
     return run(trx);
   });
   announce(db, made);
@@ -283,7 +287,7 @@ function postedOf(input: PostInput, balances: Map<AccountId, number>, versions: 
   };
 }
 
-function announce(db: Kysely<DB>, posted: Posted[]): void {
+function announce(db: Kysely<MoneyDb>, posted: Posted[]): void {
   if (posted.length === 0) return;
   if (db.isTransaction) {
     openTransactions.get(db)?.push(...posted);
@@ -329,7 +333,8 @@ export interface BatchResult {
  * account would go negative the whole statement fails with InsufficientFunds and nothing is
  * written (the caller then runs the inputs one by one to find whose it was).
  */
-export async function runPostingBatch(db: Kysely<DB>, inputs: Array<PostInput & { operationId: string }>, options: BatchOptions = {}): Promise<BatchResult> {
+export async function runPostingBatch(dbIn: Connection, inputs: Array<PostInput & { operationId: string }>, options: BatchOptions = {}): Promise<BatchResult> {
+  const db = sameConnection<MoneyDb>(dbIn);
   const ops = new Set<string>();
   const moveOps: string[] = [];
   const moveAccounts: string[] = [];
@@ -413,7 +418,8 @@ export async function runPostingBatch(db: Kysely<DB>, inputs: Array<PostInput & 
 }
 
 /** Posts one balanced transaction (see postingSql). */
-export async function post(db: Kysely<DB>, input: PostInput): Promise<Map<AccountId, number>> {
+export async function post(dbIn: Connection, input: PostInput): Promise<Map<AccountId, number>> {
+  const db = sameConnection<MoneyDb>(dbIn);
   const balances = await runPosting(db, input);
   if (!balances) throw new LedgerError('posting without a guard wrote nothing');
   return balances;
@@ -432,14 +438,15 @@ export function ledgerCurrencySqlText(memberCurrencyColumn: string): string {
 
 /** The ledger currency of a member's accounts, read from the member (BAHT is THB). */
 function memberCurrencySql(memberId: string): RawBuilder<Currency> {
-  return sql<Currency>`(SELECT CASE WHEN m.currency = 'LAK' THEN 'LAK' ELSE 'THB' END FROM members m WHERE m.id = ${memberId})`;
+  return sql<Currency>`(SELECT CASE WHEN m.currency = 'LAK' THEN 'LAK' ELSE 'THB' END FROM member_view m WHERE m.id = ${memberId})`;
 }
 
 /**
  * Creates the member's wallet, in-flight and withdrawal-hold accounts in the member's currency
  * (idempotent). The member must exist (in the same transaction is enough).
  */
-export async function openMemberAccounts(db: Kysely<DB>, memberId: string): Promise<void> {
+export async function openMemberAccounts(dbIn: Connection, memberId: string): Promise<void> {
+  const db = sameConnection<MoneyDb>(dbIn);
   const currency = memberCurrencySql(memberId);
   await sql`
     INSERT INTO ledger_accounts (id, member_id, kind, currency)
@@ -453,7 +460,8 @@ export async function openMemberAccounts(db: Kysely<DB>, memberId: string): Prom
  * Creates a member's account at one game, and that game's system account in the member's
  * currency (idempotent). Answers the currency.
  */
-export async function openGameAccount(db: Kysely<DB>, memberId: string, code: string): Promise<Currency> {
+export async function openGameAccount(dbIn: Connection, memberId: string, code: string): Promise<Currency> {
+  const db = sameConnection<MoneyDb>(dbIn);
   const currency = await memberCurrency(db, memberId);
   await db
     .insertInto('ledger_accounts')
@@ -470,10 +478,12 @@ export async function openGameAccount(db: Kysely<DB>, memberId: string, code: st
 const currencies = new Map<string, Currency>();
 
 /** The ledger currency of a member (from the member row; THB for BAHT). */
-export async function memberCurrency(db: Kysely<DB>, memberId: string): Promise<Currency> {
+export async function memberCurrency(dbIn: Connection, memberId: string): Promise<Currency> {
+  const db = sameConnection<MoneyDb>(dbIn);
   const known = currencies.get(memberId);
   if (known) return known;
-  const row = await db.selectFrom('members').select('currency').where('id', '=', memberId).executeTakeFirst();
+  // The account module's published read model of members (account/006), not its table.
+  const row = (await sql<{ currency: string }>`SELECT currency FROM member_view WHERE id = ${memberId}`.execute(db)).rows[0];
   if (!row) throw new LedgerError(`no member ${memberId}`);
   const currency = ledgerCurrency(row.currency);
   if (currencies.size >= 100_000) currencies.clear();
@@ -482,7 +492,8 @@ export async function memberCurrency(db: Kysely<DB>, memberId: string): Promise<
 }
 
 /** Balances of money accounts (coin accounts are read with coinBalance, coins.ts). */
-export async function balances(db: Kysely<DB>, ids: AccountId[]): Promise<Map<AccountId, { balance: number; version: number; currency: Currency }>> {
+export async function balances(dbIn: Connection, ids: AccountId[]): Promise<Map<AccountId, { balance: number; version: number; currency: Currency }>> {
+  const db = sameConnection<MoneyDb>(dbIn);
   if (ids.length === 0) return new Map();
   const rows = await db.selectFrom('ledger_accounts').select(['id', 'balance', 'version', 'currency']).where('id', 'in', ids).execute();
   const money = rows.flatMap((r) => (r.currency === COIN ? [] : [{ ...r, currency: r.currency as Currency }]));
@@ -508,7 +519,8 @@ export interface InvariantReport {
 }
 
 /** Checks the ledger's invariants over the whole database. */
-export async function checkInvariants(db: Kysely<DB>): Promise<InvariantReport> {
+export async function checkInvariants(dbIn: Connection): Promise<InvariantReport> {
+  const db = sameConnection<MoneyDb>(dbIn);
   const unbalanced = await sql<{ transaction_id: string }>`
     SELECT t.id AS transaction_id FROM ledger_transactions t LEFT JOIN ledger_entries e ON e.transaction_id = t.id
     GROUP BY t.id HAVING coalesce(sum(e.amount), 0) <> 0 OR count(e.id) < 2`.execute(db);

@@ -201,4 +201,18 @@ CREATE INDEX ledger_transactions_kind_time ON ledger_transactions (kind, created
 CREATE INDEX ledger_transactions_time ON ledger_transactions (created_at);
 CREATE INDEX external_credits_operation ON external_credits (operation_id);`,
   },
+  {
+    // The operations other areas may read (issue 35): a read-only view without the settling transaction
+    // column (settle_tx), typed as MoneyReads. Areas write operations only through
+    // the money core's API.
+    id: 'money/009_operation_view',
+    sql: `
+CREATE VIEW operation_view AS
+  SELECT id, member_id, type, status, source, target, amount, note, start_tx, credited_at, created_at, updated_at FROM operations;
+CREATE OR REPLACE FUNCTION refuse_read_model_write() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION '% is a read model: write through its owner''s service', TG_TABLE_NAME USING ERRCODE = '0A000';
+END $$;
+CREATE TRIGGER operation_view_read_only INSTEAD OF INSERT OR UPDATE OR DELETE ON operation_view FOR EACH ROW EXECUTE FUNCTION refuse_read_model_write();`,
+  },
 ];

@@ -1,4 +1,6 @@
 import { ledgerOperatorCalls } from '@mw/contract/operator/ledger';
+import { moduleDb } from '../db/database';
+import type { MoneyDb } from './tables';
 import { contractRoute } from '../http/contract-route';
 import { defineModule } from '../platform/module';
 import { SandboxClock } from '../platform/clock';
@@ -26,9 +28,9 @@ export const moneyModule = defineModule({
   setup(services) {
     services.clock = new SandboxClock();
     const clock = services.clock;
-    services.money = new MoneyCore(services.database.db, services.config.IDEMPOTENCY_CLAIM_STALE_MS, () => clock.now());
+    services.money = new MoneyCore(moduleDb<MoneyDb>(services.database), services.config.IDEMPOTENCY_CLAIM_STALE_MS, () => clock.now());
   },
   routes(app, { config, database }) {
-    contractRoute(app, ledgerOperatorCalls.ledgerCheck, { preHandler: operatorGuard(config) }, async () => checkInvariants(database.db));
+    contractRoute(app, ledgerOperatorCalls.ledgerCheck, { preHandler: operatorGuard(config) }, async () => checkInvariants(moduleDb<MoneyDb>(database)));
   },
 });

@@ -1,5 +1,6 @@
+import { sameConnection, type Connection } from '../db/database';
+import type { MoneyDb } from './tables';
 import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
-import type { DB } from '../db/schema';
 import type { OperationsTable, OperationStatus, OperationType } from './tables';
 import { Batcher, oneByOne, type Outcome } from '../lib/batcher';
 import type { Idem } from './idempotency';
@@ -86,7 +87,8 @@ export interface Settled {
  * destination), "absent" reverses it (money back where it came from, TRANSFER_FAIL). Answers
  * the operation's final status, whoever settled it, and the new balances when this call did.
  */
-export async function settleTransfer(db: Kysely<DB>, op: OperationRow, outcome: 'applied' | 'absent'): Promise<Settled> {
+export async function settleTransfer(dbIn: Connection, op: OperationRow, outcome: 'applied' | 'absent'): Promise<Settled> {
+  const db = sameConnection<MoneyDb>(dbIn);
   const { status, note, input } = settlement(op, outcome);
   const settled = await settleOnce(db, op.id, status, note, input);
   if (settled) return { status, balances: settled };
@@ -99,12 +101,13 @@ export async function settleTransfer(db: Kysely<DB>, op: OperationRow, outcome: 
  * ended (someone else settled it; nothing moved).
  */
 export async function settleOnce(
-  db: Kysely<DB>,
+  dbIn: Connection,
   operationId: string,
   status: Exclude<OperationStatus, 'PENDING'>,
   note: string | null,
   input: PostInput,
 ): Promise<Map<string, number> | null> {
+  const db = sameConnection<MoneyDb>(dbIn);
   return runPosting(db, input, {
     before: [
       sql`settled AS (
@@ -116,7 +119,7 @@ export async function settleOnce(
   });
 }
 
-async function currentStatus(db: Kysely<DB>, operationId: string): Promise<OperationStatus> {
+async function currentStatus(db: Kysely<MoneyDb>, operationId: string): Promise<OperationStatus> {
   const now = await db.selectFrom('operations').select('status').where('id', '=', operationId).executeTakeFirstOrThrow();
   return now.status;
 }
@@ -152,7 +155,10 @@ export class TransferPostings {
   private readonly starts: Batcher<NewTransfer, Map<string, number>>;
   private readonly settles: Batcher<{ op: OperationRow; outcome: 'applied' | 'absent' }, Settled>;
 
-  constructor(private readonly db: Kysely<DB>) {
+  private readonly db: Kysely<MoneyDb>;
+
+  constructor(connection: Connection) {
+    this.db = sameConnection<MoneyDb>(connection);
     this.starts = new Batcher((items) => this.startMany(items), BATCH);
     this.settles = new Batcher((items) => this.settleMany(items), BATCH);
   }
@@ -248,7 +254,8 @@ export class TransferPostings {
  * the request's key: answers the balances after its postings. InsufficientFunds when an account
  * would go below zero; a duplicate key error when the key was recorded first (a retry).
  */
-export async function recordWithMoney(db: Kysely<DB>, op: NewOperation, idem: Idem | null, postings: Posting[], kind: PostInput['kind']): Promise<Map<string, number> | null> {
+export async function recordWithMoney(dbIn: Connection, op: NewOperation, idem: Idem | null, postings: Posting[], kind: PostInput['kind']): Promise<Map<string, number> | null> {
+  const db = sameConnection<MoneyDb>(dbIn);
   return runPosting(db, { kind, operationId: op.id, postings }, { before: recordOperation(op, idem), txIdFrom: 'op' });
 }
 
@@ -259,12 +266,13 @@ export async function recordWithMoney(db: Kysely<DB>, op: NewOperation, idem: Id
  * overtook at the provider is never booked as a win or a loss). Answers null when it did not book.
  */
 export async function bookGameResult(
-  db: Kysely<DB>,
+  dbIn: Connection,
   memberId: string,
   code: string,
   seen: { version: number; currency: Currency },
   delta: number,
 ): Promise<Map<string, number> | null> {
+  const db = sameConnection<MoneyDb>(dbIn);
   const id = account.game(memberId, code);
   return runPosting(
     db,

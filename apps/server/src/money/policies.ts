@@ -1,5 +1,6 @@
+import type { Connection } from '../db/database';
+import type { MoneyDb } from './tables';
 import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema';
 import { AppError } from '../lib/errors';
 import type { Currency } from './tables';
 
@@ -55,14 +56,14 @@ export interface DepositRules {
   /** Whether any rule can refuse money for this member now (a limit or a break): false skips the member's deposit lock. */
   applies(memberId: string): Promise<boolean>;
   /** Why this money cannot come in now (null: it can). Arrivals run it under the member's deposit lock, on `db` (the transaction). */
-  refusal(db: Kysely<DB>, incoming: MoneyIncoming): Promise<IncomingRefusal | null>;
+  refusal(db: Connection, incoming: MoneyIncoming): Promise<IncomingRefusal | null>;
 }
 
 export class MoneyPolicies {
   private readonly hooks: Array<{ name: string; hook: PolicyHook }> = [];
   private depositRules: DepositRules | null = null;
 
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(private readonly db: Kysely<MoneyDb>) {}
 
   /** Sets the rules of money coming in (once, at start-up). */
   setDepositRules(rules: DepositRules): void {

@@ -1,6 +1,7 @@
+import { sameConnection, type Connection } from '../db/database';
+import type { MoneyDb } from './tables';
 import { sql, type Kysely } from 'kysely';
 import { WALLET_CODE } from '@mw/contract/constants';
-import type { DB } from '../db/schema';
 import { newId } from '../lib/ids';
 import { account, inTransaction, runPosting, type Currency } from './ledger';
 import type { Unit } from './tables';
@@ -58,7 +59,7 @@ function positionOf(memberId: string, rows: Row[], fallback: Currency): MemberPo
  * a condition is closed and what the rule takes back is taken (`locked`, then `end`).
  */
 export class Positions {
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(private readonly db: Kysely<MoneyDb>) {}
 
   /** The member's position, read in one statement (no lock). */
   async read(memberId: string, currency: Currency): Promise<MemberPosition> {
@@ -77,7 +78,7 @@ export class Positions {
    * member moves while it decides, so what it reads is what it takes back from. `run` must use
    * only `trx` (the embedded database has one connection: another query would wait for ever).
    */
-  async locked<T>(memberId: string, currency: Currency, run: (trx: Kysely<DB>, position: MemberPosition) => Promise<T>): Promise<T> {
+  async locked<T>(memberId: string, currency: Currency, run: (trx: Connection, position: MemberPosition) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await inTransaction(this.db, async (trx) => {
@@ -99,13 +100,15 @@ export class Positions {
    * A mark on the ledger's order: every money movement recorded after this call gets a later
    * transaction id (read it after reading the balances it goes with).
    */
-  async mark(trx: Kysely<DB>): Promise<number> {
+  async mark(trxIn: Connection): Promise<number> {
+    const trx = sameConnection<MoneyDb>(trxIn);
     const row = await sql<{ last: string | number | null }>`SELECT pg_sequence_last_value(pg_get_serial_sequence('ledger_transactions', 'id')::regclass) AS last`.execute(trx);
     return Number(row.rows[0]?.last ?? 0);
   }
 
   /** The member's successful deposits recorded after a mark (minor units). */
-  async depositedSince(trx: Kysely<DB>, memberId: string, mark: number): Promise<number> {
+  async depositedSince(trxIn: Connection, memberId: string, mark: number): Promise<number> {
+    const trx = sameConnection<MoneyDb>(trxIn);
     const row = await trx
       .selectFrom('operations')
       .select((eb) => eb.fn.coalesce(eb.fn.sum<string | number>('amount'), eb.val(0)).as('total'))
@@ -122,7 +125,8 @@ export class Positions {
    * when `takeBack` > 0, the posting that takes it from the wallet back to the promotion account.
    * Answers the operation id.
    */
-  async end(trx: Kysely<DB>, end: PromotionEnd): Promise<string> {
+  async end(trxIn: Connection, end: PromotionEnd): Promise<string> {
+    const trx = sameConnection<MoneyDb>(trxIn);
     const id = newId();
     if (end.takeBack <= 0) {
       await trx

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { DB } from '../db/schema';
+import type { MoneyDb } from './tables';
 import { LedgerReports } from './ledger-reports';
 
 /** One currency's money of a period, in minor units (the back office's dashboard). */
@@ -29,7 +29,7 @@ export class MoneyReports {
   /** The back office's reports' figures per period (ledger-reports.ts). */
   readonly periods: LedgerReports;
 
-  constructor(private readonly db: Kysely<DB>) {
+  constructor(private readonly db: Kysely<MoneyDb>) {
     this.periods = new LedgerReports(db);
   }
 

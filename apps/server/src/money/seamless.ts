@@ -1,6 +1,8 @@
+import type { Connection } from '../db/database';
+import type { MoneyDb } from './tables';
 import { sql, type ColumnType, type Kysely } from 'kysely';
 import type { SeamlessAnswer } from '@mw/contract/operator/seamless';
-import type { DB, DefaultTimestamp } from '../db/schema';
+import type { DefaultTimestamp } from '../db/schema';
 import { account, inTransaction, InsufficientFunds, runPosting, type Currency } from './ledger';
 
 /**
@@ -26,10 +28,14 @@ export interface SeamlessTransactionsTable {
   created_at: DefaultTimestamp;
 }
 
+/** The tables this area owns: its query builder (`moduleDb`) sees these and no other area's. */
+export interface SeamlessTables {
+  seamless_transactions: SeamlessTransactionsTable;
+}
+
 declare module '../db/schema' {
-  interface DB {
-    seamless_transactions: SeamlessTransactionsTable;
-  }
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the whole schema is every area's tables
+  interface DB extends SeamlessTables {}
 }
 
 export interface SeamlessCall {
@@ -71,7 +77,7 @@ export interface AppliedSeamless {
 }
 
 export class SeamlessWallet {
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(private readonly db: Kysely<MoneyDb>) {}
 
   /**
    * The bets and wins applied, recorded in a period or by transaction id: the game
@@ -96,7 +102,7 @@ export class SeamlessWallet {
     return row ? Number(row.balance) : 0;
   }
 
-  async apply(call: SeamlessCall, onRound: (trx: Kysely<DB>, change: RoundChange) => Promise<void>): Promise<SeamlessAnswer> {
+  async apply(call: SeamlessCall, onRound: (trx: Connection, change: RoundChange) => Promise<void>): Promise<SeamlessAnswer> {
     // A member's balance can fall between our read and the posting (a withdrawal, a transfer):
     // the posting then refuses (nothing written, the transaction void) and the call is run again.
     for (let attempt = 1; ; attempt++) {
@@ -109,7 +115,7 @@ export class SeamlessWallet {
     }
   }
 
-  private async once(trx: Kysely<DB>, call: SeamlessCall, onRound: (trx: Kysely<DB>, change: RoundChange) => Promise<void>): Promise<SeamlessAnswer> {
+  private async once(trx: Kysely<MoneyDb>, call: SeamlessCall, onRound: (trx: Kysely<MoneyDb>, change: RoundChange) => Promise<void>): Promise<SeamlessAnswer> {
     await sql`SELECT pg_advisory_xact_lock(hashtext(${`seamless:${call.provider}:${call.memberId}`}))`.execute(trx);
     const seen = await trx.selectFrom('seamless_transactions').select(['action', 'answer']).where('provider', '=', call.provider).where('transaction_id', '=', call.transactionId).executeTakeFirst();
     const wallet = account.wallet(call.memberId);
@@ -167,11 +173,11 @@ export class SeamlessWallet {
 
   /** Undoes a bet once: its money back to the wallet. A bet never seen is remembered as rolled back (a tombstone) and the rollback answers OK. */
   private async rollback(
-    trx: Kysely<DB>,
+    trx: Kysely<MoneyDb>,
     call: SeamlessCall,
     provider: string,
     answer: (status: SeamlessAnswer['status'], balance: number) => SeamlessAnswer,
-    onRound: (trx: Kysely<DB>, change: RoundChange) => Promise<void>,
+    onRound: (trx: Kysely<MoneyDb>, change: RoundChange) => Promise<void>,
   ): Promise<{ result: SeamlessAnswer; moved: boolean }> {
     const ref = call.referenceTransactionId;
     if (!ref) return { result: answer('TRANSACTION_NOT_FOUND', await this.walletIn(trx, call.memberId)), moved: false };
@@ -195,13 +201,13 @@ export class SeamlessWallet {
     return { result: answer('OK', after?.get(wallet) ?? 0), moved: true };
   }
 
-  private async walletIn(trx: Kysely<DB>, memberId: string): Promise<number> {
+  private async walletIn(trx: Kysely<MoneyDb>, memberId: string): Promise<number> {
     const row = await trx.selectFrom('ledger_accounts').select('balance').where('id', '=', account.wallet(memberId)).executeTakeFirst();
     return row ? Number(row.balance) : 0;
   }
 
   /** The provider's system account in this currency (made on first use). */
-  private async providerAccount(trx: Kysely<DB>, code: string, currency: Currency): Promise<string> {
+  private async providerAccount(trx: Kysely<MoneyDb>, code: string, currency: Currency): Promise<string> {
     const id = account.provider(code, currency);
     await trx.insertInto('ledger_accounts').values({ id, member_id: null, kind: 'system', game_code: code, currency }).onConflict((oc) => oc.column('id').doNothing()).execute();
     return id;

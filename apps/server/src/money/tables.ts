@@ -1,8 +1,10 @@
+import type { SeamlessTables } from './seamless';
 import type { ColumnType, Generated } from 'kysely';
-import type { DefaultTimestamp } from '../db/schema';
+import type { DefaultTimestamp, ReadOnlyRow } from '../db/schema';
 
-/** Currencies of ledger accounts (ISO 4217). A member's BAHT is THB. */
-export type Currency = 'THB' | 'LAK';
+import type { Currency } from '../lib/currency';
+
+export type { Currency };
 /** What a ledger account counts: a currency, or the prize wheel's coins (their own unit, never summed with money). */
 export type Unit = Currency | 'COIN';
 /** Every ledger currency (for validating configuration and operator input). */
@@ -82,13 +84,25 @@ export interface ExternalCreditsTable {
   created_at: DefaultTimestamp;
 }
 
+/** The tables this area owns: its query builder (`moduleDb`) sees these and no other area's. */
+export interface MoneyTables {
+  ledger_accounts: LedgerAccountsTable;
+  ledger_transactions: LedgerTransactionsTable;
+  ledger_entries: LedgerEntriesTable;
+  operations: OperationsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  external_credits: ExternalCreditsTable;
+}
+
 declare module '../db/schema' {
-  interface DB {
-    ledger_accounts: LedgerAccountsTable;
-    ledger_transactions: LedgerTransactionsTable;
-    ledger_entries: LedgerEntriesTable;
-    operations: OperationsTable;
-    idempotency_keys: IdempotencyKeysTable;
-    external_credits: ExternalCreditsTable;
-  }
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the whole schema is every area's tables
+  interface DB extends MoneyTables {}
+}
+
+/** What the money core's own query builder sees: its tables and the seamless wallet's journal. */
+export type MoneyDb = MoneyTables & SeamlessTables;
+
+/** What other areas may read of operations: money/009's view (never the table; they write through the core's API). */
+export interface MoneyReads {
+  operation_view: ReadOnlyRow<Omit<OperationsTable, 'settle_tx'>>;
 }

@@ -1,8 +1,9 @@
+import { sameConnection, type Connection } from '../db/database';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql, type Generated, type Kysely } from 'kysely';
+import { sql, type Generated } from 'kysely';
 import type { AuditRow } from '@mw/contract/admin';
-import type { DB, DefaultTimestamp } from '../db/schema';
+import type { DefaultTimestamp } from '../db/schema';
 import { newId } from '../lib/ids';
 import { defineModule } from './module';
 
@@ -35,10 +36,14 @@ export interface AuditLogTable {
   on_behalf_of: string | null;
 }
 
+/** The tables this area owns: its query builder (`moduleDb`) sees these and no other area's. */
+export interface AuditTables {
+  audit_log: AuditLogTable;
+}
+
 declare module '../db/schema' {
-  interface DB {
-    audit_log: AuditLogTable;
-  }
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the whole schema is every area's tables
+  interface DB extends AuditTables {}
 }
 
 /** The table and its triggers; the old operator_changes rows (configuration changes) move in. */
@@ -127,7 +132,8 @@ export function onBehalfOf(request: FastifyRequest): string | null {
 }
 
 /** Writes one row. Inside an operator call, marks the call as recorded (no generic row then). */
-export async function recordAudit(db: Kysely<DB>, entry: AuditEntry, request?: FastifyRequest): Promise<void> {
+export async function recordAudit(dbIn: Connection, entry: AuditEntry, request?: FastifyRequest): Promise<void> {
+  const db = sameConnection<AuditTables>(dbIn);
   const ctx = request ? contexts.get(request) : context.getStore();
   const from = request ?? ctx?.request;
   await db
@@ -154,7 +160,8 @@ export async function recordAudit(db: Kysely<DB>, entry: AuditEntry, request?: F
  * the rows before and after. Inside an operator call, who acts, their role and address come
  * from the call (`who` is what the call site names: the fallback outside a call).
  */
-export async function recordChange(db: Kysely<DB>, change: { who: string; entity: string; key: string; before: unknown; after: unknown }): Promise<void> {
+export async function recordChange(dbIn: Connection, change: { who: string; entity: string; key: string; before: unknown; after: unknown }): Promise<void> {
+  const db = sameConnection<AuditTables>(dbIn);
   const request = context.getStore()?.request;
   const actor = (request && actorOf(request)) ?? { id: null, username: change.who, role: null };
   await recordAudit(db, { actor, action: `${change.entity}.change`, entity: change.entity, target: change.key, before: change.before, after: change.after });
@@ -177,7 +184,8 @@ export function isOperatorRoute(request: FastifyRequest): boolean {
 }
 
 /** The audit context of every operator call, and the generic row of a mutating one that wrote none. */
-export function registerAuditHooks(app: FastifyInstance, db: Kysely<DB>): void {
+export function registerAuditHooks(app: FastifyInstance, dbIn: Connection): void {
+  const db = sameConnection<AuditTables>(dbIn);
   app.addHook('preHandler', (request, _reply, done) => {
     if (!isOperatorRoute(request) || !request.operator) {
       done();
@@ -228,7 +236,8 @@ export interface AuditQuery {
 }
 
 /** One page of the log, newest first, with the number of rows the filters match. */
-export async function readAudit(db: Kysely<DB>, query: AuditQuery): Promise<{ rows: AuditRow[]; total: number; page: number; limit: number }> {
+export async function readAudit(dbIn: Connection, query: AuditQuery): Promise<{ rows: AuditRow[]; total: number; page: number; limit: number }> {
+  const db = sameConnection<AuditTables>(dbIn);
   let base = db.selectFrom('audit_log');
   if (query.operator) base = base.where('operator', '=', query.operator);
   if (query.action) base = base.where('action', 'like', `${query.action.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
@@ -277,7 +286,8 @@ export async function readAudit(db: Kysely<DB>, query: AuditQuery): Promise<{ ro
 }
 
 /** The configuration changes (`GET /api/operator/changes`): rows with an entity, newest first, at most 200. */
-export async function readChanges(db: Kysely<DB>, filter: { entity?: string; key?: string }) {
+export async function readChanges(dbIn: Connection, filter: { entity?: string; key?: string }) {
+  const db = sameConnection<AuditTables>(dbIn);
   let query = db
     .selectFrom('audit_log')
     .select(['id', 'at', 'operator as who', 'role', 'entity', 'target as key', 'before', 'after', 'on_behalf_of as onBehalfOf'])

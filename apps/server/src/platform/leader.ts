@@ -10,10 +10,14 @@ export interface ProcessLeasesTable {
   expires_at: Date;
 }
 
+/** The tables this area owns: its query builder (`moduleDb`) sees these and no other area's. */
+export interface LeaseTables {
+  process_leases: ProcessLeasesTable;
+}
+
 declare module '../db/schema' {
-  interface DB {
-    process_leases: ProcessLeasesTable;
-  }
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the whole schema is every area's tables
+  interface DB extends LeaseTables {}
 }
 
 /** The migration of the lease table (run by the settings module, the platform's tables' owner). */

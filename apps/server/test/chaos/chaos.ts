@@ -47,6 +47,9 @@
  *
  * Options: --seconds N (default 45), --embedded, --clients N (default 24), --members N (default 10).
  */
+import { sameConnection } from '../../src/db/database';
+import type { WalletDb } from '../../src/modules/wallet/tables';
+import type { MoneyDb } from '../../src/money/tables';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -64,7 +67,7 @@ import { reconciliationFor } from '../../src/modules/deposit';
 import { seamlessReport } from '../../src/modules/seamless';
 import { GameReconciliation } from '../../src/modules/wallet/game-reconciliation';
 import { httpGameProvider } from '../../src/providers/games/http-games';
-import { crc16ccitt, tlv } from '../../src/providers/payments/emvco';
+import { crc16ccitt, tlv } from '../../src/lib/emvco';
 import { qrPng } from '../images';
 
 const args = process.argv.slice(2);
@@ -572,7 +575,7 @@ async function main(): Promise<void> {
     const model = await checkModel(db, members, calls);
     const coins = await checkCoins(db, members, calls);
     // Deposits against the outside records (the sandbox bank's transfers): as `npm run reconcile`.
-    const reconciliation = await reconciliationFor(db, checkConfig).run({ from: new Date(0), to: new Date(Date.now() + 1_000) });
+    const reconciliation = await reconciliationFor({ db }, checkConfig).run({ from: new Date(0), to: new Date(Date.now() + 1_000) });
     const slipped = new Set(calls.filter((c) => c.kind === 'slip' && c.transRef).map((c) => `KBANK/${c.transRef ?? ''}`));
     const neverCredited = reconciliation.uncredited.filter((u) => slipped.has(u.reference));
     // Every game account: the ledger's copy against the provider's own balance (asked of the sandbox service).
@@ -587,7 +590,7 @@ async function main(): Promise<void> {
     }
     // Every transfer, record by record, against the provider's own report of what it applied (the back office's game reconciliation).
     const gameRecon = await new GameReconciliation(
-      db,
+      sameConnection<WalletDb>(db),
       {
         codes: async () => [...GAMES],
         report: async (code, from, to) => {
@@ -598,7 +601,7 @@ async function main(): Promise<void> {
         },
       },
       'Asia/Bangkok',
-      new SeamlessWallet(db),
+      new SeamlessWallet(sameConnection<MoneyDb>(db)),
     ).run({ from: new Date(Date.now() - 86_400_000), to: new Date(Date.now() + 1_000) });
     const gameDifferences = gameRecon.items.filter((i) => i.kind !== 'PENDING');
     const seamlessCheck = await checkSeamless(db, players, book);

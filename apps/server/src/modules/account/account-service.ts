@@ -12,7 +12,6 @@ import {
   checkProfileName,
   normaliseAccountName,
 } from '@mw/contract/rules';
-import type { DB } from '../../db/schema';
 import { openMemberAccounts } from '../../money';
 import { coinBalance } from '../../money';
 import { AppError, badRequest, conflict, forbidden, tooMany, uniqueViolation } from '../../lib/errors';
@@ -23,6 +22,7 @@ import type { RateLimiter } from '../../lib/rate-limit';
 import type { OtpService } from '../otp/otp-service';
 import type { SettingsService } from '../settings/settings-service';
 import type { SessionService } from './session-service';
+import type { AccountDb } from './tables';
 
 export interface AccountOptions {
   laosMode: boolean;
@@ -82,7 +82,7 @@ interface CleanRegistration {
  */
 export class AccountService {
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly db: Kysely<AccountDb>,
     private readonly passwords: PasswordHasher,
     private readonly sessions: SessionService,
     private readonly otp: OtpService,
@@ -112,7 +112,7 @@ export class AccountService {
     if (firstFailure) throw firstFailure;
 
     if (checkBank) {
-      const bank = await this.db.selectFrom('banks').select(['code', 'country']).where('code', '=', bankCode).where('active', '=', true).executeTakeFirst();
+      const bank = await this.db.selectFrom('bank_view as banks').select(['code', 'country']).where('code', '=', bankCode).where('active', '=', true).executeTakeFirst();
       // A bank of another country than the build's (BCEL in the Thai build, a Thai bank for a kip wallet) is not offered, so not accepted.
       const wanted = this.options.laosMode ? (input.currency ?? 'LAK') : 'BAHT';
       if (!bank || !bankAllowed(bank.country, this.options.laosMode, wanted === 'BAHT' ? 'BAHT' : 'LAK')) throw badRequest('INVALID_BANK');
@@ -132,7 +132,7 @@ export class AccountService {
 
     const sourceCode = (input.sourceCode ?? '').trim();
     if (sourceCode) {
-      const source = await this.db.selectFrom('sources').select('code').where('code', '=', sourceCode).executeTakeFirst();
+      const source = await this.db.selectFrom('source_view as sources').select('code').where('code', '=', sourceCode).executeTakeFirst();
       if (!source) throw badRequest('INVALID_SOURCE');
     }
     const inviteCode = (input.inviteCode ?? '').trim();
@@ -383,7 +383,7 @@ export class AccountService {
   async profile(memberId: string): Promise<Profile> {
     const row = await this.db
       .selectFrom('members')
-      .leftJoin('banks', 'banks.code', 'members.bank_code')
+      .leftJoin('bank_view as banks', 'banks.code', 'members.bank_code')
       .select([
         'members.id',
         'members.username',

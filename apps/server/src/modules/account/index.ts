@@ -4,6 +4,8 @@ import { AccountService } from './account-service';
 import { MemberDirectory } from './member-directory';
 import { SessionService } from './session-service';
 import './tables';
+import { moduleDb } from '../../db/database';
+import type { AccountDb } from './tables';
 
 declare module '../../platform/services' {
   interface Services {
@@ -87,12 +89,27 @@ CREATE TABLE member_tags (
 );
 CREATE INDEX member_tags_tag ON member_tags (tag);`,
     },
+    {
+      // The members other areas may read (issue 35): a read-only view, never the table. Their
+      // query builders are typed to it (AccountReads); no password hash, no coin column.
+      id: 'account/006_member_view',
+      sql: `
+CREATE VIEW member_view AS
+  SELECT id, username, name, source_code, inviter_id, bank_code, bank_account_name, bank_account_no,
+         currency, birth_date, invite_code, status, created_at
+  FROM members;
+CREATE OR REPLACE FUNCTION refuse_read_model_write() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION '% is a read model: write through its owner''s service', TG_TABLE_NAME USING ERRCODE = '0A000';
+END $$;
+CREATE TRIGGER member_view_read_only INSTEAD OF INSERT OR UPDATE OR DELETE ON member_view FOR EACH ROW EXECUTE FUNCTION refuse_read_model_write();`,
+    },
   ],
   async setup(services) {
     const { config, database, passwords, limiter } = services;
-    services.sessions = new SessionService(database.db, config.SESSION_TTL_HOURS, config.SESSION_CACHE_MS);
+    services.sessions = new SessionService(moduleDb<AccountDb>(database), config.SESSION_TTL_HOURS, config.SESSION_CACHE_MS);
     if (config.REDIS_URL) await services.sessions.connect(config.REDIS_URL);
-    services.accounts = new AccountService(database.db, passwords, services.sessions, services.otp, services.settings, limiter, {
+    services.accounts = new AccountService(moduleDb<AccountDb>(database), passwords, services.sessions, services.otp, services.settings, limiter, {
       laosMode: config.LAOS_MODE,
       minAge: config.MIN_AGE,
       birthDateRequired: config.BIRTH_DATE_REQUIRED,
@@ -104,10 +121,11 @@ CREATE INDEX member_tags_tag ON member_tags (tag);`,
       accountChecksPerDeviceMinute: config.ACCOUNT_CHECKS_PER_DEVICE_MINUTE,
       accountChecksPerIpMinute: config.ACCOUNT_CHECKS_PER_IP_MINUTE,
     });
-    services.memberDirectory = new MemberDirectory(database.db, services.sessions);
+    services.memberDirectory = new MemberDirectory(moduleDb<AccountDb>(database), services.sessions);
   },
   handlers: accountHandlers,
   async close({ sessions }) {
     await sessions.close();
   },
 });
+export type { AccountReads } from './tables';

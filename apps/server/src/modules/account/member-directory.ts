@@ -1,9 +1,9 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { dayOf, type ReportSpan } from '../../lib/report-span';
 import type { SessionService } from './session-service';
+import type { AccountDb } from './tables';
 
 /** A member as the back office lists them. */
 export interface MemberRow {
@@ -37,7 +37,7 @@ export type MemberSort = 'createdAt' | '-createdAt' | 'username' | 'name';
  */
 export class MemberDirectory {
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly db: Kysely<AccountDb>,
     private readonly sessions: SessionService,
   ) {}
 

@@ -1,9 +1,9 @@
 import { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema';
 import { unauthorized } from '../../lib/errors';
 import { newId, newToken, sha256 } from '../../lib/ids';
 import type { AuthMember } from '../../http/handlers';
+import type { AccountDb } from './tables';
 
 interface Cached {
   member: AuthMember;
@@ -37,7 +37,7 @@ export class SessionService {
   private subscriber: Redis | null = null;
 
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly db: Kysely<AccountDb>,
     private readonly ttlHours: number,
     /** How long a checked token is kept (SESSION_CACHE_MS); what is kept per session must not outlive it. */
     readonly cacheMs: number,
@@ -125,7 +125,7 @@ export class SessionService {
   }
 
   /** Revokes every live session of the member except `keep` (none when omitted). */
-  async revokeAll(memberId: string, keep?: string, db: Kysely<DB> = this.db): Promise<void> {
+  async revokeAll(memberId: string, keep?: string, db: Kysely<AccountDb> = this.db): Promise<void> {
     let query = db.updateTable('sessions').set({ revoked_at: this.now() }).where('member_id', '=', memberId).where('revoked_at', 'is', null);
     if (keep) query = query.where('id', '<>', keep);
     await query.execute();

@@ -1,5 +1,6 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { DefaultTimestamp, Timestamp } from '../../db/schema';
+import type { DefaultTimestamp, Timestamp, ReadOnlyRow } from '../../db/schema';
+import type { LookupReads } from '../lookup';
 
 export interface MembersTable {
   id: string;
@@ -49,11 +50,23 @@ export interface MemberTagsTable {
   created_at: DefaultTimestamp;
 }
 
+/** The tables this area owns: its query builder (`moduleDb`) sees these and no other area's. */
+export interface AccountTables {
+  member_notes: MemberNotesTable;
+  member_tags: MemberTagsTable;
+  members: MembersTable;
+  sessions: SessionsTable;
+}
+
+/** What this module's query builder sees: its tables and the read models (views) of the areas below it. */
+export type AccountDb = AccountTables & LookupReads;
+
 declare module '../../db/schema' {
-  interface DB {
-    member_notes: MemberNotesTable;
-    member_tags: MemberTagsTable;
-    members: MembersTable;
-    sessions: SessionsTable;
-  }
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the whole schema is every area's tables
+  interface DB extends AccountTables {}
+}
+
+/** What other areas may read of members: account/006's view (no password hash). */
+export interface AccountReads {
+  member_view: ReadOnlyRow<Omit<MembersTable, 'password_hash' | 'coin' | 'updated_at'>>;
 }

@@ -1,8 +1,9 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { DB, DefaultTimestamp, Timestamp } from '../../db/schema';
+import type { DefaultTimestamp, Timestamp } from '../../db/schema';
 import { dayOf, type ReportSpan } from '../../lib/report-span';
 import { defineModule } from '../../platform/module';
 import { ProviderError, type GameRound } from '../../providers/games/game-provider';
+import { moduleDb, sameConnection, type Connection } from '../../db/database';
 
 /** A settled round imported from a provider (once, by provider and round id). */
 export interface GameRoundsTable {
@@ -22,11 +23,18 @@ export interface GameRoundCursorsTable {
   updated_at: DefaultTimestamp;
 }
 
+/** The tables this area owns: its query builder (`moduleDb`) sees these and no other area's. */
+export interface ActivityTables {
+  game_rounds: GameRoundsTable;
+  game_round_cursors: GameRoundCursorsTable;
+}
+
+/** What this module's query builder sees: its tables and the read models (views) of the areas below it. */
+export type ActivityDb = ActivityTables;
+
 declare module '../../db/schema' {
-  interface DB {
-    game_rounds: GameRoundsTable;
-    game_round_cursors: GameRoundCursorsTable;
-  }
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the whole schema is every area's tables
+  interface DB extends ActivityTables {}
 }
 
 /** Class of the advisory locks that make one importer per provider write at a time (the second key is the provider's hash). */
@@ -60,6 +68,8 @@ export interface RoundsFigure {
  * activity sits below the wallet module and imports nothing of it (docs/development.md, "Layers").
  */
 export interface RoundSources {
+  /** The active catalogue: each game's code and category. */
+  catalogue(): Promise<Array<{ code: string; category: string }>>;
   provider(code: string): { rounds(cursor: string | null, limit: number): Promise<GameRound[]> };
   memberGame(memberId: string, code: string): Promise<{ code: string; username: string }>;
   sync(memberId: string, game: { code: string; username: string }): Promise<number>;
@@ -74,7 +84,7 @@ export interface RoundSources {
  */
 export class GameActivity {
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly db: Kysely<ActivityDb>,
     private readonly games: RoundSources,
   ) {}
 
@@ -82,7 +92,8 @@ export class GameActivity {
    * A seamless provider's round as its bets and wins arrive (no feed to import): the round's stake
    * and win grow by each call's amounts (a rolled-back bet takes its stake back out). Written in the caller's transaction, with the money.
    */
-  async recordSeamless(trx: Kysely<DB>, round: { provider: string; roundId: string; memberId: string; category: string; stake: number; win: number; at: Date }): Promise<void> {
+  async recordSeamless(connection: Connection, round: { provider: string; roundId: string; memberId: string; category: string; stake: number; win: number; at: Date }): Promise<void> {
+    const trx = sameConnection<ActivityDb>(connection);
     if (round.stake < 0 || round.win < 0) {
       // A stake taken back (a rollback): only a round that exists changes (the row's checks hold a new row's figures at zero or more).
       await trx
@@ -113,7 +124,7 @@ export class GameActivity {
    * held up by it.
    */
   async importAll(pageSize = 500): Promise<number> {
-    const catalogue = await this.db.selectFrom('games').select(['code', 'category']).where('active', '=', true).execute();
+    const catalogue = await this.games.catalogue();
     let imported = 0;
     for (const game of catalogue) {
       try {
@@ -248,7 +259,7 @@ CREATE TABLE game_round_cursors (
     },
   ],
   setup(services) {
-    services.activity = new GameActivity(services.database.db, services.games);
+    services.activity = new GameActivity(moduleDb<ActivityDb>(services.database), services.games);
   },
   start({ activity, config }, log) {
     const every = Number(config.env.ROUND_IMPORT_INTERVAL_MS ?? 1_000);

@@ -1,12 +1,12 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { ColumnType } from 'kysely';
 import { toBaht } from '@mw/contract/money';
-import type { DB, DefaultTimestamp } from '../../db/schema';
+import type { DefaultTimestamp } from '../../db/schema';
 import { AppError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { Currency } from '../../money';
 import { recordChange } from '../../platform/audit';
-import type { FourEyesKind, FourEyesRules } from './four-eyes-rules';
+import type { FourEyesKind, FourEyesRules, FourEyesTables } from './four-eyes-rules';
 
 /** An action one operator asked for that waits for a second operator (four eyes). */
 export interface OperatorApprovalsTable {
@@ -31,10 +31,14 @@ export interface OperatorApprovalsTable {
   decided_at: Date | null;
 }
 
+/** The tables this area owns: its query builder (`moduleDb`) sees these and no other area's. */
+export interface ApprovalTables extends FourEyesTables {
+  operator_approvals: OperatorApprovalsTable;
+}
+
 declare module '../../db/schema' {
-  interface DB {
-    operator_approvals: OperatorApprovalsTable;
-  }
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the whole schema is every area's tables
+  interface DB extends ApprovalTables {}
 }
 
 export type ApprovalStatus = 'pending' | 'approved' | 'rejected' | 'cancelled';
@@ -143,7 +147,7 @@ export class ApprovalService {
   private underReview: (memberId: string) => Promise<boolean> = async () => false;
 
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly db: Kysely<ApprovalTables>,
     readonly rules: FourEyesRules,
   ) {}
 

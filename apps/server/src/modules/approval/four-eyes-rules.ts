@@ -1,5 +1,5 @@
 import { sql, type ColumnType, type Kysely } from 'kysely';
-import type { DB, DefaultTimestamp } from '../../db/schema';
+import type { DefaultTimestamp } from '../../db/schema';
 import { newId } from '../../lib/ids';
 import type { Currency } from '../../money';
 import type { SettingsService } from '../settings/settings-service';
@@ -26,10 +26,14 @@ export interface FourEyesSpendTable {
 }
 type ColumnBigint = ColumnType<string, number, number>;
 
+/** The tables this area owns: its query builder (`moduleDb`) sees these and no other area's. */
+export interface FourEyesTables {
+  four_eyes_spend: FourEyesSpendTable;
+}
+
 declare module '../../db/schema' {
-  interface DB {
-    four_eyes_spend: FourEyesSpendTable;
-  }
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the whole schema is every area's tables
+  interface DB extends FourEyesTables {}
 }
 
 export const FOUR_EYES_KINDS = ['manual', 'assign', 'payout'] as const;
@@ -64,7 +68,7 @@ export const DAY_MS = 24 * 60 * 60_000;
 /** The rule: the thresholds (settings, owner only) and the 24-hour sums. */
 export class FourEyesRules {
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly db: Kysely<FourEyesTables>,
     private readonly defaults: FourEyesThresholds,
     private readonly settings: () => SettingsService,
   ) {}

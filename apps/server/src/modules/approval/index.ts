@@ -7,7 +7,9 @@ import { operatorGuard, operatorName } from '../../platform/operator';
 import type { FastifyRequest } from 'fastify';
 import { recordChange } from '../../platform/audit';
 import { ApprovalService, type Checker } from './approval-service';
-import { defaultThresholds, FourEyesRules } from './four-eyes-rules';
+import { defaultThresholds, FourEyesRules, type FourEyesTables } from './four-eyes-rules';
+import { moduleDb } from '../../db/database';
+import type { ApprovalTables } from './approval-service';
 
 declare module '../../platform/services' {
   interface Services {
@@ -92,8 +94,8 @@ CREATE INDEX four_eyes_spend_operator ON four_eyes_spend (operator, created_at);
   ],
   setup(services) {
     const env = moduleConfig(services.config, approvalEnv);
-    const rules = new FourEyesRules(services.database.db, defaultThresholds(env.FOUR_EYES_THRESHOLD, env.FOUR_EYES_THRESHOLD_LAK), () => services.settings);
-    services.approvals = new ApprovalService(services.database.db, rules);
+    const rules = new FourEyesRules(moduleDb<FourEyesTables>(services.database), defaultThresholds(env.FOUR_EYES_THRESHOLD, env.FOUR_EYES_THRESHOLD_LAK), () => services.settings);
+    services.approvals = new ApprovalService(moduleDb<ApprovalTables>(services.database), rules);
   },
   routes(app, services) {
     const { config, approvals } = services;
@@ -118,7 +120,7 @@ CREATE INDEX four_eyes_spend_operator ON four_eyes_spend (operator, created_at);
     contractRoute(app, c.fourEyesPut, { preHandler: guard }, async ({ body, request }) => {
       const before = await approvals.rules.thresholds();
       await approvals.rules.setThresholds(body);
-      await recordChange(services.database.db, { who: operatorName(request), entity: 'setting', key: 'fourEyes', before, after: body });
+      await recordChange(moduleDb<ApprovalTables>(services.database), { who: operatorName(request), entity: 'setting', key: 'fourEyes', before, after: body });
       return approvals.rules.thresholds();
     });
   },

@@ -6,6 +6,8 @@ import { withSubjects, type SubjectSources } from './audit-subjects';
 import { defineModule } from '../../platform/module';
 import { operatorGuard, operatorName } from '../../platform/operator';
 import { bangkokDayStart } from './day';
+import { moduleDb } from '../../db/database';
+import type { AuditTables } from '../../platform/audit';
 
 /**
  * The back office's read views, composed from the domains' services (this module has no tables):
@@ -21,6 +23,8 @@ import { bangkokDayStart } from './day';
 export const backofficeModule = defineModule({
   name: 'backoffice',
   routes(app, services) {
+    // The audit log is the platform's: read and written through its functions.
+    const audit = moduleDb<AuditTables>(services.database);
     const { config, money, memberDirectory, wallet, statements, bonuses, invites, chat, deposits, sandboxGames, games } = services;
     const guard = operatorGuard(config);
 
@@ -63,7 +67,7 @@ export const backofficeModule = defineModule({
     contractRoute(app, adminEndpoints.operatorAudit, { preHandler }, async ({ query }) => {
       // A member's phone filters like their id.
       const member = query.member && /^0\d{9}$/.test(query.member) ? ((await accounts.findByPhone(query.member))?.id ?? query.member) : query.member;
-      const page = await readAudit(services.database.db, { ...query, member });
+      const page = await readAudit(audit, { ...query, member });
       return { ...page, rows: await withSubjects(page.rows, sources) };
     });
 
@@ -95,7 +99,7 @@ export const backofficeModule = defineModule({
     });
     contractRoute(app, calls.memberSlips, { preHandler }, async ({ params: { id }, query: { page, limit } }) => {
       await memberDirectory.get(id);
-      return statements.slips(id, page, limit);
+      return services.slipHistory.slips(id, page, limit);
     });
     contractRoute(app, calls.memberChat, { preHandler }, async ({ params: { id }, query: { limit, skip } }) => {
       await memberDirectory.get(id);
@@ -104,17 +108,17 @@ export const backofficeModule = defineModule({
 
     contractRoute(app, calls.memberLock, { preHandler }, async ({ params: { id }, body: { locked }, request }) => {
       const { before, after } = await memberDirectory.setLocked(id, locked);
-      await recordChange(services.database.db, { who: operatorName(request), entity: 'member', key: id, before: { status: before.status }, after: { status: after.status } });
+      await recordChange(audit, { who: operatorName(request), entity: 'member', key: id, before: { status: before.status }, after: { status: after.status } });
       return after;
     });
     contractRoute(app, calls.memberNoteAdd, { preHandler }, async ({ params: { id }, body: { text }, request }) => {
       const note = await memberDirectory.addNote(id, text, operatorName(request));
-      await recordChange(services.database.db, { who: operatorName(request), entity: 'member-note', key: id, before: null, after: note });
+      await recordChange(audit, { who: operatorName(request), entity: 'member-note', key: id, before: null, after: note });
       return note;
     });
     contractRoute(app, calls.memberTagsPut, { preHandler }, async ({ params: { id }, body: { tags }, request }) => {
       const { before, after } = await memberDirectory.setTags(id, tags, operatorName(request));
-      await recordChange(services.database.db, { who: operatorName(request), entity: 'member-tags', key: id, before: { tags: before }, after: { tags: after } });
+      await recordChange(audit, { who: operatorName(request), entity: 'member-tags', key: id, before: { tags: before }, after: { tags: after } });
       return { id, tags: after };
     });
   },

@@ -4,20 +4,20 @@ import type { ActiveBonus, BonusItem, UserBonus } from '@mw/contract/bonus';
 import type { BonusConditionReason } from '@mw/contract/error-details';
 import { toBaht } from '@mw/contract/money';
 import type { Locale } from '@mw/contract/constants';
-import type { DB } from '../../db/schema';
 import { bannersFor } from '../../lib/banners';
 import { bonusText } from './bonus-text';
 import { AppError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { MoneyCore } from '../../money';
-import { account, memberCurrency, type Currency } from '../../money';
+import { account, balances, memberCurrency, type Currency } from '../../money';
+import { sameConnection } from '../../db/database';
 import type { MemberPosition } from '../../money';
 import { BASE_CURRENCY } from '../../money';
 import type { MoneyLeaving } from '../../money';
 import type { GameActivity } from '../activity';
 import { periodStart } from '../../lib/periods';
 import type { BonusInput } from './index';
-import type { BonusCurrencyAmounts, BonusesTable, BonusReceiptsTable, ReceiptOrigin } from './tables';
+import type { BonusCurrencyAmounts, BonusesTable, BonusReceiptsTable, ReceiptOrigin, BonusDb } from './tables';
 
 type Bonus = Selectable<BonusesTable>;
 type Receipt = Selectable<BonusReceiptsTable>;
@@ -56,6 +56,8 @@ export interface BonusWallet {
 }
 export interface BonusGames {
   catalogue(): Promise<Array<{ code: string; category: string }>>;
+  /** A game's category, active or not (null: no such game). */
+  category(code: string): Promise<string | null>;
   refreshAll(memberId: string): Promise<unknown>;
 }
 
@@ -116,7 +118,7 @@ export function payoutConditionCte(name: string, origin: Exclude<ReceiptOrigin, 
  */
 export class BonusService {
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly db: Kysely<BonusDb>,
     private readonly money: MoneyCore,
     private readonly wallet: BonusWallet,
     private readonly games: BonusGames,
@@ -230,8 +232,8 @@ export class BonusService {
   }
 
   /** Locks the member's row (orders their activations); answers the member's currency. */
-  async lockMember(trx: Kysely<DB>, memberId: string): Promise<Currency> {
-    const member = await trx.selectFrom('members').select(['id']).where('id', '=', memberId).forUpdate().executeTakeFirst();
+  async lockMember(trx: Kysely<BonusDb>, memberId: string): Promise<Currency> {
+    const member = await trx.selectFrom('member_view as members').select(['id']).where('id', '=', memberId).forUpdate().executeTakeFirst();
     if (!member) throw notFound('NO_DATA');
     return memberCurrency(trx, memberId);
   }
@@ -240,14 +242,14 @@ export class BonusService {
    * Opens a condition under `bonus`'s rule on the member's latest qualifying deposit (inside the
    * caller's transaction, the member locked); answers the receipt to credit with `grant`.
    */
-  async openReceipt(trx: Kysely<DB>, memberId: string, bonus: Bonus, promotionCode: string | null, currency: Currency): Promise<{ id: string; bonus_amount: number; period_at: Date }> {
+  async openReceipt(trx: Kysely<BonusDb>, memberId: string, bonus: Bonus, promotionCode: string | null, currency: Currency): Promise<{ id: string; bonus_amount: number; period_at: Date }> {
     const amounts = bonusAmountsIn(bonus, currency);
     if (!amounts) throw notFound('NO_DATA');
     const open = await trx.selectFrom('bonus_receipts').select('id').where('member_id', '=', memberId).where('status', '=', 'ACTIVE').executeTakeFirst();
     if (open) throw new AppError(409, 'BONUS_ALREADY_ACTIVE');
     // The latest deposit not used for a bonus yet, within the window, large enough.
     const deposit = await trx
-      .selectFrom('operations')
+      .selectFrom('operation_view as operations')
       .select(['id', 'amount', 'created_at'])
       .where('member_id', '=', memberId)
       .where('type', '=', 'deposit')
@@ -263,7 +265,7 @@ export class BonusService {
       throw conditionError(400, 'NO_QUALIFYING_DEPOSIT', { bonusCode: bonus.code, origin: 'bonus', minDeposit: toBaht(amounts.minDeposit), depositWindowMinutes: Number(bonus.deposit_window_minutes) });
     }
     // The wallet must still hold the deposit (it was not played or withdrawn already).
-    const held = await trx.selectFrom('ledger_accounts').select('balance').where('id', '=', account.wallet(memberId)).executeTakeFirst();
+    const held = (await balances(trx, [account.wallet(memberId)])).get(account.wallet(memberId));
     if (Number(held?.balance ?? 0) < depositAmount) {
       throw conditionError(400, 'DEPOSIT_SPENT', { bonusCode: bonus.code, origin: 'bonus', deposit: toBaht(depositAmount), wallet: toBaht(Number(held?.balance ?? 0)) });
     }
@@ -319,8 +321,8 @@ export class BonusService {
     if (leaving.action === 'withdraw') throw conditionError(403, 'WITHDRAW_LOCKED', await this.figures(receipt));
     // A cancel brings the money of the bonus's games home before it takes the bonus back (clear).
     if (leaving.from !== WALLET_CODE && !(leaving.purpose === 'bonus-clear' && leaving.to === WALLET_CODE)) {
-      const game = await this.db.selectFrom('games').select('category').where('code', '=', leaving.from).executeTakeFirst();
-      if (game && receipt.categories.includes(game.category)) throw conditionError(403, 'TRANSFER_LOCKED', { ...(await this.figures(receipt)), games: [leaving.from] });
+      const category = await this.games.category(leaving.from);
+      if (category !== null && receipt.categories.includes(category)) throw conditionError(403, 'TRANSFER_LOCKED', { ...(await this.figures(receipt)), games: [leaving.from] });
     }
   }
 
@@ -360,7 +362,7 @@ export class BonusService {
   }
 
   /** Closes an ACTIVE condition (once) as status, with its finish_bonus statement row; answers whether this call closed it. */
-  private async close(trx: Kysely<DB>, receipt: Receipt, status: 'SUCCESS' | 'FAILED' | 'CLEARED'): Promise<boolean> {
+  private async close(trx: Kysely<BonusDb>, receipt: Receipt, status: 'SUCCESS' | 'FAILED' | 'CLEARED'): Promise<boolean> {
     const closed = await trx.updateTable('bonus_receipts').set({ status, ended_at: new Date() }).where('id', '=', receipt.id).where('status', '=', 'ACTIVE').returning('id').executeTakeFirst();
     return closed !== undefined;
   }
@@ -445,7 +447,8 @@ export class BonusService {
     const currency = await memberCurrency(this.db, memberId);
     // Read before the lock: inside it only the transaction's own connection may be used.
     const categories = await this.categories();
-    await this.money.positions.locked(memberId, currency, async (trx, position) => {
+    await this.money.positions.locked(memberId, currency, async (connection, position) => {
+      const trx = sameConnection<BonusDb>(connection);
       const { inPlay, elsewhere, inFlight } = this.blocked(receipt, position, categories);
       if (inPlay.length > 0) throw conditionError(409, 'MONEY_IN_GAMES', { bonusCode: receipt.bonus_code, origin: receipt.origin, games: inPlay });
       if (elsewhere.length > 0 || inFlight) throw new AppError(409, 'BONUS_MONEY_IN_GAMES', { games: elsewhere, inFlight });

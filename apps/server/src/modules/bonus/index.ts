@@ -19,6 +19,8 @@ import { PromotionService } from './promotion-service';
 export { SandboxClock } from '../../platform/clock';
 import { moduleConfig } from '../../platform/module-config';
 import './tables';
+import { moduleDb } from '../../db/database';
+import type { BonusDb } from './tables';
 
 const bonusCapsEnv = z.object({
   /** The largest bonus payment (maxBonus, satang) marketing sets alone; above it, a finance or owner approval. Default ฿5,000. */
@@ -177,14 +179,14 @@ ALTER TABLE bonus_receipts ADD COLUMN own_mark bigint;`,
     // The money core's clock (responsible play's limit windows count by it too): one clock moves them all.
     services.bonusClock = services.clock;
     const clock = services.bonusClock;
-    services.bonuses = new BonusService(services.database.db, services.money, services.wallet, services.games, services.activity, () => clock.now());
+    services.bonuses = new BonusService(moduleDb<BonusDb>(services.database), services.money, services.wallet, services.games, services.activity, () => clock.now());
     // A prize is not credited into a wallet under a bonus's turnover (spec: BONUS_REMAINING on claim).
     const bonuses = services.bonuses;
     services.spins.addClaimGate(async (memberId) => {
       await bonuses.settle(memberId);
       if (await bonuses.active(memberId)) throw new AppError(409, 'BONUS_REMAINING', { success: false, error: 'BONUS_REMAINING' });
     });
-    services.promotions = new PromotionService(services.database.db, services.money, services.bonuses, () => clock.now());
+    services.promotions = new PromotionService(moduleDb<BonusDb>(services.database), services.money, services.bonuses, () => clock.now());
   },
   handlers: ({ bonuses, promotions, settings, sessions, limiter, config, risk }) => {
     const codeLimits: PromotionCodeLimits = {
@@ -254,22 +256,22 @@ ALTER TABLE bonus_receipts ADD COLUMN own_mark bigint;`,
         active: p.active,
         updated_at: new Date(),
       };
-      const before = await database.db.selectFrom('promotions').selectAll().where('code', '=', code).executeTakeFirst();
-      const after = await database.db.insertInto('promotions').values(values).onConflict((oc) => oc.column('code').doUpdateSet(values)).returningAll().executeTakeFirstOrThrow();
-      await recordChange(database.db, { who, entity: 'promotion', key: code, before, after });
+      const before = await moduleDb<BonusDb>(database).selectFrom('promotions').selectAll().where('code', '=', code).executeTakeFirst();
+      const after = await moduleDb<BonusDb>(database).insertInto('promotions').values(values).onConflict((oc) => oc.column('code').doUpdateSet(values)).returningAll().executeTakeFirstOrThrow();
+      await recordChange(moduleDb<BonusDb>(database), { who, entity: 'promotion', key: code, before, after });
       return after;
     };
     approvals.register('promotion.credit', async (payload, checker) => {
       const { code, promotion } = z.object({ code: z.string(), promotion: promotionBodySchema }).parse(payload);
       return savePromotion(code, promotion, checker);
     });
-    contractRoute(app, c.promotionsList, { preHandler: guard }, async () => ({ promotions: await database.db.selectFrom('promotions').selectAll().orderBy('code').execute() }));
+    contractRoute(app, c.promotionsList, { preHandler: guard }, async () => ({ promotions: await moduleDb<BonusDb>(database).selectFrom('promotions').selectAll().orderBy('code').execute() }));
     contractRoute(app, c.promotionPut, { preHandler: guard }, async ({ params, body: p, request, reply }) => {
       const code = params.code.toUpperCase();
       const amounts = p.kind === 'credit' ? { ...(p.amount ? { [BASE_CURRENCY]: p.amount } : {}), ...p.amounts } : {};
       if (p.kind === 'credit' ? Object.keys(amounts).length === 0 : !p.bonusCode) throw badRequest('KEY_MISSING', { fields: [{ path: p.kind === 'credit' ? 'amounts' : 'bonusCode', code: 'required' }] });
       // A bonus code names a bonus that exists (else 400 KEY_INVALID on bonusCode, not the database's refusal).
-      if (p.kind === 'bonus' && p.bonusCode && !(await database.db.selectFrom('bonuses').select('code').where('code', '=', p.bonusCode.toUpperCase()).executeTakeFirst())) {
+      if (p.kind === 'bonus' && p.bonusCode && !(await moduleDb<BonusDb>(database).selectFrom('bonuses').select('code').where('code', '=', p.bonusCode.toUpperCase()).executeTakeFirst())) {
         throw badRequest('KEY_INVALID', { fields: [{ path: 'bonusCode', code: 'unknown' }] });
       }
       // A credit code pays withdrawable money with no turnover: marketing does not mint it alone.
@@ -282,11 +284,11 @@ ALTER TABLE bonus_receipts ADD COLUMN own_mark bigint;`,
       }
       return savePromotion(code, p, operatorName(request));
     });
-    contractRoute(app, c.bonusesList, { preHandler: guard }, async () => ({ bonuses: await database.db.selectFrom('bonuses').selectAll().orderBy('sort').execute() }));
+    contractRoute(app, c.bonusesList, { preHandler: guard }, async () => ({ bonuses: await moduleDb<BonusDb>(database).selectFrom('bonuses').selectAll().orderBy('sort').execute() }));
     const saveBonus = async (code: string, input: z.output<typeof bonusBodySchema>, who: string) => {
-      const before = await database.db.selectFrom('bonuses').selectAll().where('code', '=', code).executeTakeFirst();
+      const before = await moduleDb<BonusDb>(database).selectFrom('bonuses').selectAll().where('code', '=', code).executeTakeFirst();
       const after = await bonuses.upsert(code, input);
-      await recordChange(database.db, { who, entity: 'bonus', key: code, before, after });
+      await recordChange(moduleDb<BonusDb>(database), { who, entity: 'bonus', key: code, before, after });
       return after;
     };
     approvals.register('bonus.put', async (payload, checker) => {

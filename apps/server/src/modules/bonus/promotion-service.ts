@@ -1,13 +1,12 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Locale } from '@mw/contract/constants';
 import type { Promotion } from '@mw/contract/bonus';
-import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { MoneyCore } from '../../money';
 import { memberCurrency, type Currency } from '../../money';
 import { bonusAmountsIn, type BonusService } from './bonus-service';
-import type { BonusesTable, PromotionAmounts, PromotionsTable } from './tables';
+import type { BonusesTable, PromotionAmounts, PromotionsTable, BonusDb } from './tables';
 
 type PromotionRow = Selectable<PromotionsTable>;
 type Bonus = Selectable<BonusesTable>;
@@ -34,7 +33,7 @@ export const PROMOTION_SOURCE = 'promotion';
  */
 export class PromotionService {
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly db: Kysely<BonusDb>,
     private readonly money: MoneyCore,
     private readonly bonuses: BonusService,
     private readonly now: () => number = Date.now,

@@ -2,6 +2,8 @@ import type { ColumnType, Generated } from 'kysely';
 import type { DefaultTimestamp } from '../../db/schema';
 import type { StoredBanners } from '../../lib/banners';
 import type { Currency } from '../../money';
+import type { AccountReads } from '../account';
+import type { MoneyReads } from '../../money';
 
 /** A bonus's amounts in one currency (minor units of that currency: satang, or LAK's hundredths). */
 export interface BonusCurrencyAmounts {
@@ -97,11 +99,18 @@ export interface PromotionUsesTable {
   created_at: DefaultTimestamp;
 }
 
+/** The tables this area owns: its query builder (`moduleDb`) sees these and no other area's. */
+export interface BonusTables {
+  promotions: PromotionsTable;
+  promotion_uses: PromotionUsesTable;
+  bonuses: BonusesTable;
+  bonus_receipts: BonusReceiptsTable;
+}
+
+/** What this module's query builder sees: its tables and the read models (views) of the areas below it. */
+export type BonusDb = BonusTables & AccountReads & MoneyReads;
+
 declare module '../../db/schema' {
-  interface DB {
-    promotions: PromotionsTable;
-    promotion_uses: PromotionUsesTable;
-    bonuses: BonusesTable;
-    bonus_receipts: BonusReceiptsTable;
-  }
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the whole schema is every area's tables
+  interface DB extends BonusTables {}
 }

@@ -1,11 +1,11 @@
 import sharp from 'sharp';
 import type { Kysely } from 'kysely';
 import { CHAT_IMAGE_MAX_MB, CHAT_VIDEO_MAX_MB } from '@mw/contract/constants';
-import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { SignedLinks } from '../../platform/signed-links';
 import type { ChatObjectStore } from './chat-store';
+import type { ChatDb } from './tables';
 
 export type UploadKind = 'image' | 'video';
 
@@ -60,7 +60,7 @@ async function decodes(bytes: Buffer): Promise<boolean> {
  */
 export class ChatFiles {
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly db: Kysely<ChatDb>,
     private readonly links: SignedLinks,
     private readonly store: ChatObjectStore,
   ) {}

@@ -1,7 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { CHAT_TEXT_MAX, type Locale } from '@mw/contract/constants';
 import type { ChatMessage, Conversation } from '@mw/contract/chat';
-import type { DB } from '../../db/schema';
 import type { AuthMember } from '../../http/handlers';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -9,7 +8,7 @@ import type { RateLimiter } from '../../lib/rate-limit';
 import { botReplies } from './chat-bot';
 import { ChatFiles } from './chat-files';
 import { isLegacyGuestId, type GuestSessions } from './chat-guests';
-import type { ChatMessagesTable, ChatThreadsTable } from './tables';
+import type { ChatMessagesTable, ChatThreadsTable, ChatDb } from './tables';
 
 type Thread = Selectable<ChatThreadsTable>;
 type MessageRow = Selectable<ChatMessagesTable>;
@@ -73,7 +72,7 @@ export class ChatService {
   private readonly timers = new Set<NodeJS.Timeout>();
 
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly db: Kysely<ChatDb>,
     readonly files: ChatFiles,
     private readonly limiter: RateLimiter,
     private readonly guests: GuestSessions,
@@ -317,7 +316,7 @@ export class ChatService {
   async threads(limit: number, offset: number) {
     const rows = await this.db
       .selectFrom('chat_threads')
-      .leftJoin('members', 'members.id', 'chat_threads.member_id')
+      .leftJoin('member_view as members', 'members.id', 'chat_threads.member_id')
       .select(['chat_threads.id', 'chat_threads.member_id', 'chat_threads.guest_id', 'chat_threads.session_id', 'chat_threads.session_open', 'chat_threads.last_at', 'chat_threads.unread_support', 'chat_threads.unread_customer', 'chat_threads.assignee', 'members.name', 'members.username'])
       .orderBy(
         sql`CASE WHEN chat_threads.member_id IS NOT NULL OR EXISTS (SELECT 1 FROM chat_messages m WHERE m.thread_id = chat_threads.id AND m.sender NOT IN ('customer', 'bot')) THEN 0 ELSE 1 END`,

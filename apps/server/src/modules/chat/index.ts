@@ -17,6 +17,8 @@ import { balanceEventOf, withWithdrawalDetail } from './balance-push';
 import { ChatSocket } from './chat-socket';
 import { FileObjectStore, MemoryObjectStore } from './chat-store';
 import './tables';
+import { moduleDb } from '../../db/database';
+import type { ChatDb } from './tables';
 
 declare module '../../platform/services' {
   interface Services {
@@ -130,7 +132,7 @@ ALTER TABLE chat_threads ADD COLUMN guest_signed boolean NOT NULL DEFAULT false;
     const links = new SignedLinks(secretOf(env.CHAT_LINK_SECRET, config.DATA_DIR, 'chat-link-secret'), env.CHAT_LINK_TTL_SECONDS, ChatFiles.pathOf);
     const guests = new GuestSessions(secretOf(env.CHAT_GUEST_SECRET, config.DATA_DIR, 'chat-guest-secret'));
     const store = config.DATA_DIR === 'memory' ? new MemoryObjectStore() : new FileObjectStore(join(config.DATA_DIR, 'chat-files'));
-    services.chat = new ChatService(services.database.db, new ChatFiles(services.database.db, links, store), services.limiter, guests, {
+    services.chat = new ChatService(moduleDb<ChatDb>(services.database), new ChatFiles(moduleDb<ChatDb>(services.database), links, store), services.limiter, guests, {
       prefix: env.CHAT_PREFIX,
       idleMinutes: env.CHAT_SESSION_IDLE_MINUTES,
       messagesPerMinute: env.CHAT_MESSAGES_PER_MINUTE,

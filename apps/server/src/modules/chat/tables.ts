@@ -1,6 +1,7 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { ChatMessage } from '@mw/contract/chat';
 import type { DefaultTimestamp } from '../../db/schema';
+import type { AccountReads } from '../account';
 
 /** One conversation: a member's (member_id) or a guest's (guest_id), in sessions. */
 export interface ChatThreadsTable {
@@ -56,10 +57,17 @@ export interface ChatFilesTable {
   created_at: DefaultTimestamp;
 }
 
+/** The tables this area owns: its query builder (`moduleDb`) sees these and no other area's. */
+export interface ChatTables {
+  chat_threads: ChatThreadsTable;
+  chat_messages: ChatMessagesTable;
+  chat_files: ChatFilesTable;
+}
+
+/** What this module's query builder sees: its tables and the read models (views) of the areas below it. */
+export type ChatDb = ChatTables & AccountReads;
+
 declare module '../../db/schema' {
-  interface DB {
-    chat_threads: ChatThreadsTable;
-    chat_messages: ChatMessagesTable;
-    chat_files: ChatFilesTable;
-  }
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the whole schema is every area's tables
+  interface DB extends ChatTables {}
 }

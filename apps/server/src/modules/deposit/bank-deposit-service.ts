@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import { toBaht } from '@mw/contract/money';
 import type { MoneyResult } from '@mw/contract/wallet';
-import type { DB } from '../../db/schema';
 import { AppError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { MoneyCore } from '../../money';
@@ -11,6 +10,7 @@ import { ledgerCurrency, type Currency } from '../../money';
 import { transferKey, type BankTransfer } from '../../providers/bank/bank';
 import type { AccountService } from '../account/account-service';
 import type { ChannelService } from './channel-service';
+import type { DepositDb } from './tables';
 
 /** The key of a bank transfer's credit, shared by the bank feed and slips: sending bank + reference. */
 export const BANK_TRANSFER_SOURCE = 'banktx';
@@ -51,7 +51,7 @@ export interface UnmatchedDeposit {
  */
 export class BankDepositService {
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly db: Kysely<DepositDb>,
     private readonly money: MoneyCore,
     private readonly channels: ChannelService,
     private readonly accounts: AccountService,
@@ -202,7 +202,7 @@ export class BankDepositService {
       });
       operationId = credit.operationId;
     }
-    const op = await this.db.selectFrom('operations').select(['id', 'member_id', 'status', 'note']).where('id', '=', operationId ?? '').executeTakeFirstOrThrow();
+    const op = await this.db.selectFrom('operation_view as operations').select(['id', 'member_id', 'status', 'note']).where('id', '=', operationId ?? '').executeTakeFirstOrThrow();
     if (op.member_id !== memberId) throw new AppError(409, 'DEPOSIT_ALREADY_ASSIGNED', { memberId: op.member_id });
     await this.markAssigned(row.source, row.ref, memberId, op.id);
     // Held by the member's deposit rules (a limit, a break): recorded for the member, not credited (the held-deposits queue).
@@ -240,7 +240,7 @@ export class BankDepositService {
       const overLimit = input.overLimit === true && owner ? 'allow' : 'refuse';
       const credit = await this.money.credits.credit({ source: 'manual', ref: idem.key, memberId: input.memberId, amount: input.amount, currency, kind: 'deposit', from: 'MANUAL', note: input.note, idem, overLimit });
       if (!credit.created) {
-        const op = await this.db.selectFrom('operations').select('member_id').where('id', '=', credit.operationId).executeTakeFirstOrThrow();
+        const op = await this.db.selectFrom('operation_view as operations').select('member_id').where('id', '=', credit.operationId).executeTakeFirstOrThrow();
         if (op.member_id !== input.memberId) throw new AppError(409, 'IDEMPOTENCY_KEY_REUSED');
         throw new KeyTaken();
       }

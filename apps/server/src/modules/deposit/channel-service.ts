@@ -1,10 +1,9 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { z } from 'zod';
 import type { depositLookupSchema } from '@mw/contract/lookups';
-import type { DB } from '../../db/schema';
 import type { LookupService } from '../lookup/lookup-service';
 import type { SettingsService } from '../settings/settings-service';
-import type { DepositChannelsTable } from './tables';
+import type { DepositChannelsTable, DepositDb } from './tables';
 
 export type Channel = Selectable<DepositChannelsTable>;
 export type NewChannel = Omit<Channel, 'updated_at'>;
@@ -19,7 +18,7 @@ const PROVIDER_NAMES: Record<string, string> = { WW: 'WW Pay', PAYTIMZ: 'Paytimz
  */
 export class ChannelService {
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly db: Kysely<DepositDb>,
     private readonly lookups: LookupService,
     private readonly settings: SettingsService,
   ) {}

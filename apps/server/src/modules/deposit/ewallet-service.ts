@@ -2,7 +2,6 @@ import { constants, privateDecrypt } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { toBaht } from '@mw/contract/money';
 import type { MoneyResult } from '@mw/contract/wallet';
-import type { DB } from '../../db/schema';
 import { AppError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { MoneyCore } from '../../money';
@@ -14,6 +13,7 @@ import { EWalletUnavailable, VoucherRefused, voucherHash, type EWallet } from '.
 import type { AccountService } from '../account/account-service';
 import type { BankDepositService } from './bank-deposit-service';
 import type { Channel, ChannelService } from './channel-service';
+import type { DepositDb } from './tables';
 
 /** Credit keys: one credit per gift voucher (its hash), one per e-wallet transfer (its id). */
 export const VOUCHER_SOURCE = 'voucher:TRUEWALLET';
@@ -62,7 +62,7 @@ export interface EwalletOptions {
  */
 export class EwalletDepositService {
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly db: Kysely<DepositDb>,
     private readonly ewallet: EWallet | null,
     private readonly breaker: Breaker,
     private readonly channels: ChannelService,

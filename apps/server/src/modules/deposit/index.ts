@@ -1,6 +1,5 @@
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { parseBaht, toBaht } from '@mw/contract/money';
 import { bankFeedSchema, slipSettingsSchema, depositOperatorCalls, depositSandboxCalls, depositWebhookCalls, ewalletFeedSchema, paymentWebhookSchema } from '@mw/contract/operator/deposit';
@@ -35,7 +34,8 @@ import { listeningBase, sandboxUrlOf } from '../../platform/sandbox-process';
 import { ConfigError, type Config } from '../../config';
 import { EwalletDepositService } from './ewallet-service';
 import { BankDepositService } from './bank-deposit-service';
-import { slipLinksFor } from '../statement/slip-links';
+import { SlipHistory } from './slip-history';
+import { slipLinksFor } from './slip-links';
 import { SlipService } from './slip-service';
 import { DepositReconciliation, type DetailedReconciliation } from './reconciliation';
 import { reconciliationView } from './reconciliation-view';
@@ -45,8 +45,9 @@ import { recordChange } from '../../platform/audit';
 import { depositMigrations } from './migrations';
 import { defaultMinimums, QrService } from './qr-service';
 import { processCount } from '../../config';
-import type { DB } from '../../db/schema';
 import './tables';
+import type { DepositDb } from './tables';
+import { moduleDb, type Database } from '../../db/database';
 
 export interface DepositServices {
   channels: ChannelService;
@@ -80,6 +81,8 @@ export interface DepositServices {
 declare module '../../platform/services' {
   interface Services {
     deposits: DepositServices;
+    /** A member's slip history and slip images (the deposit module owns the slips). */
+    slipHistory: SlipHistory;
   }
 }
 
@@ -174,7 +177,8 @@ function amountOf(value: string | number): number {
  * outside systems the server would pick from the configuration (the sandbox service's, or the
  * configured APIs: their report calls; no webhook secret is needed).
  */
-export function reconciliationFor(db: Kysely<DB>, config: Config): DepositReconciliation {
+export function reconciliationFor(database: Pick<Database, 'db'>, config: Config): DepositReconciliation {
+  const db = moduleDb<DepositDb>(database);
   const env = moduleConfig(config, depositEnv);
   return new DepositReconciliation(
     db,
@@ -328,7 +332,7 @@ export const depositModule = defineModule({
   setup(services) {
     const { config, database, lookups, settings, money, accounts } = services;
     const env = moduleConfig(config, depositEnv);
-    const db = database.db;
+    const db = moduleDb<DepositDb>(database);
     // The secrets the webhook routes check (the sandboxes sign with the same ones).
     const secrets = {
       payments: secretOf(env.PAYMENT_WEBHOOK_SECRET, config.DATA_DIR, 'payment-webhook-secret'),
@@ -422,6 +426,7 @@ export const depositModule = defineModule({
       await recordChange(db, { who: checker, entity: 'setting', key: 'depositManual', before: { value: now }, after: { value } });
       return { isManual: value };
     });
+    services.slipHistory = new SlipHistory(db, slipLinksFor(config));
     services.deposits = {
       reconciliation,
       auditIntervalMs: env.DEPOSIT_AUDIT_INTERVAL_MS,

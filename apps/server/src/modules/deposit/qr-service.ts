@@ -3,18 +3,17 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import { QR_MINIMUMS_BY_CURRENCY, QR_PRESETS_BY_CURRENCY } from '@mw/contract/currency-figures';
 import { toBaht } from '@mw/contract/money';
 import type { QrState } from '@mw/contract/qr';
-import type { DB } from '../../db/schema';
 import { badRequest, conflict, notFound, uniqueViolation } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { MoneyCore } from '../../money';
 import { ledgerCurrency, type Currency } from '../../money';
 import type { PaymentGateway, QrProvider } from '../../providers/payments/gateway';
 import { isQrProvider, PAYMENT_ID } from '../../providers/payments/gateway';
-import { qrSvg } from '../../providers/payments/qr-svg';
+import { qrSvg } from '../../lib/qr-svg';
 import type { AccountService } from '../account/account-service';
 import type { ChannelService } from './channel-service';
 import type { BankDepositService } from './bank-deposit-service';
-import type { QrCodesTable } from './tables';
+import type { QrCodesTable, DepositDb } from './tables';
 
 export interface QrRules {
   /** How long a QR can be paid. */
@@ -64,7 +63,7 @@ export function defaultMinimums(overrides: { PAYTIMZ?: number; ZPAY?: number } =
  */
 export class QrService {
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly db: Kysely<DepositDb>,
     private readonly gateway: PaymentGateway,
     private readonly channels: ChannelService,
     private readonly accounts: AccountService,

@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema';
 import { creditedKeys, depositCredits, type RecordedCredit } from '../../money';
 import type { Currency } from '../../money';
 import { BANK_CODE, isTransRef, transferKey, type Bank } from '../../providers/bank/bank';
@@ -8,6 +7,7 @@ import type { PaymentGateway } from '../../providers/payments/gateway';
 import { BANK_TRANSFER_SOURCE } from './bank-deposit-service';
 import type { Channel } from './channel-service';
 import { EWALLET_TRANSFER_SOURCE, VOUCHER_SOURCE } from './ewallet-service';
+import type { DepositDb } from './tables';
 
 /** The outside systems deposits are checked against. */
 export type OutsideSystem = 'bank' | 'gateway' | 'voucher' | 'ewallet';
@@ -151,7 +151,7 @@ function summary(c: RecordedCredit): CreditSummary {
  */
 export class DepositReconciliation {
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly db: Kysely<DepositDb>,
     private readonly systems: OutsideSystems,
     private readonly channels: { all(): Promise<Channel[]> },
   ) {}

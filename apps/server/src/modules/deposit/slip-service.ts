@@ -3,7 +3,6 @@ import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import { toBaht } from '@mw/contract/money';
 import type { SlipReasonCode } from '@mw/contract/errors';
 import type { Slip } from '@mw/contract/wallet';
-import type { DB } from '../../db/schema';
 import { AppError, badRequest, uniqueViolation } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { MoneyCore } from '../../money';
@@ -16,11 +15,10 @@ import { SlipReaderBusy } from '../../providers/slips/reader-pool';
 import type { SlipVerifier } from '../../providers/slips/verifier';
 import type { AccountService } from '../account/account-service';
 import type { SettingsService } from '../settings/settings-service';
-import type { SlipLinks } from '../statement/slip-links';
-import type { SlipsTable } from '../statement/tables';
+import type { SlipLinks } from './slip-links';
 import { BANK_TRANSFER_SOURCE } from './bank-deposit-service';
 import type { ChannelService } from './channel-service';
-import type { DepositChannelsTable } from './tables';
+import type { DepositChannelsTable, SlipsTable, DepositDb } from './tables';
 
 type DepositChannelsRow = Selectable<DepositChannelsTable>;
 
@@ -142,7 +140,7 @@ const slipReference = () => `SL${Array.from({ length: 14 }, () => REF_ALPHABET[r
  */
 export class SlipService {
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly db: Kysely<DepositDb>,
     private readonly verifier: SlipVerifier,
     private readonly channels: ChannelService,
     private readonly accounts: AccountService,
@@ -444,7 +442,7 @@ export class SlipService {
   async list(status: 'PENDING' | 'SUCCESS' | 'FAILED' | undefined, page: number): Promise<{ slips: OperatorSlip[] }> {
     let query = this.db
       .selectFrom('slips')
-      .innerJoin('members', 'members.id', 'slips.member_id')
+      .innerJoin('member_view as members', 'members.id', 'slips.member_id')
       .select(['slips.id', 'slips.member_id', 'members.username', 'members.name', 'members.bank_code', 'members.bank_account_no', 'members.currency', 'slips.reference', 'slips.amount', 'slips.status', 'slips.note', 'slips.transfer_bank', 'slips.transfer_ref', 'slips.created_at', 'slips.checked_at'])
       .orderBy('slips.created_at', 'desc')
       .orderBy('slips.id', 'desc')

@@ -1,5 +1,8 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { DefaultTimestamp, Timestamp } from '../../db/schema';
+import type { OperationStatus } from '../../money';
+import type { AccountReads } from '../account';
+import type { MoneyReads } from '../../money';
 
 /** Where members deposit: bank accounts, QR payment providers and e-wallets (operators edit them). */
 export interface DepositChannelsTable {
@@ -77,11 +80,42 @@ export interface EwalletRedemptionsTable {
   updated_at: DefaultTimestamp;
 }
 
+/** Uploaded bank slips (the deposit module owns them; statement/001–004 created them before the table moved with its writer). */
+export interface SlipsTable {
+  id: string;
+  member_id: string;
+  reference: string;
+  amount: Generated<number>;
+  status: Generated<OperationStatus>;
+  note: string | null;
+  image_path: string | null;
+  /**
+   * The slip's transfer (statement/004): the sending bank and its reference, each in its own column,
+   * checked against the bank's format before they are written. One SUCCESS slip per transfer; one
+   * slip in progress per member and transfer (another member's does not block the sender).
+   */
+  transfer_bank: ColumnType<string | null, string | null | undefined, string | null>;
+  transfer_ref: ColumnType<string | null, string | null | undefined, string | null>;
+  image: ColumnType<Buffer | null, Buffer | null | undefined, Buffer | null>;
+  image_type: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: DefaultTimestamp;
+  /** When a slip in progress was last asked of the bank (statement/003). */
+  checked_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+/** The tables this area owns: its query builder (`moduleDb`) sees these and no other area's. */
+export interface DepositTables {
+  slips: SlipsTable;
+  ewallet_redemptions: EwalletRedemptionsTable;
+  deposit_channels: DepositChannelsTable;
+  qr_codes: QrCodesTable;
+  unmatched_deposits: UnmatchedDepositsTable;
+}
+
+/** What this module's query builder sees: its tables and the read models (views) of the areas below it. */
+export type DepositDb = DepositTables & AccountReads & MoneyReads;
+
 declare module '../../db/schema' {
-  interface DB {
-    ewallet_redemptions: EwalletRedemptionsTable;
-    deposit_channels: DepositChannelsTable;
-    qr_codes: QrCodesTable;
-    unmatched_deposits: UnmatchedDepositsTable;
-  }
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the whole schema is every area's tables
+  interface DB extends DepositTables {}
 }

@@ -2,7 +2,7 @@ import { promotionOperatorCalls } from '@mw/contract/operator/promotions';
 import { contractRoute } from '../../http/contract-route';
 import { sql, type Kysely } from 'kysely';
 import { toBaht } from '@mw/contract/money';
-import type { DB, DefaultTimestamp } from '../../db/schema';
+import type { DefaultTimestamp } from '../../db/schema';
 import { requireMember } from '../../http/handlers';
 import { AppError, uniqueViolation } from '../../lib/errors';
 import { KeyTaken, type Idem } from '../../money';
@@ -15,6 +15,9 @@ import { defineModule } from '../../platform/module';
 import { bannerSettingRoutes, operatorGuard, operatorName } from '../../platform/operator';
 import { payoutConditionCte, payoutConditionData, type BonusService } from '../bonus/bonus-service';
 import type { SettingsService } from '../settings/settings-service';
+import { moduleDb } from '../../db/database';
+import type { AccountReads } from '../account';
+import type { MoneyReads } from '../../money';
 
 /** What an inviter earned from one deposit of an invitee (once per deposit operation). */
 export interface InviteEarningsTable {
@@ -30,10 +33,17 @@ export interface InviteEarningsTable {
   payout_id: string | null;
 }
 
+/** The tables this area owns: its query builder (`moduleDb`) sees these and no other area's. */
+export interface InviteTables {
+  invite_earnings: InviteEarningsTable;
+}
+
+/** What this module's query builder sees: its tables and the read models (views) of the areas below it. */
+export type InviteDb = InviteTables & AccountReads & MoneyReads;
+
 declare module '../../db/schema' {
-  interface DB {
-    invite_earnings: InviteEarningsTable;
-  }
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the whole schema is every area's tables
+  interface DB extends InviteTables {}
 }
 
 declare module '../../platform/services' {
@@ -85,7 +95,7 @@ function normaliseRules(stored: Partial<Omit<InviteRules, 'minimum'>> & { minimu
  */
 export class InviteService {
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly db: Kysely<InviteDb>,
     private readonly money: MoneyCore,
     private readonly settings: SettingsService,
     private readonly bonuses: BonusService,
@@ -109,7 +119,7 @@ export class InviteService {
     const columns = ['id', 'inviter_id', 'currency', 'bank_account_name', 'bank_account_no'] as const;
     // The inviter and the invitees in one statement (every wallet read asks).
     const rows = await this.db
-      .selectFrom('members')
+      .selectFrom('member_view as members')
       .select(columns)
       .where((eb) => eb.or([eb('id', '=', inviterId), eb('inviter_id', '=', inviterId)]))
       .execute();
@@ -166,7 +176,7 @@ export class InviteService {
       this.db.selectFrom('invite_earnings').select((eb) => eb.fn.countAll<string>().as('n')).where('inviter_id', '=', memberId).executeTakeFirstOrThrow(),
       this.db
         .selectFrom('invite_earnings')
-        .innerJoin('members', 'members.id', 'invite_earnings.invitee_id')
+        .innerJoin('member_view as members', 'members.id', 'invite_earnings.invitee_id')
         .select(['members.name', 'invite_earnings.amount', 'invite_earnings.created_at'])
         .where('invite_earnings.inviter_id', '=', memberId)
         .orderBy('invite_earnings.created_at', 'desc')
@@ -190,7 +200,7 @@ export class InviteService {
     if (due === 0) {
       // Friends who have not deposited yet, or nothing left to receive.
       const [invitee, earned] = await Promise.all([
-        this.db.selectFrom('members').select('id').where('inviter_id', '=', memberId).executeTakeFirst(),
+        this.db.selectFrom('member_view as members').select('id').where('inviter_id', '=', memberId).executeTakeFirst(),
         this.db.selectFrom('invite_earnings').select('operation_id').where('inviter_id', '=', memberId).executeTakeFirst(),
       ]);
       throw new AppError(404, invitee && !earned ? 'NO_INVITEE_PLAY_INFO' : 'NO_INVITE_BONUS');
@@ -274,7 +284,7 @@ ALTER TABLE invite_earnings ALTER COLUMN currency SET NOT NULL;`,
     },
   ],
   setup(services) {
-    services.invites = new InviteService(services.database.db, services.money, services.settings, services.bonuses);
+    services.invites = new InviteService(moduleDb<InviteDb>(services.database), services.money, services.settings, services.bonuses);
     const invites = services.invites;
     services.wallet.setInviteSummary((memberId) => invites.summary(memberId));
   },
@@ -294,7 +304,7 @@ ALTER TABLE invite_earnings ALTER COLUMN currency SET NOT NULL;`,
       const before = await invites.rules();
       await settings.set('invite', rules);
       const after = await invites.rules();
-      await recordChange(database.db, { who: operatorName(request), entity: 'invite', key: 'rules', before, after });
+      await recordChange(moduleDb<InviteDb>(database), { who: operatorName(request), entity: 'invite', key: 'rules', before, after });
       return after;
     });
   },

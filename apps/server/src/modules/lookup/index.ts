@@ -1,6 +1,8 @@
 import { defineModule } from '../../platform/module';
 import { lookupHandlers } from './lookup-routes';
 import { LookupService, type BankSeed } from './lookup-service';
+import { moduleDb } from '../../db/database';
+import type { LookupTables } from './tables';
 
 declare module '../../platform/services' {
   interface Services {
@@ -68,12 +70,26 @@ ALTER TABLE banks ADD COLUMN name_la text;
 ALTER TABLE banks ADD COLUMN country text NOT NULL DEFAULT 'TH' CHECK (country IN ('TH', 'LA'));
 UPDATE banks SET country = 'LA' WHERE code = 'BCEL';`,
     },
+    {
+      // The lists other areas may read (issue 35): read-only views, typed as LookupReads.
+      id: 'lookup/003_read_views',
+      sql: `
+CREATE VIEW bank_view AS SELECT code, name_th, name_en, name_la, country, sort, active FROM banks;
+CREATE VIEW source_view AS SELECT code, description, sort FROM sources;
+CREATE OR REPLACE FUNCTION refuse_read_model_write() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION '% is a read model: write through its owner''s service', TG_TABLE_NAME USING ERRCODE = '0A000';
+END $$;
+CREATE TRIGGER bank_view_read_only INSTEAD OF INSERT OR UPDATE OR DELETE ON bank_view FOR EACH ROW EXECUTE FUNCTION refuse_read_model_write();
+CREATE TRIGGER source_view_read_only INSTEAD OF INSERT OR UPDATE OR DELETE ON source_view FOR EACH ROW EXECUTE FUNCTION refuse_read_model_write();`,
+    },
   ],
   setup(services) {
-    services.lookups = new LookupService(services.database.db);
+    services.lookups = new LookupService(moduleDb<LookupTables>(services.database));
   },
   async seed({ lookups }) {
     await lookups.seed(BANKS, SOURCES);
   },
   handlers: lookupHandlers,
 });
+export type { LookupReads } from './tables';

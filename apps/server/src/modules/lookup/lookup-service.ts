@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema';
 import './tables';
+import type { LookupTables } from './tables';
 
 export interface BankRow {
   code: string;
@@ -16,7 +16,7 @@ export type BankSeed = [code: string, nameTH: string, nameEN: string, nameLA: st
 
 /** The reference lists every deployment has: banks and sign-up sources. */
 export class LookupService {
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(private readonly db: Kysely<LookupTables>) {}
 
   /** Active banks, in the operator's order. */
   async banks(): Promise<BankRow[]> {

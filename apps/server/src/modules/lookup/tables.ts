@@ -1,3 +1,4 @@
+import type { ReadOnlyRow } from '../../db/schema';
 import type { Generated } from 'kysely';
 
 export interface BanksTable {
@@ -17,9 +18,19 @@ export interface SourcesTable {
   sort: number;
 }
 
+/** The tables this area owns: its query builder (`moduleDb`) sees these and no other area's. */
+export interface LookupTables {
+  banks: BanksTable;
+  sources: SourcesTable;
+}
+
 declare module '../../db/schema' {
-  interface DB {
-    banks: BanksTable;
-    sources: SourcesTable;
-  }
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the whole schema is every area's tables
+  interface DB extends LookupTables {}
+}
+
+/** What other areas may read of the lists: lookup/003's views. */
+export interface LookupReads {
+  bank_view: ReadOnlyRow<BanksTable>;
+  source_view: ReadOnlyRow<SourcesTable>;
 }

@@ -16,6 +16,8 @@ import { operatorMigrations } from './migrations';
 import { OperatorService } from './operator-service';
 import { OperatorSessionService, type Clock } from './operator-sessions';
 import './tables';
+import { moduleDb } from '../../db/database';
+import type { OperatorsTables } from './tables';
 
 declare module '../../platform/services' {
   interface Services {
@@ -61,9 +63,9 @@ export const operatorsModule = defineModule({
     const { config, database, passwords, limiter, settings } = services;
     const env = moduleConfig(config, operatorEnv);
     const clock: Clock = { now: () => new Date() };
-    const sessions = new OperatorSessionService(database.db, { hours: env.OPERATOR_SESSION_HOURS, idleMinutes: env.OPERATOR_IDLE_MINUTES }, clock);
+    const sessions = new OperatorSessionService(moduleDb<OperatorsTables>(database), { hours: env.OPERATOR_SESSION_HOURS, idleMinutes: env.OPERATOR_IDLE_MINUTES }, clock);
     services.operatorSessions = sessions;
-    services.operators = new OperatorService(database.db, passwords, limiter, new SecretBox(await credentialsKey(config, settings)), sessions, {
+    services.operators = new OperatorService(moduleDb<OperatorsTables>(database), passwords, limiter, new SecretBox(await credentialsKey(config, settings)), sessions, {
       enrolmentHours: env.OPERATOR_ENROLMENT_HOURS,
       publicUrl: env.PUBLIC_URL ?? 'http://localhost:3000',
       issuer: env.OPERATOR_TOTP_ISSUER,

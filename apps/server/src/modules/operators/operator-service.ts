@@ -7,7 +7,6 @@ import {
   type OperatorRole,
   type OperatorSelf,
 } from '@mw/contract/admin';
-import type { DB } from '../../db/schema';
 import { AppError, badRequest, conflict, notFound, tooMany, unauthorized, uniqueViolation } from '../../lib/errors';
 import { newId, newToken, sha256 } from '../../lib/ids';
 import type { PasswordHasher } from '../../lib/password';
@@ -15,9 +14,9 @@ import type { RateLimiter } from '../../lib/rate-limit';
 import type { SecretBox } from '../../lib/secret-box';
 import { recordAudit, type AuditActor } from '../../platform/audit';
 import type { OperatorIdentity } from '../../platform/operator';
-import { qrSvg } from '../../providers/payments/qr-svg';
+import { qrSvg } from '../../lib/qr-svg';
 import type { Clock, OperatorSessionService } from './operator-sessions';
-import type { OperatorsTable } from './tables';
+import type { OperatorsTable, OperatorsTables } from './tables';
 import { matchTotp, newTotpSecret, otpauthUri, totpStep } from './totp';
 
 export interface OperatorOptions {
@@ -112,7 +111,7 @@ export class OperatorService {
   private demoHash: Promise<string> | null = null;
 
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly db: Kysely<OperatorsTables>,
     private readonly passwords: PasswordHasher,
     private readonly limiter: RateLimiter,
     private readonly box: SecretBox,
@@ -213,7 +212,7 @@ export class OperatorService {
     id: string,
     actor: AuditActor,
     action: string,
-    apply: (trx: Kysely<DB>, row: OperatorRow) => Promise<OperatorRow>,
+    apply: (trx: Kysely<OperatorsTables>, row: OperatorRow) => Promise<OperatorRow>,
   ): Promise<Operator> {
     return this.db.transaction().execute(async (trx) => {
       const row = await trx.selectFrom('operators').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
@@ -225,19 +224,19 @@ export class OperatorService {
   }
 
   /** Refuses a change that would leave no active owner besides `leaving` (every owner row locked first). */
-  private async keepAnOwner(trx: Kysely<DB>, leaving: string): Promise<void> {
+  private async keepAnOwner(trx: Kysely<OperatorsTables>, leaving: string): Promise<void> {
     const owners = await trx.selectFrom('operators').select('id').where('role', '=', 'owner').where('status', '=', 'active').orderBy('id').forUpdate().execute();
     if (!owners.some((o) => o.id !== leaving)) throw conflict('LAST_OWNER');
   }
 
   /** Voids the operator's open enrolment links and login challenges. */
-  private async closeOpen(trx: Kysely<DB>, operatorId: string): Promise<void> {
+  private async closeOpen(trx: Kysely<OperatorsTables>, operatorId: string): Promise<void> {
     const now = this.clock.now();
     await trx.updateTable('operator_enrolments').set({ revoked_at: now }).where('operator_id', '=', operatorId).where('used_at', 'is', null).where('revoked_at', 'is', null).execute();
     await trx.updateTable('operator_challenges').set({ closed_at: now }).where('operator_id', '=', operatorId).where('closed_at', 'is', null).execute();
   }
 
-  private async newEnrolment(trx: Kysely<DB>, operatorId: string): Promise<Enrolment> {
+  private async newEnrolment(trx: Kysely<OperatorsTables>, operatorId: string): Promise<Enrolment> {
     const token = newToken();
     const expiresAt = new Date(this.clock.now().getTime() + this.options.enrolmentHours * 3_600_000);
     await trx

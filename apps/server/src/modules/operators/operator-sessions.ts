@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { OperatorRole } from '@mw/contract/admin';
-import type { DB } from '../../db/schema';
 import { unauthorized } from '../../lib/errors';
 import { newId, newToken, sha256 } from '../../lib/ids';
 import type { OperatorIdentity, OperatorSessionCheck } from '../../platform/operator';
+import type { OperatorsTables } from './tables';
 
 /** A clock the tests can move (sessions' life and idle time, challenges, TOTP steps). */
 export interface Clock {
@@ -59,7 +59,7 @@ export class OperatorSessionService implements OperatorSessionCheck {
   }
 
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly db: Kysely<OperatorsTables>,
     private readonly options: SessionOptions,
     private readonly clock: Clock,
   ) {}
@@ -107,7 +107,7 @@ export class OperatorSessionService implements OperatorSessionCheck {
   }
 
   /** Every open session of the operator (disabled, password changed, TOTP reset). */
-  async revokeAll(operatorId: string, db: Kysely<DB> = this.db): Promise<number> {
+  async revokeAll(operatorId: string, db: Kysely<OperatorsTables> = this.db): Promise<number> {
     const result = await db
       .updateTable('operator_sessions')
       .set({ revoked_at: this.clock.now() })

@@ -58,11 +58,15 @@ export interface OperatorEnrolmentsTable {
   revoked_at: Timestamp | null;
 }
 
+/** The tables this area owns: its query builder (`moduleDb`) sees these and no other area's. */
+export interface OperatorsTables {
+  operators: OperatorsTable;
+  operator_sessions: OperatorSessionsTable;
+  operator_challenges: OperatorChallengesTable;
+  operator_enrolments: OperatorEnrolmentsTable;
+}
+
 declare module '../../db/schema' {
-  interface DB {
-    operators: OperatorsTable;
-    operator_sessions: OperatorSessionsTable;
-    operator_challenges: OperatorChallengesTable;
-    operator_enrolments: OperatorEnrolmentsTable;
-  }
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the whole schema is every area's tables
+  interface DB extends OperatorsTables {}
 }

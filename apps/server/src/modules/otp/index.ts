@@ -8,6 +8,8 @@ import { otpHandlers } from './otp-routes';
 import { OtpService } from './otp-service';
 import { registerSandboxSmsRoutes } from './sandbox-sms-routes';
 import './tables';
+import { moduleDb } from '../../db/database';
+import type { OtpTables } from './tables';
 
 declare module '../../platform/services' {
   interface Services {
@@ -82,7 +84,7 @@ CREATE INDEX sandbox_sms_phone ON sandbox_sms (phone, id DESC);`,
         ? new SandboxSmsProvider({ url: sandboxUrl, token: config.SANDBOX_SMS_TOKEN, sender: config.SMS_HTTP_SENDER, countryCode: config.SMS_HTTP_COUNTRY_CODE ?? (config.LAOS_MODE ? '856' : '66'), timeoutMs: config.SMS_HTTP_TIMEOUT_MS })
         : null;
     services.sms = services.sandboxSms ?? httpSmsProvider(config);
-    services.otp = new OtpService(database.db, services.sms, limiter, {
+    services.otp = new OtpService(moduleDb<OtpTables>(database), services.sms, limiter, {
       ttlSeconds: config.OTP_TTL_SECONDS,
       maxAttempts: config.OTP_MAX_ATTEMPTS,
       resendSeconds: config.OTP_RESEND_SECONDS,

@@ -1,8 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Locale } from '@mw/contract/constants';
-import type { DB } from '../../db/schema';
-import type { OtpRequestsTable } from './tables';
+import { sameConnection, type Connection } from '../../db/database';
+import type { OtpRequestsTable, OtpTables } from './tables';
 import { AppError, badRequest, tooMany } from '../../lib/errors';
 import { newToken, otpRef, sha256, sixDigitCode } from '../../lib/ids';
 import type { RateLimiter } from '../../lib/rate-limit';
@@ -57,7 +57,7 @@ const VERIFICATION_VALID_MS = 30 * 60_000;
  */
 export class OtpService {
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly db: Kysely<OtpTables>,
     private readonly sms: SmsProvider,
     private readonly limiter: RateLimiter,
     private readonly limits: OtpLimits,
@@ -149,9 +149,9 @@ export class OtpService {
    * a registration that fails leaves the code usable). False when the token is unknown, not
    * verified, for another phone, older than 30 minutes or already used.
    */
-  async consumeRegistration(db: Kysely<DB>, token: string | undefined, phone: string): Promise<boolean> {
+  async consumeRegistration(connection: Connection, token: string | undefined, phone: string): Promise<boolean> {
     if (!token || !TOKEN_PATTERN.test(token)) return false;
-    const row = await db
+    const row = await sameConnection<OtpTables>(connection)
       .updateTable('otp_requests')
       .set({ consumed_at: this.now() })
       .where('token', '=', token)

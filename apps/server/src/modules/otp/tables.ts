@@ -16,8 +16,12 @@ export interface OtpRequestsTable {
   consumed_at: Timestamp | null;
 }
 
+/** The tables this area owns: its query builder (`moduleDb`) sees these and no other area's. */
+export interface OtpTables {
+  otp_requests: OtpRequestsTable;
+}
+
 declare module '../../db/schema' {
-  interface DB {
-    otp_requests: OtpRequestsTable;
-  }
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the whole schema is every area's tables
+  interface DB extends OtpTables {}
 }

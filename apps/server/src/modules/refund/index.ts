@@ -4,7 +4,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Locale } from '@mw/contract/constants';
 import { toBaht } from '@mw/contract/money';
 import type { RefundCheck } from '@mw/contract/refund';
-import type { DB, DefaultTimestamp, Timestamp } from '../../db/schema';
+import type { DefaultTimestamp, Timestamp } from '../../db/schema';
 import { requireMember } from '../../http/handlers';
 import { AppError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -21,6 +21,7 @@ import { payoutConditionCte, payoutConditionData, type BonusService } from '../b
 import { KeyTaken } from '../../money';
 import type { SettingsService } from '../settings/settings-service';
 import { periodStart } from '../../lib/periods';
+import { moduleDb } from '../../db/database';
 
 export interface RefundsTable {
   id: string;
@@ -38,10 +39,14 @@ export interface RefundsTable {
   operation_id: string | null;
 }
 
+/** The tables this area owns: its query builder (`moduleDb`) sees these and no other area's. */
+export interface RefundTables {
+  refunds: RefundsTable;
+}
+
 declare module '../../db/schema' {
-  interface DB {
-    refunds: RefundsTable;
-  }
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the whole schema is every area's tables
+  interface DB extends RefundTables {}
 }
 
 declare module '../../platform/services' {
@@ -128,7 +133,7 @@ function amountsOf(rules: RefundRules, currency: Currency): { minimum: number; m
  */
 export class RefundService {
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly db: Kysely<RefundTables>,
     private readonly money: MoneyCore,
     private readonly settings: SettingsService,
     private readonly activity: GameActivity,
@@ -276,7 +281,7 @@ ALTER TABLE refunds ALTER COLUMN currency SET NOT NULL;`,
     },
   ],
   setup(services) {
-    services.refunds = new RefundService(services.database.db, services.money, services.settings, services.activity, services.bonuses, () => services.bonusClock.now());
+    services.refunds = new RefundService(moduleDb<RefundTables>(services.database), services.money, services.settings, services.activity, services.bonuses, () => services.bonusClock.now());
   },
   handlers: ({ refunds, settings }) => ({
     refundCheck: async (ctx) => refunds.check(requireMember(ctx).memberId, ctx.locale),
@@ -296,7 +301,7 @@ ALTER TABLE refunds ALTER COLUMN currency SET NOT NULL;`,
       const before = await refunds.rules();
       await settings.set('refund', rules);
       const after = await refunds.rules();
-      await recordChange(database.db, { who: operatorName(request), entity: 'refund', key: 'rules', before, after });
+      await recordChange(moduleDb<RefundTables>(database), { who: operatorName(request), entity: 'refund', key: 'rules', before, after });
       return after;
     });
   },

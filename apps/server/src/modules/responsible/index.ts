@@ -10,6 +10,8 @@ import { defineModule } from '../../platform/module';
 import { operatorGuard, operatorIsOwner, operatorName } from '../../platform/operator';
 import { ResponsibleService } from './responsible-service';
 import './tables';
+import { moduleDb } from '../../db/database';
+import type { ResponsibleTables } from './tables';
 
 declare module '../../platform/services' {
   interface Services {
@@ -75,7 +77,7 @@ CREATE TRIGGER responsible_settings_kept BEFORE DELETE ON responsible_settings F
   ],
   setup(services) {
     const clock = services.clock;
-    services.responsible = new ResponsibleService(services.database.db, services.money, services.sessions, services.accounts, services.activity, () => clock.now());
+    services.responsible = new ResponsibleService(moduleDb<ResponsibleTables>(services.database), services.money, services.sessions, services.accounts, services.activity, () => clock.now());
     services.money.policies.setDepositRules(services.responsible);
   },
   handlers: ({ responsible }) => ({
@@ -130,7 +132,7 @@ CREATE TRIGGER responsible_settings_kept BEFORE DELETE ON responsible_settings F
       const released = await money.credits.release(id, force && operatorIsOwner(request));
       if (!released) throw new AppError(404, 'NO_HELD_DEPOSIT');
       const currency = ledgerCurrency((await accounts.findById(released.memberId))?.currency ?? 'BAHT');
-      await recordChange(database.db, {
+      await recordChange(moduleDb<ResponsibleTables>(database), {
         who: operatorName(request),
         entity: 'held-deposit',
         key: id,
@@ -144,7 +146,7 @@ CREATE TRIGGER responsible_settings_kept BEFORE DELETE ON responsible_settings F
       const returned = await money.credits.markReturned(id);
       if (!returned) throw new AppError(404, 'NO_HELD_DEPOSIT');
       const reference = body?.reference ?? null;
-      await recordChange(database.db, {
+      await recordChange(moduleDb<ResponsibleTables>(database), {
         who: operatorName(request),
         entity: 'held-deposit',
         key: id,
@@ -156,7 +158,7 @@ CREATE TRIGGER responsible_settings_kept BEFORE DELETE ON responsible_settings F
     contractRoute(app, c.memberResponsible, { preHandler: guard }, async ({ params }) => responsible.operatorView(params.id));
     // Lifting or shortening a break: refused to everyone; the try is in the audit.
     const refuseLift = async ({ params: { id }, request }: { params: { id: string }; request: FastifyRequest }): Promise<never> => {
-      await recordChange(database.db, { who: operatorName(request), entity: 'responsible-break-lift-refused', key: id, before: null, after: { method: request.method, body: request.body ?? null } });
+      await recordChange(moduleDb<ResponsibleTables>(database), { who: operatorName(request), entity: 'responsible-break-lift-refused', key: id, before: null, after: { method: request.method, body: request.body ?? null } });
       throw new AppError(403, 'EXCLUSION_CANNOT_BE_LIFTED');
     };
     contractRoute(app, c.memberBreakLift, { preHandler: guard }, refuseLift);

@@ -1,7 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { toBaht } from '@mw/contract/money';
 import { LIMIT_INCREASE_DELAY_HOURS, LIMIT_PERIODS, type LimitPeriod, type ResponsibleState } from '@mw/contract/responsible';
-import type { DB } from '../../db/schema';
 import { Batcher } from '../../lib/batcher';
 import { AppError } from '../../lib/errors';
 import type { MoneyCore } from '../../money';
@@ -11,7 +10,7 @@ import type { DepositRules, IncomingRefusal, MoneyIncoming } from '../../money';
 import type { SessionService } from '../account/session-service';
 import type { AccountService } from '../account/account-service';
 import type { GameActivity } from '../activity';
-import type { ResponsibleSettingsTable } from './tables';
+import type { ResponsibleSettingsTable, ResponsibleTables } from './tables';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -87,7 +86,7 @@ export class ResponsibleService implements DepositRules {
   }
 
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly db: Kysely<ResponsibleTables>,
     private readonly money: MoneyCore,
     private readonly sessions: SessionService,
     private readonly accounts: AccountService,
@@ -95,7 +94,7 @@ export class ResponsibleService implements DepositRules {
     private readonly now: () => number,
   ) {}
 
-  private async settings(memberId: string, db: Kysely<DB> = this.db): Promise<Settings | undefined> {
+  private async settings(memberId: string, db: Kysely<ResponsibleTables> = this.db): Promise<Settings | undefined> {
     return db.selectFrom('responsible_settings').selectAll().where('member_id', '=', memberId).executeTakeFirst();
   }
 
@@ -104,7 +103,7 @@ export class ResponsibleService implements DepositRules {
   }
 
   /** Pending changes whose 24 hours have passed become the limits (read-time promotion); answers the pending left. */
-  private async promoteDue(memberId: string, db: Kysely<DB> = this.db): Promise<Array<Selectable<DB['responsible_pending']>>> {
+  private async promoteDue(memberId: string, db: Kysely<ResponsibleTables> = this.db): Promise<Array<Selectable<ResponsibleTables['responsible_pending']>>> {
     const pending = await db.selectFrom('responsible_pending').selectAll().where('member_id', '=', memberId).execute();
     const now = this.now();
     const due = pending.filter((p) => p.effective_at.getTime() <= now);
@@ -116,7 +115,7 @@ export class ResponsibleService implements DepositRules {
   }
 
   /** The limits in force now: the stored ones with due pending changes applied (without writing). */
-  private async limitsInForce(memberId: string, db: Kysely<DB>): Promise<{ limits: Limits; settings: Settings | undefined }> {
+  private async limitsInForce(memberId: string, db: Kysely<ResponsibleTables>): Promise<{ limits: Limits; settings: Settings | undefined }> {
     const [settings, pending] = await Promise.all([this.settings(memberId, db), db.selectFrom('responsible_pending').selectAll().where('member_id', '=', memberId).execute()]);
     const limits: Limits = { day: settings?.day_limit ?? null, week: settings?.week_limit ?? null, month: settings?.month_limit ?? null };
     for (const p of pending) if (p.effective_at.getTime() <= this.now()) limits[p.period] = p.amount === null ? null : Number(p.amount);
@@ -144,7 +143,7 @@ export class ResponsibleService implements DepositRules {
     if (active) throw new AppError(403, active.code, { until: active.until.toISOString() });
   }
 
-  private async used(memberId: string, db: Kysely<DB>): Promise<Record<LimitPeriod, number>> {
+  private async used(memberId: string, db: Kysely<ResponsibleTables>): Promise<Record<LimitPeriod, number>> {
     const now = this.now();
     const [day, week, month] = await creditedSince(db, memberId, LIMIT_PERIODS.map((p) => new Date(now - WINDOWS[p])));
     return { day: day ?? 0, week: week ?? 0, month: month ?? 0 };
@@ -161,7 +160,7 @@ export class ResponsibleService implements DepositRules {
     return settings.day_limit !== null || settings.week_limit !== null || settings.month_limit !== null || pending !== undefined || this.breakOf(settings) !== null;
   }
 
-  async refusal(db: Kysely<DB>, incoming: MoneyIncoming): Promise<IncomingRefusal | null> {
+  async refusal(db: Kysely<ResponsibleTables>, incoming: MoneyIncoming): Promise<IncomingRefusal | null> {
     const { limits, settings } = await this.limitsInForce(incoming.memberId, db);
     const active = this.breakOf(settings);
     if (active) return { code: active.code, extra: { until: active.until.toISOString() } };

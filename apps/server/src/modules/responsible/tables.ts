@@ -22,9 +22,13 @@ export interface ResponsiblePendingTable {
   effective_at: Date;
 }
 
+/** The tables this area owns: its query builder (`moduleDb`) sees these and no other area's. */
+export interface ResponsibleTables {
+  responsible_settings: ResponsibleSettingsTable;
+  responsible_pending: ResponsiblePendingTable;
+}
+
 declare module '../../db/schema' {
-  interface DB {
-    responsible_settings: ResponsibleSettingsTable;
-    responsible_pending: ResponsiblePendingTable;
-  }
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the whole schema is every area's tables
+  interface DB extends ResponsibleTables {}
 }

@@ -1,9 +1,8 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { RiskFlagKind } from '@mw/contract/operator/risk';
-import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import type { RiskFlagsTable } from './tables';
+import type { RiskFlagsTable, RiskTables } from './tables';
 
 /** A member a flag names, as the back office shows them side by side. */
 export interface RiskMember {
@@ -49,7 +48,7 @@ const names = (memberId: string) => sql<boolean>`member_ids @> ARRAY[${memberId}
 /** The flags: raised once per occurrence (its dedupe key), listed newest first, closed once by a person with a note. */
 export class FlagStore {
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly db: Kysely<RiskTables>,
     private readonly memberOf: (id: string) => Promise<RiskMember | null>,
   ) {}
 

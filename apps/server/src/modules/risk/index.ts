@@ -7,6 +7,8 @@ import { FlagStore, type RiskMember } from './flag-store';
 import { RiskRulesStore } from './risk-rules';
 import { RiskService } from './risk-service';
 import { riskMigrations } from './tables';
+import { moduleDb } from '../../db/database';
+import type { RiskTables } from './tables';
 
 declare module '../../platform/services' {
   interface Services {
@@ -28,7 +30,7 @@ export const riskModule = defineModule({
   name: 'risk',
   migrations: riskMigrations,
   setup(services) {
-    const db = services.database.db;
+    const db = moduleDb<RiskTables>(services.database);
     const memberOf = async (id: string): Promise<RiskMember | null> => {
       const m = await services.memberDirectory.get(id).catch(() => null);
       return m ? { id: m.id, username: m.username, name: m.name, bankCode: m.bankCode, bankAccountNo: m.bankAccountNo, bankAccountName: m.bankAccountName, status: m.status, createdAt: m.createdAt } : null;
@@ -58,7 +60,7 @@ export const riskModule = defineModule({
       contractRoute(app, def, { preHandler }, async ({ params: { id }, body, request }) => {
         const who = operatorName(request);
         const { before, after } = await risk.flags.decide(id, status, body?.note, who);
-        await recordChange(services.database.db, { who, entity: 'risk-flag', key: id, before: { status: before.status, kind: before.kind, memberIds: before.memberIds }, after: { status: after.status, note: after.note } });
+        await recordChange(moduleDb<RiskTables>(services.database), { who, entity: 'risk-flag', key: id, before: { status: before.status, kind: before.kind, memberIds: before.memberIds }, after: { status: after.status, note: after.note } });
         return after;
       });
     }
@@ -66,7 +68,7 @@ export const riskModule = defineModule({
     contractRoute(app, calls.riskRulesPut, { preHandler }, async ({ body, request }) => {
       const before = await risk.rules.get();
       await risk.rules.set(body);
-      await recordChange(services.database.db, { who: operatorName(request), entity: 'setting', key: 'riskRules', before, after: body });
+      await recordChange(moduleDb<RiskTables>(services.database), { who: operatorName(request), entity: 'setting', key: 'riskRules', before, after: body });
       return risk.rules.get();
     });
   },

@@ -2,12 +2,11 @@ import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import { toBaht } from '@mw/contract/money';
 import type { RiskRules } from '@mw/contract/operator/risk';
-import type { DB } from '../../db/schema';
 import { newId } from '../../lib/ids';
 import type { FlagStore } from './flag-store';
 import type { RiskRulesStore } from './risk-rules';
 import { accountKey, comparableAddress, namesDiffer } from './signals';
-import type { RiskEventKind } from './tables';
+import type { RiskEventKind, RiskTables } from './tables';
 
 /** What the signals read of other domains, through their services (wired by the module). */
 export interface RiskSources {
@@ -42,7 +41,7 @@ export class RiskService {
   private sources: RiskSources | null = null;
 
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly db: Kysely<RiskTables>,
     readonly rules: RiskRulesStore,
     readonly flags: FlagStore,
   ) {}
@@ -219,7 +218,7 @@ interface Registration {
   deviceId: string | null;
   address: string | null;
 }
-type RegistrationQuery = SelectQueryBuilder<DB, 'risk_events', object>;
+type RegistrationQuery = SelectQueryBuilder<RiskTables, 'risk_events', object>;
 
 const ids = (regs: ReadonlyArray<{ memberId: string }>) => regs.map((r) => r.memberId);
 

@@ -33,11 +33,15 @@ export interface RiskFlagsTable {
   created_at: DefaultTimestamp;
 }
 
+/** The tables this area owns: its query builder (`moduleDb`) sees these and no other area's. */
+export interface RiskTables {
+  risk_events: RiskEventsTable;
+  risk_flags: RiskFlagsTable;
+}
+
 declare module '../../db/schema' {
-  interface DB {
-    risk_events: RiskEventsTable;
-    risk_flags: RiskFlagsTable;
-  }
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the whole schema is every area's tables
+  interface DB extends RiskTables {}
 }
 
 export const riskMigrations = [

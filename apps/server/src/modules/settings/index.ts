@@ -6,6 +6,8 @@ import { processLeasesMigration } from '../../platform/leader';
 import { operatorGuard, operatorName } from '../../platform/operator';
 import { SettingsService } from './settings-service';
 import './tables';
+import { moduleDb } from '../../db/database';
+import type { SettingsTables } from './tables';
 
 declare module '../../platform/services' {
   interface Services {
@@ -43,7 +45,7 @@ CREATE INDEX operator_changes_entity ON operator_changes (entity, key, at DESC);
     processLeasesMigration,
   ],
   setup(services) {
-    services.settings = new SettingsService(services.database.db);
+    services.settings = new SettingsService(moduleDb<SettingsTables>(services.database));
   },
   async seed({ settings, config }) {
     await settings.setIfMissing('siteActive', true);
@@ -53,7 +55,7 @@ CREATE INDEX operator_changes_entity ON operator_changes (entity, key, at DESC);
   },
   routes(app, { config, settings, database }) {
     contractRoute(app, settingsCalls.operatorChanges, { preHandler: operatorGuard(config) }, async ({ query }) => ({
-      changes: await readChanges(database.db, query),
+      changes: await readChanges(moduleDb<SettingsTables>(database), query),
     }));
     contractRoute(app, settingsCalls.operatorSettings, { preHandler: operatorGuard(config) }, async () => ({
       siteActive: await settings.get('siteActive', true),
@@ -64,7 +66,7 @@ CREATE INDEX operator_changes_entity ON operator_changes (entity, key, at DESC);
     contractRoute(app, settingsCalls.operatorSetting, { preHandler: operatorGuard(config) }, async ({ params: { key }, body: { value }, request }) => {
       const before = await settings.get<boolean | null>(key, null);
       await settings.set(key, value);
-      await recordChange(database.db, { who: operatorName(request), entity: 'setting', key, before, after: value });
+      await recordChange(moduleDb<SettingsTables>(database), { who: operatorName(request), entity: 'setting', key, before, after: value });
       return { key, value };
     });
   },

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema';
 import './tables';
+import type { SettingsTables } from './tables';
 
 /** How long a setting read is kept (ms): a change made through another server process applies within this. */
 const KEEP_MS = 1000;
@@ -15,7 +15,7 @@ const KEEP_MS = 1000;
 export class SettingsService {
   private readonly kept = new Map<string, { value: unknown; at: number }>();
 
-  constructor(private readonly db: Kysely<DB>, private readonly now: () => number = Date.now) {}
+  constructor(private readonly db: Kysely<SettingsTables>, private readonly now: () => number = Date.now) {}
 
   async get<T>(key: string, fallback: T): Promise<T> {
     const at = this.now();

@@ -12,6 +12,8 @@ import { badRequest } from '../../lib/errors';
 import { BASE_CURRENCY, type Currency } from '../../money';
 import { currencyOf, SpinService, type WheelInput } from './spin-service';
 import './tables';
+import { moduleDb } from '../../db/database';
+import type { SpinTables } from './tables';
 
 declare module '../../platform/services' {
   interface Services {
@@ -150,7 +152,7 @@ CREATE UNIQUE INDEX spins_request_key ON spins (member_id, request_key) WHERE re
     },
   ],
   setup(services) {
-    services.spins = new SpinService(services.database.db, services.money);
+    services.spins = new SpinService(moduleDb<SpinTables>(services.database), services.money);
     // A granted request's coins, once (the approval's id is its key: run again after a crash, it answers the same).
     services.approvals.register('spin.coins', async (payload, _checker, approvalId) => {
       const { memberId, coins } = z.object({ memberId: z.string(), coins: z.number().int().positive() }).parse(payload);

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { toBaht } from '@mw/contract/money';
 import type { Coupon, SpinFairness, SpinResult, SpinSetup } from '@mw/contract/spin';
-import type { DB } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { recordChange } from '../../platform/audit';
 import { newId } from '../../lib/ids';
@@ -11,7 +10,7 @@ import type { MoneyCore } from '../../money';
 import type { Idem } from '../../money';
 import { BASE_CURRENCY, CURRENCIES, InsufficientFunds, LedgerError, ledgerCurrencySql, memberCurrency, type Currency } from '../../money';
 import { newServerSeed, seedHash, sliceOf, spinRoll } from './fairness';
-import type { SpinSeedsTable, SpinWheelsTable, StoredSlice } from './tables';
+import type { SpinSeedsTable, SpinWheelsTable, StoredSlice, SpinTables } from './tables';
 
 /** The statement's "from" of a prize. */
 export const SPIN_SOURCE = 'SPIN';
@@ -53,7 +52,7 @@ export function currencyOf(value: string | undefined): Currency | null {
  */
 export class SpinService {
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly db: Kysely<SpinTables>,
     private readonly money: MoneyCore,
   ) {
     money.credits.registerHook(
@@ -136,7 +135,7 @@ export class SpinService {
   }
 
   /** The member's current (unrevealed) seed, made when there is none. */
-  private async currentSeed(db: Kysely<DB>, memberId: string, forUpdate: boolean): Promise<Selectable<SpinSeedsTable>> {
+  private async currentSeed(db: Kysely<SpinTables>, memberId: string, forUpdate: boolean): Promise<Selectable<SpinSeedsTable>> {
     let query = db.selectFrom('spin_seeds').selectAll().where('member_id', '=', memberId).where('revealed_at', 'is', null);
     if (forUpdate) query = query.forUpdate();
     const row = await query.executeTakeFirst();

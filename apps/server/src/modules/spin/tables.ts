@@ -79,12 +79,16 @@ export interface CoinAwardsTable {
   created_at: DefaultTimestamp;
 }
 
+/** The tables this area owns: its query builder (`moduleDb`) sees these and no other area's. */
+export interface SpinTables {
+  spin_wheels: SpinWheelsTable;
+  spin_seeds: SpinSeedsTable;
+  spins: SpinsTable;
+  spin_coupons: SpinCouponsTable;
+  coin_awards: CoinAwardsTable;
+}
+
 declare module '../../db/schema' {
-  interface DB {
-    spin_wheels: SpinWheelsTable;
-    spin_seeds: SpinSeedsTable;
-    spins: SpinsTable;
-    spin_coupons: SpinCouponsTable;
-    coin_awards: CoinAwardsTable;
-  }
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the whole schema is every area's tables
+  interface DB extends SpinTables {}
 }

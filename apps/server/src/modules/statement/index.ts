@@ -1,10 +1,10 @@
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { defineModule } from '../../platform/module';
-import { slipLinksFor } from './slip-links';
 import { statementHandlers } from './statement-routes';
 import { StatementService } from './statement-service';
-import './tables';
+import { moduleDb } from '../../db/database';
+import type { MoneyReads } from '../../money';
 
 declare module '../../platform/services' {
   interface Services {
@@ -75,15 +75,15 @@ CREATE UNIQUE INDEX slips_transfer_pending ON slips (member_id, transfer_bank, u
   },
   ],
   setup(services) {
-    services.statements = new StatementService(services.database.db, slipLinksFor(services.config));
+    services.statements = new StatementService(moduleDb<MoneyReads>(services.database));
   },
   handlers: statementHandlers,
   // A slip image, at a private link (see SlipLinks): no token needed, a forged or expired link is 404.
-  routes(app, { statements }) {
+  routes(app, services) {
     app.withTypeProvider<ZodTypeProvider>().get('/api/slips/:id/image', { schema: { params: z.object({ id: z.string().min(1).max(64) }), querystring: imageQuery } }, async (request, reply) => {
       const { id } = request.params;
       const { exp, sig } = request.query;
-      const image = await statements.image(id, exp, sig);
+      const image = await services.slipHistory.image(id, exp, sig);
       if (!image) return reply.status(404).send({ message: 'NOT_FOUND' });
       return reply
         .type(image.type)

@@ -1,24 +1,18 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { toBaht } from '@mw/contract/money';
 import type { StatementItem } from '@mw/contract/statement';
-import type { Slip } from '@mw/contract/wallet';
-import type { DB } from '../../db/schema';
-import { AppError, notFound } from '../../lib/errors';
-import type { SlipLinks } from './slip-links';
+import type { MoneyReads } from '../../money';
 
-/** Statement and slip history, newest first, paged (page from 1). */
+/** The member's statement (operations), newest first, paged (page from 1). Slip history is the deposit module's (SlipHistory). */
 export class StatementService {
-  constructor(
-    private readonly db: Kysely<DB>,
-    readonly links: SlipLinks,
-  ) {}
+  constructor(private readonly db: Kysely<MoneyReads>) {}
 
   /** One page of a member's rows of `table`, newest first, and how many there are in all. */
   private async page(memberId: string, page: number, limit: number) {
     const [count, rows] = await Promise.all([
-      this.db.selectFrom('operations').select((eb) => eb.fn.countAll<string>().as('n')).where('member_id', '=', memberId).executeTakeFirstOrThrow(),
+      this.db.selectFrom('operation_view').select((eb) => eb.fn.countAll<string>().as('n')).where('member_id', '=', memberId).executeTakeFirstOrThrow(),
       this.db
-        .selectFrom('operations')
+        .selectFrom('operation_view')
         .selectAll()
         .where('member_id', '=', memberId)
         .orderBy('created_at', 'desc')
@@ -27,7 +21,7 @@ export class StatementService {
         .offset((page - 1) * limit)
         .execute(),
     ]);
-    return { total: Number(count.n), rows: rows as Array<Selectable<DB['operations']>> };
+    return { total: Number(count.n), rows: rows as Array<Selectable<MoneyReads['operation_view']>> };
   }
 
   async statements(memberId: string, page: number, limit: number): Promise<{ total: number; statements: StatementItem[] }> {
@@ -52,7 +46,7 @@ export class StatementService {
   /** The member's latest credited deposit (any channel, manual included), or null: amount in minor units. */
   async lastDeposit(memberId: string): Promise<{ id: string; amount: number; at: Date } | null> {
     const row = await this.db
-      .selectFrom('operations')
+      .selectFrom('operation_view')
       .select(['id', 'amount', 'created_at'])
       .where('member_id', '=', memberId)
       .where('type', '=', 'deposit')
@@ -62,54 +56,5 @@ export class StatementService {
       .limit(1)
       .executeTakeFirst();
     return row ? { id: row.id, amount: Number(row.amount), at: row.created_at } : null;
-  }
-
-  /** The member's slips, newest first; `link` is a fresh private link to the image (see SlipLinks). */
-  async slips(memberId: string, page: number, limit: number): Promise<{ total: number; slips: Slip[] }> {
-    const [count, rows] = await Promise.all([
-      this.db.selectFrom('slips').select((eb) => eb.fn.countAll<string>().as('n')).where('member_id', '=', memberId).executeTakeFirstOrThrow(),
-      this.db
-        .selectFrom('slips')
-        .select(['id', 'created_at', 'amount', 'status', 'note', 'reference', sql<boolean>`image IS NOT NULL`.as('has_image')])
-        .where('member_id', '=', memberId)
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(limit)
-        .offset((page - 1) * limit)
-        .execute(),
-    ]);
-    return {
-      total: Number(count.n),
-      slips: rows.map((r) => ({
-        _id: r.id,
-        createdAt: r.created_at.toISOString(),
-        amount: toBaht(Number(r.amount)),
-        status: r.status,
-        note: r.note,
-        link: r.has_image ? this.links.url(r.id) : '',
-        reference: r.reference,
-      })),
-    };
-  }
-
-  /** A private link to the image of the member's own slip; another member's reference is answered as not found. */
-  async slipUrl(memberId: string, reference: string): Promise<{ url: string }> {
-    const row = await this.db
-      .selectFrom('slips')
-      .select(['id', sql<boolean>`image IS NOT NULL`.as('has_image')])
-      .where('member_id', '=', memberId)
-      .where('reference', '=', reference)
-      .executeTakeFirst();
-    if (!row) throw notFound('NO_DATA');
-    if (!row.has_image) throw new AppError(404, 'UPLOADED_FILE_NOT_EXIST');
-    return { url: this.links.url(row.id) };
-  }
-
-  /** The image behind a link `url` made (null when the link is forged or expired, or the slip has no image). */
-  async image(slipId: string, exp: string, sig: string): Promise<{ bytes: Buffer; type: string } | null> {
-    if (!this.links.verify(slipId, exp, sig)) return null;
-    const row = await this.db.selectFrom('slips').select(['image', 'image_type']).where('id', '=', slipId).executeTakeFirst();
-    if (!row?.image) return null;
-    return { bytes: row.image, type: row.image_type ?? 'application/octet-stream' };
   }
 }

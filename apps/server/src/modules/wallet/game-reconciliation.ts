@@ -2,11 +2,11 @@ import { sql, type Kysely } from 'kysely';
 import type { z } from 'zod';
 import { toBaht } from '@mw/contract/money';
 import type { gameReconciliationSchema, gameReconDaySchema, gameReconItemSchema } from '@mw/contract/operator/deposit';
-import type { DB } from '../../db/schema';
 import { siteDay } from '../../lib/periods';
 import type { ProviderTransfer } from '../../providers/games/game-provider';
 import type { SeamlessWallet } from '../../money';
 import { WALLET_CODE } from '@mw/contract/constants';
+import type { WalletDb } from './tables';
 
 type Report = z.infer<typeof gameReconciliationSchema>;
 type Day = z.infer<typeof gameReconDaySchema>;
@@ -51,7 +51,7 @@ interface Ours {
  */
 export class GameReconciliation {
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly db: Kysely<WalletDb>,
     private readonly reports: GameReports,
     private readonly timeZone: string,
     /** The money core's seamless transactions (the money core owns their table). */
@@ -171,7 +171,7 @@ export class GameReconciliation {
   private async player(code: string, username: string): Promise<{ member_id: string; currency: string } | undefined> {
     return this.db
       .selectFrom('member_games')
-      .innerJoin('members', 'members.id', 'member_games.member_id')
+      .innerJoin('member_view as members', 'members.id', 'member_games.member_id')
       .select(['member_games.member_id', 'members.currency'])
       .where('member_games.game_code', '=', code)
       .where('member_games.username', '=', username)
@@ -187,7 +187,7 @@ export class GameReconciliation {
     const applied = await this.seamless.applied(which);
     if (applied.length === 0) return [];
     const members = await this.db
-      .selectFrom('members')
+      .selectFrom('member_view as members')
       .leftJoin('member_games', 'member_games.member_id', 'members.id')
       .select(['members.id', 'members.currency', 'member_games.game_code', 'member_games.username'])
       .where('members.id', 'in', [...new Set(applied.map((a) => a.memberId))])
@@ -211,8 +211,8 @@ export class GameReconciliation {
   private async ours(which: { from: Date; to: Date } | { ids: string[] }): Promise<Ours[]> {
     if ('ids' in which && which.ids.length === 0) return [];
     let query = this.db
-      .selectFrom('operations')
-      .innerJoin('members', 'members.id', 'operations.member_id')
+      .selectFrom('operation_view as operations')
+      .innerJoin('member_view as members', 'members.id', 'operations.member_id')
       .leftJoin('member_games', (join) =>
         join.onRef('member_games.member_id', '=', 'operations.member_id').on(sql<boolean>`member_games.game_code = CASE WHEN operations.source = ${WALLET_CODE} THEN operations.target ELSE operations.source END`),
       )

@@ -1,13 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { GameAccount, GameLogin } from '@mw/contract/wallet';
 import { toBaht } from '@mw/contract/money';
-import type { DB } from '../../db/schema';
 import { AppError, conflict, notFound } from '../../lib/errors';
 import type { SecretBox } from '../../lib/secret-box';
 import { account, balances, memberCurrency, openGameAccount, type AccountId } from '../../money';
 import { bookGameResult } from '../../money';
 import { CATALOGUE } from '../../providers/games/catalogue';
 import { ProviderError, type GameProvider, type LaunchTarget, type ProviderTransfer } from '../../providers/games/game-provider';
+import type { WalletDb } from './tables';
 
 export interface GameRow {
   code: string;
@@ -44,7 +44,7 @@ export class GameService {
   private readonly usernames = new Map<string, string>();
 
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly db: Kysely<WalletDb>,
     private readonly providers: (code: string) => GameProvider,
     private readonly box: SecretBox,
   ) {}
@@ -78,6 +78,12 @@ export class GameService {
       this.cachedCatalogue = { rows, at: now };
     }
     return this.cachedCatalogue.rows;
+  }
+
+  /** A game's category, active or not (null: no such game). */
+  async category(code: string): Promise<string | null> {
+    const row = await this.db.selectFrom('games').select('category').where('code', '=', code).executeTakeFirst();
+    return row?.category ?? null;
   }
 
   /** A catalogue game by code, or NO_GAME. */

@@ -1,9 +1,7 @@
 import { DEFAULT_WITHDRAW_LIMITS } from '../../lib/withdraw-limits';
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { ConfigError, type Config } from '../../config';
-import type { DB } from '../../db/schema';
 import { defineModule } from '../../platform/module';
 import { payoutOperatorCalls } from '@mw/contract/operator/payout';
 import { depositOperatorCalls } from '@mw/contract/operator/deposit';
@@ -35,6 +33,8 @@ import { TransferService } from './transfer-service';
 import { walletHandlers } from './wallet-routes';
 import { WalletService } from './wallet-service';
 import './tables';
+import type { WalletDb } from './tables';
+import { moduleDb, type Database } from '../../db/database';
 
 declare module '../../platform/services' {
   interface Services {
@@ -91,8 +91,8 @@ export function payoutProviderFor(config: Config): { provider: PayoutProvider | 
 }
 
 /** The payouts' reconciliation over a database without a running server (npm run reconcile). */
-export function payoutReconciliationFor(db: Kysely<DB>, config: Config): PayoutReconciliation {
-  return new PayoutReconciliation(db, payoutProviderFor(config).provider);
+export function payoutReconciliationFor(database: Pick<Database, 'db'>, config: Config): PayoutReconciliation {
+  return new PayoutReconciliation(moduleDb<WalletDb>(database), payoutProviderFor(config).provider);
 }
 
 /** The key of stored game passwords: configured, or generated once and kept in the database. */
@@ -181,7 +181,7 @@ CREATE INDEX withdrawal_payouts_processing ON withdrawal_payouts (updated_at) WH
   ],
   async setup(services) {
     const { config, database, settings, accounts, money } = services;
-    const db = database.db;
+    const db = moduleDb<WalletDb>(database);
     const sandboxGames = config.GAME_PROVIDER === 'sandbox' ? sandboxGamesOf(config) : null;
     if (sandboxGames) await applyStartFaults(sandboxGames, config);
     const providers = new Map<string, GameProvider>();

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import { toBaht } from '@mw/contract/money';
-import type { DB } from '../../db/schema';
 import type { BankPayoutSummary, CompletedWithdrawal, MatchedPayout, PayoutBreach, PayoutReconciliationReport } from '../../lib/payout-report';
 import type { PayoutAnswer, PayoutProvider } from '../../providers/bank/payout';
+import type { WalletDb } from './tables';
 
 export type { BankPayoutSummary, CompletedWithdrawal, MatchedPayout, PayoutBreach, PayoutReconciliationReport } from '../../lib/payout-report';
 
@@ -23,7 +23,7 @@ function summary(p: PayoutAnswer): BankPayoutSummary {
  */
 export class PayoutReconciliation {
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly db: Kysely<WalletDb>,
     private readonly provider: PayoutProvider | null,
   ) {}
 
@@ -35,7 +35,7 @@ export class PayoutReconciliation {
   async detailed(period: { from: Date; to: Date }): Promise<{ report: PayoutReconciliationReport; matched: MatchedPayout[] }> {
     const { from, to } = period;
     const completed = await this.db
-      .selectFrom('operations')
+      .selectFrom('operation_view as operations')
       .leftJoin('withdrawal_payouts', 'withdrawal_payouts.withdrawal_id', 'operations.id')
       .select(['operations.id', 'operations.member_id', 'operations.amount', 'operations.target', 'operations.updated_at', 'withdrawal_payouts.method', 'withdrawal_payouts.currency'])
       .where('operations.type', '=', 'withdraw')
@@ -82,7 +82,7 @@ export class PayoutReconciliation {
       unexplained.length === 0
         ? []
         : await this.db
-            .selectFrom('operations')
+            .selectFrom('operation_view as operations')
             .select(['id', 'status'])
             .where('type', '=', 'withdraw')
             .where('id', 'in', unexplained.map((p) => p.reference))

@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { toBaht } from '@mw/contract/money';
-import type { DB } from '../../db/schema';
 import { AppError, notFound } from '../../lib/errors';
 import { account, memberCurrency, type Currency } from '../../money';
 import { settleOnce } from '../../money';
@@ -10,7 +9,7 @@ import { recordChange } from '../../platform/audit';
 import { PayoutUnavailable, PayoutUnknown, type PayoutAnswer, type PayoutProvider } from '../../providers/bank/payout';
 import type { AccountService } from '../account/account-service';
 import type { ApprovalService, AwaitingApproval } from '../approval/approval-service';
-import type { WithdrawalPayoutsTable } from './tables';
+import type { WithdrawalPayoutsTable, WalletDb } from './tables';
 
 type PayoutRow = Selectable<WithdrawalPayoutsTable>;
 
@@ -62,7 +61,7 @@ interface Withdrawal {
  */
 export class PayoutService {
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly db: Kysely<WalletDb>,
     private readonly accounts: AccountService,
     private readonly approvals: ApprovalService,
     /** null: PAYOUT_PROVIDER=manual (no payout API). */
@@ -81,7 +80,7 @@ export class PayoutService {
   }
 
   private async withdrawal(id: string): Promise<Withdrawal | null> {
-    const op = await this.db.selectFrom('operations').select(['id', 'member_id', 'status', 'amount', 'target', 'note']).where('id', '=', id).where('type', '=', 'withdraw').executeTakeFirst();
+    const op = await this.db.selectFrom('operation_view as operations').select(['id', 'member_id', 'status', 'amount', 'target', 'note']).where('id', '=', id).where('type', '=', 'withdraw').executeTakeFirst();
     return op ? { id: op.id, memberId: op.member_id, status: op.status, amount: Number(op.amount), target: op.target, note: op.note } : null;
   }
 
@@ -194,7 +193,7 @@ export class PayoutService {
       .columns(['withdrawal_id', 'member_id', 'method', 'state', 'provider', 'amount', 'currency', 'bank_code', 'account_no', 'account_name', 'failure', 'reason', 'by_operator'])
       .expression(
         this.db
-          .selectFrom('operations')
+          .selectFrom('operation_view as operations')
           .select([
             'id',
             'member_id',

@@ -1,5 +1,7 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { DefaultTimestamp } from '../../db/schema';
+import type { AccountReads } from '../account';
+import type { MoneyReads } from '../../money';
 
 /** Game catalogue (operators edit it here). */
 export interface GamesTable {
@@ -26,11 +28,19 @@ export interface MemberGamesTable {
   updated_at: DefaultTimestamp;
 }
 
+/** The tables this area owns: its query builder (`moduleDb`) sees these and no other area's. */
+export interface WalletTables {
+  games: GamesTable;
+  member_games: MemberGamesTable;
+  withdrawal_payouts: WithdrawalPayoutsTable;
+}
+
+/** What this module's query builder sees: its tables and the read models (views) of the areas below it. */
+export type WalletDb = WalletTables & AccountReads & MoneyReads;
+
 declare module '../../db/schema' {
-  interface DB {
-    games: GamesTable;
-    member_games: MemberGamesTable;
-  }
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the whole schema is every area's tables
+  interface DB extends WalletTables {}
 }
 
 /**
@@ -66,8 +76,3 @@ export interface WithdrawalPayoutsTable {
   settled_at: Date | null;
 }
 
-declare module '../../db/schema' {
-  interface DB {
-    withdrawal_payouts: WithdrawalPayoutsTable;
-  }
-}

@@ -3,7 +3,6 @@ import { WALLET_CODE } from '@mw/contract/constants';
 import { MIN_TRANSFER } from '@mw/contract/currency-figures';
 import { toBaht } from '@mw/contract/money';
 import type { MoneyResult } from '@mw/contract/wallet';
-import type { DB } from '../../db/schema';
 import { AppError, badRequest } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { answerFrom, answerOf } from '../../money';
@@ -14,6 +13,7 @@ import { account, InsufficientFunds, ledgerCurrency, type Currency } from '../..
 import { settleTransfer, TransferPostings, type OperationRow } from '../../money';
 import { ProviderError } from '../../providers/games/game-provider';
 import type { GameService } from './game-service';
+import type { WalletDb } from './tables';
 
 interface GameLogin {
   code: string;
@@ -34,7 +34,7 @@ export class TransferService {
   private readonly postings: TransferPostings;
 
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly db: Kysely<WalletDb>,
     private readonly games: GameService,
     private readonly money: MoneyCore,
     private readonly minimums: Record<Currency, number> = DEFAULT_TRANSFER_MINIMUMS,
@@ -48,7 +48,7 @@ export class TransferService {
   }
 
   private async currencyOf(memberId: string): Promise<Currency> {
-    const row = await this.db.selectFrom('members').select('currency').where('id', '=', memberId).executeTakeFirst();
+    const row = await this.db.selectFrom('member_view as members').select('currency').where('id', '=', memberId).executeTakeFirst();
     return ledgerCurrency(row?.currency ?? 'BAHT');
   }
 
@@ -150,7 +150,7 @@ export class TransferService {
    */
   async reconcile(graceMs: number): Promise<number> {
     const pending = await this.db
-      .selectFrom('operations')
+      .selectFrom('operation_view as operations')
       .select(['id', 'member_id', 'type', 'status', 'source', 'target', 'amount', 'note'])
       .where('status', '=', 'PENDING')
       .where('type', '=', 'transfer')

@@ -2,7 +2,6 @@ import type { Kysely } from 'kysely';
 import { WALLET_CODE } from '@mw/contract/constants';
 import { toBaht } from '@mw/contract/money';
 import type { MoneyResult, WalletResponse } from '@mw/contract/wallet';
-import type { DB } from '../../db/schema';
 import { AppError, badRequest, forbidden } from '../../lib/errors';
 import { withdrawLimitsOf } from '../../lib/withdraw-limits';
 import { newId } from '../../lib/ids';
@@ -16,6 +15,7 @@ import type { AccountService } from '../account/account-service';
 import type { SettingsService } from '../settings/settings-service';
 import type { GameService } from './game-service';
 import type { TransferService } from './transfer-service';
+import type { WalletDb } from './tables';
 
 /** The parts of transferAll to WALLET and of withdrawAll: which game balances come home, fixed at the first execution. */
 interface CollectPlan {
@@ -32,7 +32,7 @@ const MAX_TOP_UP: Record<Currency, number> = { THB: 10_000_000, LAK: 1_000_000_0
  */
 export class WalletService {
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly db: Kysely<WalletDb>,
     private readonly accounts: AccountService,
     private readonly games: GameService,
     private readonly transfers: TransferService,
@@ -199,7 +199,7 @@ export class WalletService {
     return last;
   }
 
-  private async record(op: OperationRow, idem: Idem | null, postings: Array<{ account: string; amount: number }>, kind: PostingKind, db: Kysely<DB> = this.db): Promise<MoneyResult> {
+  private async record(op: OperationRow, idem: Idem | null, postings: Array<{ account: string; amount: number }>, kind: PostingKind, db: Kysely<WalletDb> = this.db): Promise<MoneyResult> {
     let after;
     try {
       const creditedAt = op.type === 'deposit' ? new Date(this.money.now()) : null;
@@ -237,8 +237,8 @@ export class WalletService {
     }>;
   }> {
     let query = this.db
-      .selectFrom('operations')
-      .innerJoin('members', 'members.id', 'operations.member_id')
+      .selectFrom('operation_view as operations')
+      .innerJoin('member_view as members', 'members.id', 'operations.member_id')
       .leftJoin('withdrawal_payouts', 'withdrawal_payouts.withdrawal_id', 'operations.id')
       .where('operations.type', '=', 'withdraw');
     if (input.status) query = query.where('operations.status', '=', input.status);

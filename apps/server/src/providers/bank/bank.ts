@@ -1,4 +1,4 @@
-import type { Currency } from '../../money';
+import type { Currency } from '../../lib/currency';
 
 /** A transfer as the bank knows it: what a slip carries and what the bank feed reports. */
 export interface BankTransfer {
@@ -50,4 +50,12 @@ export interface Bank {
    * list (none connected) leaves it out: its credits are reported as not verifiable.
    */
   transfers?(from: Date, to: Date): Promise<BankTransfer[]>;
+}
+
+/** A bank that could not answer a look-up: its captcha wall, or any other failure. */
+export class BankLookupError extends Error {
+  constructor(readonly kind: 'captcha' | 'error') {
+    super(`bank look-up failed: ${kind}`);
+    this.name = 'BankLookupError';
+  }
 }

@@ -1,6 +1,6 @@
 import { Breaker } from '../../platform/breaker';
 import { signedPost } from '../signed-post';
-import { BankLookupError } from '../slips/verifier';
+import { BankLookupError } from './bank';
 import type { Bank, BankTransfer } from './bank';
 
 export interface HttpBankOptions {

@@ -1,5 +1,5 @@
 import { PAYOUT_FAILURE_CODES } from '@mw/contract/operator/payout';
-import type { Currency } from '../../money';
+import type { Currency } from '../../lib/currency';
 
 /**
  * Why a bank refused or failed an outgoing transfer, as the member's statement names it

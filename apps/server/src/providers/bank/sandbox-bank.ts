@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { sandboxControl } from '../sandbox-control';
-import type { Currency } from '../../money';
-import { BANK_SLIP_CODES, buildSlipPayload } from '../payments/emvco';
-import { renderSlipImage } from '../slips/slip-image';
+import type { Currency } from '../../lib/currency';
+import { BANK_SLIP_CODES, buildSlipPayload } from '../../lib/emvco';
+import { renderSlipImage } from '../../lib/slip-image';
 import type { BankTransfer } from './bank';
 import { HttpBank, transferOf } from './http-bank';
 

@@ -1,4 +1,4 @@
-import type { Currency } from '../../money';
+import type { Currency } from '../../lib/currency';
 
 /** QR payment providers of spec sections 2, 5, 9. KBANK is the bank's own QR (its SMS mode). */
 export const QR_PROVIDERS = ['WW', 'PAYTIMZ', 'PAYONEX', 'ZPAY', 'KBANK'] as const;

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { Breaker } from '../../platform/breaker';
-import { EmvcoError, parseThaiQr } from './emvco';
+import { EmvcoError, parseThaiQr } from '../../lib/emvco';
 import { GatewayError, QR_PROVIDERS, PAYMENT_ID, type GatewayPaymentRecord, type OrderState, type PaymentGateway, type QrOrder, type QrProvider } from './gateway';
 
 export interface HttpGatewayOptions {

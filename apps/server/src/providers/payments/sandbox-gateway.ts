@@ -1,6 +1,6 @@
 import { AppError } from '../../lib/errors';
 import { sandboxControl } from '../sandbox-control';
-import type { Currency } from '../../money';
+import type { Currency } from '../../lib/currency';
 import type { QrProvider } from './gateway';
 import { HttpGateway } from './http-gateway';
 

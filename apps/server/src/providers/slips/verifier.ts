@@ -1,5 +1,5 @@
-import { EmvcoError, parseSlipPayload, SLIP_BANK_CODES } from '../payments/emvco';
-import { BANK_CODE, isTransRef, type Bank, type BankTransfer } from '../bank/bank';
+import { EmvcoError, parseSlipPayload, SLIP_BANK_CODES } from '../../lib/emvco';
+import { BANK_CODE, BankLookupError, isTransRef, type Bank, type BankTransfer } from '../bank/bank';
 import { readSlipQr } from './qr-reader';
 
 /** What reading a slip and asking the bank found (the business checks come after: see the slip service). */
@@ -7,14 +7,6 @@ export type SlipVerdict =
   | { ok: true; sendingBank: string; transRef: string; transfer: BankTransfer }
   | { ok: false; reason: 'CANNOT_READ_CROPPED_IMAGE' | 'INVALID_SLIP'; sendingBank?: undefined; transRef?: undefined }
   | { ok: false; reason: 'UNSTABLE_REFNO_ON_SLIP' | 'TRIPPLE_WRONG_CAPTCHA' | 'UNKNOW_ERROR'; sendingBank: string; transRef: string };
-
-/** A bank that could not answer a look-up: its captcha wall, or any other failure. */
-export class BankLookupError extends Error {
-  constructor(readonly kind: 'captcha' | 'error') {
-    super(`bank look-up failed: ${kind}`);
-    this.name = 'BankLookupError';
-  }
-}
 
 /**
  * Verifies a slip image: finds and decodes its slip-verify QR (spec reason

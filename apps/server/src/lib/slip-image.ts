@@ -7,7 +7,7 @@
 // still has its layout and its QR. Thai script needs a Thai font (none on the reference machine),
 // else pango draws placeholder boxes for it. Every slip says it is a sandbox slip.
 import sharp from 'sharp';
-import { qrMatrix, qrPathData } from '../payments/qr-svg';
+import { qrMatrix, qrPathData } from './qr-svg';
 
 /** What a slip shows. */
 export interface SlipImageInput {

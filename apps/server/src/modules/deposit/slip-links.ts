@@ -27,7 +27,7 @@ const slipLinkEnv = z.object({
 
 const made = new WeakMap<Config, SlipLinks>();
 
-/** The one SlipLinks of a server (the statement module reads links, the deposit module hands them out). */
+/** The one SlipLinks of a server (slip history and the deposit flows hand them out). */
 export function slipLinksFor(config: Config): SlipLinks {
   let links = made.get(config);
   if (!links) {
