@@ -1,7 +1,11 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { account, balances, checkInvariants, InsufficientFunds, LedgerError, openMemberAccounts, post, POSTING_KINDS } from '../src/money/ledger';
+import { account, balances, checkInvariants, InsufficientFunds, LedgerError, openMemberAccounts, post } from '../src/money/ledger';
+import { CORE_CODES, declaredCodes, transferCode } from '../src/money/codes';
+
+/** A code declared the way a new module declares one: no money migration brings it. */
+const TEST_CODE = transferCode('ledger-test', 'ledger_test_prize', 'A prize of the ledger test');
 import { DEMO_MEMBER } from '../src/modules/demo';
 import { dbKinds, startApp, type TestApp } from './helpers';
 
@@ -133,12 +137,17 @@ describe('ledger transaction kinds', () => {
     await t?.close();
   });
 
-  it('the database allows exactly the code\'s kinds (a new kind needs a migration that widens the check)', async () => {
-    const row = await sql<{ def: string }>`
-      SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conname = 'ledger_transactions_kind'`.execute(t.services.database.db);
-    const def = row.rows[0]?.def ?? '';
-    const allowed = [...def.matchAll(/'(\w+)'::text/g)].map((m) => m[1]).sort();
-    expect(allowed).toEqual([...POSTING_KINDS].sort());
-    await expect(sql`INSERT INTO ledger_transactions (operation_id, kind) VALUES ('x', 'free_money')`.execute(t.services.database.db)).rejects.toThrow(/ledger_transactions_kind/);
+  it('a transaction\'s kind is a declared transfer code: the core\'s, a module\'s (written at start, no migration), never an unknown one', async () => {
+    const db = t.services.database.db;
+    const rows = await db.selectFrom('transfer_codes').select(['code', 'owner']).execute();
+    const owners = new Map(rows.map((r) => [r.code, r.owner]));
+    for (const code of CORE_CODES) expect(owners.get(code)).toBe('money');
+    expect(declaredCodes().map((c) => c.code)).toEqual(expect.arrayContaining(['bonus', 'refund', 'invite', 'spin_prize', TEST_CODE]));
+    for (const declared of declaredCodes()) expect(owners.get(declared.code)).toBe(declared.owner);
+    await sql`INSERT INTO ledger_transactions (operation_id, kind) VALUES (NULL, ${TEST_CODE})`.execute(db);
+    await expect(sql`INSERT INTO ledger_transactions (operation_id, kind) VALUES ('x', 'free_money')`.execute(db)).rejects.toThrow(/ledger_transactions_kind/);
+    expect(() => transferCode('someone-else', 'bonus', 'x')).toThrow(/declared by bonus and someone-else/);
+    expect(() => transferCode('x', 'deposit', 'x')).toThrow(/money core/);
+    expect(() => transferCode('x', 'Free Money', 'x')).toThrow(/lower case/);
   });
 });

@@ -207,7 +207,7 @@ describe.each(dbKinds)('the money core on %s', (kind) => {
         return seen;
       },
     };
-    const games = new GameService(sameConnection<WalletDb>(db), () => slow, new SecretBox(Buffer.from(key, 'base64')));
+    const games = new GameService(sameConnection<WalletDb>(db), () => slow, new SecretBox(Buffer.from(key, 'base64')), t.services.money);
     const transfers = new TransferService(sameConnection<WalletDb>(db), games, t.services.money);
     const username = (await games.memberGame(id, 'PG')).username;
     const out = transfers.transfer(id, 'PG', 'WALLET', 50_000, null).catch((error: unknown) => error);

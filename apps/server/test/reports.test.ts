@@ -1,4 +1,9 @@
 import { inflateRawSync } from 'node:zlib';
+import type { DomainCode } from '../src/money/codes';
+import { BONUS_CODE } from '../src/modules/bonus/bonus-service';
+import { INVITE_CODE } from '../src/modules/invite/invite-service';
+import { REFUND_CODE } from '../src/modules/refund/refund-service';
+import { SPIN_PRIZE_CODE } from '../src/modules/spin/spin-service';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkInvariants } from '../src/money/ledger';
@@ -190,13 +195,13 @@ describe.each(dbKinds)('reports on %s', (kind) => {
     expect((await call(t.app, 'POST', `/api/operator/withdrawals/${w300?.id}/approve`, { headers: operator })).body).toMatchObject({ payout: 'paid' });
     expect((await call(t.app, 'POST', `/api/operator/withdrawals/${w100?.id}/reject`, { headers: operator, body: { note: 'no' } })).status).toBe(200);
     // promotions paid by the money core under each kind's key: bonus ฿50 (less ฿0), promotion code ฿20, wheel ฿5, invite ฿12.34, refund ฿7.66
-    const credit = (daysAgo: number, source: string, kind: 'bonus' | 'spin_prize' | 'invite' | 'refund', memberId: string, amount: number) =>
+    const credit = (daysAgo: number, source: string, kind: DomainCode, memberId: string, amount: number) =>
       onDay(daysAgo, () => t.services.money.credits.credit({ source, ref: key(), memberId, amount, currency: 'THB', kind, from: source.toUpperCase(), note: null }));
-    await credit(DAYS.bonus, 'bonus', 'bonus', a.id, 50_00);
-    await credit(DAYS.promotion, 'promotion', 'bonus', b.id, 20_00);
-    await credit(DAYS.wheel, 'spin', 'spin_prize', c.id, 5_00);
-    await credit(DAYS.invite, 'invite', 'invite', a.id, 12_34);
-    await credit(DAYS.refund, 'refund', 'refund', b.id, 7_66);
+    await credit(DAYS.bonus, 'bonus', BONUS_CODE, a.id, 50_00);
+    await credit(DAYS.promotion, 'promotion', BONUS_CODE, b.id, 20_00);
+    await credit(DAYS.wheel, 'spin', SPIN_PRIZE_CODE, c.id, 5_00);
+    await credit(DAYS.invite, 'invite', INVITE_CODE, a.id, 12_34);
+    await credit(DAYS.refund, 'refund', REFUND_CODE, b.id, 7_66);
     // rounds at two providers on days of the month (seamless rounds are recorded where imported rounds are)
     // A is tagged vip (the tag filter's test).
     expect((await call(t.app, 'PUT', `/api/operator/members/${a.id}/tags`, { headers: operator, body: { tags: ['vip'] } })).status).toBe(200);

@@ -12,6 +12,9 @@ import { MoneyPolicies } from './policies';
 import { Positions } from './positions';
 import { MoneyReports } from './reports';
 import { SeamlessWallet } from './seamless';
+import { openGameAccount, openMemberAccounts, type Currency, type Posting, type PostInput } from './ledger';
+import { bookGameResult, recordWithMoney, settleOnce, settleTransfer, TransferPostings, type NewOperation, type OperationRow, type Settled } from './operations';
+import type { OperationStatus } from './tables';
 
 /** Refusals that are answers of the call itself (stored under the key); others are not definite. */
 function isDefiniteRefusal(error: unknown): error is AppError {
@@ -57,6 +60,8 @@ export class MoneyCore {
   readonly balances: BalanceFeed;
   /** An aggregator's seamless-wallet transactions, each once (seamless.ts). */
   readonly seamless: SeamlessWallet;
+  /** Wallet ↔ game transfers, started and settled in group-committed batches (operations.ts). */
+  readonly transfers: TransferPostings;
   /** The route layer's keys, claimed and answered in group-committed batches. */
   private readonly keys: KeyBook;
 
@@ -74,6 +79,41 @@ export class MoneyCore {
     this.balances = new BalanceFeed(db);
     this.seamless = new SeamlessWallet(db);
     this.keys = new KeyBook(db, claimStaleMs);
+    this.transfers = new TransferPostings(db);
+  }
+
+  // The one door: a domain module moves money and opens ledger accounts only through these
+  // methods and the services above (money/index.ts exports nothing that writes the ledger).
+  // Each takes the caller's connection (its transaction, or its query builder) as a `Connection`.
+
+  /** Opens a member's wallet, in-flight and withdrawal-hold accounts in the member's currency (idempotent; the member row may be in the same transaction). */
+  openMember(connection: Connection, memberId: string): Promise<void> {
+    return openMemberAccounts(connection, memberId);
+  }
+
+  /** Opens a member's account at a game and the game's provider account (idempotent); answers the member's ledger currency. */
+  openGame(connection: Connection, memberId: string, code: string): Promise<Currency> {
+    return openGameAccount(connection, memberId, code);
+  }
+
+  /** Records an operation and its money in one statement, under its key when it has one; null when the key had recorded it already. */
+  record(connection: Connection, op: NewOperation, idem: Idem | null, postings: Posting[], kind: PostInput['kind']): Promise<Map<string, number> | null> {
+    return recordWithMoney(connection, op, idem, postings, kind);
+  }
+
+  /** Books a game's result (the provider's live balance against the ledger's copy, read at `seen`); null when it did not book. */
+  bookGame(connection: Connection, memberId: string, code: string, seen: { version: number; currency: Currency }, delta: number): Promise<Map<string, number> | null> {
+    return bookGameResult(connection, memberId, code, seen, delta);
+  }
+
+  /** Ends a PENDING operation once, with its money (a compare-and-set); null when it had already ended. */
+  settle(connection: Connection, operationId: string, status: Exclude<OperationStatus, 'PENDING'>, note: string | null, input: PostInput): Promise<Map<string, number> | null> {
+    return settleOnce(connection, operationId, status, note, input);
+  }
+
+  /** Ends a pending transfer by what the provider says happened, outside the batches (the reconciler's path). */
+  settleTransfer(connection: Connection, op: OperationRow, outcome: 'applied' | 'absent'): Promise<Settled> {
+    return settleTransfer(connection, op, outcome);
   }
 
   /** Holds the member's deposit decisions (credit or hold) until `trx` ends: a change of the member's deposit rules made under it applies to every later decision. */

@@ -8,6 +8,7 @@ import { newId } from '../lib/ids';
 import { isDuplicateKey, KeyTaken, type Idem } from './idempotency';
 import { account, memberCurrency, openMemberAccounts, runPosting, runPostingBatch, type Currency, type PostingKind } from './ledger';
 import type { DepositRules, MoneyPolicies } from './policies';
+import type { DomainCode } from './codes';
 
 /** Money an outside system says arrived for a member. */
 export interface ExternalCredit {
@@ -25,7 +26,7 @@ export interface ExternalCredit {
    * account); spin_prize / bonus / refund / invite: a promotion paid by us (a `bonus` operation,
    * from the system bonus account).
    */
-  kind: Extract<PostingKind, 'deposit' | 'adjustment' | 'spin_prize' | 'bonus' | 'refund' | 'invite'>;
+  kind: Extract<PostingKind, 'deposit' | 'adjustment'> | DomainCode;
   /** What the statement shows as "from": the channel (`WW`, `KBANK`, `MANUAL`). */
   from: string;
   note?: string | null;

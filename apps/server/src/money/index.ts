@@ -10,11 +10,12 @@ export { creditOf, creditedBy, creditedKeys, creditedSince, depositCredits, mone
 export type { RecordedCredit } from './credits';
 export { KeyTaken, derive, idempotencyOf, isDuplicateKey } from './idempotency';
 export type { Idem } from './idempotency';
-export { BASE_CURRENCY, CURRENCIES, InsufficientFunds, LedgerError, account, balances, checkInvariants, ledgerCurrency, ledgerCurrencySql, ledgerCurrencySqlText, memberCurrency, openGameAccount, openMemberAccounts } from './ledger';
+export { BASE_CURRENCY, CURRENCIES, InsufficientFunds, LedgerError, account, balances, checkInvariants, ledgerCurrency, ledgerCurrencySql, ledgerCurrencySqlText, memberCurrency } from './ledger';
 export type { AccountId, Currency, PostingKind } from './ledger';
+export { CORE_CODES, transferCode } from './codes';
+export type { DomainCode } from './codes';
 export type { LedgerReports } from './ledger-reports';
 export { moneyModule } from './module';
-export { TransferPostings, bookGameResult, recordWithMoney, settleOnce, settleTransfer } from './operations';
 export type { OperationRow } from './operations';
 export type { DepositRules, IncomingRefusal, MoneyIncoming, MoneyLeaving } from './policies';
 export type { MemberPosition } from './positions';

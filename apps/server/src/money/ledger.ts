@@ -1,6 +1,7 @@
 import { sameConnection, type Connection } from '../db/database';
 import type { MoneyDb } from './tables';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { PostingKind } from './codes';
 import type { Currency, Unit } from './tables';
 import './tables';
 
@@ -53,34 +54,8 @@ export interface Posting {
   amount: number;
 }
 
-/**
- * What a ledger transaction records: a closed vocabulary, one kind per way money moves. The
- * database holds the same list as a CHECK on ledger_transactions.kind (money/migrations.ts; a
- * test compares the two, so a new kind comes with a migration that widens the check).
- */
-export const POSTING_KINDS = [
-  'deposit',
-  'withdraw_hold',
-  'withdraw_complete',
-  'withdraw_reject',
-  'transfer_start',
-  'transfer_complete',
-  'transfer_reverse',
-  'game_result',
-  'bonus',
-  'refund',
-  'invite',
-  'spin_prize',
-  'adjustment',
-  'coin_earn',
-  'coin_grant',
-  'coin_spend',
-  'coin_opening',
-  'seamless_bet',
-  'seamless_win',
-  'seamless_rollback',
-] as const;
-export type PostingKind = (typeof POSTING_KINDS)[number];
+/** A ledger transaction's kind: a transfer code (codes.ts), the core's or one a module declared. */
+export type { PostingKind } from './codes';
 
 export interface PostInput {
   kind: PostingKind;

@@ -215,4 +215,42 @@ BEGIN
 END $$;
 CREATE TRIGGER operation_view_read_only INSTEAD OF INSERT OR UPDATE OR DELETE ON operation_view FOR EACH ROW EXECUTE FUNCTION refuse_read_model_write();`,
   },
+  {
+    // Transfer codes as data (issue 35): a ledger transaction's kind is a foreign key into this
+    // table instead of a CHECK listing every kind, so a module's new code needs no money
+    // migration. The core's codes are written here; a module's are written at start from its
+    // declaration (codes.ts `transferCode`); the four domain codes the ledger already holds are
+    // written here too, so the key holds for every transaction already written.
+    id: 'money/010_transfer_codes',
+    sql: `
+CREATE TABLE transfer_codes (
+  code text PRIMARY KEY CHECK (code ~ '^[a-z][a-z0-9_]{1,39}$'),
+  owner text NOT NULL,
+  description text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+INSERT INTO transfer_codes (code, owner, description) VALUES
+  ('deposit', 'money', 'Money credited to a wallet (a deposit, a manual or a held deposit released)'),
+  ('withdraw_hold', 'money', 'A withdrawal''s money held from the wallet'),
+  ('withdraw_complete', 'money', 'A held withdrawal paid out'),
+  ('withdraw_reject', 'money', 'A held withdrawal returned to the wallet'),
+  ('transfer_start', 'money', 'A wallet-game transfer''s money put in flight'),
+  ('transfer_complete', 'money', 'A transfer in flight landed'),
+  ('transfer_reverse', 'money', 'A transfer in flight returned'),
+  ('game_result', 'money', 'A game''s result booked from the provider''s balance'),
+  ('adjustment', 'money', 'An operator''s adjustment'),
+  ('coin_earn', 'money', 'Wheel coins earned'),
+  ('coin_grant', 'money', 'Wheel coins granted'),
+  ('coin_spend', 'money', 'Wheel coins spent'),
+  ('coin_opening', 'money', 'Wheel coins carried onto the ledger'),
+  ('seamless_bet', 'money', 'A seamless game''s bet'),
+  ('seamless_win', 'money', 'A seamless game''s win'),
+  ('seamless_rollback', 'money', 'A seamless game''s bet rolled back'),
+  ('bonus', 'bonus', 'A bonus or promotion paid into the wallet, or taken back at its end'),
+  ('refund', 'refund', 'A refund of losses paid into the wallet'),
+  ('invite', 'invite', 'An invite earning paid into the wallet'),
+  ('spin_prize', 'spin', 'A wheel prize paid into the wallet');
+ALTER TABLE ledger_transactions DROP CONSTRAINT ledger_transactions_kind;
+ALTER TABLE ledger_transactions ADD CONSTRAINT ledger_transactions_kind FOREIGN KEY (kind) REFERENCES transfer_codes (code);`,
+  },
 ];

@@ -6,6 +6,7 @@ import { defineModule } from '../platform/module';
 import { SandboxClock } from '../platform/clock';
 import { operatorGuard } from '../platform/operator';
 import { MoneyCore } from './core';
+import { declaredCodes } from './codes';
 import { checkInvariants } from './ledger';
 import { moneyMigrations } from './migrations';
 
@@ -29,6 +30,13 @@ export const moneyModule = defineModule({
     services.clock = new SandboxClock();
     const clock = services.clock;
     services.money = new MoneyCore(moduleDb<MoneyDb>(services.database), services.config.IDEMPOTENCY_CLAIM_STALE_MS, () => clock.now());
+  },
+  // Writes every transfer code a module declared (codes.ts) before any of them posts: a
+  // ledger transaction's kind is a foreign key into transfer_codes. Only what is missing.
+  async seed({ database }) {
+    const codes = declaredCodes();
+    if (codes.length === 0) return;
+    await moduleDb<MoneyDb>(database).insertInto('transfer_codes').values(codes).onConflict((oc) => oc.column('code').doNothing()).execute();
   },
   routes(app, { config, database }) {
     contractRoute(app, ledgerOperatorCalls.ledgerCheck, { preHandler: operatorGuard(config) }, async () => checkInvariants(moduleDb<MoneyDb>(database)));

@@ -5,6 +5,7 @@ import { WALLET_CODE } from '@mw/contract/constants';
 import { newId } from '../lib/ids';
 import { account, inTransaction, runPosting, type Currency } from './ledger';
 import type { Unit } from './tables';
+import type { DomainCode } from './codes';
 
 /**
  * A member's whole position as the ledger holds it: the wallet, money in flight to or from a
@@ -34,6 +35,8 @@ export interface PromotionEnd {
   /** Minor units taken back from the wallet to the promotion account of the currency (0: none). */
   takeBack: number;
   note: string;
+  /** The transfer code the take-back is recorded under (the promotion module's own). */
+  code: DomainCode;
 }
 
 /** The accounts read are money (wallet, in flight, games), never coins: their unit is the member's currency. */
@@ -137,7 +140,7 @@ export class Positions {
     }
     await runPosting(
       trx,
-      { kind: 'bonus', operationId: id, postings: [{ account: account.wallet(end.memberId), amount: -end.takeBack }, { account: account.bonus(end.currency), amount: end.takeBack }] },
+      { kind: end.code, operationId: id, postings: [{ account: account.wallet(end.memberId), amount: -end.takeBack }, { account: account.bonus(end.currency), amount: end.takeBack }] },
       {
         before: [
           sql`op AS (

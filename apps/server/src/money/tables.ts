@@ -85,6 +85,14 @@ export interface ExternalCreditsTable {
 }
 
 /** The tables this area owns: its query builder (`moduleDb`) sees these and no other area's. */
+/** The transfer codes a ledger transaction's kind may name (money/010; codes.ts). */
+export interface TransferCodesTable {
+  code: string;
+  owner: string;
+  description: string;
+  created_at: DefaultTimestamp;
+}
+
 export interface MoneyTables {
   ledger_accounts: LedgerAccountsTable;
   ledger_transactions: LedgerTransactionsTable;
@@ -92,6 +100,7 @@ export interface MoneyTables {
   operations: OperationsTable;
   idempotency_keys: IdempotencyKeysTable;
   external_credits: ExternalCreditsTable;
+  transfer_codes: TransferCodesTable;
 }
 
 declare module '../db/schema' {

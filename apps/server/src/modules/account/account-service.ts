@@ -12,7 +12,7 @@ import {
   checkProfileName,
   normaliseAccountName,
 } from '@mw/contract/rules';
-import { openMemberAccounts } from '../../money';
+import type { MoneyCore } from '../../money';
 import { coinBalance } from '../../money';
 import { AppError, badRequest, conflict, forbidden, tooMany, uniqueViolation } from '../../lib/errors';
 import { ruleError } from '../../lib/rule-error';
@@ -25,6 +25,8 @@ import type { SessionService } from './session-service';
 import type { AccountDb } from './tables';
 
 export interface AccountOptions {
+  /** The money core (set up after accounts: read when a member is created): a new member's ledger accounts open through it. */
+  money: () => Pick<MoneyCore, 'openMember'>;
   laosMode: boolean;
   /** The minimum age at registration (MIN_AGE, 20). */
   minAge?: number;
@@ -227,7 +229,7 @@ export class AccountService {
         .onConflict((oc) => oc.doNothing())
         .execute();
     }
-    await openMemberAccounts(this.db, member.id);
+    await this.options.money().openMember(this.db, member.id);
   }
 
   /**
@@ -322,7 +324,7 @@ export class AccountService {
             birth_date: clean.birthDate,
           })
           .execute();
-        await openMemberAccounts(trx, id);
+        await this.options.money().openMember(trx, id);
         // The code this client verified for this phone is used up here, or nothing is written.
         // (After the insert: a double submit waits on the phone's unique key and answers EXISTING_USER.)
         if (otpRequired && !(await this.otp.consumeRegistration(trx, input.otpToken, clean.username))) throw forbidden('UNVERIFIED_OTP');

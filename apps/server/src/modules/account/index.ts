@@ -110,6 +110,7 @@ CREATE TRIGGER member_view_read_only INSTEAD OF INSERT OR UPDATE OR DELETE ON me
     services.sessions = new SessionService(moduleDb<AccountDb>(database), config.SESSION_TTL_HOURS, config.SESSION_CACHE_MS);
     if (config.REDIS_URL) await services.sessions.connect(config.REDIS_URL);
     services.accounts = new AccountService(moduleDb<AccountDb>(database), passwords, services.sessions, services.otp, services.settings, limiter, {
+      money: () => services.money,
       laosMode: config.LAOS_MODE,
       minAge: config.MIN_AGE,
       birthDateRequired: config.BIRTH_DATE_REQUIRED,

@@ -9,7 +9,7 @@ import { bonusText } from './bonus-text';
 import { AppError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { MoneyCore } from '../../money';
-import { account, balances, memberCurrency, type Currency } from '../../money';
+import { account, balances, memberCurrency, transferCode, type Currency } from '../../money';
 import { sameConnection } from '../../db/database';
 import type { MemberPosition } from '../../money';
 import { BASE_CURRENCY } from '../../money';
@@ -22,6 +22,9 @@ import type { BonusCurrencyAmounts, BonusesTable, BonusReceiptsTable, ReceiptOri
 type Bonus = Selectable<BonusesTable>;
 type Receipt = Selectable<BonusReceiptsTable>;
 
+
+/** The transfer code of bonuses and promotions paid, and of their take-back at a condition's end. */
+export const BONUS_CODE = transferCode('bonus', 'bonus', 'A bonus or promotion paid into the wallet, or taken back at its end');
 /** A bonus's amounts in a currency, or null when it is not offered in that currency. */
 export function bonusAmountsIn(bonus: Pick<Bonus, 'amounts'>, currency: Currency): BonusCurrencyAmounts | null {
   return bonus.amounts[currency] ?? null;
@@ -303,7 +306,7 @@ export class BonusService {
   /** Credits a receipt's bonus in the member's currency (once: the credit's key is the receipt). */
   async grant(receiptId: string, memberId: string, amount: number, code: string): Promise<void> {
     const currency = await memberCurrency(this.db, memberId);
-    await this.money.credits.credit({ source: BONUS_SOURCE, ref: receiptId, memberId, amount, currency, kind: 'bonus', from: code, note: null, tag: { hook: 'bonus_granted', id: receiptId } });
+    await this.money.credits.credit({ source: BONUS_SOURCE, ref: receiptId, memberId, amount, currency, kind: BONUS_CODE, from: code, note: null, tag: { hook: 'bonus_granted', id: receiptId } });
   }
 
   /**
@@ -372,7 +375,7 @@ export class BonusService {
     const currency = await memberCurrency(this.db, receipt.member_id);
     return this.db.transaction().execute(async (trx) => {
       if (!(await this.close(trx, receipt, status))) return false;
-      await this.money.positions.end(trx, { memberId: receipt.member_id, currency, source: receipt.bonus_code, status, amount: Number(receipt.bonus_amount), takeBack: 0, note });
+      await this.money.positions.end(trx, { memberId: receipt.member_id, currency, source: receipt.bonus_code, status, amount: Number(receipt.bonus_amount), takeBack: 0, note, code: BONUS_CODE });
       return true;
     });
   }
@@ -461,7 +464,7 @@ export class BonusService {
       const keep = receipt.origin === 'bonus' ? own : Math.max(0, position.total - Number(receipt.bonus_amount));
       const takeBack = Math.max(0, Math.min(position.wallet, position.total - keep));
       if (!(await this.close(trx, receipt, 'CLEARED'))) throw notFound('NO_DATA');
-      await this.money.positions.end(trx, { memberId, currency, source: receipt.bonus_code, status: 'FAILED', amount: takeBack > 0 ? takeBack : Number(receipt.bonus_amount), takeBack, note: 'BONUS_CLEAR' });
+      await this.money.positions.end(trx, { memberId, currency, source: receipt.bonus_code, status: 'FAILED', amount: takeBack > 0 ? takeBack : Number(receipt.bonus_amount), takeBack, note: 'BONUS_CLEAR', code: BONUS_CODE });
     });
     return { message: 'BONUS_CLEAR' };
   }

@@ -7,6 +7,7 @@ import type { MoneyCore } from '../../money';
 import { memberCurrency, type Currency } from '../../money';
 import { bonusAmountsIn, type BonusService } from './bonus-service';
 import type { BonusesTable, PromotionAmounts, PromotionsTable, BonusDb } from './tables';
+import { BONUS_CODE } from './bonus-service';
 
 type PromotionRow = Selectable<PromotionsTable>;
 type Bonus = Selectable<BonusesTable>;
@@ -94,7 +95,7 @@ export class PromotionService {
       await this.bonuses.grant(granted.receipt.id, memberId, granted.receipt.bonus_amount, promotion.code);
     } else {
       const amount = creditIn(promotion.amounts, currency);
-      if (amount) await this.money.credits.credit({ source: PROMOTION_SOURCE, ref: granted.useId, memberId, amount, currency, kind: 'bonus', from: promotion.code, note: null });
+      if (amount) await this.money.credits.credit({ source: PROMOTION_SOURCE, ref: granted.useId, memberId, amount, currency, kind: BONUS_CODE, from: promotion.code, note: null });
     }
     return { ok: true, promotion: this.answer(promotion, locale) };
   }

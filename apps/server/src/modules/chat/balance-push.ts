@@ -1,9 +1,9 @@
 import type { BalanceEvent, BalanceReason } from '@mw/contract/balance-push';
 import { toBaht } from '@mw/contract/money';
 import type { BalanceChange, BalanceFeed } from '../../money';
-import type { PostingKind } from '../../money';
 
-const REASONS: Partial<Record<PostingKind, BalanceReason>> = {
+/** The reason a push names, by transfer code (the core's and the modules' own codes). */
+const REASONS: Partial<Record<string, BalanceReason>> = {
   deposit: 'deposit',
   withdraw_hold: 'withdrawal',
   withdraw_complete: 'withdrawal_paid',

@@ -11,6 +11,10 @@ import type { Idem } from '../../money';
 import { BASE_CURRENCY, CURRENCIES, InsufficientFunds, LedgerError, ledgerCurrencySql, memberCurrency, type Currency } from '../../money';
 import { newServerSeed, seedHash, sliceOf, spinRoll } from './fairness';
 import type { SpinSeedsTable, SpinWheelsTable, StoredSlice, SpinTables } from './tables';
+import { transferCode } from '../../money';
+
+/** This module's transfer code (the money core writes it into transfer_codes at start). */
+export const SPIN_PRIZE_CODE = transferCode('spin', 'spin_prize', 'A wheel prize paid into the wallet');
 
 /** The statement's "from" of a prize. */
 export const SPIN_SOURCE = 'SPIN';
@@ -280,7 +284,7 @@ export class SpinService {
       memberId,
       amount: Number(row.amount),
       currency,
-      kind: 'spin_prize',
+      kind: SPIN_PRIZE_CODE,
       from: SPIN_SOURCE,
       note: row.name,
       tag: { hook: 'coupon_claimed', id: row.id },

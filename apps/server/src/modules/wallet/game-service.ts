@@ -3,8 +3,7 @@ import type { GameAccount, GameLogin } from '@mw/contract/wallet';
 import { toBaht } from '@mw/contract/money';
 import { AppError, conflict, notFound } from '../../lib/errors';
 import type { SecretBox } from '../../lib/secret-box';
-import { account, balances, memberCurrency, openGameAccount, type AccountId } from '../../money';
-import { bookGameResult } from '../../money';
+import { account, balances, memberCurrency, type AccountId, type MoneyCore } from '../../money';
 import { CATALOGUE } from '../../providers/games/catalogue';
 import { ProviderError, type GameProvider, type LaunchTarget, type ProviderTransfer } from '../../providers/games/game-provider';
 import type { WalletDb } from './tables';
@@ -47,6 +46,8 @@ export class GameService {
     private readonly db: Kysely<WalletDb>,
     private readonly providers: (code: string) => GameProvider,
     private readonly box: SecretBox,
+    /** The money core's door for game accounts: opening one, booking a game's result. */
+    private readonly money: Pick<MoneyCore, 'openGame' | 'bookGame'>,
   ) {}
 
   private seamlessReports: SeamlessReports | null = null;
@@ -188,7 +189,7 @@ export class GameService {
       .executeTakeFirst();
     // A parallel activation won the race; the account it opened is the member's.
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) throw conflict('SLOT_ALREADY_ACTIVE');
-    await openGameAccount(this.db, memberId, code);
+    await this.money.openGame(this.db, memberId, code);
     const all = await this.accounts(memberId);
     const activated = all.find((g) => g.code === code);
     if (!activated) throw notFound('NO_GAME');
@@ -247,14 +248,14 @@ export class GameService {
     let before = (await balances(this.db, [id])).get(id);
     if (!before) {
       // An activation cut off between the provider's account and the ledger's: open it now.
-      await openGameAccount(this.db, memberId, game.code);
+      await this.money.openGame(this.db, memberId, game.code);
       before = (await balances(this.db, [id])).get(id);
       if (!before) throw new Error(`ledger account ${id} missing`);
     }
     const live = await this.providers(game.code).balance(game.username);
     const delta = live - before.balance;
     if (delta === 0) return live;
-    await bookGameResult(this.db, memberId, game.code, before, delta);
+    await this.money.bookGame(this.db, memberId, game.code, before, delta);
     return live;
   }
 

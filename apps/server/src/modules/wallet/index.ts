@@ -202,14 +202,14 @@ CREATE INDEX withdrawal_payouts_processing ON withdrawal_payouts (updated_at) WH
     services.sandboxGames = sandboxGames;
     services.sandboxPayments = config.PAYMENTS === 'sandbox';
     const payoutEnvOf = moduleConfig(config, payoutEnv);
-    services.games = new GameService(db, provider, new SecretBox(await credentialsKey(config, settings)));
+    services.games = new GameService(db, provider, new SecretBox(await credentialsKey(config, settings)), money);
     services.transfers = new TransferService(db, services.games, money, {
       THB: Math.round(payoutEnvOf.TRANSFER_MIN_BAHT * 100),
       LAK: payoutEnvOf.TRANSFER_MIN_LAK * 100,
     });
     services.wallet = new WalletService(db, accounts, services.games, services.transfers, settings, money, services.sandboxPayments);
     const payout = payoutProviderFor(config);
-    const payouts = new PayoutService(db, accounts, services.approvals, payout.provider);
+    const payouts = new PayoutService(db, accounts, services.approvals, payout.provider, money);
     services.payouts = payouts;
     services.sandboxPayouts = payout.sandbox;
     services.payoutReconciliation = new PayoutReconciliation(db, payout.provider);

@@ -3,7 +3,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import { toBaht } from '@mw/contract/money';
 import { AppError, notFound } from '../../lib/errors';
 import { account, memberCurrency, type Currency } from '../../money';
-import { settleOnce } from '../../money';
+import type { MoneyCore } from '../../money';
 import type { OperationStatus } from '../../money';
 import { recordChange } from '../../platform/audit';
 import { PayoutUnavailable, PayoutUnknown, type PayoutAnswer, type PayoutProvider } from '../../providers/bank/payout';
@@ -66,6 +66,8 @@ export class PayoutService {
     private readonly approvals: ApprovalService,
     /** null: PAYOUT_PROVIDER=manual (no payout API). */
     readonly provider: PayoutProvider | null,
+    /** The money core's door: a withdrawal's end, once. */
+    private readonly money: Pick<MoneyCore, 'settle'>,
   ) {}
 
   private log: Pick<FastifyBaseLogger, 'warn' | 'error'> | null = null;
@@ -279,7 +281,7 @@ export class PayoutService {
     const failure = answer?.failure ?? null;
     // What the member's statement says of a returned payout: the bank's reason as a code, or the operator's note.
     const statementNote = outcome === 'paid' ? null : answer ? `PAYOUT_${failure ?? 'REFUSED'}` : (note ?? row.reason);
-    await settleOnce(this.db, id, outcome === 'paid' ? 'SUCCESS' : 'FAILED', statementNote, {
+    await this.money.settle(this.db, id, outcome === 'paid' ? 'SUCCESS' : 'FAILED', statementNote, {
       kind: outcome === 'paid' ? 'withdraw_complete' : 'withdraw_reject',
       operationId: id,
       postings: [

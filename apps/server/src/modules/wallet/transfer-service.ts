@@ -10,7 +10,7 @@ import type { MoneyCore } from '../../money';
 import type { MoneyLeaving } from '../../money';
 import { derive, isDuplicateKey, KeyTaken, type Idem } from '../../money';
 import { account, InsufficientFunds, ledgerCurrency, type Currency } from '../../money';
-import { settleTransfer, TransferPostings, type OperationRow } from '../../money';
+import type { OperationRow } from '../../money';
 import { ProviderError } from '../../providers/games/game-provider';
 import type { GameService } from './game-service';
 import type { WalletDb } from './tables';
@@ -31,16 +31,12 @@ export const DEFAULT_TRANSFER_MINIMUMS: Record<Currency, number> = { THB: MIN_TR
  * the reconciler settles it. Never lost, never doubled.
  */
 export class TransferService {
-  private readonly postings: TransferPostings;
-
   constructor(
     private readonly db: Kysely<WalletDb>,
     private readonly games: GameService,
     private readonly money: MoneyCore,
     private readonly minimums: Record<Currency, number> = DEFAULT_TRANSFER_MINIMUMS,
-  ) {
-    this.postings = new TransferPostings(db);
-  }
+  ) {}
 
   /** The smallest transfer of this currency (minor units). */
   minimum(currency: Currency): number {
@@ -109,7 +105,7 @@ export class TransferService {
     const row: OperationRow = { id: newId(), member_id: memberId, type: 'transfer', status: 'PENDING', source, target, amount, note: null };
     let balances;
     try {
-      balances = await this.postings.start({ op: { id: row.id, memberId, type: 'transfer', status: 'PENDING', source, target, amount }, idem, debit });
+      balances = await this.money.transfers.start({ op: { id: row.id, memberId, type: 'transfer', status: 'PENDING', source, target, amount }, idem, debit });
     } catch (error) {
       if (isDuplicateKey(error)) throw new KeyTaken();
       if (error instanceof InsufficientFunds) throw badRequest('MONEY_NOT_ENOUGH');
@@ -138,7 +134,7 @@ export class TransferService {
         outcome = 'absent';
       }
     }
-    const { status, balances } = await this.postings.settle(op, outcome);
+    const { status, balances } = await this.money.transfers.settle(op, outcome);
     if (status === 'FAILED') throw new AppError(502, 'TRANSFER_FAIL', { reference: op.id });
     return { op: { ...op, status, note: null }, balances };
   }
@@ -164,7 +160,7 @@ export class TransferService {
       const code = op.source === WALLET_CODE ? op.target : op.source;
       try {
         const outcome = await this.games.provider(code).lookupTransfer(op.id);
-        await settleTransfer(this.db, op, outcome);
+        await this.money.settleTransfer(this.db, op, outcome);
         settled += 1;
       } catch {
         // provider still unreachable: try again next round

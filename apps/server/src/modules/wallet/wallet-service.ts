@@ -9,8 +9,7 @@ import { answerFrom } from '../../money';
 import type { MoneyCore } from '../../money';
 import type { MoneyLeaving } from '../../money';
 import { derive, isDuplicateKey, KeyTaken, type Idem } from '../../money';
-import { account, balances, InsufficientFunds, ledgerCurrency, memberCurrency, openMemberAccounts, type Currency, type PostingKind } from '../../money';
-import { recordWithMoney, type OperationRow } from '../../money';
+import { account, balances, InsufficientFunds, ledgerCurrency, memberCurrency, type Currency, type OperationRow, type PostingKind } from '../../money';
 import type { AccountService } from '../account/account-service';
 import type { SettingsService } from '../settings/settings-service';
 import type { GameService } from './game-service';
@@ -52,7 +51,7 @@ export class WalletService {
     const id = account.wallet(memberId);
     let found = (await balances(this.db, [id])).get(id);
     if (!found) {
-      await openMemberAccounts(this.db, memberId);
+      await this.money.openMember(this.db, memberId);
       found = (await balances(this.db, [id])).get(id);
     }
     return found?.balance ?? 0;
@@ -86,7 +85,7 @@ export class WalletService {
       const currency = await memberCurrency(this.db, memberId);
       // In the member's currency: ฿100,000 or ₭10,000,000 at most (a kip member's 500,000 is ₭500,000).
       if (amount > MAX_TOP_UP[currency]) throw badRequest('KEY_INVALID', { maximum: toBaht(MAX_TOP_UP[currency]), currency });
-      await openMemberAccounts(this.db, memberId);
+      await this.money.openMember(this.db, memberId);
       const op: OperationRow = { id: newId(), member_id: memberId, type: 'deposit', status: 'SUCCESS', source: 'SANDBOX', target: WALLET_CODE, amount, note: null };
       const postings = [{ account: account.deposits(currency), amount: -amount }, { account: account.wallet(memberId), amount }];
       // Money asked for: the member's deposit limits and breaks (responsible play) refuse it first,
@@ -203,7 +202,7 @@ export class WalletService {
     let after;
     try {
       const creditedAt = op.type === 'deposit' ? new Date(this.money.now()) : null;
-      after = await recordWithMoney(db, { id: op.id, memberId: op.member_id, type: op.type, status: op.status, source: op.source, target: op.target, amount: op.amount, creditedAt }, idem, postings, kind);
+      after = await this.money.record(db, { id: op.id, memberId: op.member_id, type: op.type, status: op.status, source: op.source, target: op.target, amount: op.amount, creditedAt }, idem, postings, kind);
     } catch (error) {
       if (error instanceof InsufficientFunds) throw badRequest('MONEY_NOT_ENOUGH');
       if (isDuplicateKey(error)) throw new KeyTaken();
