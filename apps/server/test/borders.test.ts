@@ -77,10 +77,6 @@ const codeFiles = files.filter((f) => !/migrations?\.ts$/.test(f.path)).map((f) 
 const READS_LEFT: Record<string, string> = {
   'modules/activity -> member_games': 'rounds are matched to members by provider username inside the import statement (one statement per page, not a round trip per round)',
   'modules/bonus -> games': 'a payout condition (refund, invite) names every game category: part of the credit hook spliced into the money core\'s posting statement',
-  'modules/invite -> members': 'the referrer and the holder names for the same-person rule, inside the statement that books the earning',
-  'modules/invite -> operations': 'the qualifying deposits of an invited friend, inside the statement that books the earning',
-  'modules/spin -> operations': 'the deposits that earn coins, inside the statement that awards them',
-  'modules/spin -> members': 'the depositing member\'s currency, joined where coins are earned from deposits',
 };
 
 describe('module borders in raw SQL', () => {

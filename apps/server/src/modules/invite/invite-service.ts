@@ -101,8 +101,8 @@ export class InviteService {
     await sql`
       INSERT INTO invite_earnings (operation_id, inviter_id, invitee_id, amount, currency)
       SELECT o.id, ${inviterId}, invitee.id, floor(o.amount * ${rules.percent}::numeric / 100)::bigint, ${currency}
-      FROM members invitee
-      JOIN operations o ON o.member_id = invitee.id AND o.type = 'deposit' AND o.status = 'SUCCESS'
+      FROM member_view invitee
+      JOIN operation_view o ON o.member_id = invitee.id AND o.type = 'deposit' AND o.status = 'SUCCESS'
       WHERE invitee.id = ANY(${invitees}::text[])
         AND invitee.inviter_id = ${inviterId}
         AND o.created_at >= invitee.created_at

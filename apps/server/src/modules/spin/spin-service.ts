@@ -80,8 +80,8 @@ export class SpinService {
   async accrue(memberId?: string): Promise<number> {
     const due = await sql<{ id: string; member_id: string; coins: number | string }>`
       SELECT o.id, o.member_id, (o.amount / w.deposit_per_coin)::int AS coins
-      FROM operations o
-      JOIN members m ON m.id = o.member_id
+      FROM operation_view o
+      JOIN member_view m ON m.id = o.member_id
       JOIN spin_wheels w ON w.id = ${ledgerCurrencySql('m.currency')} AND w.active AND w.deposit_per_coin > 0
       WHERE o.type = 'deposit' AND o.status = 'SUCCESS' AND o.created_at >= w.coins_since AND o.amount >= w.deposit_per_coin
         ${memberId ? sql`AND o.member_id = ${memberId}` : sql`AND o.created_at > now() - interval '1 day'`}
