@@ -14,6 +14,8 @@ export const CORE_CODES = [
   'transfer_start',
   'transfer_complete',
   'transfer_reverse',
+  'transfer',
+  'transfer_return',
   'game_result',
   'adjustment',
   'coin_earn',

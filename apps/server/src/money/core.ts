@@ -1,5 +1,6 @@
 import { sameConnection, type Connection } from '../db/database';
 import type { MoneyDb } from './tables';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Kysely } from 'kysely';
 import type { MoneyResult } from '@mw/contract/wallet';
 import { AppError } from '../lib/errors';
@@ -27,6 +28,18 @@ function storedOf(error: AppError): StoredAnswer {
 
 /** A claim older than this whose call has not answered is taken over by a retry (its process died mid-call): IDEMPOTENCY_CLAIM_STALE_MS. */
 const CLAIM_STALE_MS = 60_000;
+
+/**
+ * The key of a `keyedInside` call while it runs (MoneyCore.call): `once` and `composite` mark it
+ * when they run under it, and the call fails loudly when it answered without them (a handler that
+ * moved money without recording its key would otherwise go unnoticed).
+ */
+const keyedCall = new AsyncLocalStorage<{ memberId: string; key: string; recorded: boolean }>();
+
+function markKeyed(memberId: string, idem: Idem): void {
+  const scope = keyedCall.getStore();
+  if (scope && scope.memberId === memberId && scope.key === idem.key) scope.recorded = true;
+}
 
 /** A stored answer as the call's result: 200 is the body, anything else the error it was. */
 function replayStored(answer: StoredAnswer): MoneyResult {
@@ -124,6 +137,7 @@ export class MoneyCore {
 
   async once(memberId: string, idem: Idem | null, run: () => Promise<MoneyResult>): Promise<MoneyResult> {
     if (!idem) return run();
+    markKeyed(memberId, idem);
     try {
       return await run();
     } catch (error) {
@@ -140,10 +154,11 @@ export class MoneyCore {
 
   async composite<P>(memberId: string, idem: Idem | null, plan: () => Promise<P>, run: (plan: P) => Promise<MoneyResult>): Promise<MoneyResult> {
     if (!idem) return run(await plan());
+    markKeyed(memberId, idem);
     let record = await lookupKey(this.db, memberId, idem);
     if (record?.answer || record?.operation) return this.answerRecord(record);
     if (!record) record = await recordPlan(this.db, memberId, idem, await plan());
-    if (record.answer) return replayStored(record.answer);
+    if (record.answer || record.operation) return this.answerRecord(record);
     let answer: StoredAnswer;
     try {
       answer = { status: 200, body: (await run(record.plan as P)) as unknown as Record<string, unknown> };
@@ -155,22 +170,32 @@ export class MoneyCore {
   }
 
   /**
-   * The route layer's once-per-key execution of every `movesMoney` call (app.ts wraps each such
-   * handler in it; a handler cannot leave it out). The call's answer is kept under `#key`
-   * (idempotency.ts `callKey`) and every retry with the key answers it: status and body, a
-   * refusal included; the same key with another request is `409 IDEMPOTENCY_KEY_REUSED`.
+   * The route layer's once-per-key execution of every `movesMoney` call (http/endpoint.ts wraps
+   * each such handler in it; a handler cannot leave it out):
    * - `keyedInside: false` (spins, coupons, bonuses and their cancel, promotion codes, invite and refund payouts,
-   *   slips, the gift link): the key is claimed before the call runs, so of concurrent requests one runs and the
-   *   others answer `409 REQUEST_IN_PROGRESS`; the answer is stored when it is definite (200, or
-   *   a refusal: 4xx except 401/403/408/409/429); otherwise the claim is given back and a retry
-   *   runs the call again. A claim left by a process that died mid-call is taken over after 60 s.
-   * - `keyedInside: true` (the wallet's calls): the call's own steps record the
-   *   key with their money (`once`, `composite`), which already makes concurrent and crashed
-   *   requests exact; the route layer only keeps the first answer, so a retry after a crash runs
-   *   the call, whose steps answer from their records.
+   *   slips, the gift link): the call's answer is kept under `#key` (idempotency.ts `callKey`) and
+   *   every retry with the key answers it: status and body, a refusal included; the same key with
+   *   another request is `409 IDEMPOTENCY_KEY_REUSED`. The key is claimed before the call runs,
+   *   so of concurrent requests one runs and the others answer `409 REQUEST_IN_PROGRESS`; the
+   *   answer is stored when it is definite (200, or a refusal: 4xx except 401/403/408/409/429);
+   *   otherwise the claim is given back and a retry runs the call again. A claim left by a
+   *   process that died mid-call is taken over after 60 s.
+   * - `keyedInside: true` (the wallet's calls): the call's own steps record the client's key with
+   *   their money (`once`: the operation carries the key; `composite`: its plan and answer), and
+   *   a retry answers from that record (answers.ts: the operation's answer is a function of the
+   *   operation and its ledger entries, so it is the first answer). The route layer writes
+   *   nothing of its own (issue 35: the transfer's lean record); it checks that the call went
+   *   through `once` or `composite` under the key, and fails loudly when it did not.
    */
   async call(memberId: string, idem: Idem | null, keyedInside: boolean, run: () => Promise<unknown>): Promise<unknown> {
     if (!idem) return run();
+    if (keyedInside) {
+      const scope = { memberId, key: idem.key, recorded: false };
+      const result = await keyedCall.run(scope, run);
+      if (!scope.recorded) throw new Error('a keyedInside call answered without recording its Idempotency-Key (MoneyCore.once or composite)');
+      // As a replay would answer it (JSON).
+      return JSON.parse(JSON.stringify(result ?? {})) as unknown;
+    }
     const own = callKey(idem);
     // The claim first: a new key (the common case) costs one statement before the call runs; a
     // key someone holds or answered is read only then.
@@ -180,9 +205,10 @@ export class MoneyCore {
       // never runs, so two requests never both move money under one key), the same one's answer.
       const record = await lookupKey(this.db, memberId, own);
       if (record?.answer) return replayStored(record.answer);
-      // The same request still running: a call whose steps record the key runs alongside (its
-      // steps answer from their records); any other waits for the answer.
-      if (!keyedInside) throw new AppError(409, 'REQUEST_IN_PROGRESS');
+      // A wallet call's operation holds the key (it has no #key of its own): IDEMPOTENCY_KEY_REUSED.
+      if (!record) await lookupKey(this.db, memberId, idem);
+      // The same request still running: this one waits for its answer.
+      throw new AppError(409, 'REQUEST_IN_PROGRESS');
     }
     let answer: StoredAnswer;
     try {
@@ -193,11 +219,10 @@ export class MoneyCore {
       // kept (its process died in between, and this request took the stale claim over): the
       // money moved once and its answer is lost. The key keeps answering "in progress"; the
       // statement shows what happened. Nothing moves again.
-      if (error instanceof KeyTaken && !keyedInside) throw new AppError(409, 'REQUEST_IN_PROGRESS');
+      if (error instanceof KeyTaken) throw new AppError(409, 'REQUEST_IN_PROGRESS');
       if (!isDefiniteRefusal(error)) {
-        // Given back so that a retry runs the call again. A call whose steps record the key keeps
-        // it: a request of the same call may still be running, and the claim keeps other calls out.
-        if (!keyedInside) await releaseClaim(this.db, memberId, own);
+        // Given back so that a retry runs the call again.
+        await releaseClaim(this.db, memberId, own);
         throw error;
       }
       answer = storedOf(error);

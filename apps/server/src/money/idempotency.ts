@@ -52,13 +52,7 @@ export function callKey(idem: Idem): Idem {
  */
 export async function claimKey(dbIn: Connection, memberId: string, idem: Idem, staleMs: number): Promise<boolean> {
   const db = sameConnection<MoneyDb>(dbIn);
-  const inserted = await db
-    .insertInto('idempotency_keys')
-    .values({ member_id: memberId, key: idem.key, request_hash: idem.hash, operation_id: null, plan: JSON.stringify({ claim: true }) })
-    .onConflict((oc) => oc.columns(['member_id', 'key']).doNothing())
-    .returning('key')
-    .executeTakeFirst();
-  if (inserted) return true;
+  if (await insertClaimRow(db, memberId, idem)) return true;
   const taken = await db
     .updateTable('idempotency_keys')
     .set({ created_at: new Date() })
@@ -70,6 +64,16 @@ export async function claimKey(dbIn: Connection, memberId: string, idem: Idem, s
     .returning('key')
     .executeTakeFirst();
   return taken !== undefined;
+}
+
+/** A route-layer claim (`#key`), unless a wallet call recorded the client's key (its operation, or its refusal or plan: the trigger of money/011 skips it): true when inserted. */
+async function insertClaimRow(db: Kysely<MoneyDb>, memberId: string, idem: Idem): Promise<boolean> {
+  const inserted = await sql<{ key: string }>`
+    INSERT INTO idempotency_keys (member_id, key, request_hash, operation_id, plan)
+    SELECT ${memberId}, ${idem.key}, ${idem.hash}, NULL, '{"claim":true}'::jsonb
+    ON CONFLICT (member_id, key) DO NOTHING
+    RETURNING key`.execute(db);
+  return inserted.rows.length > 0;
 }
 
 /** Gives a claim back (the call ended without a definite answer: a retry may run it again). */
@@ -100,7 +104,7 @@ export function isDuplicateKey(error: unknown): boolean {
     typeof error === 'object' &&
     error !== null &&
     (error as { code?: unknown }).code === '23505' &&
-    String((error as { constraint?: unknown }).constraint ?? '').startsWith('idempotency_keys')
+    /^(idempotency_keys|operations_idem_key)/.test(String((error as { constraint?: unknown }).constraint ?? ''))
   );
 }
 
@@ -117,16 +121,37 @@ export interface KeyRecord {
   plan: unknown;
 }
 
-/** The record of a key, or null when the key is new. */
+/**
+ * The record of a key, or null when the key is new: an operation recorded under it (the key is a
+ * column of the operation, money/011), or its row in idempotency_keys (a refusal, a composite
+ * call's plan and answer, a route-layer claim, or an operation recorded before money/011), or else
+ * the route layer's row of another call under the same client key (`#key`: its hash is another
+ * request's, so IDEMPOTENCY_KEY_REUSED). One client key is one request, whichever table holds it.
+ */
 export async function lookupKey(dbIn: Connection, memberId: string, idem: Idem): Promise<KeyRecord | null> {
   const db = sameConnection<MoneyDb>(dbIn);
-  const row = await db
-    .selectFrom('idempotency_keys as k')
-    .leftJoin('operations as o', 'o.id', 'k.operation_id')
-    .select(['k.request_hash', 'k.answer', 'k.answer_status', 'k.plan', 'o.id', 'o.member_id', 'o.type', 'o.status', 'o.source', 'o.target', 'o.amount', 'o.note'])
-    .where('k.member_id', '=', memberId)
-    .where('k.key', '=', idem.key)
-    .executeTakeFirst();
+  const found = await sql<{
+    request_hash: string;
+    answer: unknown;
+    answer_status: number | null;
+    plan: unknown;
+    id: string | null;
+    member_id: string | null;
+    type: OperationRow['type'] | null;
+    status: OperationRow['status'] | null;
+    source: string | null;
+    target: string | null;
+    amount: string | number | null;
+    note: string | null;
+  }>`
+    SELECT * FROM (
+      SELECT 0 AS rank, o.request_hash, NULL::jsonb AS answer, NULL::smallint AS answer_status, NULL::jsonb AS plan, o.id, o.member_id, o.type, o.status, o.source, o.target, o.amount, o.note
+      FROM operations o WHERE o.member_id = ${memberId} AND o.idem_key = ${idem.key}
+      UNION ALL
+      SELECT CASE WHEN k.key = ${idem.key} THEN 1 ELSE 2 END, k.request_hash, k.answer, k.answer_status, k.plan, o.id, o.member_id, o.type, o.status, o.source, o.target, o.amount, o.note
+      FROM idempotency_keys k LEFT JOIN operations o ON o.id = k.operation_id WHERE k.member_id = ${memberId} AND k.key IN (${idem.key}, ${`#${idem.key}`})
+    ) r ORDER BY rank LIMIT 1`.execute(db);
+  const row = found.rows[0];
   if (!row) return null;
   if (row.request_hash !== idem.hash) throw conflict('IDEMPOTENCY_KEY_REUSED');
   const operation: OperationRow | null =
@@ -137,29 +162,30 @@ export async function lookupKey(dbIn: Connection, memberId: string, idem: Idem):
   return { operation, answer, plan: row.plan };
 }
 
+/** A key's row in idempotency_keys, unless the key is taken (a row of it, an operation under it, or the route layer's #key: the trigger of money/011 skips it). */
+function insertKeyRow(db: Kysely<MoneyDb>, memberId: string, idem: Idem, fields: { answer?: StoredAnswer; plan?: unknown }) {
+  return sql<{ key: string }>`
+    INSERT INTO idempotency_keys (member_id, key, request_hash, operation_id, answer, answer_status, plan)
+    SELECT ${memberId}, ${idem.key}, ${idem.hash}, NULL, ${fields.answer ? JSON.stringify(fields.answer.body) : null}::jsonb,
+      ${fields.answer ? fields.answer.status : null}::smallint, ${fields.plan === undefined ? null : JSON.stringify(fields.plan)}::jsonb
+    ON CONFLICT (member_id, key) DO NOTHING
+    RETURNING key`.execute(db);
+}
+
 /**
  * Records a key with its answer and no operation (a refusal). False when the key was recorded
  * first by someone else: then that record is the answer.
  */
 export async function recordAnswer(dbIn: Connection, memberId: string, idem: Idem, answer: StoredAnswer): Promise<boolean> {
   const db = sameConnection<MoneyDb>(dbIn);
-  const row = await db
-    .insertInto('idempotency_keys')
-    .values({ member_id: memberId, key: idem.key, request_hash: idem.hash, operation_id: null, answer: JSON.stringify(answer.body), answer_status: answer.status })
-    .onConflict((oc) => oc.columns(['member_id', 'key']).doNothing())
-    .returning('key')
-    .executeTakeFirst();
-  return row !== undefined;
+  const inserted = await insertKeyRow(db, memberId, idem, { answer });
+  return inserted.rows.length > 0;
 }
 
-/** Records a composite call's plan under its key, once; answers the plan in force (the first one). */
+/** Records a composite call's plan under its key, once; answers the record in force (the first one). */
 export async function recordPlan(dbIn: Connection, memberId: string, idem: Idem, plan: unknown): Promise<KeyRecord> {
   const db = sameConnection<MoneyDb>(dbIn);
-  await db
-    .insertInto('idempotency_keys')
-    .values({ member_id: memberId, key: idem.key, request_hash: idem.hash, operation_id: null, plan: JSON.stringify(plan) })
-    .onConflict((oc) => oc.columns(['member_id', 'key']).doNothing())
-    .execute();
+  await insertKeyRow(db, memberId, idem, { plan });
   const record = await lookupKey(db, memberId, idem);
   if (!record) throw new Error('idempotency: a recorded plan vanished');
   return record;
@@ -290,14 +316,8 @@ export class KeyBook {
     );
   }
 
-  private async insertClaim({ memberId, idem }: Claim): Promise<boolean> {
-    const inserted = await this.db
-      .insertInto('idempotency_keys')
-      .values({ member_id: memberId, key: idem.key, request_hash: idem.hash, operation_id: null, plan: JSON.stringify({ claim: true }) })
-      .onConflict((oc) => oc.columns(['member_id', 'key']).doNothing())
-      .returning('key')
-      .executeTakeFirst();
-    return inserted !== undefined;
+  private insertClaim({ memberId, idem }: Claim): Promise<boolean> {
+    return insertClaimRow(this.db, memberId, idem);
   }
 
   /** Stores the batch's answers where none is stored yet; an item is true when its answer was stored. */

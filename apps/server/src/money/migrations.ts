@@ -253,4 +253,55 @@ INSERT INTO transfer_codes (code, owner, description) VALUES
 ALTER TABLE ledger_transactions DROP CONSTRAINT ledger_transactions_kind;
 ALTER TABLE ledger_transactions ADD CONSTRAINT ledger_transactions_kind FOREIGN KEY (kind) REFERENCES transfer_codes (code);`,
   },
+  {
+    // The lean transfer (issue 35, item 4). An operation carries the Idempotency-Key it was
+    // recorded under (no idempotency_keys row for it); a key is one thing, so an operation under a
+    // key that recorded a refusal or a plan, or that the route layer holds for another call (#key),
+    // is refused like a duplicate, and no such record is written under a key an operation holds
+    // (the triggers below). A wallet-game transfer
+    // is one ledger transaction: 'transfer' (wallet to game when it starts, game to wallet when the
+    // provider has paid), 'transfer_return' when the provider refused money sent to it.
+    id: 'money/011_lean_transfer',
+    sql: `
+ALTER TABLE operations ADD COLUMN idem_key text, ADD COLUMN request_hash text;
+CREATE UNIQUE INDEX operations_idem_key ON operations (member_id, idem_key) WHERE idem_key IS NOT NULL;
+-- One client key is one request, whichever table records it: an operation (idem_key), a refusal,
+-- a plan or a route-layer claim (idempotency_keys: K, or #K for the route layer). Both writers
+-- take the same transaction lock on (member, K) and then look at the other table (a volatile
+-- function's statement sees what committed while it waited), so of two requests racing with one
+-- key across the tables, the second sees the first.
+CREATE OR REPLACE FUNCTION client_key_lock(member text, k text) RETURNS void LANGUAGE sql AS $$
+  SELECT pg_advisory_xact_lock(hashtextextended(member || chr(10) || k, 35))
+$$;
+CREATE OR REPLACE FUNCTION operation_key_unused() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM client_key_lock(NEW.member_id, NEW.idem_key);
+  IF EXISTS (SELECT 1 FROM idempotency_keys k WHERE k.member_id = NEW.member_id AND k.key IN (NEW.idem_key, '#' || NEW.idem_key)) THEN
+    RAISE EXCEPTION 'idempotency key % already recorded', NEW.idem_key USING ERRCODE = '23505', CONSTRAINT = 'operations_idem_key';
+  END IF;
+  RETURN NEW;
+END $$;
+CREATE TRIGGER operations_key_unused BEFORE INSERT ON operations FOR EACH ROW WHEN (NEW.idem_key IS NOT NULL) EXECUTE FUNCTION operation_key_unused();
+-- A key row whose client key an operation holds, or the other spelling (K against #K) of a
+-- client key already recorded, is not written (the insert skips it: ON CONFLICT's "taken").
+CREATE OR REPLACE FUNCTION key_row_unused() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  client text := CASE WHEN left(NEW.key, 1) = '#' THEN substr(NEW.key, 2) ELSE NEW.key END;
+BEGIN
+  PERFORM client_key_lock(NEW.member_id, client);
+  IF EXISTS (SELECT 1 FROM operations o WHERE o.member_id = NEW.member_id AND o.idem_key = client) THEN
+    RETURN NULL;
+  END IF;
+  IF NEW.operation_id IS NULL AND EXISTS (
+    SELECT 1 FROM idempotency_keys k WHERE k.member_id = NEW.member_id AND k.key = CASE WHEN client = NEW.key THEN '#' || client ELSE client END) THEN
+    RETURN NULL;
+  END IF;
+  RETURN NEW;
+END $$;
+CREATE TRIGGER idempotency_keys_unused BEFORE INSERT ON idempotency_keys FOR EACH ROW EXECUTE FUNCTION key_row_unused();
+INSERT INTO transfer_codes (code, owner, description) VALUES
+  ('transfer', 'money', 'A wallet-game transfer: wallet to game when it starts, game to wallet once the provider paid'),
+  ('transfer_return', 'money', 'A transfer to a game the provider refused, back to the wallet')
+ON CONFLICT (code) DO NOTHING;`,
+  },
 ];

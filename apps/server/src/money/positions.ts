@@ -16,10 +16,16 @@ import type { DomainCode } from './codes';
 export interface MemberPosition {
   currency: Currency;
   wallet: number;
+  /**
+   * Money on its way between the wallet and a game: the amounts of the member's PENDING transfers
+   * (a transfer is one ledger transaction, so that money is still counted where the ledger has it:
+   * the game account for both directions) plus the in-flight account of transfers started before
+   * money/011. Not added to `total` a second time.
+   */
   inflight: number;
   /** Game code → balance (minor units), every game account the member has, zero balances included. */
   games: Map<string, number>;
-  /** wallet + inflight + every game. */
+  /** wallet + every game (+ the in-flight account of older transfers). */
   total: number;
 }
 
@@ -42,7 +48,7 @@ export interface PromotionEnd {
 /** The accounts read are money (wallet, in flight, games), never coins: their unit is the member's currency. */
 type Row = { id: string; kind: string; game_code: string | null; currency: Unit; balance: string | number };
 
-function positionOf(memberId: string, rows: Row[], fallback: Currency): MemberPosition {
+function positionOf(memberId: string, rows: Row[], fallback: Currency, pending: number): MemberPosition {
   const first = rows[0]?.currency;
   const position: MemberPosition = { currency: first && first !== 'COIN' ? first : fallback, wallet: 0, inflight: 0, games: new Map(), total: 0 };
   for (const r of rows) {
@@ -53,26 +59,38 @@ function positionOf(memberId: string, rows: Row[], fallback: Currency): MemberPo
     else continue;
     position.total += balance;
   }
+  position.inflight += pending;
   return position;
 }
 
+/** The amounts of the member's PENDING transfers (minor units). */
+async function pendingTransfers(db: Kysely<MoneyDb>, memberId: string): Promise<number> {
+  const row = await db
+    .selectFrom('operations')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<string | number>('amount'), eb.val(0)).as('total'))
+    .where('member_id', '=', memberId)
+    .where('type', '=', 'transfer')
+    .where('status', '=', 'PENDING')
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
 /**
- * The money core's door for promotions that end: read a member's whole position (one statement,
- * so a transfer between the wallet and a game never shows twice or not at all), or lock it while
+ * The money core's door for promotions that end: read a member's whole position (its accounts in
+ * one statement: a transfer between the wallet and a game is one ledger transaction, so its money
+ * never shows twice or not at all), or lock it while
  * a condition is closed and what the rule takes back is taken (`locked`, then `end`).
  */
 export class Positions {
   constructor(private readonly db: Kysely<MoneyDb>) {}
 
-  /** The member's position, read in one statement (no lock). */
+  /** The member's position: its accounts read in one statement, and its pending transfers (no lock). */
   async read(memberId: string, currency: Currency): Promise<MemberPosition> {
-    const rows = await this.db
-      .selectFrom('ledger_accounts')
-      .select(['id', 'kind', 'game_code', 'currency', 'balance'])
-      .where('member_id', '=', memberId)
-      .where('kind', 'in', ['wallet', 'inflight', 'game'])
-      .execute();
-    return positionOf(memberId, rows, currency);
+    const [rows, pending] = await Promise.all([
+      this.db.selectFrom('ledger_accounts').select(['id', 'kind', 'game_code', 'currency', 'balance']).where('member_id', '=', memberId).where('kind', 'in', ['wallet', 'inflight', 'game']).execute(),
+      pendingTransfers(this.db, memberId),
+    ]);
+    return positionOf(memberId, rows, currency, pending);
   }
 
   /**
@@ -88,7 +106,9 @@ export class Positions {
           const rows = await sql<Row>`
             SELECT id, kind, game_code, currency, balance FROM ledger_accounts
             WHERE member_id = ${memberId} ORDER BY id FOR NO KEY UPDATE`.execute(trx);
-          return run(trx, positionOf(memberId, rows.rows, currency));
+          // Read after the lock: a transfer from a game records its operation without locking an account.
+          const pending = await pendingTransfers(sameConnection<MoneyDb>(trx), memberId);
+          return run(trx, positionOf(memberId, rows.rows, currency, pending));
         });
       } catch (error) {
         // A deadlock or serialisation victim wrote nothing: the whole decision runs again.

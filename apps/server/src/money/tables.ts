@@ -56,6 +56,9 @@ export interface OperationsTable {
   start_tx: number | null;
   /** The ledger transaction that settled it (two-phase operations). */
   settle_tx: number | null;
+  /** The Idempotency-Key the operation was recorded under, and its request's hash (money/011). */
+  idem_key: ColumnType<string | null, string | null | undefined, never>;
+  request_hash: ColumnType<string | null, string | null | undefined, never>;
   /** A deposit: when it reached the wallet, by the money core's clock (the sandbox clock moves it); deposit limits count by it. */
   credited_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   created_at: DefaultTimestamp;
@@ -113,5 +116,5 @@ export type MoneyDb = MoneyTables & SeamlessTables;
 
 /** What other areas may read of operations: money/009's view (never the table; they write through the core's API). */
 export interface MoneyReads {
-  operation_view: ReadOnlyRow<Omit<OperationsTable, 'settle_tx'>>;
+  operation_view: ReadOnlyRow<Omit<OperationsTable, 'settle_tx' | 'idem_key' | 'request_hash'>>;
 }

@@ -11,6 +11,8 @@ const REASONS: Partial<Record<string, BalanceReason>> = {
   transfer_start: 'transfer',
   transfer_complete: 'transfer',
   transfer_reverse: 'transfer_returned',
+  transfer: 'transfer',
+  transfer_return: 'transfer_returned',
   game_result: 'game_result',
   bonus: 'bonus',
   refund: 'refund',

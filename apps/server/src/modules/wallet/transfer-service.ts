@@ -24,9 +24,9 @@ interface GameLogin {
 export const DEFAULT_TRANSFER_MINIMUMS: Record<Currency, number> = { THB: MIN_TRANSFER.BAHT * 100, LAK: MIN_TRANSFER.LAK * 100 };
 
 /**
- * Transfers between the wallet and game accounts. Money leaving for a provider is held in the
- * member's in-flight account first (a PENDING operation), then the provider is asked; its answer
- * completes or reverses the operation. When the answer is unknown (timeout, error after sending)
+ * Transfers between the wallet and game accounts, each one ledger transaction (money/operations.ts
+ * `settlement`): a PENDING operation is recorded (with the wallet's money when it goes to a game),
+ * then the provider is asked; its answer completes or ends the operation. When the answer is unknown (timeout, error after sending)
  * the provider is asked about the reference; if that fails too, the operation stays PENDING and
  * the reconciler settles it. Never lost, never doubled.
  */
@@ -43,9 +43,18 @@ export class TransferService {
     return this.minimums[currency];
   }
 
+  /** Members' currencies, read once: a member's currency is fixed when the member registers (nothing changes it). */
+  private readonly currencies = new Map<string, Currency>();
+
   private async currencyOf(memberId: string): Promise<Currency> {
+    const known = this.currencies.get(memberId);
+    if (known) return known;
     const row = await this.db.selectFrom('member_view as members').select('currency').where('id', '=', memberId).executeTakeFirst();
-    return ledgerCurrency(row?.currency ?? 'BAHT');
+    if (!row) return ledgerCurrency('BAHT');
+    const currency = ledgerCurrency(row.currency);
+    if (this.currencies.size >= 100_000) this.currencies.clear();
+    this.currencies.set(memberId, currency);
+    return currency;
   }
 
   /**
@@ -64,8 +73,9 @@ export class TransferService {
       // (Out of it is allowed: a balance left from before the game became seamless comes home.)
       if (this.games.isSeamless(to)) throw badRequest('TRANSFER_SEAMLESS');
       if (from !== WALLET_CODE && to !== WALLET_CODE) {
+        // The second leg records under the call's own key, so the key names what the call did.
         await this.transfer(memberId, from, WALLET_CODE, amount, derive(idem, 'out'));
-        return this.transfer(memberId, WALLET_CODE, to, amount, derive(idem, 'in'));
+        return this.transfer(memberId, WALLET_CODE, to, amount, idem);
       }
       const code = from === WALLET_CODE ? to : from;
       const game = { code, username: await this.games.gameUsername(memberId, code) };
@@ -75,17 +85,20 @@ export class TransferService {
   }
 
   private async toGame(memberId: string, game: GameLogin, amount: number, idem: Idem | null): Promise<MoneyResult> {
-    const op = await this.start(memberId, WALLET_CODE, game.code, amount, idem, account.wallet(memberId));
+    // The money leaves the wallet for the game account when the transfer starts (one ledger
+    // transaction): the answer is the balances that posting left.
+    const op = await this.start(memberId, WALLET_CODE, game.code, amount, idem);
     const settled = await this.complete(op.row, game);
-    return this.answer(settled.op, op.balances.get(account.wallet(memberId)), settled.balances?.get(account.game(memberId, game.code)), settled.balances !== null);
+    return this.answer(settled.op, op.balances.get(account.wallet(memberId)), op.balances.get(account.game(memberId, game.code)), settled.balances !== null);
   }
 
   private async fromGame(memberId: string, game: GameLogin, amount: number, idem: Idem | null): Promise<MoneyResult> {
     // The player may have won or lost since the last look: book the live balance first.
     await this.games.sync(memberId, game).catch(() => undefined);
-    const op = await this.start(memberId, game.code, WALLET_CODE, amount, idem, account.game(memberId, game.code));
+    // The money moves when the provider has paid it out: the answer is the balances of that posting.
+    const op = await this.start(memberId, game.code, WALLET_CODE, amount, idem);
     const settled = await this.complete(op.row, game);
-    return this.answer(settled.op, settled.balances?.get(account.wallet(memberId)), op.balances.get(account.game(memberId, game.code)), settled.balances !== null);
+    return this.answer(settled.op, settled.balances?.get(account.wallet(memberId)), settled.balances?.get(account.game(memberId, game.code)), settled.balances !== null);
   }
 
   /** The call's answer from the balances its statements returned; read back when another settled it. */
@@ -93,19 +106,12 @@ export class TransferService {
     return settledHere ? answerFrom(op, wallet, game) : answerOf(this.db, op);
   }
 
-  /** Records the PENDING operation and holds the money in flight, in one statement. */
-  private async start(
-    memberId: string,
-    source: string,
-    target: string,
-    amount: number,
-    idem: Idem | null,
-    debit: string,
-  ): Promise<{ row: OperationRow; balances: Map<string, number> }> {
+  /** Records the PENDING operation under its key (and, for a transfer to a game, its money), in one statement. */
+  private async start(memberId: string, source: string, target: string, amount: number, idem: Idem | null): Promise<{ row: OperationRow; balances: Map<string, number> }> {
     const row: OperationRow = { id: newId(), member_id: memberId, type: 'transfer', status: 'PENDING', source, target, amount, note: null };
     let balances;
     try {
-      balances = await this.money.transfers.start({ op: { id: row.id, memberId, type: 'transfer', status: 'PENDING', source, target, amount }, idem, debit });
+      balances = await this.money.transfers.start({ op: { id: row.id, memberId, type: 'transfer', status: 'PENDING', source, target, amount }, idem });
     } catch (error) {
       if (isDuplicateKey(error)) throw new KeyTaken();
       if (error instanceof InsufficientFunds) throw badRequest('MONEY_NOT_ENOUGH');

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { Breaker, BreakerOpen, CallTimeout } from '../../platform/breaker';
+import { neverLeft, postText } from '../http-post';
 import { ProviderError, type GameCredentials, type GameProvider, type GameRound, type LaunchTarget, type ProviderTransfer, type TransferDirection } from './game-provider';
 
 export interface HttpGameOptions {
@@ -65,14 +66,9 @@ export function httpGameProvider(code: string, options: HttpGameOptions): GamePr
     try {
       return await (action === 'report' ? reportBreaker : breaker).run(async (signal) => {
         sent = true;
-        const response = await fetch(`${base}/games/${code}/${action}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-timestamp': timestamp, 'x-signature': signature },
-          body: raw,
-          signal,
-        });
-        const answer = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-        if (!response.ok) throw new Answered(response.status, typeof answer.status === 'string' ? answer.status : 'ERROR');
+        const response = await postText(`${base}/games/${code}/${action}`, raw, { 'content-type': 'application/json', 'x-timestamp': timestamp, 'x-signature': signature }, signal);
+        const answer = parseObject(response.text);
+        if (response.status < 200 || response.status > 299) throw new Answered(response.status, typeof answer.status === 'string' ? answer.status : 'ERROR');
         return answer;
       });
     } catch (error) {
@@ -105,10 +101,16 @@ export function httpGameProvider(code: string, options: HttpGameOptions): GamePr
 }
 
 /** A connection refused or a name not found: the request never left. */
-function isRefused(error: unknown): boolean {
-  const cause = error instanceof Error ? (error.cause as { code?: unknown; errors?: unknown } | undefined) : undefined;
-  const codes = [cause?.code, ...(Array.isArray(cause?.errors) ? cause.errors.map((e: { code?: unknown }) => e.code) : [])];
-  return codes.some((code) => code === 'ECONNREFUSED' || code === 'ENOTFOUND');
+const isRefused = neverLeft;
+
+/** An answer's JSON object ({} when the body is not one). */
+function parseObject(text: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
 }
 
 /** The launch call's answer: a link, and for a form-state game the form the app posts. */
