@@ -5,7 +5,7 @@
  * a data dir). Started by `npm run sandbox` (main.ts), by the server beside itself outside
  * production, and in-process by the tests (`startSandbox({ port: 0 })`).
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { FAULT_MODES, signature, type Answer, type Fault, type FaultMode, type Mounted, type SandboxRequest, type SystemFactory } from './kit';
@@ -107,6 +107,40 @@ function outbound(faultOf: (system: string, key: string) => Fault) {
     };
 }
 
+/**
+ * The systems' journals, each an append-only file kept open (one write per event: opening and
+ * closing the file for every event cost most of the sandbox's time per transfer). The folder may
+ * have been removed under a running sandbox (a test's data dir): looked at once a second, it is
+ * made again and the journal reopened.
+ */
+class Journals {
+  private readonly open = new Map<string, { fd: number; checked: number }>();
+
+  write(path: string, text: string, dir: string | undefined): void {
+    let file = this.open.get(path);
+    const now = Date.now();
+    if (file && now - file.checked > 1_000) {
+      file.checked = now;
+      if (!existsSync(path)) {
+        closeSync(file.fd);
+        this.open.delete(path);
+        file = undefined;
+      }
+    }
+    if (!file) {
+      if (dir && !existsSync(dir)) mkdirSync(dir, { recursive: true });
+      file = { fd: openSync(path, 'a'), checked: now };
+      this.open.set(path, file);
+    }
+    writeSync(file.fd, text);
+  }
+
+  closeAll(): void {
+    for (const { fd } of this.open.values()) closeSync(fd);
+    this.open.clear();
+  }
+}
+
 /** A journal's events; only the last line can be torn (killed mid-write): that call never answered, so it never happened. */
 function readJournal(path: string): unknown[] {
   const lines = readFileSync(path, 'utf8').split('\n').filter((line) => line.trim());
@@ -146,6 +180,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   /** Set once the server listens. */
   let selfUrl = '';
   const mounted = new Map<string, Mounted>();
+  const journal = new Journals();
   for (const factory of options.systems ?? allSystems(env)) {
     const name = factory.name;
     const path = options.dataDir ? join(options.dataDir, `${name}.jsonl`) : null;
@@ -156,9 +191,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         replay,
         append: (line) => {
           if (!path) return;
-          // The folder may have been removed under a running sandbox (a test's data dir): make it again.
-          if (options.dataDir && !existsSync(options.dataDir)) mkdirSync(options.dataDir, { recursive: true });
-          appendFileSync(path, `${JSON.stringify(line)}\n`);
+          journal.write(path, `${JSON.stringify(line)}\n`, options.dataDir);
         },
         send: sendOut(name),
         fault: (key) => faultOf(name, key),
@@ -225,7 +258,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     port,
     close: () =>
       new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        server.close(() => {
+          journal.closeAll();
+          resolve();
+        });
         server.closeAllConnections();
       }),
   };

@@ -61,7 +61,9 @@ export class Breaker {
     this.breaker.onBreak(() => {
       this.openedAt = Date.now();
     });
-    this.policy = wrap(this.breaker, timeout(options.timeoutMs, TimeoutStrategy.Aggressive));
+    // abortOnReturn off: a call that answered has nothing left to cancel, and aborting its signal
+    // anyway cost an AbortError and an abort event per call (issue 35's transfer profile).
+    this.policy = wrap(this.breaker, timeout(options.timeoutMs, { strategy: TimeoutStrategy.Aggressive, abortOnReturn: false }));
   }
 
   get state(): 'closed' | 'open' | 'half-open' {
