@@ -151,3 +151,29 @@ export function str(value: unknown, max = 128): string | null {
 export function minor(value: unknown): number | null {
   return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : null;
 }
+
+/** A merchant's webhook registration: where the system's webhooks go and the secret they are signed with. */
+export interface Merchant {
+  webhookUrl: string;
+  secret: string;
+}
+
+/**
+ * `PUT /control/{system}/merchant {webhookUrl, secret}`, the same for every system that calls a
+ * merchant back: 400 for a bad address or secret, else the registration (committed only when it
+ * changed) and `{status: SUCCESS, webhookUrl}`.
+ */
+export function registerMerchant(body: Record<string, unknown>, current: Merchant | null, commit: (merchant: Merchant) => void): Answer {
+  const webhookUrl = str(body.webhookUrl, 500);
+  const secret = str(body.secret, 200);
+  if (!webhookUrl || !/^https?:\/\//.test(webhookUrl) || !secret) return json(400, { status: 'BAD_REQUEST' });
+  if (current?.webhookUrl !== webhookUrl || current.secret !== secret) commit({ webhookUrl, secret });
+  return json(200, { status: 'SUCCESS', webhookUrl });
+}
+
+/** `…/redeliver {times}` (1–100, default 1): the webhook sent again that many times at once; each answer, `{status: 0}` when none came. */
+export async function redeliver(body: Record<string, unknown>, send: () => Promise<unknown>): Promise<Answer> {
+  const times = typeof body.times === 'number' && Number.isInteger(body.times) && body.times >= 1 && body.times <= 100 ? body.times : 1;
+  const deliveries = await Promise.all(Array.from({ length: times }, send));
+  return json(200, { deliveries: deliveries.map((d) => d ?? { status: 0 }) });
+}

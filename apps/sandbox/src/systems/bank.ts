@@ -26,7 +26,7 @@
  * `POST /control/bank/payouts/{reference}/complete-at {at}`; `POST /control/bank/payouts/forge {…}`.
  */
 import { randomBytes } from 'node:crypto';
-import { defineSystem, json, minor, str, verify, type Answer, type SandboxRequest, type SystemContext } from '../kit';
+import { defineSystem, json, minor, redeliver, registerMerchant, str, verify, type Answer, type SandboxRequest, type SystemContext } from '../kit';
 
 type Currency = 'THB' | 'LAK';
 
@@ -208,11 +208,7 @@ async function control(req: SandboxRequest, state: BankState, ctx: Ctx): Promise
   const body = req.body ?? {};
   const [area, a, b, c] = req.parts;
   if (area === 'merchant' && req.method === 'PUT' && req.parts.length === 1) {
-    const webhookUrl = str(body.webhookUrl, 500);
-    const secret = str(body.secret, 200);
-    if (!webhookUrl || !/^https?:\/\//.test(webhookUrl) || !secret) return json(400, { status: 'BAD_REQUEST' });
-    if (state.merchant?.webhookUrl !== webhookUrl || state.merchant.secret !== secret) ctx.commit({ type: 'merchant', webhookUrl, secret });
-    return json(200, { status: 'SUCCESS', webhookUrl });
+    return registerMerchant(body, state.merchant, (merchant) => ctx.commit({ type: 'merchant', ...merchant }));
   }
   if (area === 'lookup-fault' && req.parts.length === 1) {
     if (req.method === 'PUT') {
@@ -247,9 +243,7 @@ async function control(req: SandboxRequest, state: BankState, ctx: Ctx): Promise
     if (req.method === 'POST' && a && b && c === 'redeliver' && req.parts.length === 4) {
       const transfer = state.transfers.get(key(a, b));
       if (!transfer) return json(200, { deliveries: [] });
-      const times = typeof body.times === 'number' && Number.isInteger(body.times) && body.times >= 1 && body.times <= 100 ? body.times : 1;
-      const deliveries = await Promise.all(Array.from({ length: times }, () => report(state, ctx, transfer)));
-      return json(200, { deliveries: deliveries.map((d) => d ?? { status: 0 }) });
+      return redeliver(body, () => report(state, ctx, transfer));
     }
   }
   if (area === 'payouts') {

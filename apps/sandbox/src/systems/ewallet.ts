@@ -21,7 +21,7 @@
  * `POST /control/ewallet/transfers/{id}/redeliver {times}`.
  */
 import { randomBytes } from 'node:crypto';
-import { defineSystem, json, minor, str, verify, type Answer, type SandboxRequest, type SystemContext } from '../kit';
+import { defineSystem, json, minor, redeliver, registerMerchant, str, verify, type Answer, type SandboxRequest, type SystemContext } from '../kit';
 
 interface Voucher {
   hash: string;
@@ -128,11 +128,7 @@ async function control(req: SandboxRequest, state: EwalletState, ctx: Ctx): Prom
   const body = req.body ?? {};
   const [area, id, action] = req.parts;
   if (req.method === 'PUT' && area === 'merchant' && req.parts.length === 1) {
-    const webhookUrl = str(body.webhookUrl, 500);
-    const secret = str(body.secret, 200);
-    if (!webhookUrl || !/^https?:\/\//.test(webhookUrl) || !secret) return json(400, { status: 'BAD_REQUEST' });
-    if (state.merchant?.webhookUrl !== webhookUrl || state.merchant.secret !== secret) ctx.commit({ type: 'merchant', webhookUrl, secret });
-    return json(200, { status: 'SUCCESS', webhookUrl });
+    return registerMerchant(body, state.merchant, (merchant) => ctx.commit({ type: 'merchant', ...merchant }));
   }
   if (req.method === 'POST' && area === 'vouchers' && req.parts.length === 1) {
     const amount = minor(body.amount);
@@ -161,9 +157,7 @@ async function control(req: SandboxRequest, state: EwalletState, ctx: Ctx): Prom
   if (req.method === 'POST' && area === 'transfers' && id && action === 'redeliver' && req.parts.length === 3) {
     const transfer = state.transfers.get(id);
     if (!transfer) return json(404, { status: 'NOT_FOUND' });
-    const times = typeof body.times === 'number' && Number.isInteger(body.times) && body.times >= 1 && body.times <= 100 ? body.times : 1;
-    const deliveries = await Promise.all(Array.from({ length: times }, () => report(state, ctx, transfer)));
-    return json(200, { deliveries: deliveries.map((d) => d ?? { status: 0 }) });
+    return redeliver(body, () => report(state, ctx, transfer));
   }
   return json(404, { status: 'NOT_FOUND' });
 }

@@ -21,7 +21,7 @@
  * (a payment recorded after the fact, not reported).
  */
 import { randomBytes } from 'node:crypto';
-import { defineSystem, json, minor, str, verify, type Answer, type SandboxRequest, type SystemContext } from '../kit';
+import { defineSystem, json, minor, redeliver, registerMerchant, str, verify, type Answer, type SandboxRequest, type SystemContext } from '../kit';
 
 const PROVIDERS = ['WW', 'PAYTIMZ', 'PAYONEX', 'ZPAY', 'KBANK'] as const;
 type Provider = (typeof PROVIDERS)[number];
@@ -144,11 +144,7 @@ async function control(req: SandboxRequest, state: GatewayState, ctx: Ctx): Prom
   const body = req.body ?? {};
   const [area, ref, action] = req.parts;
   if (req.method === 'PUT' && area === 'merchant' && req.parts.length === 1) {
-    const webhookUrl = str(body.webhookUrl, 500);
-    const secret = str(body.secret, 200);
-    if (!webhookUrl || !/^https?:\/\//.test(webhookUrl) || !secret) return json(400, { status: 'BAD_REQUEST' });
-    if (state.merchant?.webhookUrl !== webhookUrl || state.merchant.secret !== secret) ctx.commit({ type: 'merchant', webhookUrl, secret });
-    return json(200, { status: 'SUCCESS', webhookUrl });
+    return registerMerchant(body, state.merchant, (merchant) => ctx.commit({ type: 'merchant', ...merchant }));
   }
   if (req.method === 'POST' && area === 'payments' && req.parts.length === 1) {
     const provider = providerOf(body.provider);
@@ -184,9 +180,7 @@ async function control(req: SandboxRequest, state: GatewayState, ctx: Ctx): Prom
   }
   if (action === 'redeliver') {
     if (order.status !== 'PAID') return json(409, { status: 'NO_QRCODE' });
-    const times = typeof body.times === 'number' && Number.isInteger(body.times) && body.times >= 1 && body.times <= 100 ? body.times : 1;
-    const deliveries = await Promise.all(Array.from({ length: times }, () => report(state, ctx, order)));
-    return json(200, { deliveries: deliveries.map((d) => d ?? { status: 0 }) });
+    return redeliver(body, () => report(state, ctx, order));
   }
   return json(404, { status: 'NOT_FOUND' });
 }
