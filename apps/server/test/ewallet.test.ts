@@ -113,6 +113,18 @@ describe.each(dbKinds)('e-wallet deposits on %s', (kind) => {
     expect(await k.wallet(m.token)).toBe(20);
   });
 
+  it('answers a refused voucher sent with an Idempotency-Key with its refusal, and a retry with the same refusal', async () => {
+    const m = await k.member();
+    const key = await k.publicKey(m.token);
+    const body = sealed(key, (await k.voucher(30, { expiresInSeconds: -60 })).link);
+    const first = await k.send(m.token, body, 'refused-voucher-key-0001');
+    expect(first).toMatchObject({ status: 400, body: { message: 'TRUELINK_INVALID' } });
+    const again = await k.send(m.token, body, 'refused-voucher-key-0001');
+    expect(again.status).toBe(400);
+    expect(again.body).toEqual(first.body);
+    expect(await k.wallet(m.token)).toBe(0);
+  });
+
   it('refuses made-up, malformed, expired, emptied and own vouchers, and vouchers under 2 baht — nothing moves', async () => {
     const m = await k.member();
     const key = await k.publicKey(m.token);

@@ -146,9 +146,13 @@ export class MoneyCore {
       // Refused before recording anything. A retry of a call that did record (its body asks the
       // same, but the world moved on) answers that record; a first refusal is stored.
       const record = await lookupKey(this.db, memberId, idem);
-      if (record) return this.answerRecord(record);
+      if (record?.answer || record?.operation) return this.answerRecord(record);
       if (await recordAnswer(this.db, memberId, idem, storedOf(error))) throw error;
-      return this.replay(memberId, idem);
+      const now = await lookupKey(this.db, memberId, idem);
+      if (now?.answer || now?.operation) return this.answerRecord(now);
+      // Only the route layer's claim of this very request holds the key (a call the route layer
+      // keys, such as the gift link): the refusal is its answer, which the route layer keeps.
+      throw error;
     }
   }
 

@@ -276,29 +276,39 @@ $$;
 CREATE OR REPLACE FUNCTION operation_key_unused() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM client_key_lock(NEW.member_id, NEW.idem_key);
-  IF EXISTS (SELECT 1 FROM idempotency_keys k WHERE k.member_id = NEW.member_id AND k.key IN (NEW.idem_key, '#' || NEW.idem_key)) THEN
+  -- The key's own row (a refusal, a plan) is its answer; the route layer's #key of another request
+  -- is another call under this key. The route layer's claim of this very request (same hash: a
+  -- call the route layer keys, whose step records an operation) is not a conflict.
+  IF EXISTS (SELECT 1 FROM idempotency_keys k WHERE k.member_id = NEW.member_id
+      AND (k.key = NEW.idem_key OR (k.key = '#' || NEW.idem_key AND k.request_hash IS DISTINCT FROM NEW.request_hash))) THEN
     RAISE EXCEPTION 'idempotency key % already recorded', NEW.idem_key USING ERRCODE = '23505', CONSTRAINT = 'operations_idem_key';
   END IF;
   RETURN NEW;
 END $$;
 CREATE TRIGGER operations_key_unused BEFORE INSERT ON operations FOR EACH ROW WHEN (NEW.idem_key IS NOT NULL) EXECUTE FUNCTION operation_key_unused();
--- A key row whose client key an operation holds, or the other spelling (K against #K) of a
--- client key already recorded, is not written (the insert skips it: ON CONFLICT's "taken").
+-- A key row whose client key an operation holds, or whose other spelling (K against #K) another
+-- request holds, is not written: a refusal, a plan or a claim is skipped (the insert's "taken",
+-- as ON CONFLICT DO NOTHING would answer); a row that names its operation fails as a duplicate
+-- (its statement, which wrote the operation, must not stand).
 CREATE OR REPLACE FUNCTION key_row_unused() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   client text := CASE WHEN left(NEW.key, 1) = '#' THEN substr(NEW.key, 2) ELSE NEW.key END;
+  other text := CASE WHEN left(NEW.key, 1) = '#' THEN substr(NEW.key, 2) ELSE '#' || NEW.key END;
 BEGIN
   PERFORM client_key_lock(NEW.member_id, client);
-  IF EXISTS (SELECT 1 FROM operations o WHERE o.member_id = NEW.member_id AND o.idem_key = client) THEN
-    RETURN NULL;
-  END IF;
-  IF NEW.operation_id IS NULL AND EXISTS (
-    SELECT 1 FROM idempotency_keys k WHERE k.member_id = NEW.member_id AND k.key = CASE WHEN client = NEW.key THEN '#' || client ELSE client END) THEN
+  IF EXISTS (SELECT 1 FROM operations o WHERE o.member_id = NEW.member_id AND o.idem_key = client
+        AND (left(NEW.key, 1) <> '#' OR o.request_hash IS DISTINCT FROM NEW.request_hash))
+     OR EXISTS (SELECT 1 FROM idempotency_keys k WHERE k.member_id = NEW.member_id AND k.key = other AND k.request_hash IS DISTINCT FROM NEW.request_hash) THEN
+    IF NEW.operation_id IS NOT NULL THEN
+      RAISE EXCEPTION 'idempotency key % already recorded', NEW.key USING ERRCODE = '23505', CONSTRAINT = 'idempotency_keys_pkey';
+    END IF;
     RETURN NULL;
   END IF;
   RETURN NEW;
 END $$;
 CREATE TRIGGER idempotency_keys_unused BEFORE INSERT ON idempotency_keys FOR EACH ROW EXECUTE FUNCTION key_row_unused();
+-- Every process must run this version once 011 is in: the code before it expected one key row
+-- per operation (docs/configuration.md, upgrading).
 INSERT INTO transfer_codes (code, owner, description) VALUES
   ('transfer', 'money', 'A wallet-game transfer: wallet to game when it starts, game to wallet once the provider paid'),
   ('transfer_return', 'money', 'A transfer to a game the provider refused, back to the wallet')

@@ -8,8 +8,9 @@ import https from 'node:https';
  * every member's transfer makes one such call.
  */
 const agents = {
-  'http:': new http.Agent({ keepAlive: true, maxSockets: 128 }),
-  'https:': new https.Agent({ keepAlive: true, maxSockets: 128 }),
+  // No limit on sockets per provider (as fetch had none): a request queued for a socket would spend its deadline waiting.
+  'http:': new http.Agent({ keepAlive: true }),
+  'https:': new https.Agent({ keepAlive: true }),
 };
 
 export interface PostAnswer {

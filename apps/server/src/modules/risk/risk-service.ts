@@ -168,7 +168,14 @@ export class RiskService {
     await this.safely('withdrawal', async () => {
       const rules = await this.rules.get();
       const me = input.memberId;
-      await this.record(me, 'withdrawal', input.deviceId, comparableAddress(input.address), { withdrawalId: input.withdrawalId, amount: input.amount });
+      // Once per withdrawal (its id names the event): a retry of the call (the same Idempotency-Key) answers the same withdrawal.
+      const fresh = await this.db
+        .insertInto('risk_events')
+        .values({ id: `withdrawal:${input.withdrawalId}`, member_id: me, kind: 'withdrawal', device_id: input.deviceId, address: comparableAddress(input.address), account_key: '', detail: JSON.stringify({ withdrawalId: input.withdrawalId, amount: input.amount }) })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      if (!fresh) return;
       if (rules.withdrawalTurnoverPercent <= 0 || !this.sources) return;
       const deposit = await this.sources.lastDeposit(me);
       if (!deposit) return;
