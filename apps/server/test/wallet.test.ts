@@ -262,7 +262,12 @@ describe.each(dbKinds)('wallet on %s', (kind) => {
     const pending = await walletOf(token);
     expect(pending.wallet.amount).toBe(75);
     expect((await call<{ statements: Array<{ status: string }> }>(t.app, 'POST', '/api/statement', { token, body: { page: 1, limit: 1 } })).body.statements[0]?.status).toBe('PENDING');
+    // While it is pending, a read of the game's copy says so: no game result is booked from a
+    // provider balance read then (it may have overtaken the transfer at the provider).
+    const session = await t.services.sessions.authenticate(`Bearer ${token}`);
+    expect(await t.services.money.gameCopy(t.services.database.db, session.memberId, 'BETFLIX')).toMatchObject({ balance: 2_500, transferPending: true });
     expect(await t.services.transfers.reconcile(0)).toBeGreaterThanOrEqual(1);
+    expect(await t.services.money.gameCopy(t.services.database.db, session.memberId, 'BETFLIX')).toMatchObject({ balance: 2_500, transferPending: false });
     const settled = await walletOf(token);
     expect(settled.wallet.amount).toBe(75);
     expect(settled.slots.find((s) => s.code === 'BETFLIX')?.amount).toBe(25);

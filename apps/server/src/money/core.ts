@@ -14,7 +14,7 @@ import { Positions } from './positions';
 import { MoneyReports } from './reports';
 import { SeamlessWallet } from './seamless';
 import { openGameAccount, openMemberAccounts, type Currency, type Posting, type PostInput } from './ledger';
-import { bookGameResult, recordWithMoney, settleOnce, settleTransfer, TransferPostings, type NewOperation, type OperationRow, type Settled } from './operations';
+import { bookGameResult, gameCopy, recordWithMoney, settleOnce, settleTransfer, TransferPostings, type GameCopy, type NewOperation, type OperationRow, type Settled } from './operations';
 import type { OperationStatus } from './tables';
 
 /** Refusals that are answers of the call itself (stored under the key); others are not definite. */
@@ -112,6 +112,11 @@ export class MoneyCore {
   /** Records an operation and its money in one statement, under its key when it has one; null when the key had recorded it already. */
   record(connection: Connection, op: NewOperation, idem: Idem | null, postings: Posting[], kind: PostInput['kind']): Promise<Map<string, number> | null> {
     return recordWithMoney(connection, op, idem, postings, kind);
+  }
+
+  /** The ledger's copy of a game balance, with whether a transfer of that game is pending (a read to book a result from); null when there is no such account. */
+  gameCopy(connection: Connection, memberId: string, code: string): Promise<GameCopy | null> {
+    return gameCopy(connection, memberId, code);
   }
 
   /** Books a game's result (the provider's live balance against the ledger's copy, read at `seen`); null when it did not book. */

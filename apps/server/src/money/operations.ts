@@ -56,9 +56,10 @@ export function transferLegs(op: Pick<OperationRow, 'member_id' | 'source' | 'ta
  * A wallet-game transfer is one ledger transaction (issue 35, the lean transfer):
  * - wallet → game ("in"): the money is posted from the wallet to the game account when the
  *   transfer starts (`transfer`), so the wallet can never spend it twice. When the provider has
- *   it, the settlement only ends the operation (and moves the game account's version, so a balance
- *   read that the transfer overtook at the provider is not booked as a loss: GameService.sync);
- *   when the provider refused it, the settlement posts it back (`transfer_return`).
+ *   it, the settlement only ends the operation; when the provider refused it, the settlement
+ *   posts it back (`transfer_return`). A balance read that the transfer overtook at the provider
+ *   is never booked as a loss: a game result is booked only from a read that began with no
+ *   transfer of that game pending (`gameCopy`, GameService.sync) and while none is (bookGameResult).
  * - game → wallet ("out"): the start records the operation only, if the game account's money
  *   not promised to a pending transfer of that game covers it (else MONEY_NOT_ENOUGH). The money
  *   is posted (`transfer`) once the provider has paid it out; a refusal ends the operation with no
@@ -78,7 +79,7 @@ function settlement(op: OperationRow, outcome: 'applied' | 'absent'): { status: 
     { account: walletAccount, amount: op.amount },
   ];
   if (outcome === 'applied') {
-    if (direction === 'in') return { status: 'SUCCESS', note: null, input: null, touch: gameAccount };
+    if (direction === 'in') return { status: 'SUCCESS', note: null, input: null, touch: null };
     return { status: 'SUCCESS', note: null, input: { kind: 'transfer', operationId: op.id, postings: back }, touch: null };
   }
   if (direction === 'in') return { status: 'FAILED', note: 'TRANSFER_FAIL', input: { kind: 'transfer_return', operationId: op.id, postings: back }, touch: null };
@@ -262,9 +263,8 @@ type Settling = { op: OperationRow; outcome: 'applied' | 'absent' };
  * with its key, and for a transfer to a game its money) and settling it. Under load one statement
  * carries many transfers; a batch refused because of one item (not enough money, a repeated
  * Idempotency-Key) is run again item by item, so each request gets exactly the answer it would
- * have had alone. A transfer to a game writes 8 rows in all (the operation inserted and settled,
- * one ledger transaction, its two entries, two balances, the game account's version at the
- * settlement); one from a game 7.
+ * have had alone. A transfer writes 7 rows in all: the operation inserted and settled, one ledger
+ * transaction, its two entries, two balances.
  */
 export class TransferPostings {
   private readonly starts: Batcher<NewTransfer, Map<string, number>>;
@@ -424,11 +424,37 @@ export async function recordWithMoney(dbIn: Connection, op: NewOperation, idem: 
   return runPosting(db, { kind, operationId: op.id, postings }, { before: recordOperation(op, idem), txIdFrom: 'op' });
 }
 
+/** The ledger's copy of a member's game balance, and whether a transfer of that game was pending when it was read (one statement). */
+export interface GameCopy {
+  balance: number;
+  version: number;
+  currency: Currency;
+  transferPending: boolean;
+}
+
+/**
+ * Reads the ledger's copy of a game account with the "a transfer of this game is pending" flag, in
+ * one statement: a provider balance read that begins while a transfer is pending may have
+ * overtaken it at the provider, so it is not booked (GameService.sync). Null when the account does
+ * not exist.
+ */
+export async function gameCopy(dbIn: Connection, memberId: string, code: string): Promise<GameCopy | null> {
+  const db = sameConnection<MoneyDb>(dbIn);
+  const row = await sql<{ balance: string | number; version: string | number; currency: Currency; pending: boolean }>`
+    SELECT a.balance, a.version, a.currency, EXISTS (
+      SELECT 1 FROM operations o WHERE o.member_id = ${memberId} AND o.status = 'PENDING' AND o.type = 'transfer' AND (o.source = ${code} OR o.target = ${code})
+    ) AS pending
+    FROM ledger_accounts a WHERE a.id = ${account.game(memberId, code)}`.execute(db);
+  const r = row.rows[0];
+  return r ? { balance: Number(r.balance), version: Number(r.version), currency: r.currency, transferPending: r.pending } : null;
+}
+
 /**
  * Books a game's result: the difference between the provider's live balance and the ledger's
  * copy of the game account, against the provider's account, only if the copy is still the one
  * read (`version`) and no transfer to or from that game is pending (a transfer the read
- * overtook at the provider is never booked as a win or a loss). Answers null when it did not book.
+ * overtook at the provider is never booked as a win or a loss; the read itself must have begun
+ * with none pending: `gameCopy`). Answers null when it did not book.
  */
 export async function bookGameResult(
   dbIn: Connection,

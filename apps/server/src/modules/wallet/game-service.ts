@@ -47,7 +47,7 @@ export class GameService {
     private readonly providers: (code: string) => GameProvider,
     private readonly box: SecretBox,
     /** The money core's door for game accounts: opening one, booking a game's result. */
-    private readonly money: Pick<MoneyCore, 'openGame' | 'bookGame'>,
+    private readonly money: Pick<MoneyCore, 'openGame' | 'bookGame' | 'gameCopy'>,
   ) {}
 
   private seamlessReports: SeamlessReports | null = null;
@@ -244,15 +244,17 @@ export class GameService {
    * refresh books it then. Answers the provider's balance.
    */
   async sync(memberId: string, game: { code: string; username: string }): Promise<number> {
-    const id = account.game(memberId, game.code);
-    let before = (await balances(this.db, [id])).get(id);
+    let before = await this.money.gameCopy(this.db, memberId, game.code);
     if (!before) {
       // An activation cut off between the provider's account and the ledger's: open it now.
       await this.money.openGame(this.db, memberId, game.code);
-      before = (await balances(this.db, [id])).get(id);
-      if (!before) throw new Error(`ledger account ${id} missing`);
+      before = await this.money.gameCopy(this.db, memberId, game.code);
+      if (!before) throw new Error(`ledger account ${account.game(memberId, game.code)} missing`);
     }
     const live = await this.providers(game.code).balance(game.username);
+    // A read that began while a transfer of this game was pending may have overtaken it at the
+    // provider (money on our books and not yet at theirs): the next read books the result.
+    if (before.transferPending) return live;
     const delta = live - before.balance;
     if (delta === 0) return live;
     await this.money.bookGame(this.db, memberId, game.code, before, delta);
