@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { walletResponseSchema } from '@mw/contract/wallet';
 import { checkInvariants } from '../src/money/ledger';
@@ -357,6 +358,98 @@ describe.each(dbKinds)('wallet on %s', (kind) => {
   });
 });
 
+
+describe.each(dbKinds)('a transfer to a game settled behind its answer on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(kind, { RECONCILE_INTERVAL_MS: '0' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  const { member, walletOf, invariants } = walletKit(() => t);
+
+  /** Holds the settle batches (the write behind the answer) until `open` is called. */
+  function holdSettlements(): { open: () => void; held: () => number } {
+    const postings = t.services.money.transfers as unknown as { settles: { submit: (item: unknown) => Promise<unknown> } };
+    const real = postings.settles.submit.bind(postings.settles);
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    let held = 0;
+    postings.settles.submit = async (item: unknown) => {
+      held += 1;
+      await gate;
+      return real(item);
+    };
+    return {
+      open: () => {
+        postings.settles.submit = real;
+        open();
+      },
+      held: () => held,
+    };
+  }
+
+  const statusOf = async (id: string) => (await sql<{ status: string }>`SELECT status FROM operations WHERE id = ${id}`.execute(t.services.database.db)).rows[0]?.status;
+
+  it("answers once the provider took it; the member's next call waits for the write, and a retry answers the same", async () => {
+    const token = await member(100);
+    await call(t.app, 'GET', '/api/wallet/activate/PG', { token });
+    const hold = holdSettlements();
+    const key = newKey();
+    let first;
+    try {
+      first = await call<{ reference: string }>(t.app, 'POST', '/api/wallet/transfer', { token, headers: { 'idempotency-key': key }, body: { from: 'WALLET', to: 'PG', amount: 30 } });
+      expect(first).toMatchObject({ status: 200, body: { wallet: { amount: 70 }, game: { code: 'PG', amount: 30 }, amount: 30 } });
+      // Answered, and its mark not written yet: the operation still reads PENDING, the money moved.
+      expect(hold.held()).toBe(1);
+      expect(await statusOf(first.body.reference)).toBe('PENDING');
+      // The member's next call (the statement, a retry) waits for the write.
+      const statement = call<{ statements: Array<{ status: string }> }>(t.app, 'POST', '/api/statement', { token, body: { page: 1, limit: 5 } });
+      const retry = call(t.app, 'POST', '/api/wallet/transfer', { token, headers: { 'idempotency-key': key }, body: { from: 'WALLET', to: 'PG', amount: 30 } });
+      let answered = false;
+      void statement.then(() => (answered = true));
+      await new Promise((r) => setTimeout(r, 150));
+      expect(answered).toBe(false);
+      hold.open();
+      expect((await statement).body.statements[0]?.status).toBe('SUCCESS');
+      const again = await retry;
+      expect({ status: again.status, body: again.body }).toEqual({ status: first.status, body: first.body });
+    } finally {
+      hold.open();
+    }
+    await t.services.money.transfers.drain();
+    expect(await statusOf(first.body.reference)).toBe('SUCCESS');
+    expect((await walletOf(token)).wallet.amount).toBe(70);
+    await invariants();
+  });
+
+  it('leaves a mark never written (the process died) to the reconciler, which settles it with nothing moved', async () => {
+    const token = await member(100);
+    await call(t.app, 'GET', '/api/wallet/activate/PG', { token });
+    const hold = holdSettlements();
+    const key = newKey();
+    try {
+      const first = await call<{ reference: string }>(t.app, 'POST', '/api/wallet/transfer', { token, headers: { 'idempotency-key': key }, body: { from: 'WALLET', to: 'PG', amount: 40 } });
+      expect(first.status).toBe(200);
+      expect(await statusOf(first.body.reference)).toBe('PENDING');
+      // As after a crash: the reconciler asks the provider, which has it.
+      expect(await t.services.transfers.reconcile(0)).toBeGreaterThanOrEqual(1);
+      expect(await statusOf(first.body.reference)).toBe('SUCCESS');
+      hold.open();
+      await t.services.money.transfers.drain();
+      const wallet = await walletOf(token);
+      expect(wallet.wallet.amount).toBe(60);
+      const retry = await call(t.app, 'POST', '/api/wallet/transfer', { token, headers: { 'idempotency-key': key }, body: { from: 'WALLET', to: 'PG', amount: 40 } });
+      expect({ status: retry.status, body: retry.body }).toEqual({ status: first.status, body: first.body });
+    } finally {
+      hold.open();
+    }
+    await invariants();
+  });
+});
 
 describe.each(dbKinds)('provider deadline on %s', (kind) => {
   let t: TestApp;

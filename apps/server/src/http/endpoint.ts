@@ -58,6 +58,9 @@ export function registerEndpoint(app: FastifyInstance, services: Services, name:
     preValidation: def.auth
       ? async (request: FastifyRequest) => {
           request.member = await services.sessions.authenticate(request.headers.authorization);
+          // The member's own transfers settled behind their answers are written first: a member
+          // never reads their own transfer as pending, nor has its retry answered "in progress".
+          await services.money.transfers.caughtUp(request.member.memberId);
           // Responsible play: during a member's time-out or self-exclusion the calls the contract
           // marks (every money call but withdrawals and money coming home, game launches,
           // marketing) answer 403 TIME_OUT / SELF_EXCLUDED {until} before their body is even checked.

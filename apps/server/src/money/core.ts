@@ -141,6 +141,10 @@ export class MoneyCore {
   }
 
   async once(memberId: string, idem: Idem | null, run: () => Promise<MoneyResult>): Promise<MoneyResult> {
+    // The member's transfers settled behind their answers are written first (operations.ts
+    // settleBehind): a call never reads its member's own answered transfer as pending, and a
+    // retry answers the first answer.
+    await this.transfers.caughtUp(memberId);
     if (!idem) return run();
     markKeyed(memberId, idem);
     try {
@@ -162,6 +166,7 @@ export class MoneyCore {
   }
 
   async composite<P>(memberId: string, idem: Idem | null, plan: () => Promise<P>, run: (plan: P) => Promise<MoneyResult>): Promise<MoneyResult> {
+    await this.transfers.caughtUp(memberId);
     if (!idem) return run(await plan());
     markKeyed(memberId, idem);
     let record = await lookupKey(this.db, memberId, idem);
@@ -241,6 +246,7 @@ export class MoneyCore {
 
   /** The answer a key recorded, or null when it recorded nothing yet (IDEMPOTENCY_KEY_REUSED for another body). */
   async recorded(memberId: string, idem: Idem): Promise<MoneyResult | null> {
+    await this.transfers.caughtUp(memberId);
     const record = await lookupKey(this.db, memberId, idem);
     return record && (record.answer || record.operation) ? this.answerRecord(record) : null;
   }

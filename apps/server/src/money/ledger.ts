@@ -182,13 +182,25 @@ export async function runPosting(dbIn: Connection, input: PostInput, options: Po
  * a deadlock or serialisation victim wrote nothing and, outside a transaction, is run again.
  */
 async function execute<R>(db: Kysely<MoneyDb>, statement: RawBuilder<R>): Promise<{ rows: R[] }> {
+  try {
+    return await retryConflicts(db, statement);
+  } catch (error) {
+    if (isCheckViolation(error)) throw new InsufficientFunds();
+    if (sqlState(error) === MIXED_CURRENCIES) throw new LedgerError('a ledger transaction may not mix currencies');
+    throw error;
+  }
+}
+
+/**
+ * Runs one statement; a deadlock or serialisation victim (it wrote nothing) is run again, up to 8
+ * times, when it is not inside a transaction (a transaction's caller decides).
+ */
+export async function retryConflicts<R>(db: Kysely<MoneyDb>, statement: RawBuilder<R>): Promise<{ rows: R[] }> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await statement.execute(db);
     } catch (error) {
-      if (isCheckViolation(error)) throw new InsufficientFunds();
       const state = sqlState(error);
-      if (state === MIXED_CURRENCIES) throw new LedgerError('a ledger transaction may not mix currencies');
       if ((state === '40P01' || state === '40001') && !db.isTransaction && attempt < 8) continue;
       throw error;
     }

@@ -38,7 +38,14 @@ export const moneyModule = defineModule({
     if (codes.length === 0) return;
     await moduleDb<MoneyDb>(database).insertInto('transfer_codes').values(codes).onConflict((oc) => oc.column('code').doNothing()).execute();
   },
-  routes(app, { config, database }) {
+  // Settlements written behind their answers are written before the database closes.
+  async close({ money }) {
+    await money.transfers.drain();
+  },
+  routes(app, { config, database, money }) {
+    // A transfer's settlement written behind its answer that failed every attempt stays PENDING
+    // for the reconciler (operations.ts settleBehind): said in the log of every process.
+    money.transfers.onBehindFailure = (error, op) => app.log.error({ err: error, operation: op.id }, 'transfer settlement written behind failed; the reconciler settles it');
     contractRoute(app, ledgerOperatorCalls.ledgerCheck, { preHandler: operatorGuard(config) }, async () => checkInvariants(moduleDb<MoneyDb>(database)));
   },
 });

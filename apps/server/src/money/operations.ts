@@ -4,7 +4,7 @@ import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import type { OperationsTable, OperationStatus, OperationType } from './tables';
 import { Batcher, oneByOne, type Outcome } from '../lib/batcher';
 import type { Idem } from './idempotency';
-import { account, InsufficientFunds, LedgerError, runPosting, runPostingBatch, type Currency, type PostInput, type Posting } from './ledger';
+import { account, InsufficientFunds, LedgerError, retryConflicts, runPosting, runPostingBatch, type Currency, type PostInput, type Posting } from './ledger';
 
 /**
  * Operations are what a member sees in the statement (a deposit, a withdrawal, a transfer).
@@ -194,19 +194,11 @@ async function endWithoutMoney(db: Kysely<MoneyDb>, items: Ending[]): Promise<{ 
       UPDATE ledger_accounts a SET version = a.version + 1 FROM locked l WHERE a.id = l.id RETURNING a.id, a.balance
     )
     SELECT s.id, NULL::text AS account, NULL::bigint AS balance FROM settled s UNION ALL SELECT NULL, t.id, t.balance FROM touched t`;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const rows = (await statement.execute(db)).rows;
-      return {
-        ids: new Set(rows.flatMap((r) => (r.id === null ? [] : [r.id]))),
-        balances: new Map(rows.flatMap((r): Array<[string, number]> => (r.account === null ? [] : [[r.account, Number(r.balance)]]))),
-      };
-    } catch (error) {
-      const state = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
-      if ((state === '40P01' || state === '40001') && !db.isTransaction && attempt < 8) continue;
-      throw error;
-    }
-  }
+  const { rows } = await retryConflicts(db, statement);
+  return {
+    ids: new Set(rows.flatMap((r) => (r.id === null ? [] : [r.id]))),
+    balances: new Map(rows.flatMap((r): Array<[string, number]> => (r.account === null ? [] : [[r.account, Number(r.balance)]]))),
+  };
 }
 
 /**
@@ -288,8 +280,73 @@ export class TransferPostings {
     return this.starts.submit(item);
   }
 
+  /**
+   * Settles a transfer this process started. A transfer to a game the provider took is settled
+   * behind its answer (settleBehind): it answers SUCCESS at once, with no balances of its own
+   * (the start's posting moved the money). Every other outcome is written before it answers.
+   */
   settle(op: OperationRow, outcome: 'applied' | 'absent'): Promise<Settled> {
+    if (outcome === 'applied' && transferLegs(op).direction === 'in' && settlement(op, outcome).input === null) {
+      this.settleBehind(op);
+      return Promise.resolve({ status: 'SUCCESS', balances: new Map() });
+    }
     return this.settles.submit({ op, outcome });
+  }
+
+  /** Settlements written behind their answer, per member (see settleBehind). */
+  private readonly behind = new Map<string, Set<Promise<void>>>();
+
+  /** Told of a settlement written behind that failed every attempt (the reconciler settles it later). */
+  onBehindFailure: (error: unknown, op: OperationRow) => void = () => undefined;
+
+  /**
+   * Settles a transfer to a game the provider took without its caller waiting for the write: the
+   * money moved when the transfer started, the provider's confirmation is kept by the provider,
+   * and the settlement only marks the operation SUCCESS (no posting). The member's answer is
+   * given at once; the mark goes with the next settle batch. Until it is written the operation
+   * reads PENDING: the member's own next request waits for it first (`caughtUp`, called by the
+   * route layer for every signed-in call), so a member never sees their own transfer pending nor
+   * has a retry answered "in progress" by this process. If the process dies before the write (or
+   * every attempt fails), the operation stays PENDING and the reconciler settles it by asking the
+   * provider, as for a process that died during the provider call: nothing is lost or doubled.
+   */
+  private settleBehind(op: OperationRow): void {
+    let pending = this.behind.get(op.member_id);
+    if (!pending) {
+      pending = new Set();
+      this.behind.set(op.member_id, pending);
+    }
+    const own = pending;
+    const written: Promise<void> = this.writeBehind(op).finally(() => {
+      own.delete(written);
+      if (own.size === 0 && this.behind.get(op.member_id) === own) this.behind.delete(op.member_id);
+    });
+    own.add(written);
+  }
+
+  private async writeBehind(op: OperationRow): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.settles.submit({ op, outcome: 'applied' });
+        return;
+      } catch (error) {
+        if (attempt >= 3) {
+          this.onBehindFailure(error, op);
+          return;
+        }
+      }
+    }
+  }
+
+  /** Resolves when every settlement written behind for this member is written (or left to the reconciler); undefined when none is. */
+  caughtUp(memberId: string): Promise<unknown> | undefined {
+    const pending = this.behind.get(memberId);
+    return pending ? Promise.all(pending) : undefined;
+  }
+
+  /** Resolves when every settlement written behind so far is written (before the database closes). */
+  async drain(): Promise<void> {
+    while (this.behind.size > 0) await Promise.all([...this.behind.values()].flatMap((set) => [...set]));
   }
 
   /**

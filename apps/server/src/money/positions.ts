@@ -63,16 +63,21 @@ function positionOf(memberId: string, rows: Row[], fallback: Currency, pending: 
   return position;
 }
 
-/** The amounts of the member's PENDING transfers (minor units). */
-async function pendingTransfers(db: Kysely<MoneyDb>, memberId: string): Promise<number> {
-  const row = await db
+/** The sum of a member's operations of one type and status (those recorded after ledger transaction `after`, when given). */
+async function sumOfOperations(db: Kysely<MoneyDb>, memberId: string, type: 'transfer' | 'deposit', status: 'PENDING' | 'SUCCESS', after?: number): Promise<number> {
+  let query = db
     .selectFrom('operations')
     .select((eb) => eb.fn.coalesce(eb.fn.sum<string | number>('amount'), eb.val(0)).as('total'))
     .where('member_id', '=', memberId)
-    .where('type', '=', 'transfer')
-    .where('status', '=', 'PENDING')
-    .executeTakeFirstOrThrow();
-  return Number(row.total);
+    .where('type', '=', type)
+    .where('status', '=', status);
+  if (after !== undefined) query = query.where('start_tx', '>', after);
+  return Number((await query.executeTakeFirstOrThrow()).total);
+}
+
+/** The money of the member's transfers still pending (a transfer to a game is on the game account already, one from it not yet on the wallet). */
+function pendingTransfers(db: Kysely<MoneyDb>, memberId: string): Promise<number> {
+  return sumOfOperations(db, memberId, 'transfer', 'PENDING');
 }
 
 /**
@@ -131,16 +136,7 @@ export class Positions {
 
   /** The member's successful deposits recorded after a mark (minor units). */
   async depositedSince(trxIn: Connection, memberId: string, mark: number): Promise<number> {
-    const trx = sameConnection<MoneyDb>(trxIn);
-    const row = await trx
-      .selectFrom('operations')
-      .select((eb) => eb.fn.coalesce(eb.fn.sum<string | number>('amount'), eb.val(0)).as('total'))
-      .where('member_id', '=', memberId)
-      .where('type', '=', 'deposit')
-      .where('status', '=', 'SUCCESS')
-      .where('start_tx', '>', mark)
-      .executeTakeFirstOrThrow();
-    return Number(row.total);
+    return sumOfOperations(sameConnection<MoneyDb>(trxIn), memberId, 'deposit', 'SUCCESS', mark);
   }
 
   /**
