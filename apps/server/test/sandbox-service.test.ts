@@ -129,6 +129,27 @@ describe('sandbox service (its own process) and the HTTP transfer-wallet adapter
     expect(await game.balance(username)).toBe(0);
   });
 
+  it('a redirect is not an answer: a transfer answered 3xx is in doubt (asked about), any other call unreachable', async () => {
+    // A provider address that redirects every POST to the real one (a moved API, a proxy): the
+    // POST is not followed, and what happened to the transfer is asked, never assumed.
+    const redirecting = http.createServer((request, response) => {
+      response.writeHead(307, { location: `${sandbox.url}${request.url ?? '/'}` });
+      response.end();
+    });
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+    try {
+      const address = redirecting.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      const game = httpGameProvider('PG', { url: `http://127.0.0.1:${port}`, secret: SECRET, timeoutMs: 2_000, breakerFailures: 100 });
+      await expect(game.transfer('in', 'anyone', 1_000, 'ref-redirect-1')).rejects.toMatchObject({ kind: 'unknown' });
+      await expect(game.balance('anyone')).rejects.toMatchObject({ kind: 'unreachable' });
+      // Nothing reached the provider.
+      expect(await httpGameProvider('PG', { url: sandbox.url, secret: SECRET, timeoutMs: 2_000 }).lookupTransfer('ref-redirect-1')).toBe('absent');
+    } finally {
+      await new Promise<void>((resolve) => redirecting.close(() => resolve()));
+    }
+  });
+
   it('a provider that is down or refusing is unreachable (nothing happened), and the breaker opens after repeated failures', async () => {
     const game = httpGameProvider('UFABET', { url: sandbox.url, secret: SECRET, timeoutMs: 1_000, breakerFailures: 2, breakerOpenMs: 60_000 });
     const { username } = await game.openAccount('m4', 'THB');

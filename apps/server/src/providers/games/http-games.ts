@@ -34,12 +34,18 @@ class Answered extends Error {
  * what the transfer service needs to stay exact:
  * - no connection, an open breaker, a refusal (4xx, 503 before anything): nothing happened
  *   (`unreachable` / `rejected`);
- * - a transfer whose answer did not come (deadline, reset socket, a 5xx other than 503): in doubt
+ * - a transfer whose answer did not come (deadline, reset socket, a 5xx other than 503) or came
+ *   as a redirect (3xx: not an answer of the protocol, and a POST is never followed): in doubt
  *   (`unknown`), settled by "check transfer" (`lookupTransfer`). A transfer is never retried
  *   blindly; its request id makes a repeat safe, but the service asks instead.
  */
 /** Deadline of a report call (the provider lists a whole period's transfers). */
 const REPORT_TIMEOUT_MS = 30_000;
+
+/** A status that says nothing about the request's outcome: a server error, or a redirect (never followed). */
+function notAnAnswer(httpStatus: number): boolean {
+  return httpStatus >= 500 || (httpStatus >= 300 && httpStatus < 400);
+}
 
 export function httpGameProvider(code: string, options: HttpGameOptions): GameProvider {
   const base = options.url.replace(/\/+$/, '');
@@ -47,7 +53,7 @@ export function httpGameProvider(code: string, options: HttpGameOptions): GamePr
     failures: options.breakerFailures ?? 5,
     openMs: options.breakerOpenMs ?? 10_000,
     timeoutMs: options.timeoutMs,
-    isFailure: (error) => !(error instanceof Answered) || error.httpStatus >= 500,
+    isFailure: (error) => !(error instanceof Answered) || notAnAnswer(error.httpStatus),
   });
   // The reconciliation's report call: its own breaker and a longer deadline (a long list), so a
   // slow or failing report never opens the breaker members' transfers go through.
@@ -55,7 +61,7 @@ export function httpGameProvider(code: string, options: HttpGameOptions): GamePr
     failures: options.breakerFailures ?? 5,
     openMs: options.breakerOpenMs ?? 10_000,
     timeoutMs: Math.max(options.timeoutMs, REPORT_TIMEOUT_MS),
-    isFailure: (error) => !(error instanceof Answered) || error.httpStatus >= 500,
+    isFailure: (error) => !(error instanceof Answered) || notAnAnswer(error.httpStatus),
   });
 
   async function post(action: string, body: Record<string, unknown>, inDoubt: boolean): Promise<Record<string, unknown>> {
@@ -74,8 +80,8 @@ export function httpGameProvider(code: string, options: HttpGameOptions): GamePr
     } catch (error) {
       if (error instanceof BreakerOpen) throw new ProviderError('unreachable', `${code}: circuit open`);
       if (error instanceof Answered) {
-        // 503: refused before anything was done; other 5xx: the state is unknown.
-        if (error.httpStatus >= 500 && error.httpStatus !== 503) throw new ProviderError(inDoubt ? 'unknown' : 'unreachable', `${code}: ${error.message}`);
+        // 503: refused before anything was done; other 5xx and a redirect: the state is unknown.
+        if (notAnAnswer(error.httpStatus) && error.httpStatus !== 503) throw new ProviderError(inDoubt ? 'unknown' : 'unreachable', `${code}: ${error.message}`);
         throw new ProviderError(error.httpStatus === 503 ? 'unreachable' : 'rejected', `${code}: ${error.status}`);
       }
       if (!sent || isRefused(error)) throw new ProviderError('unreachable', `${code}: not reached (${String(error)})`);
