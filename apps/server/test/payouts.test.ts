@@ -83,6 +83,33 @@ describe.each(dbKinds)('payouts through the bank on %s', (kind) => {
     expect(statement.body.statements.find((s) => s.statementType === 'withdraw')).toMatchObject({ status: 'SUCCESS' });
   });
 
+  it('settles nothing on an answer about another account (another bank, another number): left processing until the bank says', async () => {
+    const w = await withdrawal(t, 120);
+    const payouts = t.services.payouts as unknown as { provider: NonNullable<typeof t.services.payouts.provider> };
+    const real = payouts.provider;
+    for (const wrong of [{ bankCode: 'SCB' }, { accountNo: '0000000000' }]) {
+      // The bank's answer names another account than the one the withdrawal was sent to.
+      payouts.provider = { ...real, name: real.name, send: async (request) => ({ ...(await real.send(request)), ...wrong }), status: async (reference) => {
+        const answer = await real.status(reference);
+        return answer ? { ...answer, ...wrong } : null;
+      } };
+      try {
+        const answer = await call<Payout>(t.app, 'POST', `/api/operator/withdrawals/${w.id}/approve`, { headers: as('finance-a') });
+        expect(answer.body).toMatchObject({ status: 'PENDING', payout: 'processing', bankStatus: 'mismatch' });
+        expect(await t.services.payouts.settle(0)).toBe(0);
+        expect(await wallet(t, w.memberId)).toEqual({ wallet: 88_000, held: 12_000 });
+        expect(await ledgerTransactions(t, w.id)).toBe(1);
+      } finally {
+        payouts.provider = real;
+      }
+    }
+    // The bank's own answer (the right account) settles it, once.
+    expect(await t.services.payouts.settle(0)).toBe(1);
+    expect(await wallet(t, w.memberId)).toEqual({ wallet: 88_000, held: 0 });
+    expect(await bankTransfers(t, w.id)).toHaveLength(1);
+    expect(await ledgerTransactions(t, w.id)).toBe(2);
+  });
+
   it('returns the money once with the reason when the bank fails the transfer', async () => {
     const w = await withdrawal(t, 300);
     expect((await fault(t, 'reject', 'NAME_MISMATCH')).status).toBe(200);
@@ -228,7 +255,7 @@ describe.each(dbKinds)('payouts through the bank on %s', (kind) => {
     expect(await checkInvariants(t.services.database.db)).toMatchObject({ ok: true });
     const report = await call<{ ok: boolean; payouts: { ok: boolean; breaches: unknown[]; checked: { matched: number; manual: number } } }>(t.app, 'GET', '/api/operator/reconciliation', { headers: as('finance-a') });
     expect(report.body.payouts.breaches).toEqual([]);
-    expect(report.body.payouts).toMatchObject({ ok: true, checked: { matched: 6, manual: 1 } });
+    expect(report.body.payouts).toMatchObject({ ok: true, checked: { matched: 7, manual: 1 } });
     expect(report.body.ok).toBe(true);
   });
 });

@@ -258,7 +258,7 @@ export class PayoutService {
 
   /** The bank's answer, checked against what we sent (an answer about another transfer settles nothing). */
   private async apply(row: PayoutRow, answer: PayoutAnswer): Promise<void> {
-    const same = answer.reference === row.withdrawal_id && answer.amount === Number(row.amount) && answer.currency === row.currency && answer.accountNo === row.account_no;
+    const same = answer.reference === row.withdrawal_id && answer.amount === Number(row.amount) && answer.currency === row.currency && answer.bankCode === row.bank_code && answer.accountNo === row.account_no;
     if (!same) {
       this.log?.error({ withdrawal: row.withdrawal_id, answer }, 'payout answer does not match the withdrawal: left processing');
       await this.note(row.withdrawal_id, 'mismatch', null);
