@@ -1,7 +1,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { walletResponseSchema } from '@mw/contract/wallet';
-import { checkInvariants } from '../src/money/ledger';
+import { account, checkInvariants } from '../src/money/ledger';
+import { recordWithMoney } from '../src/money/operations';
+import { newId } from '../src/lib/ids';
 import { call, dbKinds, login, OPERATOR_TOKEN, registerMember, startApp, type TestApp } from './helpers';
 import { withoutTurnoverSignal } from './operator-helpers';
 
@@ -447,6 +449,44 @@ describe.each(dbKinds)('a transfer to a game settled behind its answer on %s', (
     } finally {
       hold.open();
     }
+    await invariants();
+  });
+});
+
+describe.each(dbKinds)('a transfer started before money/011 on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(kind, { RECONCILE_INTERVAL_MS: '0' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  const { walletOf, invariants } = walletKit(() => t);
+
+  it('counts its money once (in the in-flight account), does not hold back a transfer out of the game, and settles the old way', async () => {
+    const { phone, password, id: memberId } = await registerMember(t.app);
+    const token = await login(t.app, phone, password);
+    await call(t.app, 'POST', '/api/wallet/add', { token, body: { amount: 100 } });
+    await call(t.app, 'GET', '/api/wallet/activate/PG', { token });
+    expect((await call(t.app, 'POST', '/api/wallet/transfer', { token, body: { from: 'WALLET', to: 'PG', amount: 20 } })).status).toBe(200);
+    // As an older server left it: the money moved from the wallet to the in-flight account
+    // (transfer_start), the operation pending, the provider never asked.
+    const legacy = newId();
+    await recordWithMoney(
+      t.services.database.db,
+      { id: legacy, memberId, type: 'transfer', status: 'PENDING', source: 'WALLET', target: 'PG', amount: 3_000 },
+      null,
+      [{ account: account.wallet(memberId), amount: -3_000 }, { account: account.inflight(memberId), amount: 3_000 }],
+      'transfer_start',
+    );
+    const position = await t.services.money.positions.read(memberId, 'THB');
+    expect({ wallet: position.wallet, inflight: position.inflight, total: position.total }).toEqual({ wallet: 5_000, inflight: 3_000, total: 10_000 });
+    // The game account's ฿20 is not promised to it: all of it can come out.
+    expect((await call(t.app, 'POST', '/api/wallet/transfer', { token, body: { from: 'PG', to: 'WALLET', amount: 20 } })).body).toMatchObject({ wallet: { amount: 70 }, game: { code: 'PG', amount: 0 } });
+    // The reconciler asks the provider (it never had it) and returns it from the in-flight account.
+    expect(await t.services.transfers.reconcile(0)).toBe(1);
+    expect((await walletOf(token)).wallet.amount).toBe(100);
+    expect((await t.services.money.positions.read(memberId, 'THB')).inflight).toBe(0);
     await invariants();
   });
 });

@@ -352,7 +352,8 @@ export class TransferPostings {
   /**
    * A transfer from a game: the operation alone, recorded only if the game account's balance
    * less the transfers of that game still pending covers it (a transfer to the game is already on
-   * the account but not yet the provider's; one from it is not yet off the account).
+   * the account but not yet the provider's; one from it is not yet off the account). One started
+   * before money/011 is not counted: its money is in the in-flight account, not on this one.
    */
   private async startFromGame({ op, idem }: NewTransfer): Promise<Map<string, number>> {
     const game = account.game(op.memberId, op.source);
@@ -360,7 +361,8 @@ export class TransferPostings {
       WITH free AS (
         SELECT a.balance - coalesce((
           SELECT sum(o.amount) FROM operations o WHERE o.member_id = ${op.memberId} AND o.status = 'PENDING' AND o.type = 'transfer'
-            AND (o.source = ${op.source} OR o.target = ${op.source})), 0) AS amount
+            AND (o.source = ${op.source} OR o.target = ${op.source})
+            AND NOT EXISTS (SELECT 1 FROM ledger_transactions t WHERE t.id = o.start_tx AND t.kind = 'transfer_start')), 0) AS amount
         FROM ledger_accounts a WHERE a.id = ${game}
       )
       INSERT INTO operations (id, member_id, type, status, source, target, amount, idem_key, request_hash)

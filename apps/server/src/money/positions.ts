@@ -72,10 +72,20 @@ async function sumOfOperations(db: Kysely<MoneyDb>, memberId: string, type: 'tra
     .where('type', '=', type)
     .where('status', '=', status);
   if (after !== undefined) query = query.where('start_tx', '>', after);
+  if (type === 'transfer') {
+    // A transfer started before money/011 holds its money in the in-flight account, counted there.
+    query = query.where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('ledger_transactions as t').select('t.id').whereRef('t.id', '=', 'operations.start_tx').where('t.kind', '=', 'transfer_start'))),
+    );
+  }
   return Number((await query.executeTakeFirstOrThrow()).total);
 }
 
-/** The money of the member's transfers still pending (a transfer to a game is on the game account already, one from it not yet on the wallet). */
+/**
+ * The money of the member's transfers still pending (a transfer to a game is on the game account
+ * already, one from it not yet on the wallet); one started before money/011 is in the in-flight
+ * account's balance instead.
+ */
 function pendingTransfers(db: Kysely<MoneyDb>, memberId: string): Promise<number> {
   return sumOfOperations(db, memberId, 'transfer', 'PENDING');
 }
