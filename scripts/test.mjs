@@ -31,14 +31,29 @@ function readJson(file) {
 
 const only = process.argv.slice(2);
 const flaky = [];
+/** The tests that failed, named again in the summary (the run's tail is often all a CI log keeps). */
+const failures = [];
 
-/** The titles of the tests Playwright's report calls flaky (failed, then passed on a retry). */
-function flakyTests(report) {
+/** The failed tests of a Vitest JSON report: file › title. */
+function vitestFailures(report) {
+  const names = [];
+  for (const file of report?.testResults ?? []) {
+    const where = String(file.name ?? '').replace(`${process.cwd()}/`, '');
+    for (const test of file.assertionResults ?? []) {
+      if (test.status === 'failed') names.push(`${where} › ${test.fullName ?? test.title}`);
+    }
+    if ((file.assertionResults ?? []).length === 0 && file.status === 'failed') names.push(`${where} (the file failed: ${String(file.message ?? '').split('\n')[0]})`);
+  }
+  return names;
+}
+
+/** The titles of the tests Playwright's report gives this status ('flaky': failed, then passed on a retry; 'unexpected': failed). */
+function playwrightTests(report, status) {
   const names = [];
   const walk = (suite, path) => {
     for (const spec of suite.specs ?? []) {
       for (const test of spec.tests ?? []) {
-        if (test.status === 'flaky') names.push([...path, spec.title].filter(Boolean).join(' › ') + ` (${spec.file}:${spec.line})`);
+        if (test.status === status) names.push([...path, spec.title].filter(Boolean).join(' › ') + ` (${spec.file}:${spec.line})`);
       }
     }
     for (const child of suite.suites ?? []) walk(child, [...path, child.title]);
@@ -63,12 +78,14 @@ if (wants('unit')) {
   const passed = report?.numPassedTests ?? 0;
   const failed = (report?.numFailedTests ?? 0) + (ok ? 0 : report ? (report.numFailedTests ? 0 : 1) : 1);
   results.push({ step: 'vitest', passed, failed });
+  for (const name of vitestFailures(report)) failures.push(`vitest: ${name}`);
   // The latency-budget files (vitest.config.ts SOLO), alone and one at a time: nothing else on the cores.
   const soloFile = `${outDir}/vitest-solo.json`;
   const soloOk = run('latency budgets (vitest, alone)', 'npx', ['vitest', 'run', '--project', 'server', '--maxWorkers=1', '--reporter=default', '--reporter=json', `--outputFile.json=${soloFile}`], { VITEST_SOLO: '1' });
   const solo = readJson(soloFile);
   const soloFailed = (solo?.numFailedTests ?? 0) + (soloOk ? 0 : solo ? (solo.numFailedTests ? 0 : 1) : 1);
   results.push({ step: 'vitest-solo', passed: solo?.numPassedTests ?? 0, failed: soloFailed });
+  for (const name of vitestFailures(solo)) failures.push(`vitest-solo: ${name}`);
 }
 if (wants('e2e')) {
   const built = run('build for end-to-end', 'npm', ['run', '--silent', 'build']);
@@ -88,7 +105,8 @@ if (wants('e2e')) {
     const failed = (report?.stats?.unexpected ?? 0) + (ok ? 0 : report?.stats?.unexpected ? 0 : 1);
     results.push({ step: 'e2e', passed, failed });
     // A test that failed and passed on its retry is not hidden: it is named at the end of the run.
-    for (const name of flakyTests(report)) flaky.push(name);
+    for (const name of playwrightTests(report, 'flaky')) flaky.push(name);
+    for (const name of playwrightTests(report, 'unexpected')) failures.push(`e2e: ${name}`);
   }
 }
 
@@ -114,6 +132,7 @@ if (flaky.length > 0) {
   console.log(`flaky end-to-end tests (failed, then passed on their retry): ${flaky.length}`);
   for (const name of flaky) console.log(`  flaky: ${name}`);
 }
+for (const name of failures) console.log(`  failed: ${name}`);
 for (const r of results) console.log(`${r.step.padEnd(10)} ${r.passed} passed, ${r.failed} failed`);
 console.log(`Total: ${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
