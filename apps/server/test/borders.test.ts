@@ -76,7 +76,6 @@ const codeFiles = files.filter((f) => !/migrations?\.ts$/.test(f.path)).map((f) 
  */
 const READS_LEFT: Record<string, string> = {
   'modules/activity -> member_games': 'rounds are matched to members by provider username inside the import statement (one statement per page, not a round trip per round)',
-  'modules/bonus -> games': 'a payout condition (refund, invite) names every game category: part of the credit hook spliced into the money core\'s posting statement',
 };
 
 describe('module borders in raw SQL', () => {

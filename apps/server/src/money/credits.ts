@@ -32,8 +32,8 @@ export interface ExternalCredit {
   note?: string | null;
   /** The Idempotency-Key of the call that asked for it (operator calls), recorded with it. */
   idem?: Idem | null;
-  /** A row of the caller's domain to update in the same statement when this credits (see CreditHook). */
-  tag?: { hook: string; id: string; data?: string };
+  /** The caller's domain row this credit is for: its handler (`onCredited`) hears of it in the posting's transaction. */
+  tag?: { name: string; id: string; data?: string };
   /**
    * A deposit the member's deposit rules (limits, breaks: policies.ts DepositRules) refuse:
    * `hold` (default: money that arrived is recorded under its key as held, not credited),
@@ -82,12 +82,28 @@ export async function lockMemberDeposits(trxIn: Connection, memberId: string): P
 }
 
 /**
- * A domain's own update, written in the statement that credits: given the tagged rows that are
- * credited now (`ids` of the domain's rows, their operations and amounts, as SQL arrays), a
- * data-modifying CTE named `hook_<name>`. It may join the CTE `op` (id, tx_id) of the operations
- * the statement records.
+ * A credit as the domain that tagged it learns of it: after the posting (or the hold), inside its
+ * transaction. `id` and `data` are the tag's; only credits recorded now arrive (a repeated message
+ * moved nothing and raises no event).
  */
-export type CreditHook = (name: string, rows: { ids: string[]; operationIds: string[]; amounts: number[]; data: string[] }) => RawBuilder<unknown>;
+export interface Credited {
+  /** The domain's row named in the credit's tag. */
+  id: string;
+  data: string;
+  operationId: string;
+  memberId: string;
+  amount: number;
+  currency: Currency;
+  /** The deposit rule that held it (DEPOSIT_LIMIT, TIME_OUT, SELF_EXCLUDED): recorded, no money moved; null when credited. */
+  held: string | null;
+}
+
+/**
+ * A domain's handler of its credits: it updates its own tables through `trx` (typed to them with
+ * `sameConnection`), in the transaction that posted the money — so the credit and the domain's
+ * record of it commit together or not at all; a handler that throws undoes the credit.
+ */
+export type CreditHandler = (trx: Connection, credited: Credited[]) => Promise<void>;
 
 /** Whether a credit kind is a promotion we pay (a `bonus` operation from the bonus account) rather than money from outside. */
 export function isPromotionCredit(kind: ExternalCredit['kind']): boolean {
@@ -110,15 +126,16 @@ const isBreak = (code: string): boolean => code !== 'DEPOSIT_LIMIT';
 
 /**
  * Credits from outside systems, once per (source, ref): the external_credits row, the operation
- * (a SUCCESS deposit to the wallet), the Idempotency-Key when there is one, the domain's own
- * update (a CreditHook) and the ledger posting (from the system deposits account of the
- * currency) are one statement. A repeated message finds the row and moves nothing, also when
+ * (a SUCCESS deposit to the wallet), the Idempotency-Key when there is one and the ledger posting
+ * (from the system deposits account of the currency) are one statement; a tagged credit's domain
+ * hears of it (a `Credited` event to its handler) in the same transaction, after the posting. A
+ * repeated message finds the row and moves nothing, also when
  * both arrive at the same moment (the primary key decides). Under load the credits that arrive
  * while a statement runs go together in the next one (group commit, as transfers do); a batch
  * refused as a whole runs again item by item, so each message gets exactly its own answer.
  */
 export class Credits {
-  private readonly hooks = new Map<string, CreditHook>();
+  private readonly handlers = new Map<string, CreditHandler>();
   private readonly batcher: Batcher<Item, CreditResult>;
 
   constructor(
@@ -129,16 +146,31 @@ export class Credits {
     this.batcher = new Batcher((items) => this.many(items), { maxBatch: 64, concurrency: 1 });
   }
 
-  /** Registers a domain's update for credits tagged with this hook name (at start-up). */
-  registerHook(name: string, hook: CreditHook): void {
-    if (!/^[a-z_]+$/.test(name)) throw new Error(`credit hook name ${name}: lower-case letters and _ only`);
-    this.hooks.set(name, hook);
+  /** Registers a domain's handler of the credits tagged with this name (at start-up; one handler per name). */
+  onCredited(name: string, handler: CreditHandler): void {
+    if (!/^[a-z_]+$/.test(name)) throw new Error(`credit tag name ${name}: lower-case letters and _ only`);
+    if (this.handlers.has(name)) throw new Error(`credit tag ${name} has a handler already`);
+    this.handlers.set(name, handler);
+  }
+
+  /** Tells each domain of its tagged credits recorded now, in the transaction that recorded them. */
+  private async announce(trx: Kysely<MoneyDb>, recorded: Array<{ item: Item; held: string | null }>): Promise<void> {
+    const byTag = new Map<string, Credited[]>();
+    for (const { item, held } of recorded) {
+      const { tag } = item.credit;
+      if (!tag) continue;
+      const event: Credited = { id: tag.id, data: tag.data ?? '', operationId: item.id, memberId: item.credit.memberId, amount: item.credit.amount, currency: item.credit.currency, held };
+      const events = byTag.get(tag.name);
+      if (events) events.push(event);
+      else byTag.set(tag.name, [event]);
+    }
+    for (const [name, events] of byTag) await (this.handlers.get(name) as CreditHandler)(trx, events);
   }
 
   async credit(credit: ExternalCredit): Promise<CreditResult> {
     if (!Number.isSafeInteger(credit.amount) || credit.amount <= 0) throw new AppError(400, 'KEY_INVALID');
     if ((await memberCurrency(this.db, credit.memberId)) !== credit.currency) throw new AppError(400, 'CURRENCY_MISMATCH');
-    if (credit.tag && !this.hooks.has(credit.tag.hook)) throw new Error(`no credit hook ${credit.tag.hook}`);
+    if (credit.tag && !this.handlers.has(credit.tag.name)) throw new Error(`no handler of credit tag ${credit.tag.name}`);
     const item = { credit, id: newId() };
     // A deposit for a member with deposit rules (a limit, a break): decided and written under the member's lock.
     const rules = this.policies.deposits;
@@ -201,10 +233,9 @@ export class Credits {
         INSERT INTO idempotency_keys (member_id, key, request_hash, operation_id)
         SELECT ${credit.memberId}, ${credit.idem.key}, ${credit.idem.hash}, id FROM op)`);
     }
-    const hook = credit.tag ? this.hooks.get(credit.tag.hook) : undefined;
-    if (credit.tag && hook) ctes.push(hook(`hook_${credit.tag.hook}`, { ids: [credit.tag.id], operationIds: [item.id], amounts: [credit.amount], data: [credit.tag.data ?? ''] }));
     const rows = await sql<{ id: string }>`WITH ${sql.join(ctes)} SELECT id FROM op`.execute(trx);
     if (rows.rows.length === 0) throw new Error(`held credit ${credit.source} ${credit.ref} neither made nor found`);
+    await this.announce(trx, [{ item, held: reason }]);
     return { operationId: item.id, created: true, wallet: null, held: reason };
   }
 
@@ -342,8 +373,12 @@ export class Credits {
     });
   }
 
-  /** One statement crediting every item whose (source, ref) is new; answers per item, in order. */
+  /**
+   * One statement crediting every item whose (source, ref) is new; answers per item, in order.
+   * Tagged items: the statement and their domains' handlers run in one transaction.
+   */
   private async statement(items: Item[], db: Kysely<MoneyDb> = this.db): Promise<CreditResult[]> {
+    if (!db.isTransaction && items.some((i) => i.credit.tag)) return db.transaction().execute((trx) => this.statement(items, trx));
     const creditedAt = new Date(this.now());
     const col = <T>(f: (item: Item) => T) => items.map(f);
     const ctes: RawBuilder<unknown>[] = [
@@ -368,11 +403,6 @@ export class Credits {
           ${keyed.map((i) => i.credit.idem?.hash ?? '')}::text[], ${keyed.map((i) => i.id)}::text[]) AS k(member_id, key, hash, op_id)
         JOIN op ON op.id = k.op_id)`);
     }
-    for (const [name, hook] of this.hooks) {
-      const tagged = items.filter((i) => i.credit.tag?.hook === name);
-      if (tagged.length === 0) continue;
-      ctes.push(hook(`hook_${name}`, { ids: tagged.map((i) => i.credit.tag?.id ?? ''), operationIds: tagged.map((i) => i.id), amounts: tagged.map((i) => i.credit.amount), data: tagged.map((i) => i.credit.tag?.data ?? '') }));
-    }
     const { posted, after } = await runPostingBatch(
       db,
       items.map((i) => ({
@@ -385,6 +415,7 @@ export class Credits {
       })),
       { before: ctes, guard: 'op' },
     );
+    await this.announce(db, items.filter((i) => posted.has(i.id)).map((item) => ({ item, held: null })));
     const missing = items.filter((i) => !posted.has(i.id));
     const earlier = new Map<string, string>();
     if (missing.length > 0) {

@@ -7,7 +7,7 @@ export type { BalanceChange, BalanceFeed } from './balance-feed';
 export { coinBalance } from './coins';
 export type { MoneyCore } from './core';
 export { creditOf, creditedBy, creditedKeys, creditedSince, depositCredits, moneySince } from './credits';
-export type { RecordedCredit } from './credits';
+export type { CreditHandler, Credited, RecordedCredit } from './credits';
 export { KeyTaken, derive, idempotencyOf, isDuplicateKey } from './idempotency';
 export type { Idem } from './idempotency';
 export { BASE_CURRENCY, CURRENCIES, InsufficientFunds, LedgerError, account, balances, checkInvariants, ledgerCurrency, ledgerCurrencySql, ledgerCurrencySqlText, memberCurrency } from './ledger';

@@ -286,7 +286,7 @@ export class TransferPostings {
    * (the start's posting moved the money). Every other outcome is written before it answers.
    */
   settle(op: OperationRow, outcome: 'applied' | 'absent'): Promise<Settled> {
-    if (outcome === 'applied' && transferLegs(op).direction === 'in' && settlement(op, outcome).input === null) {
+    if (outcome === 'applied' && transferLegs(op).direction === 'in') {
       this.settleBehind(op);
       return Promise.resolve({ status: 'SUCCESS', balances: new Map() });
     }

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import { WALLET_CODE } from '@mw/contract/constants';
 import type { ActiveBonus, BonusItem, UserBonus } from '@mw/contract/bonus';
 import type { BonusConditionReason } from '@mw/contract/error-details';
@@ -10,8 +10,8 @@ import { AppError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { MoneyCore } from '../../money';
 import { account, balances, memberCurrency, transferCode, type Currency } from '../../money';
-import { sameConnection } from '../../db/database';
-import type { MemberPosition } from '../../money';
+import { sameConnection, type Connection } from '../../db/database';
+import type { Credited, MemberPosition } from '../../money';
 import { BASE_CURRENCY } from '../../money';
 import type { MoneyLeaving } from '../../money';
 import type { GameActivity } from '../activity';
@@ -64,26 +64,21 @@ export interface BonusGames {
   refreshAll(memberId: string): Promise<unknown>;
 }
 
-/** What a payout credit carries in its tag's data for `payoutConditionCte`. */
-export function payoutConditionData(memberId: string, amount: number, rule: PayoutRule): string {
-  return JSON.stringify({ id: newId(), member: memberId, target: Math.ceil((amount * rule.successPercent) / 100), fail: rule.failPercent });
+/** The payout condition a payout credit (invite, refund) carries in its tag's data, opened when it is credited. */
+interface PayoutCondition {
+  id: string;
+  member: string;
+  target: number;
+  fail: number;
+  categories: string[];
 }
 
-/**
- * A data-modifying CTE, for a credit hook, opening the payout condition of each credited row in the
- * same statement as the credit (so money never arrives without its condition). One open condition
- * per member is a unique index: when another is open, the statement — the credit with it — fails.
- */
-export function payoutConditionCte(name: string, origin: Exclude<ReceiptOrigin, 'bonus'>, rows: { operationIds: string[]; amounts: number[]; data: string[] }): RawBuilder<unknown> {
-  return sql`${sql.ref(name)} AS (
-    INSERT INTO bonus_receipts (id, member_id, bonus_code, deposit_operation_id, deposit_amount, bonus_amount, turnover_target, categories, percent_fail, status, started_at, period_at, credit_operation_id, origin)
-    SELECT c.d->>'id', c.d->>'member', ${origin.toUpperCase()}, c.op_id, 0, c.amount, (c.d->>'target')::bigint,
-      ARRAY(SELECT DISTINCT category FROM games ORDER BY 1), (c.d->>'fail')::numeric, 'ACTIVE', now(), now(), c.op_id, ${origin}
-    FROM (SELECT u.op_id, u.amount, u.data::jsonb AS d
-          FROM unnest(${rows.operationIds}::text[], ${rows.amounts.map(String)}::bigint[], ${rows.data}::text[]) AS u(op_id, amount, data)
-          JOIN op ON op.id = u.op_id
-          WHERE u.data <> '') c
-    WHERE (c.d->>'target')::bigint > 0)`;
+function isPayoutCondition(value: unknown): value is PayoutCondition {
+  const v = value as Partial<PayoutCondition> | null;
+  return (
+    typeof v === 'object' && v !== null && typeof v.id === 'string' && typeof v.member === 'string' && Number.isSafeInteger(v.target) &&
+    typeof v.fail === 'number' && Array.isArray(v.categories) && v.categories.every((c) => typeof c === 'string')
+  );
 }
 
 /**
@@ -129,13 +124,12 @@ export class BonusService {
     private readonly now: () => number = Date.now,
   ) {
     money.policies.register('bonus', (leaving) => this.policy(leaving));
-    money.credits.registerHook('bonus_granted', (name, rows) =>
-      sql`${sql.ref(name)} AS (
-        UPDATE bonus_receipts r SET credit_operation_id = u.op_id
-        FROM unnest(${rows.ids}::text[], ${rows.operationIds}::text[]) AS u(id, op_id)
-        JOIN op ON op.id = u.op_id
-        WHERE r.id = u.id)`,
-    );
+    // A bonus credited: its receipt names the credit's operation.
+    money.credits.onCredited('bonus_granted', async (trx, credited) => {
+      await sql`UPDATE bonus_receipts r SET credit_operation_id = u.op_id
+        FROM unnest(${credited.map((c) => c.id)}::text[], ${credited.map((c) => c.operationId)}::text[]) AS u(id, op_id)
+        WHERE r.id = u.id`.execute(sameConnection<BonusDb>(trx));
+    });
   }
 
   private async catalogue(): Promise<Bonus[]> {
@@ -306,7 +300,7 @@ export class BonusService {
   /** Credits a receipt's bonus in the member's currency (once: the credit's key is the receipt). */
   async grant(receiptId: string, memberId: string, amount: number, code: string): Promise<void> {
     const currency = await memberCurrency(this.db, memberId);
-    await this.money.credits.credit({ source: BONUS_SOURCE, ref: receiptId, memberId, amount, currency, kind: BONUS_CODE, from: code, note: null, tag: { hook: 'bonus_granted', id: receiptId } });
+    await this.money.credits.credit({ source: BONUS_SOURCE, ref: receiptId, memberId, amount, currency, kind: BONUS_CODE, from: code, note: null, tag: { name: 'bonus_granted', id: receiptId } });
   }
 
   /**
@@ -381,6 +375,52 @@ export class BonusService {
   }
 
   /** Game code → category, from the game service's catalogue. */
+  /**
+   * The payout condition of a payout credit (invite, refund) of `amount` under `rule`, as the
+   * credit's tag data: turnover of `successPercent` % of the amount in every game category.
+   */
+  async payoutCondition(memberId: string, amount: number, rule: PayoutRule): Promise<string> {
+    const categories = [...new Set((await this.games.catalogue()).map((g) => g.category))].sort();
+    const condition: PayoutCondition = { id: newId(), member: memberId, target: Math.ceil((amount * rule.successPercent) / 100), fail: rule.failPercent, categories };
+    return JSON.stringify(condition);
+  }
+
+  /**
+   * Opens the payout condition of each credited payout, in the credit's transaction (so money never
+   * arrives without its condition). One open condition per member is a unique index: when another
+   * is open, this throws and the credit is undone with it.
+   */
+  async openPayoutConditions(trx: Connection, origin: Exclude<ReceiptOrigin, 'bonus'>, credited: Credited[]): Promise<void> {
+    const rows = credited.flatMap((c) => {
+      if (c.data === '') return [];
+      const condition: unknown = JSON.parse(c.data);
+      if (!isPayoutCondition(condition)) throw new Error(`payout condition of ${c.operationId}: not a condition`);
+      return condition.target > 0 ? [{ condition, credit: c }] : [];
+    });
+    if (rows.length === 0) return;
+    await sameConnection<BonusDb>(trx)
+      .insertInto('bonus_receipts')
+      .values(
+        rows.map(({ condition, credit }) => ({
+          id: condition.id,
+          member_id: condition.member,
+          bonus_code: origin.toUpperCase(),
+          deposit_operation_id: credit.operationId,
+          deposit_amount: 0,
+          bonus_amount: credit.amount,
+          turnover_target: condition.target,
+          categories: condition.categories,
+          percent_fail: condition.fail,
+          status: 'ACTIVE',
+          started_at: sql<Date>`now()`,
+          period_at: sql<Date>`now()`,
+          credit_operation_id: credit.operationId,
+          origin,
+        })),
+      )
+      .execute();
+  }
+
   private async categories(): Promise<Map<string, string>> {
     return new Map((await this.games.catalogue()).map((g) => [g.code, g.category]));
   }

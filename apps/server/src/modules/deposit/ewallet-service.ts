@@ -1,4 +1,5 @@
 import { constants, privateDecrypt } from 'node:crypto';
+import { sameConnection } from '../../db/database';
 import { sql, type Kysely } from 'kysely';
 import { toBaht } from '@mw/contract/money';
 import type { MoneyResult } from '@mw/contract/wallet';
@@ -72,12 +73,12 @@ export class EwalletDepositService {
     private readonly keys: () => { privateKey: string; publicKey: string },
     private readonly options: EwalletOptions = { minimum: { THB: 200, LAK: 100_000 }, graceMs: 60_000 },
   ) {
-    money.credits.registerHook('voucher_credited', (name, rows) =>
-      sql`${sql.ref(name)} AS (
-        UPDATE ewallet_redemptions r SET status = 'CREDITED', amount = u.amount, operation_id = u.op_id, updated_at = now()
-        FROM unnest(${rows.ids}::text[], ${rows.operationIds}::text[], ${rows.amounts.map(String)}::bigint[]) AS u(hash, op_id, amount)
-        WHERE r.hash = u.hash AND u.op_id IN (SELECT id FROM op))`,
-    );
+    // A voucher whose money is recorded: CREDITED with its amount and operation.
+    money.credits.onCredited('voucher_credited', async (trx, credited) => {
+      await sql`UPDATE ewallet_redemptions r SET status = 'CREDITED', amount = u.amount, operation_id = u.op_id, updated_at = now()
+        FROM unnest(${credited.map((c) => c.id)}::text[], ${credited.map((c) => c.operationId)}::text[], ${credited.map((c) => String(c.amount))}::bigint[]) AS u(hash, op_id, amount)
+        WHERE r.hash = u.hash`.execute(sameConnection<DepositDb>(trx));
+    });
   }
 
   /** The smallest voucher taken from a member of this currency (minor units). */
@@ -236,7 +237,7 @@ export class EwalletDepositService {
       from: channel.bank_code,
       note: null,
       idem,
-      tag: { hook: 'voucher_credited', id: hash },
+      tag: { name: 'voucher_credited', id: hash },
     });
     if (!credit.created) throw new AppError(409, 'TRUELINK_DUPLICATE');
     // Redeemed, then held by the deposit rules (a limit reached meanwhile): recorded, shown as held.
@@ -284,7 +285,7 @@ export class EwalletDepositService {
             kind: 'deposit',
             from: channel.bank_code,
             note: null,
-            tag: { hook: 'voucher_credited', id: claim.hash },
+            tag: { name: 'voucher_credited', id: claim.hash },
           });
           if (credit.created) credited += 1;
         } else {

@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { sameConnection } from '../../db/database';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { QR_MINIMUMS_BY_CURRENCY, QR_PRESETS_BY_CURRENCY } from '@mw/contract/currency-figures';
 import { toBaht } from '@mw/contract/money';
@@ -72,16 +73,16 @@ export class QrService {
     private readonly rules: QrRules,
     private readonly now: () => number = Date.now,
   ) {
-    money.credits.registerHook('qr_paid', (name, rows) =>
-      sql`${sql.ref(name)} AS (
-        UPDATE qr_codes q SET status = 'PAID', paid_amount = coalesce(q.paid_amount, 0) + x.amount, operation_id = coalesce(q.operation_id, x.op_id), updated_at = now()
+    // A QR code paid (once or more): PAID, what it received added up, the first payment's operation kept.
+    money.credits.onCredited('qr_paid', async (trx, credited) => {
+      await sql`UPDATE qr_codes q SET status = 'PAID', paid_amount = coalesce(q.paid_amount, 0) + x.amount, operation_id = coalesce(q.operation_id, x.op_id), updated_at = now()
         FROM (
           SELECT u.id, sum(u.amount)::bigint AS amount, min(u.op_id) AS op_id
-          FROM unnest(${rows.ids}::text[], ${rows.operationIds}::text[], ${rows.amounts.map(String)}::bigint[]) AS u(id, op_id, amount)
-          JOIN op ON op.id = u.op_id GROUP BY u.id
+          FROM unnest(${credited.map((c) => c.id)}::text[], ${credited.map((c) => c.operationId)}::text[], ${credited.map((c) => String(c.amount))}::bigint[]) AS u(id, op_id, amount)
+          GROUP BY u.id
         ) x
-        WHERE q.id = x.id)`,
-    );
+        WHERE q.id = x.id`.execute(sameConnection<DepositDb>(trx));
+    });
   }
 
   private state(row: Selectable<QrCodesTable> | undefined, message?: string): QrState {
@@ -278,7 +279,7 @@ export class QrService {
       from: payment.provider,
       note: null,
       // The QR is paid in the statement that credits it (whatever state it was in).
-      tag: { hook: 'qr_paid', id: qr.id },
+      tag: { name: 'qr_paid', id: qr.id },
     });
     // Held earlier under the same payment id (it came for an unknown reference first): settled now.
     if (credit.created) await this.bankDeposits.markAssigned(source, payment.paymentId, qr.member_id, credit.operationId);

@@ -9,6 +9,7 @@ import type { MoneyCore } from '../../money';
 import { creditOf } from '../../money';
 import { ledgerCurrency } from '../../money';
 import { BANK_CODE, isTransRef, transferKey, type BankTransfer } from '../../providers/bank/bank';
+import { sameConnection } from '../../db/database';
 import { inBackground } from '../../db/priority';
 import { ImageError, sniffImage } from '../../providers/slips/image';
 import { SlipReaderBusy } from '../../providers/slips/reader-pool';
@@ -151,13 +152,12 @@ export class SlipService {
     private readonly defaults: SlipSettings = DEFAULT_SLIP_SETTINGS,
     private readonly now: () => number = Date.now,
   ) {
-    money.credits.registerHook('slip_success', (name, rows) =>
-      sql`${sql.ref(name)} AS (
-        UPDATE slips s SET status = 'SUCCESS', note = NULL, amount = x.amount
-        FROM (SELECT u.id, u.amount FROM unnest(${rows.ids}::text[], ${rows.operationIds}::text[], ${rows.amounts.map(String)}::bigint[]) AS u(id, op_id, amount)
-          JOIN op ON op.id = u.op_id) x
-        WHERE s.id = x.id)`,
-    );
+    // A slip whose money is recorded is SUCCESS with the amount credited, in the credit's transaction.
+    money.credits.onCredited('slip_success', async (trx, credited) => {
+      await sql`UPDATE slips s SET status = 'SUCCESS', note = NULL, amount = u.amount
+        FROM unnest(${credited.map((c) => c.id)}::text[], ${credited.map((c) => String(c.amount))}::bigint[]) AS u(id, amount)
+        WHERE s.id = u.id`.execute(sameConnection<DepositDb>(trx));
+    });
   }
 
   private async currentSettings(): Promise<SlipSettings> {
@@ -333,7 +333,7 @@ export class SlipService {
       kind: 'deposit',
       from,
       note: null,
-      tag: { hook: 'slip_success', id: row.id },
+      tag: { name: 'slip_success', id: row.id },
     });
     if (!credit.created) {
       // Credited before (by the bank feed, another slip of the same transfer): this slip fails —

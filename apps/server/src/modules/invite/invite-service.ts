@@ -1,3 +1,4 @@
+import { sameConnection } from '../../db/database';
 import { sql, type Kysely } from 'kysely';
 import { toBaht } from '@mw/contract/money';
 import { AppError, uniqueViolation } from '../../lib/errors';
@@ -5,7 +6,7 @@ import { KeyTaken, type Idem } from '../../money';
 import type { MoneyCore } from '../../money';
 import { BASE_CURRENCY, CURRENCIES, memberCurrency, type Currency } from '../../money';
 import { samePerson } from '../../lib/same-person';
-import { payoutConditionCte, payoutConditionData, type BonusService } from '../bonus/bonus-service';
+import type { BonusService } from '../bonus/bonus-service';
 import type { SettingsService } from '../settings/settings-service';
 import type { InviteDb } from './tables';
 import { transferCode } from '../../money';
@@ -61,14 +62,13 @@ export class InviteService {
     private readonly settings: SettingsService,
     private readonly bonuses: BonusService,
   ) {
-    money.credits.registerHook('invite_paid', (name, rows) =>
-      sql`${sql.ref(name)} AS (
-        UPDATE invite_earnings e SET paid_operation_id = u.op_id
-        FROM unnest(${rows.ids}::text[], ${rows.operationIds}::text[]) AS u(payout, op_id)
-        JOIN op ON op.id = u.op_id
-        WHERE e.payout_id = u.payout AND e.paid_operation_id IS NULL),
-      ${payoutConditionCte(`${name}_condition`, 'invite', rows)}`,
-    );
+    // An earning paid: its rows name the credit's operation, and its payout condition opens with it.
+    money.credits.onCredited('invite_paid', async (trx, credited) => {
+      await sql`UPDATE invite_earnings e SET paid_operation_id = u.op_id
+        FROM unnest(${credited.map((c) => c.id)}::text[], ${credited.map((c) => c.operationId)}::text[]) AS u(payout, op_id)
+        WHERE e.payout_id = u.payout AND e.paid_operation_id IS NULL`.execute(sameConnection<InviteDb>(trx));
+      await bonuses.openPayoutConditions(trx, 'invite', credited);
+    });
   }
 
   async rules(): Promise<InviteRules> {
@@ -177,7 +177,7 @@ export class InviteService {
     if (amount === 0) throw new AppError(409, 'NO_INVITE_BONUS');
     let credit;
     try {
-      credit = await this.money.credits.credit({ source: 'invite', ref: payoutId, memberId, amount, currency, kind: INVITE_CODE, from: 'INVITE', note: null, idem, tag: { hook: 'invite_paid', id: payoutId, data: payoutConditionData(memberId, amount, rules) } });
+      credit = await this.money.credits.credit({ source: 'invite', ref: payoutId, memberId, amount, currency, kind: INVITE_CODE, from: 'INVITE', note: null, idem, tag: { name: 'invite_paid', id: payoutId, data: await this.bonuses.payoutCondition(memberId, amount, rules) } });
     } catch (error) {
       // Nothing was credited; give the earnings back. Another condition opened meanwhile (one per
       // member: its unique index) is BONUS_REMAINING; a key recorded first answers from its record.
@@ -206,7 +206,7 @@ export class InviteService {
       if (!p.payout_id || !currency) continue;
       const amount = Number(p.amount);
       try {
-        await this.money.credits.credit({ source: 'invite', ref: p.payout_id, memberId: p.inviter_id, amount, currency, kind: INVITE_CODE, from: 'INVITE', note: null, tag: { hook: 'invite_paid', id: p.payout_id, data: payoutConditionData(p.inviter_id, amount, rules) } });
+        await this.money.credits.credit({ source: 'invite', ref: p.payout_id, memberId: p.inviter_id, amount, currency, kind: INVITE_CODE, from: 'INVITE', note: null, tag: { name: 'invite_paid', id: p.payout_id, data: await this.bonuses.payoutCondition(p.inviter_id, amount, rules) } });
       } catch (error) {
         // A condition is open now (its unique index): the claim is given back, to be received again later.
         if (uniqueViolation(error) === null) throw error;

@@ -1,3 +1,4 @@
+import { sameConnection } from '../../db/database';
 import { sql, type Kysely } from 'kysely';
 import type { Locale } from '@mw/contract/constants';
 import { toBaht } from '@mw/contract/money';
@@ -9,7 +10,7 @@ import { BASE_CURRENCY, memberCurrency, type Currency } from '../../money';
 import type { Idem } from '../../money';
 import { uniqueViolation } from '../../lib/errors';
 import type { GameActivity } from '../activity';
-import { payoutConditionCte, payoutConditionData, type BonusService } from '../bonus/bonus-service';
+import type { BonusService } from '../bonus/bonus-service';
 import { KeyTaken } from '../../money';
 import type { SettingsService } from '../settings/settings-service';
 import { periodStart } from '../../lib/periods';
@@ -104,14 +105,13 @@ export class RefundService {
     private readonly bonuses: BonusService,
     private readonly now: () => number,
   ) {
-    money.credits.registerHook('refund_credited', (name, rows) =>
-      sql`${sql.ref(name)} AS (
-        UPDATE refunds r SET status = 'CREDITED', operation_id = u.op_id
-        FROM unnest(${rows.ids}::text[], ${rows.operationIds}::text[]) AS u(ids, op_id)
-        JOIN op ON op.id = u.op_id
-        WHERE r.id = ANY(string_to_array(u.ids, ',')) AND r.status = 'RECEIVED'),
-      ${payoutConditionCte(`${name}_condition`, 'refund', rows)}`,
-    );
+    // The refunds paid by a credit (its tag names them, comma-separated) are CREDITED with it, and its payout condition opens with it.
+    money.credits.onCredited('refund_credited', async (trx, credited) => {
+      await sql`UPDATE refunds r SET status = 'CREDITED', operation_id = u.op_id
+        FROM unnest(${credited.map((c) => c.id)}::text[], ${credited.map((c) => c.operationId)}::text[]) AS u(ids, op_id)
+        WHERE r.id = ANY(string_to_array(u.ids, ',')) AND r.status = 'RECEIVED'`.execute(sameConnection<RefundTables>(trx));
+      await bonuses.openPayoutConditions(trx, 'refund', credited);
+    });
   }
 
   async rules(): Promise<RefundRules> {
@@ -191,7 +191,7 @@ export class RefundService {
     if (await this.bonuses.active(memberId)) throw new AppError(409, 'REFUND_CONDITION');
     let credit;
     try {
-      credit = await this.money.credits.credit({ source: 'refund', ref: first.id, memberId, amount, currency, kind: REFUND_CODE, from: 'REFUND', note: null, idem, tag: { hook: 'refund_credited', id: received.map((r) => r.id).join(','), data: payoutConditionData(memberId, amount, rules) } });
+      credit = await this.money.credits.credit({ source: 'refund', ref: first.id, memberId, amount, currency, kind: REFUND_CODE, from: 'REFUND', note: null, idem, tag: { name: 'refund_credited', id: received.map((r) => r.id).join(','), data: await this.bonuses.payoutCondition(memberId, amount, rules) } });
     } catch (error) {
       // Another condition opened meanwhile (one per member: its unique index): nothing was
       // credited. A key recorded first answers from its record (KeyTaken goes up).

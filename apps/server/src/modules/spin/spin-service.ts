@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { sameConnection } from '../../db/database';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { toBaht } from '@mw/contract/money';
 import type { Coupon, SpinFairness, SpinResult, SpinSetup } from '@mw/contract/spin';
@@ -59,15 +60,12 @@ export class SpinService {
     private readonly db: Kysely<SpinTables>,
     private readonly money: MoneyCore,
   ) {
-    money.credits.registerHook(
-      'coupon_claimed',
-      (name, rows) =>
-        sql`${sql.ref(name)} AS (
-          UPDATE spin_coupons c SET status = 'CLAIMED', claimed_at = now(), operation_id = u.op_id
-          FROM unnest(${rows.ids}::text[], ${rows.operationIds}::text[]) AS u(id, op_id)
-          JOIN op ON op.id = u.op_id
-          WHERE c.id = u.id AND c.status = 'OPEN')`,
-    );
+    // A coupon whose prize is credited: CLAIMED with its operation.
+    money.credits.onCredited('coupon_claimed', async (trx, credited) => {
+      await sql`UPDATE spin_coupons c SET status = 'CLAIMED', claimed_at = now(), operation_id = u.op_id
+        FROM unnest(${credited.map((c) => c.id)}::text[], ${credited.map((c) => c.operationId)}::text[]) AS u(id, op_id)
+        WHERE c.id = u.id AND c.status = 'OPEN'`.execute(sameConnection<SpinTables>(trx));
+    });
   }
 
   /**
@@ -287,7 +285,7 @@ export class SpinService {
       kind: SPIN_PRIZE_CODE,
       from: SPIN_SOURCE,
       note: row.name,
-      tag: { hook: 'coupon_claimed', id: row.id },
+      tag: { name: 'coupon_claimed', id: row.id },
       idem,
     });
     if (!credit.created) throw new AppError(409, 'NO_CLAIMABLE_COUPON', { success: false, error: 'NO_CLAIMABLE_COUPON' });
