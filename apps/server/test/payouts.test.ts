@@ -449,3 +449,49 @@ describe.each(dbKinds)('manual payouts (PAYOUT_PROVIDER=manual) on %s', (kind) =
     expect(await checkInvariants(t.services.database.db)).toMatchObject({ ok: true });
   });
 });
+
+describe.each(dbKinds)("the money core's hold (pending → post / void) on %s", (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp(kind, { PAYOUT_SETTLE_INTERVAL_MS: '0' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  const paidOut = async () => (await balances(t.services.database.db, [account.withdrawals('THB')])).get(account.withdrawals('THB'))?.balance ?? 0;
+
+  it('posts a hold once when ended twice at once; a void after it moves nothing', async () => {
+    const w = await withdrawal(t, 300);
+    expect(await wallet(t, w.memberId)).toEqual({ wallet: 70_000, held: 30_000 });
+    const before = await paidOut();
+    const db = t.services.database.db;
+    const ends = await Promise.all([t.services.money.holds.post(db, w.id), t.services.money.holds.post(db, w.id)]);
+    expect(ends.filter((e) => e !== null)).toHaveLength(1);
+    expect(await t.services.money.holds.void(db, w.id, 'late')).toBeNull();
+    expect(await wallet(t, w.memberId)).toEqual({ wallet: 70_000, held: 0 });
+    expect(await paidOut()).toBe(before + 30_000);
+    expect(await ledgerTransactions(t, w.id)).toBe(2);
+    expect((await checkInvariants(db)).ok).toBe(true);
+  });
+
+  it('voids a hold back to the wallet with its note, once; a post after it moves nothing', async () => {
+    const w = await withdrawal(t, 250);
+    const db = t.services.database.db;
+    const ends = await Promise.all([t.services.money.holds.void(db, w.id, 'PAYOUT_REFUSED'), t.services.money.holds.void(db, w.id, 'PAYOUT_REFUSED')]);
+    expect(ends.filter((e) => e !== null)).toHaveLength(1);
+    expect(await t.services.money.holds.post(db, w.id)).toBeNull();
+    expect(await wallet(t, w.memberId)).toEqual({ wallet: 100_000, held: 0 });
+    const op = await db.selectFrom('operations').select(['status', 'note']).where('id', '=', w.id).executeTakeFirstOrThrow();
+    expect(op).toEqual({ status: 'FAILED', note: 'PAYOUT_REFUSED' });
+    expect((await checkInvariants(db)).ok).toBe(true);
+  });
+
+  it('ends only a withdrawal: another operation (a deposit) is no hold, and nothing moves', async () => {
+    const { phone, password, id: memberId } = await registerMember(t.app);
+    const token = await login(t.app, phone, password);
+    const added = await call<{ reference: string }>(t.app, 'POST', '/api/wallet/add', { token, body: { amount: 100 } });
+    await expect(t.services.money.holds.post(t.services.database.db, added.body.reference)).rejects.toThrow(/no hold/);
+    await expect(t.services.money.holds.void(t.services.database.db, 'no-such-operation', null)).rejects.toThrow(/no hold/);
+    expect(await wallet(t, memberId)).toEqual({ wallet: 10_000, held: 0 });
+  });
+});

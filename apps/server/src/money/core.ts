@@ -8,14 +8,14 @@ import { answerOf } from './answers';
 import { BalanceFeed } from './balance-feed';
 import { Coins } from './coins';
 import { Credits, lockMemberDeposits } from './credits';
+import { Holds } from './holds';
 import { callKey, KeyBook, KeyTaken, lookupKey, recordAnswer, recordPlan, releaseClaim, settleAnswer, type Idem, type KeyRecord, type StoredAnswer } from './idempotency';
 import { MoneyPolicies } from './policies';
 import { Positions } from './positions';
 import { MoneyReports } from './reports';
 import { SeamlessWallet } from './seamless';
 import { openGameAccount, openMemberAccounts, type Currency, type Posting, type PostInput } from './ledger';
-import { bookGameResult, gameCopy, recordWithMoney, settleOnce, settleTransfer, TransferPostings, type GameCopy, type NewOperation, type OperationRow, type Settled } from './operations';
-import type { OperationStatus } from './tables';
+import { bookGameResult, gameCopy, recordWithMoney, settleTransfer, TransferPostings, type GameCopy, type NewOperation, type OperationRow, type Settled } from './operations';
 
 /** Refusals that are answers of the call itself (stored under the key); others are not definite. */
 function isDefiniteRefusal(error: unknown): error is AppError {
@@ -75,6 +75,8 @@ export class MoneyCore {
   readonly seamless: SeamlessWallet;
   /** Wallet ↔ game transfers, started and settled in group-committed batches (operations.ts). */
   readonly transfers: TransferPostings;
+  /** Money held for a payment that leaves us (a withdrawal): placed, then posted or voided, once (holds.ts). */
+  readonly holds = new Holds();
   /** The route layer's keys, claimed and answered in group-committed batches. */
   private readonly keys: KeyBook;
 
@@ -122,11 +124,6 @@ export class MoneyCore {
   /** Books a game's result (the provider's live balance against the ledger's copy, read at `seen`); null when it did not book. */
   bookGame(connection: Connection, memberId: string, code: string, seen: { version: number; currency: Currency }, delta: number): Promise<Map<string, number> | null> {
     return bookGameResult(connection, memberId, code, seen, delta);
-  }
-
-  /** Ends a PENDING operation once, with its money (a compare-and-set); null when it had already ended. */
-  settle(connection: Connection, operationId: string, status: Exclude<OperationStatus, 'PENDING'>, note: string | null, input: PostInput): Promise<Map<string, number> | null> {
-    return settleOnce(connection, operationId, status, note, input);
   }
 
   /** Ends a pending transfer by what the provider says happened, outside the batches (the reconciler's path). */

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { toBaht } from '@mw/contract/money';
 import { AppError, notFound } from '../../lib/errors';
-import { account, memberCurrency, type Currency } from '../../money';
+import { memberCurrency, type Currency } from '../../money';
 import type { MoneyCore } from '../../money';
 import type { OperationStatus } from '../../money';
 import { recordChange } from '../../platform/audit';
@@ -66,8 +66,8 @@ export class PayoutService {
     private readonly approvals: ApprovalService,
     /** null: PAYOUT_PROVIDER=manual (no payout API). */
     readonly provider: PayoutProvider | null,
-    /** The money core's door: a withdrawal's end, once. */
-    private readonly money: Pick<MoneyCore, 'settle'>,
+    /** The money core's door: a withdrawal's hold ends (posted or voided) once. */
+    private readonly money: Pick<MoneyCore, 'holds'>,
   ) {}
 
   private log: Pick<FastifyBaseLogger, 'warn' | 'error'> | null = null;
@@ -275,20 +275,11 @@ export class PayoutService {
    */
   private async finish(row: PayoutRow, outcome: 'paid' | 'returned', answer: PayoutAnswer | null, note: string | null): Promise<void> {
     const id = row.withdrawal_id;
-    const member = row.member_id;
-    const amount = Number(row.amount);
-    const currency: Currency = row.currency === 'LAK' ? 'LAK' : 'THB';
     const failure = answer?.failure ?? null;
     // What the member's statement says of a returned payout: the bank's reason as a code, or the operator's note.
     const statementNote = outcome === 'paid' ? null : answer ? `PAYOUT_${failure ?? 'REFUSED'}` : (note ?? row.reason);
-    await this.money.settle(this.db, id, outcome === 'paid' ? 'SUCCESS' : 'FAILED', statementNote, {
-      kind: outcome === 'paid' ? 'withdraw_complete' : 'withdraw_reject',
-      operationId: id,
-      postings: [
-        { account: account.withdrawal(member), amount: -amount },
-        { account: outcome === 'paid' ? account.withdrawals(currency) : account.wallet(member), amount },
-      ],
-    });
+    if (outcome === 'paid') await this.money.holds.post(this.db, id);
+    else await this.money.holds.void(this.db, id, statementNote);
     const now = (await this.withdrawal(id))?.status;
     const settled = now === 'SUCCESS' ? 'paid' : now === 'FAILED' ? 'returned' : null;
     if (settled !== outcome) {

@@ -114,7 +114,7 @@ export class WalletService {
       const target = `${profile.bankCode} ${profile.bankAccountNo}`;
       await this.money.policies.check({ memberId, action: 'withdraw', from: WALLET_CODE, to: target, amount });
       const op: OperationRow = { id: newId(), member_id: memberId, type: 'withdraw', status: 'PENDING', source: WALLET_CODE, target, amount, note: null };
-      return this.record(op, idem, [{ account: account.wallet(memberId), amount: -amount }, { account: account.withdrawal(memberId), amount }], 'withdraw_hold');
+      return this.record(op, idem, null, 'withdraw_hold');
     });
   }
 
@@ -198,11 +198,13 @@ export class WalletService {
     return last;
   }
 
-  private async record(op: OperationRow, idem: Idem | null, postings: Array<{ account: string; amount: number }>, kind: PostingKind, db: Kysely<WalletDb> = this.db): Promise<MoneyResult> {
+  /** Records an operation with its money (`postings`), or places a withdrawal's hold (no postings: the money core's hold). */
+  private async record(op: OperationRow, idem: Idem | null, postings: Array<{ account: string; amount: number }> | null, kind: PostingKind, db: Kysely<WalletDb> = this.db): Promise<MoneyResult> {
     let after;
     try {
       const creditedAt = op.type === 'deposit' ? new Date(this.money.now()) : null;
-      after = await this.money.record(db, { id: op.id, memberId: op.member_id, type: op.type, status: op.status, source: op.source, target: op.target, amount: op.amount, creditedAt }, idem, postings, kind);
+      const row = { id: op.id, memberId: op.member_id, type: op.type, status: op.status, source: op.source, target: op.target, amount: op.amount, creditedAt };
+      after = postings ? await this.money.record(db, row, idem, postings, kind) : await this.money.holds.place(db, row, idem);
     } catch (error) {
       if (error instanceof InsufficientFunds) throw badRequest('MONEY_NOT_ENOUGH');
       if (isDuplicateKey(error)) throw new KeyTaken();
