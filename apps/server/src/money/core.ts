@@ -89,7 +89,8 @@ export class MoneyCore {
     this.policies = new MoneyPolicies(db);
     this.credits = new Credits(db, this.policies, now);
     this.coins = new Coins(db);
-    this.positions = new Positions(db);
+    // A member's position and a game's copy are read after this process's marks of the member written behind (operations.ts settleBehind).
+    this.positions = new Positions(db, (memberId) => this.transfers.caughtUp(memberId));
     this.reports = new MoneyReports(db);
     this.balances = new BalanceFeed(db);
     this.seamless = new SeamlessWallet(db);
@@ -117,7 +118,9 @@ export class MoneyCore {
   }
 
   /** The ledger's copy of a game balance, with whether a transfer of that game is pending (a read to book a result from); null when there is no such account. */
-  gameCopy(connection: Connection, memberId: string, code: string): Promise<GameCopy | null> {
+  async gameCopy(connection: Connection, memberId: string, code: string): Promise<GameCopy | null> {
+    // Not inside a transaction: the embedded database's one connection would wait for itself.
+    if (!connection.isTransaction) await this.transfers.caughtUp(memberId);
     return gameCopy(connection, memberId, code);
   }
 

@@ -97,10 +97,15 @@ function pendingTransfers(db: Kysely<MoneyDb>, memberId: string): Promise<number
  * a condition is closed and what the rule takes back is taken (`locked`, then `end`).
  */
 export class Positions {
-  constructor(private readonly db: Kysely<MoneyDb>) {}
+  constructor(
+    private readonly db: Kysely<MoneyDb>,
+    /** This process's settlements of the member written behind their answer, still unwritten (TransferPostings.caughtUp): waited for before a read. */
+    private readonly caughtUp: (memberId: string) => Promise<unknown> | undefined = () => undefined,
+  ) {}
 
   /** The member's position: its accounts read in one statement, and its pending transfers (no lock). */
   async read(memberId: string, currency: Currency): Promise<MemberPosition> {
+    await this.caughtUp(memberId);
     const [rows, pending] = await Promise.all([
       this.db.selectFrom('ledger_accounts').select(['id', 'kind', 'game_code', 'currency', 'balance']).where('member_id', '=', memberId).where('kind', 'in', ['wallet', 'inflight', 'game']).execute(),
       pendingTransfers(this.db, memberId),
@@ -115,6 +120,7 @@ export class Positions {
    * only `trx` (the embedded database has one connection: another query would wait for ever).
    */
   async locked<T>(memberId: string, currency: Currency, run: (trx: Connection, position: MemberPosition) => Promise<T>): Promise<T> {
+    await this.caughtUp(memberId);
     for (let attempt = 1; ; attempt++) {
       try {
         return await inTransaction(this.db, async (trx) => {
