@@ -70,6 +70,23 @@ describe.each(dbKinds)('credit events on %s', (kind) => {
     expect(await wallet(memberId)).toBe(5_000);
   });
 
+  it("announces a tagged credit to the balance feed once it commits (the app's push), and nothing when its handler undoes it", async () => {
+    const { id: memberId } = await registerMember(t.app);
+    const seen: Array<{ operationId: string | null; wallet: number | undefined }> = [];
+    const stop = t.services.money.balances.subscribe((change) => {
+      if (change.memberId === memberId) seen.push({ operationId: change.operationId, wallet: change.wallet?.balance });
+    });
+    try {
+      refuse = true;
+      await expect(credit(memberId, ref(), 700)).rejects.toThrow();
+      refuse = false;
+      const done = await credit(memberId, ref(), 900);
+      expect(seen).toEqual([{ operationId: done.operationId, wallet: 900 }]);
+    } finally {
+      stop();
+    }
+  });
+
   it('credits arriving together (with repeats) raise one event per credit recorded', async () => {
     const { id: memberId } = await registerMember(t.app);
     const refs = Array.from({ length: 20 }, () => ref());

@@ -6,7 +6,7 @@ import { Batcher, oneByOne, type Outcome } from '../lib/batcher';
 import { AppError } from '../lib/errors';
 import { newId } from '../lib/ids';
 import { isDuplicateKey, KeyTaken, type Idem } from './idempotency';
-import { account, memberCurrency, openMemberAccounts, runPosting, runPostingBatch, type Currency, type PostingKind } from './ledger';
+import { account, inTransaction, memberCurrency, openMemberAccounts, runPosting, runPostingBatch, type Currency, type PostingKind } from './ledger';
 import type { DepositRules, MoneyPolicies } from './policies';
 import type { DomainCode } from './codes';
 
@@ -190,7 +190,7 @@ export class Credits {
     await openMemberAccounts(this.db, credit.memberId);
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.db.transaction().execute(async (trx) => {
+        return await inTransaction(this.db, async (trx) => {
           await lockMemberDeposits(trx, credit.memberId);
           const before = await trx
             .selectFrom('external_credits')
@@ -254,7 +254,7 @@ export class Credits {
     await openMemberAccounts(this.db, memberId);
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.db.transaction().execute(async (trx) => {
+        return await inTransaction(this.db, async (trx) => {
           await lockMemberDeposits(trx, memberId);
           const rules = this.policies.deposits;
           if (rules) {
@@ -378,7 +378,7 @@ export class Credits {
    * Tagged items: the statement and their domains' handlers run in one transaction.
    */
   private async statement(items: Item[], db: Kysely<MoneyDb> = this.db): Promise<CreditResult[]> {
-    if (!db.isTransaction && items.some((i) => i.credit.tag)) return db.transaction().execute((trx) => this.statement(items, trx));
+    if (!db.isTransaction && items.some((i) => i.credit.tag)) return inTransaction(db, (trx) => this.statement(items, trx));
     const creditedAt = new Date(this.now());
     const col = <T>(f: (item: Item) => T) => items.map(f);
     const ctes: RawBuilder<unknown>[] = [
