@@ -122,6 +122,10 @@ describe.each(dbKinds)('crash during a burst of transfers on %s', (kind) => {
     const token = String((await api(base, 'POST', '/api/login', { username: phone, password: 'secret123' })).body.token);
     expect((await api(base, 'POST', '/api/wallet/add', { amount: 1000 }, token)).status).toBe(200);
     expect((await api(base, 'GET', '/api/wallet/activate/PG', undefined, token)).status).toBe(200);
+    // The provider's latency, set now: SANDBOX_GAME_LATENCY_MS is applied at the server's start only
+    // if its sandbox already answers (often not yet: "sandbox game faults not set"), and without it a
+    // kill on a slow host could find every request in flight still before its first write.
+    expect((await api(base, 'PUT', '/api/operator/sandbox/games/PG/fault', { mode: 'none', latencyMs: 60 }, OPERATOR)).status).toBe(200);
 
     // The burst: up to 160 transfers of 1 baht, two in for one out, 12 at a time; killed mid-way.
     const answers: Answer[] = [];
