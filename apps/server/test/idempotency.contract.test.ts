@@ -7,6 +7,7 @@ import { refundCheckSchema, refundListResponseSchema } from '@mw/contract/refund
 import { couponSchema, spinFairnessSchema, spinSetupSchema } from '@mw/contract/spin';
 import { slipListResponseSchema, statementListResponseSchema } from '@mw/contract/statement';
 import { gameLoginSchema, refreshSlotsResponseSchema, walletResponseSchema } from '@mw/contract/wallet';
+import { sql } from 'kysely';
 import type { z } from 'zod';
 import { checkInvariants } from '../src/money/ledger';
 import { call, dbKinds, login, OPERATOR_TOKEN, registerMember, startApp, type TestApp } from './helpers';
@@ -545,5 +546,22 @@ describe.each(dbKinds)('every movesMoney call once per Idempotency-Key on %s', (
     const many = delta(beforeB, await snapshot(b.member));
     recipe.check?.(many, b);
     expect(without(many, recipe.random ?? []), 'ten requests with one key change what one call changes').toEqual(without(one, recipe.random ?? []));
+
+    // (c) Its answer lost to a crash: the call ran and moved value, its process died before the
+    // route layer kept the answer, and a retry takes the stale claim over (IDEMPOTENCY_CLAIM_STALE_MS)
+    // and runs the call again. The call's own first write recorded the key: the re-run finds it,
+    // answers the first answer again (rebuilt from that record) and moves nothing more.
+    const c = await recipe.prepare();
+    const k3 = newKey(`${name}-lost`);
+    const ran = await send(c.request, c.member.token, k3);
+    expect(ran, 'the call before its answer is lost').toMatchObject({ status: recipe.status });
+    const afterRun = await snapshot(c.member);
+    const lost = await sql`UPDATE idempotency_keys SET answer = NULL, answer_status = NULL, plan = '{"claim":true}'::jsonb, created_at = now() - interval '1 hour'
+      WHERE member_id = ${c.member.id} AND key = ${`#${k3}`}`.execute(t.services.database.db);
+    // A wallet call keeps no answer of its own (its operation is the record): nothing to lose.
+    expect(Number(lost.numAffectedRows ?? 0n), 'the kept answer made a stale claim').toBe(def.keyedInside === true ? 0 : 1);
+    const rerun = await send(c.request, c.member.token, k3);
+    expect(rerun, 'a re-run after a lost answer answers the first answer').toEqual(ran);
+    expect(await snapshot(c.member), 'a re-run after a lost answer changes nothing').toEqual(afterRun);
   });
 });

@@ -8,7 +8,7 @@ import { bannersFor } from '../../lib/banners';
 import { bonusText } from './bonus-text';
 import { AppError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
-import type { MoneyCore } from '../../money';
+import type { Idem, MoneyCore } from '../../money';
 import { account, balances, memberCurrency, transferCode, type Currency } from '../../money';
 import { sameConnection, type Connection } from '../../db/database';
 import type { Credited, MemberPosition } from '../../money';
@@ -194,8 +194,16 @@ export class BonusService {
   }
 
   /** GET /api/bonus/activate/:code */
-  async activate(memberId: string, rawCode: string): Promise<UserBonus> {
+  async activate(memberId: string, rawCode: string, idem: Idem | null = null): Promise<UserBonus> {
     const code = rawCode.trim().toUpperCase();
+    // Run again under its key after the answer was lost (the process died): the receipt the first
+    // run opened is granted if it was not yet, and answers; no second receipt.
+    const earlier = idem ? await this.db.selectFrom('bonus_receipts').selectAll().where('member_id', '=', memberId).where('request_key', '=', idem.key).executeTakeFirst() : undefined;
+    if (earlier) {
+      const taken = await this.db.selectFrom('bonuses').selectAll().where('code', '=', earlier.bonus_code).executeTakeFirstOrThrow();
+      if (!earlier.credit_operation_id) await this.grant(earlier.id, memberId, Number(earlier.bonus_amount), earlier.bonus_code);
+      return this.activationAnswer(memberId, taken, earlier);
+    }
     const bonus = await this.db.selectFrom('bonuses').selectAll().where('code', '=', code).where('active', '=', true).executeTakeFirst();
     if (!bonus) throw notFound('NO_DATA');
     await this.settle(memberId);
@@ -212,14 +220,24 @@ export class BonusService {
         const all = await trx.selectFrom('bonus_receipts').select((eb) => eb.fn.countAll<string>().as('n')).where('bonus_code', '=', code).executeTakeFirstOrThrow();
         if (Number(all.n) >= bonus.max_total) throw new AppError(409, 'BONUS_FULL');
       }
-      return this.openReceipt(trx, memberId, bonus, null, currency);
+      return this.openReceipt(trx, memberId, bonus, null, currency, idem?.key ?? null);
     });
     await this.grant(receipt.id, memberId, receipt.bonus_amount, code);
-    // The answer names the receipt this call opened (not the period's latest: a concurrent
-    // activation may already have opened the next one after this one ended).
-    const receipts = await this.receiptsInPeriod(memberId, bonus);
-    const mine = this.userBonus(receipts);
+    return this.activationAnswer(memberId, bonus, receipt);
+  }
+
+  /**
+   * An activation's answer: the period's receipts, naming the receipt this call opened (not the
+   * period's latest: a concurrent activation may already have opened the next one after this one ended).
+   */
+  private async activationAnswer(memberId: string, bonus: Bonus, receipt: { id: string; period_at: Date }): Promise<UserBonus> {
+    const mine = this.userBonus(await this.receiptsInPeriod(memberId, bonus));
     return mine ? { ...mine, _id: receipt.id } : { _id: receipt.id, isActive: true, received: [{ updatedAt: receipt.period_at.toISOString() }] };
+  }
+
+  /** A receipt's grant (a promotion code's use finishing it). */
+  async receipt(id: string): Promise<{ id: string; bonus_amount: number } | null> {
+    return (await this.db.selectFrom('bonus_receipts').select(['id', 'bonus_amount']).where('id', '=', id).executeTakeFirst()) ?? null;
   }
 
   /** Whether a member takes this bonus once (type `limit`, at most once): a welcome or first-deposit bonus (risk signals). */
@@ -239,7 +257,7 @@ export class BonusService {
    * Opens a condition under `bonus`'s rule on the member's latest qualifying deposit (inside the
    * caller's transaction, the member locked); answers the receipt to credit with `grant`.
    */
-  async openReceipt(trx: Kysely<BonusDb>, memberId: string, bonus: Bonus, promotionCode: string | null, currency: Currency): Promise<{ id: string; bonus_amount: number; period_at: Date }> {
+  async openReceipt(trx: Kysely<BonusDb>, memberId: string, bonus: Bonus, promotionCode: string | null, currency: Currency, requestKey: string | null = null): Promise<{ id: string; bonus_amount: number; period_at: Date }> {
     const amounts = bonusAmountsIn(bonus, currency);
     if (!amounts) throw notFound('NO_DATA');
     const open = await trx.selectFrom('bonus_receipts').select('id').where('member_id', '=', memberId).where('status', '=', 'ACTIVE').executeTakeFirst();
@@ -287,6 +305,7 @@ export class BonusService {
       // started_at: real time (rounds are counted from it); period_at: the clock's (day/week counting).
       started_at: new Date(),
       period_at: new Date(this.now()),
+      request_key: requestKey,
     };
     try {
       await trx.insertInto('bonus_receipts').values(row).execute();
@@ -359,8 +378,8 @@ export class BonusService {
   }
 
   /** Closes an ACTIVE condition (once) as status, with its finish_bonus statement row; answers whether this call closed it. */
-  private async close(trx: Kysely<BonusDb>, receipt: Receipt, status: 'SUCCESS' | 'FAILED' | 'CLEARED'): Promise<boolean> {
-    const closed = await trx.updateTable('bonus_receipts').set({ status, ended_at: new Date() }).where('id', '=', receipt.id).where('status', '=', 'ACTIVE').returning('id').executeTakeFirst();
+  private async close(trx: Kysely<BonusDb>, receipt: Receipt, status: 'SUCCESS' | 'FAILED' | 'CLEARED', endKey: string | null = null): Promise<boolean> {
+    const closed = await trx.updateTable('bonus_receipts').set({ status, ended_at: new Date(), end_key: endKey }).where('id', '=', receipt.id).where('status', '=', 'ACTIVE').returning('id').executeTakeFirst();
     return closed !== undefined;
   }
 
@@ -476,7 +495,9 @@ export class BonusService {
    * in other games or in flight, listed in `games`); else a bonus keeps at most the member's own
    * money and a payout's condition gives the payout back, taken from the wallet.
    */
-  async clear(memberId: string): Promise<{ message: 'BONUS_CLEAR' }> {
+  async clear(memberId: string, idem: Idem | null = null): Promise<{ message: 'BONUS_CLEAR' }> {
+    // Run again under its key after the answer was lost: the receipt the first run closed answers.
+    if (idem && (await this.db.selectFrom('bonus_receipts').select('id').where('member_id', '=', memberId).where('end_key', '=', idem.key).executeTakeFirst())) return { message: 'BONUS_CLEAR' };
     await this.settle(memberId);
     const receipt = await this.active(memberId);
     if (!receipt) throw notFound('NO_DATA');
@@ -503,7 +524,7 @@ export class BonusService {
           : Number(receipt.deposit_amount);
       const keep = receipt.origin === 'bonus' ? own : Math.max(0, position.total - Number(receipt.bonus_amount));
       const takeBack = Math.max(0, Math.min(position.wallet, position.total - keep));
-      if (!(await this.close(trx, receipt, 'CLEARED'))) throw notFound('NO_DATA');
+      if (!(await this.close(trx, receipt, 'CLEARED', idem?.key ?? null))) throw notFound('NO_DATA');
       await this.money.positions.end(trx, { memberId, currency, source: receipt.bonus_code, status: 'FAILED', amount: takeBack > 0 ? takeBack : Number(receipt.bonus_amount), takeBack, note: 'BONUS_CLEAR', code: BONUS_CODE });
     });
     return { message: 'BONUS_CLEAR' };

@@ -174,6 +174,19 @@ ALTER TABLE promotions ADD CONSTRAINT promotions_kind_amounts CHECK ((kind = 'cr
 ALTER TABLE bonus_receipts ADD COLUMN own_amount bigint;
 ALTER TABLE bonus_receipts ADD COLUMN own_mark bigint;`,
     },
+    {
+      id: 'bonus/006_request_keys',
+      sql: `
+-- The member's Idempotency-Key, written with the call's first record (an activation's receipt, a
+-- code's use, a cancel's close): a call whose process died before its answer was kept finds it
+-- when run again, finishes what is left and answers as the first time, instead of taking another.
+ALTER TABLE bonus_receipts ADD COLUMN request_key text;
+ALTER TABLE bonus_receipts ADD COLUMN end_key text;
+ALTER TABLE promotion_uses ADD COLUMN request_key text;
+CREATE UNIQUE INDEX bonus_receipts_request_key ON bonus_receipts (member_id, request_key) WHERE request_key IS NOT NULL;
+CREATE UNIQUE INDEX bonus_receipts_end_key ON bonus_receipts (member_id, end_key) WHERE end_key IS NOT NULL;
+CREATE UNIQUE INDEX promotion_uses_request_key ON promotion_uses (member_id, request_key) WHERE request_key IS NOT NULL;`,
+    },
   ],
   setup(services) {
     // The money core's clock (responsible play's limit windows count by it too): one clock moves them all.
@@ -211,20 +224,20 @@ ALTER TABLE bonus_receipts ADD COLUMN own_mark bigint;`,
     promotionActivate: async (ctx) => {
       const { memberId } = requireMember(ctx);
       await limitCodeCalls(limiter, codeLimits, memberId, ctx.ip);
-      return promotions.activate(memberId, ctx.params.code, ctx.locale);
+      return promotions.activate(memberId, ctx.params.code, ctx.locale, ctx.idem);
     },
     promotionCurrent: async (ctx) => promotions.current(requireMember(ctx).memberId, ctx.locale),
     bonusList: async (ctx) => bonuses.list(requireMember(ctx).memberId, ctx.locale),
     bonusActivate: async (ctx) => {
       const { memberId } = requireMember(ctx);
-      const taken = await bonuses.activate(memberId, ctx.params.code);
+      const taken = await bonuses.activate(memberId, ctx.params.code, ctx.idem);
       // A risk signal (a one-time bonus from a device or address another claimer used); it never refuses.
       await risk.bonusClaimed({ memberId, code: ctx.params.code.trim().toUpperCase(), oneTime: await bonuses.oneTime(ctx.params.code).catch(() => false), deviceId: ctx.deviceId, address: ctx.ip });
       return taken;
     },
     bonusCheckActive: async (ctx) => bonuses.checkActive(requireMember(ctx).memberId),
     bonusCheckMinimum: async (ctx) => bonuses.checkMinimum(requireMember(ctx).memberId),
-    bonusClear: async (ctx) => bonuses.clear(requireMember(ctx).memberId),
+    bonusClear: async (ctx) => bonuses.clear(requireMember(ctx).memberId, ctx.idem),
     bonusProgress: async (ctx) => ({ progress: await bonuses.progress(requireMember(ctx).memberId) }),
     };
   },

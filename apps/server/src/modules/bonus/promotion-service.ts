@@ -4,7 +4,7 @@ import type { Promotion } from '@mw/contract/bonus';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { MoneyCore } from '../../money';
-import { memberCurrency, type Currency } from '../../money';
+import { memberCurrency, type Currency, type Idem } from '../../money';
 import { bonusAmountsIn, type BonusService } from './bonus-service';
 import type { BonusesTable, PromotionAmounts, PromotionsTable, BonusDb } from './tables';
 import { BONUS_CODE } from './bonus-service';
@@ -72,8 +72,17 @@ export class PromotionService {
     return { promotion: row ? this.answer(row, locale) : null };
   }
 
-  async activate(memberId: string, rawCode: string, locale: Locale): Promise<{ ok: true; promotion: Promotion }> {
+  async activate(memberId: string, rawCode: string, locale: Locale, idem: Idem | null = null): Promise<{ ok: true; promotion: Promotion }> {
     const currency = await memberCurrency(this.db, memberId);
+    // Run again under its key after the answer was lost (the process died): the use the first run
+    // recorded is finished (its grant or credit, each once by its own key) and answers; no second use.
+    const earlier = idem ? await this.db.selectFrom('promotion_uses').select(['id', 'code', 'receipt_id']).where('member_id', '=', memberId).where('request_key', '=', idem.key).executeTakeFirst() : undefined;
+    if (earlier) {
+      const used = await this.db.selectFrom('promotions').selectAll().where('code', '=', earlier.code).executeTakeFirstOrThrow();
+      const receipt = earlier.receipt_id ? await this.bonuses.receipt(earlier.receipt_id) : null;
+      await this.pay(memberId, used, receipt, earlier.id, currency);
+      return { ok: true, promotion: this.answer(used, locale) };
+    }
     const { promotion, bonus } = await this.valid(rawCode, currency);
     if (bonus) await this.bonuses.settle(memberId);
     const granted = await this.db.transaction().execute(async (trx) => {
@@ -88,16 +97,21 @@ export class PromotionService {
       }
       const receipt = bonus ? await this.bonuses.openReceipt(trx, memberId, bonus, promotion.code, currency) : null;
       const useId = newId();
-      await trx.insertInto('promotion_uses').values({ id: useId, code: promotion.code, member_id: memberId, receipt_id: receipt?.id ?? null }).execute();
+      await trx.insertInto('promotion_uses').values({ id: useId, code: promotion.code, member_id: memberId, receipt_id: receipt?.id ?? null, request_key: idem?.key ?? null }).execute();
       return { useId, receipt };
     });
-    if (granted.receipt) {
-      await this.bonuses.grant(granted.receipt.id, memberId, granted.receipt.bonus_amount, promotion.code);
-    } else {
-      const amount = creditIn(promotion.amounts, currency);
-      if (amount) await this.money.credits.credit({ source: PROMOTION_SOURCE, ref: granted.useId, memberId, amount, currency, kind: BONUS_CODE, from: promotion.code, note: null });
-    }
+    await this.pay(memberId, promotion, granted.receipt, granted.useId, currency);
     return { ok: true, promotion: this.answer(promotion, locale) };
+  }
+
+  /** A use's value: its bonus granted (once, by the receipt), or the code's credit (once, by the use). */
+  private async pay(memberId: string, promotion: PromotionRow, receipt: { id: string; bonus_amount: number } | null, useId: string, currency: Currency): Promise<void> {
+    if (receipt) {
+      await this.bonuses.grant(receipt.id, memberId, Number(receipt.bonus_amount), promotion.code);
+      return;
+    }
+    const amount = creditIn(promotion.amounts, currency);
+    if (amount) await this.money.credits.credit({ source: PROMOTION_SOURCE, ref: useId, memberId, amount, currency, kind: BONUS_CODE, from: promotion.code, note: null });
   }
 
   /**

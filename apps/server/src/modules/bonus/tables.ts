@@ -69,6 +69,10 @@ export interface BonusReceiptsTable {
    * operation in `deposit_operation_id`, `bonus_code` INVITE / REFUND).
    */
   origin: Generated<ReceiptOrigin>;
+  /** The Idempotency-Key of the activation that opened it (null: a promotion code's, a payout's, older). */
+  request_key: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The Idempotency-Key of the cancel that closed it. */
+  end_key: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type ReceiptOrigin = 'bonus' | 'invite' | 'refund';
@@ -96,6 +100,8 @@ export interface PromotionUsesTable {
   code: string;
   member_id: string;
   receipt_id: string | null;
+  /** The Idempotency-Key of the call that used the code. */
+  request_key: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: DefaultTimestamp;
 }
 

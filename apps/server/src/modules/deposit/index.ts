@@ -295,7 +295,7 @@ export const depositModule = defineModule({
           throw badRequest('SLIP_NO_FILE');
         }
       }
-      return deposits.slips.upload(memberId, image, deposits.slipMaxBytes);
+      return deposits.slips.upload(memberId, image, deposits.slipMaxBytes, ctx.idem);
     },
     // The slip rules in force: the operator's, else the configured defaults.
     lookupSlip: async () => deposits.slips.rules(),

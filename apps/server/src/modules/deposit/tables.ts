@@ -101,6 +101,8 @@ export interface SlipsTable {
   created_at: DefaultTimestamp;
   /** When a slip in progress was last asked of the bank (statement/003). */
   checked_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** The Idempotency-Key of the upload that recorded it (deposit/009). */
+  request_key: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** The tables this area owns: its query builder (`moduleDb`) sees these and no other area's. */

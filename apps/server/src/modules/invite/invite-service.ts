@@ -150,6 +150,10 @@ export class InviteService {
 
   /** Pays the accrued earnings into the wallet, once: the earnings are claimed by a payout id, then credited with it as the key. */
   async receive(memberId: string, idem: Idem | null = null): Promise<{ message: 'INVITE_BONUS_SUCCESS'; amount: number; wallet: { amount: number } }> {
+    // Run again under its key after the answer was lost (the process died): the credit the key
+    // recorded answers, as the first time (its amount, the wallet right after it).
+    const earlier = idem ? await this.money.recorded(memberId, idem) : null;
+    if (earlier) return { message: 'INVITE_BONUS_SUCCESS', amount: earlier.amount, wallet: earlier.wallet };
     const rules = await this.rules();
     // Paid in the member's currency, at its minimum; a currency the rules leave out has no payouts.
     const currency = await memberCurrency(this.db, memberId);

@@ -49,13 +49,21 @@ ALTER TABLE refunds ADD COLUMN currency text;
 UPDATE refunds r SET currency = ${ledgerCurrencySqlText('m.currency')} FROM members m WHERE m.id = r.member_id;
 ALTER TABLE refunds ALTER COLUMN currency SET NOT NULL;`,
     },
+    {
+      id: 'refund/003_receive_key',
+      sql: `
+-- The member's Idempotency-Key of the receive that took a refund: a receive whose process died
+-- before its answer was kept finds its refunds when run again and answers as the first time.
+ALTER TABLE refunds ADD COLUMN receive_key text;
+CREATE INDEX refunds_receive_key ON refunds (member_id, receive_key) WHERE receive_key IS NOT NULL;`,
+    },
   ],
   setup(services) {
     services.refunds = new RefundService(moduleDb<RefundTables>(services.database), services.money, services.settings, services.activity, services.bonuses, () => services.bonusClock.now());
   },
   handlers: ({ refunds, settings }) => ({
     refundCheck: async (ctx) => refunds.check(requireMember(ctx).memberId, ctx.locale),
-    refundReceive: async (ctx) => refunds.receive(requireMember(ctx).memberId),
+    refundReceive: async (ctx) => refunds.receive(requireMember(ctx).memberId, ctx.idem),
     refundAddWallet: async (ctx) => refunds.addWallet(requireMember(ctx).memberId, ctx.idem),
     refundList: async (ctx) => refunds.list(requireMember(ctx).memberId, ctx.body.page, ctx.body.limit),
     refundBanners: async (ctx) => bannersFor(await settings.get<StoredBanners>('refundBanners', []), ctx.locale),

@@ -161,7 +161,9 @@ export class RefundService {
     return Number(row.n);
   }
 
-  async receive(memberId: string): Promise<{ message: 'REFUND_SUCCESS' }> {
+  async receive(memberId: string, idem: Idem | null = null): Promise<{ message: 'REFUND_SUCCESS' }> {
+    // Run again under its key after the answer was lost (the process died): the refunds it took answer.
+    if (idem && (await this.db.selectFrom('refunds').select('id').where('member_id', '=', memberId).where('receive_key', '=', idem.key).executeTakeFirst())) return { message: 'REFUND_SUCCESS' };
     const rules = await this.rules();
     const currency = await memberCurrency(this.db, memberId);
     if (!rules.active || !amountsOf(rules, currency)) throw new AppError(403, 'REFUND_INACTIVE');
@@ -171,13 +173,17 @@ export class RefundService {
     const any = await this.db.selectFrom('refunds').select(['id', 'status']).where('member_id', '=', memberId).where('status', 'in', ['AVAILABLE', 'NONE']).orderBy('period_start', 'desc').executeTakeFirst();
     if (!any) throw notFound('NO_REFUND');
     // One conditional update: receives at once take each refund once.
-    const taken = await this.db.updateTable('refunds').set({ status: 'RECEIVED' }).where('member_id', '=', memberId).where('currency', '=', currency).where('status', '=', 'AVAILABLE').executeTakeFirst();
+    const taken = await this.db.updateTable('refunds').set({ status: 'RECEIVED', receive_key: idem?.key ?? null }).where('member_id', '=', memberId).where('currency', '=', currency).where('status', '=', 'AVAILABLE').executeTakeFirst();
     // Taken by a receive at the same moment: nothing left to receive.
     if (Number(taken.numUpdatedRows) === 0) throw any.status === 'AVAILABLE' ? notFound('NO_REFUND') : new AppError(400, 'REFUND_MINIMUM');
     return { message: 'REFUND_SUCCESS' };
   }
 
   async addWallet(memberId: string, idem: Idem | null = null): Promise<{ ok: true; amount: number; wallet: { amount: number } }> {
+    // Run again under its key after the answer was lost (the process died): the credit the key
+    // recorded answers, as the first time (its amount, the wallet right after it).
+    const earlier = idem ? await this.money.recorded(memberId, idem) : null;
+    if (earlier) return { ok: true, amount: earlier.amount, wallet: earlier.wallet };
     // Credited in the member's currency, the refunds' own.
     const currency = await memberCurrency(this.db, memberId);
     const received = await this.db.selectFrom('refunds').select(['id', 'amount']).where('member_id', '=', memberId).where('currency', '=', currency).where('status', '=', 'RECEIVED').orderBy('period_start').execute();

@@ -1,3 +1,4 @@
+import type { ColumnType } from 'kysely';
 import type { DefaultTimestamp, Timestamp } from '../../db/schema';
 
 export interface RefundsTable {
@@ -14,6 +15,8 @@ export interface RefundsTable {
   status: 'AVAILABLE' | 'RECEIVED' | 'CREDITED' | 'NONE';
   created_at: DefaultTimestamp;
   operation_id: string | null;
+  /** The Idempotency-Key of the receive that took it (AVAILABLE → RECEIVED). */
+  receive_key: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** The tables this area owns: its query builder (`moduleDb`) sees these and no other area's. */

@@ -11,7 +11,7 @@ import type { MoneyCore } from '../../money';
 import type { Idem } from '../../money';
 import { BASE_CURRENCY, CURRENCIES, InsufficientFunds, LedgerError, ledgerCurrencySql, memberCurrency, type Currency } from '../../money';
 import { newServerSeed, seedHash, sliceOf, spinRoll } from './fairness';
-import type { SpinSeedsTable, SpinWheelsTable, StoredSlice, SpinTables } from './tables';
+import type { SpinCouponsTable, SpinSeedsTable, SpinWheelsTable, StoredSlice, SpinTables } from './tables';
 import { transferCode } from '../../money';
 
 /** This module's transfer code (the money core writes it into transfer_codes at start). */
@@ -269,6 +269,13 @@ export class SpinService {
 
   /** Credits a coupon's prize once (the credit's key is the coupon). */
   async claim(memberId: string, couponId: string, idem: Idem | null = null): Promise<{ success: true; coupon: Coupon }> {
+    // Run again under its key after the answer was lost (the process died): the coupon the key's
+    // credit claimed answers, as the first time.
+    const earlier = idem ? await this.money.recorded(memberId, idem) : null;
+    if (earlier) {
+      const claimed = await this.db.selectFrom('spin_coupons').selectAll().where('member_id', '=', memberId).where('operation_id', '=', earlier.reference).executeTakeFirst();
+      if (claimed) return this.claimAnswer(claimed);
+    }
     for (const gate of this.claimGates) await gate(memberId);
     const row = await this.db.selectFrom('spin_coupons').selectAll().where('id', '=', couponId).where('member_id', '=', memberId).executeTakeFirst();
     if (!row || row.status !== 'OPEN') throw new AppError(404, 'NO_CLAIMABLE_COUPON', { success: false, error: 'NO_CLAIMABLE_COUPON' });
@@ -289,6 +296,10 @@ export class SpinService {
       idem,
     });
     if (!credit.created) throw new AppError(409, 'NO_CLAIMABLE_COUPON', { success: false, error: 'NO_CLAIMABLE_COUPON' });
+    return this.claimAnswer(row);
+  }
+
+  private claimAnswer(row: Pick<Selectable<SpinCouponsTable>, 'id' | 'slice_label' | 'name' | 'amount'>): { success: true; coupon: Coupon } {
     return { success: true, coupon: { _id: row.id, prize: { slice: row.slice_label, name: row.name }, amount: toBaht(Number(row.amount)) } };
   }
 

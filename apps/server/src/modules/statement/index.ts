@@ -73,6 +73,16 @@ ALTER TABLE slips ADD CONSTRAINT slips_transfer_format CHECK (
 CREATE UNIQUE INDEX slips_transfer_credited ON slips (transfer_bank, upper(transfer_ref)) WHERE status = 'SUCCESS';
 CREATE UNIQUE INDEX slips_transfer_pending ON slips (member_id, transfer_bank, upper(transfer_ref)) WHERE status = 'PENDING';`,
   },
+  {
+    // The slips table is deposit's (its service and types); its DDL history stays here, where it began.
+    id: 'statement/005_slip_request_key',
+    sql: `
+-- The member's Idempotency-Key of the upload that recorded the slip (a definite answer: in progress,
+-- credited or refused with a 4xx): an upload whose process died before its answer was kept finds
+-- its slip when sent again and answers from it, instead of recording the image twice.
+ALTER TABLE slips ADD COLUMN request_key text;
+CREATE UNIQUE INDEX slips_request_key ON slips (member_id, request_key) WHERE request_key IS NOT NULL;`,
+  },
   ],
   setup(services) {
     services.statements = new StatementService(moduleDb<MoneyReads>(services.database));
