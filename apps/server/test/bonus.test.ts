@@ -1,4 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { checkInvariants } from '../src/money/ledger';
 import { periodStart } from '../src/lib/periods';
 import { call, dbKinds, login, registerMember, startApp, type TestApp } from './helpers';
@@ -323,6 +324,32 @@ describe.each(dbKinds)('bonuses on %s', (kind) => {
     expect((await put('ONLYONE', { kind: 'credit', amount: 1000, description, maxUses: 1 })).statusCode).toBe(200);
     const both = await Promise.all([call(t.app, 'GET', '/api/promotion/activate/ONLYONE', { token: m.token }), call(t.app, 'GET', '/api/promotion/activate/ONLYONE', { token: b.token })]);
     expect(both.map((x) => x.status).sort()).toEqual([200, 404]);
+  });
+
+  it('a credit code\'s use whose credit a crash cut off: the same key run again credits it once, the sweep credits one no retry comes for', async () => {
+    const crash = () => vi.spyOn(t.services.money.credits, 'credit').mockRejectedValueOnce(new Error('the process died here'));
+    const use = (token: string, key: string) => call<Record<string, unknown>>(t.app, 'GET', '/api/promotion/activate/FREE50', { token, headers: { 'idempotency-key': key } });
+    // Retried under its key: the use the first run recorded is credited, and answers as a success would have.
+    const m = await member(0);
+    crash();
+    expect((await use(m.token, 'free50-crash-retry-0001')).status).toBe(500);
+    expect(await wallet(m.token)).toBe(0);
+    expect(await use(m.token, 'free50-crash-retry-0001')).toMatchObject({ status: 200, body: { ok: true, promotion: { code: 'FREE50' } } });
+    expect(await use(m.token, 'free50-crash-retry-0001')).toMatchObject({ status: 200, body: { ok: true } });
+    expect(await wallet(m.token)).toBe(50);
+    // No retry: the sweep credits it once it is a minute old (a call in progress finishes its own).
+    const n = await member(0);
+    crash();
+    expect((await use(n.token, 'free50-crash-sweep-0001')).status).toBe(500);
+    expect(await t.services.promotions.sweep()).toBe(0);
+    await sql`UPDATE promotion_uses SET created_at = now() - interval '2 minutes' WHERE member_id = ${n.id}`.execute(t.services.database.db);
+    expect(await t.services.promotions.sweep()).toBe(1);
+    expect(await t.services.promotions.sweep()).toBe(0);
+    expect(await wallet(n.token)).toBe(50);
+    // The member used the code once: a new key is refused, the old one answers its success, nothing moves again.
+    expect(await use(n.token, 'free50-crash-sweep-0002')).toMatchObject({ status: 409, body: { message: 'PROMOTION_RECEIVED' } });
+    expect(await use(n.token, 'free50-crash-sweep-0001')).toMatchObject({ status: 200, body: { ok: true } });
+    expect(await wallet(n.token)).toBe(50);
   });
 
   it('counts day and week limits in Bangkok time: a day bonus at 23:59 and again at 00:01, a week bonus across Monday', async () => {

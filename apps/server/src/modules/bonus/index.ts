@@ -185,7 +185,11 @@ ALTER TABLE bonus_receipts ADD COLUMN end_key text;
 ALTER TABLE promotion_uses ADD COLUMN request_key text;
 CREATE UNIQUE INDEX bonus_receipts_request_key ON bonus_receipts (member_id, request_key) WHERE request_key IS NOT NULL;
 CREATE UNIQUE INDEX bonus_receipts_end_key ON bonus_receipts (member_id, end_key) WHERE end_key IS NOT NULL;
-CREATE UNIQUE INDEX promotion_uses_request_key ON promotion_uses (member_id, request_key) WHERE request_key IS NOT NULL;`,
+CREATE UNIQUE INDEX promotion_uses_request_key ON promotion_uses (member_id, request_key) WHERE request_key IS NOT NULL;
+-- A credit code's use is recorded before its credit: false until the credit (its handler) says so;
+-- the sweep credits a use a crash left without one. Uses before this were credited in their call.
+ALTER TABLE promotion_uses ADD COLUMN credited boolean NOT NULL DEFAULT true;
+CREATE INDEX promotion_uses_uncredited ON promotion_uses (created_at) WHERE NOT credited;`,
     },
   ],
   setup(services) {
@@ -327,8 +331,12 @@ CREATE UNIQUE INDEX promotion_uses_request_key ON promotion_uses (member_id, req
       return saveBonus(code, input, operatorName(request));
     });
   },
-  start({ bonuses }, log) {
-    const timer = setInterval(() => void bonuses.sweep().catch((error: unknown) => log.warn({ err: error }, 'bonus sweep failed')), 30_000);
+  start({ bonuses, promotions }, log) {
+    const sweep = async () => {
+      await bonuses.sweep();
+      await promotions.sweep();
+    };
+    const timer = setInterval(() => void sweep().catch((error: unknown) => log.warn({ err: error }, 'bonus sweep failed')), 30_000);
     timer.unref();
     return () => clearInterval(timer);
   },

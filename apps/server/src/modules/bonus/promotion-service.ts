@@ -3,6 +3,7 @@ import type { Locale } from '@mw/contract/constants';
 import type { Promotion } from '@mw/contract/bonus';
 import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
+import { sameConnection } from '../../db/database';
 import type { MoneyCore } from '../../money';
 import { memberCurrency, type Currency, type Idem } from '../../money';
 import { bonusAmountsIn, type BonusService } from './bonus-service';
@@ -38,7 +39,12 @@ export class PromotionService {
     private readonly money: MoneyCore,
     private readonly bonuses: BonusService,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    // A credit code's use credited: in the credit's transaction, so the two commit together.
+    money.credits.onCredited('promotion_credited', async (trx, credited) => {
+      await sql`UPDATE promotion_uses SET credited = true WHERE id = ANY(${credited.map((c) => c.id)}::text[])`.execute(sameConnection<BonusDb>(trx));
+    });
+  }
 
   private answer(row: PromotionRow, locale: Locale): Promotion {
     return { code: row.code, percentFail: Number(row.percent_fail), description: row.description[locale] || row.description.en || row.description.th };
@@ -97,7 +103,8 @@ export class PromotionService {
       }
       const receipt = bonus ? await this.bonuses.openReceipt(trx, memberId, bonus, promotion.code, currency) : null;
       const useId = newId();
-      await trx.insertInto('promotion_uses').values({ id: useId, code: promotion.code, member_id: memberId, receipt_id: receipt?.id ?? null, request_key: idem?.key ?? null }).execute();
+      const credited = receipt !== null || creditIn(promotion.amounts, currency) === null;
+      await trx.insertInto('promotion_uses').values({ id: useId, code: promotion.code, member_id: memberId, receipt_id: receipt?.id ?? null, request_key: idem?.key ?? null, credited }).execute();
       return { useId, receipt };
     });
     await this.pay(memberId, promotion, granted.receipt, granted.useId, currency);
@@ -111,7 +118,29 @@ export class PromotionService {
       return;
     }
     const amount = creditIn(promotion.amounts, currency);
-    if (amount) await this.money.credits.credit({ source: PROMOTION_SOURCE, ref: useId, memberId, amount, currency, kind: BONUS_CODE, from: promotion.code, note: null });
+    if (!amount) return;
+    const credit = await this.money.credits.credit({ source: PROMOTION_SOURCE, ref: useId, memberId, amount, currency, kind: BONUS_CODE, from: promotion.code, note: null, tag: { name: 'promotion_credited', id: useId } });
+    // Credited before (an earlier run of the call, the sweep): its handler marked it then.
+    if (!credit.created) await this.db.updateTable('promotion_uses').set({ credited: true }).where('id', '=', useId).where('credited', '=', false).execute();
+  }
+
+  /**
+   * Credits the credit codes' uses a crash left without their credit (the use is recorded first,
+   * under the member's lock; the credit after it, once by the use's id). A minute old at least: a
+   * call in progress finishes its own.
+   */
+  async sweep(): Promise<number> {
+    const open = await this.db
+      .selectFrom('promotion_uses as u')
+      .innerJoin('promotions as p', 'p.code', 'u.code')
+      .selectAll('p')
+      .select(['u.id as use_id', 'u.member_id'])
+      .where('u.credited', '=', false)
+      .where('u.created_at', '<', new Date(Date.now() - 60_000))
+      .limit(200)
+      .execute();
+    for (const row of open) await this.pay(row.member_id, row, null, row.use_id, await memberCurrency(this.db, row.member_id));
+    return open.length;
   }
 
   /**

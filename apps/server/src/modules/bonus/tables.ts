@@ -102,6 +102,8 @@ export interface PromotionUsesTable {
   receipt_id: string | null;
   /** The Idempotency-Key of the call that used the code. */
   request_key: ColumnType<string | null, string | null | undefined, string | null>;
+  /** False while a credit code's use waits for its credit (a crash in between: the sweep makes it). */
+  credited: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: DefaultTimestamp;
 }
 
