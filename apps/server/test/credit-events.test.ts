@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sameConnection } from '../src/db/database';
 import { account, balances, creditOf, type Credited } from '../src/money';
-import { dbKinds, registerMember, startApp, type TestApp } from './helpers';
+import { call, dbKinds, login, registerMember, startApp, type TestApp } from './helpers';
 
 /**
  * A tagged credit's domain hears of it through its handler (`Credits.onCredited`): after the
@@ -82,6 +82,26 @@ describe.each(dbKinds)('credit events on %s', (kind) => {
       refuse = false;
       const done = await credit(memberId, ref(), 900);
       expect(seen).toEqual([{ operationId: done.operationId, wallet: 900 }]);
+    } finally {
+      stop();
+    }
+  });
+
+  it('announces a demo top-up of a member with a deposit limit (posted in a transaction of the wallet module, under the deposit lock)', async () => {
+    const m = await registerMember(t.app);
+    const token = await login(t.app, m.phone, m.password);
+    expect((await call(t.app, 'PUT', '/api/responsible/limits', { token, body: { day: 500 } })).status).toBe(200);
+    const seen: Array<{ operationId: string | null; wallet: number | undefined }> = [];
+    const stop = t.services.money.balances.subscribe((change) => {
+      if (change.memberId === m.id) seen.push({ operationId: change.operationId, wallet: change.wallet?.balance });
+    });
+    try {
+      const added = await call<{ reference: string }>(t.app, 'POST', '/api/wallet/add', { token, body: { amount: 120 } });
+      expect(added.status).toBe(200);
+      expect(seen).toEqual([{ operationId: added.body.reference, wallet: 12_000 }]);
+      // Over the limit: refused, nothing announced.
+      expect((await call(t.app, 'POST', '/api/wallet/add', { token, body: { amount: 400 } })).status).toBe(403);
+      expect(seen).toHaveLength(1);
     } finally {
       stop();
     }

@@ -14,7 +14,7 @@ import { MoneyPolicies } from './policies';
 import { Positions } from './positions';
 import { MoneyReports } from './reports';
 import { SeamlessWallet } from './seamless';
-import { openGameAccount, openMemberAccounts, type Currency, type Posting, type PostInput } from './ledger';
+import { inTransaction, openGameAccount, openMemberAccounts, type Currency, type Posting, type PostInput } from './ledger';
 import { bookGameResult, gameCopy, recordWithMoney, settleTransfer, TransferPostings, type GameCopy, type NewOperation, type OperationRow, type Settled } from './operations';
 
 /** Refusals that are answers of the call itself (stored under the key); others are not definite. */
@@ -135,6 +135,15 @@ export class MoneyCore {
   }
 
   /** Holds the member's deposit decisions (credit or hold) until `trx` ends: a change of the member's deposit rules made under it applies to every later decision. */
+  /**
+   * A transaction whose postings are announced to the balance feed when it commits (a plain
+   * `db.transaction()` would move the wallet without a push to the app): for a module that posts
+   * through the core inside a transaction of its own.
+   */
+  inTransaction<D, T>(caller: Kysely<D>, run: (trx: Kysely<D>) => Promise<T>): Promise<T> {
+    return inTransaction(caller, run);
+  }
+
   lockDeposits(trxIn: Connection, memberId: string): Promise<void> {
     const trx = sameConnection<MoneyDb>(trxIn);
     return lockMemberDeposits(trx, memberId);

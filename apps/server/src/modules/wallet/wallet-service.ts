@@ -93,7 +93,7 @@ export class WalletService {
       // that top-ups at once cannot each pass a check made before the others were written.
       const rules = this.money.policies.deposits;
       if (!rules || !(await rules.applies(memberId))) return this.record(op, idem, postings, 'deposit');
-      return this.db.transaction().execute(async (trx) => {
+      return this.money.inTransaction(this.db, async (trx) => {
         await this.money.lockDeposits(trx, memberId);
         const refused = await rules.refusal(trx, { memberId, amount, currency, stage: 'ask' });
         if (refused) throw new AppError(403, refused.code, refused.extra);
