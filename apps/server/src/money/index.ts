@@ -16,7 +16,7 @@ export { CORE_CODES, transferCode } from './codes';
 export type { DomainCode } from './codes';
 export type { LedgerReports } from './ledger-reports';
 export { moneyModule } from './module';
-export type { OperationRow } from './operations';
+export type { NewOperation, OperationRow } from './operations';
 export type { DepositRules, IncomingRefusal, MoneyIncoming, MoneyLeaving } from './policies';
 export type { MemberPosition } from './positions';
 export type { OperationStatus } from './tables';

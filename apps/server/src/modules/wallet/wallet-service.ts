@@ -9,7 +9,7 @@ import { answerFrom } from '../../money';
 import type { MoneyCore } from '../../money';
 import type { MoneyLeaving } from '../../money';
 import { derive, isDuplicateKey, KeyTaken, type Idem } from '../../money';
-import { account, balances, InsufficientFunds, ledgerCurrency, memberCurrency, type Currency, type OperationRow, type PostingKind } from '../../money';
+import { account, balances, InsufficientFunds, ledgerCurrency, memberCurrency, type Currency, type NewOperation, type OperationRow, type PostingKind } from '../../money';
 import type { AccountService } from '../account/account-service';
 import type { SettingsService } from '../settings/settings-service';
 import type { GameService } from './game-service';
@@ -114,7 +114,7 @@ export class WalletService {
       const target = `${profile.bankCode} ${profile.bankAccountNo}`;
       await this.money.policies.check({ memberId, action: 'withdraw', from: WALLET_CODE, to: target, amount });
       const op: OperationRow = { id: newId(), member_id: memberId, type: 'withdraw', status: 'PENDING', source: WALLET_CODE, target, amount, note: null };
-      return this.record(op, idem, null, 'withdraw_hold');
+      return this.placeHold(op, idem);
     });
   }
 
@@ -199,12 +199,21 @@ export class WalletService {
   }
 
   /** Records an operation with its money (`postings`), or places a withdrawal's hold (no postings: the money core's hold). */
-  private async record(op: OperationRow, idem: Idem | null, postings: Array<{ account: string; amount: number }> | null, kind: PostingKind, db: Kysely<WalletDb> = this.db): Promise<MoneyResult> {
+  /** Records a settled operation with its postings (under the call's key); answers as the operation answers. */
+  private record(op: OperationRow, idem: Idem | null, postings: Array<{ account: string; amount: number }>, kind: PostingKind, db: Kysely<WalletDb> = this.db): Promise<MoneyResult> {
+    return this.posted(op, (row) => this.money.record(db, row, idem, postings, kind));
+  }
+
+  /** Records a withdrawal's hold (its PENDING operation and the money held, one statement). */
+  private placeHold(op: OperationRow, idem: Idem | null): Promise<MoneyResult> {
+    return this.posted(op, (row) => this.money.holds.place(this.db, row, idem));
+  }
+
+  private async posted(op: OperationRow, write: (row: NewOperation) => Promise<Map<string, number> | null>): Promise<MoneyResult> {
     let after;
     try {
       const creditedAt = op.type === 'deposit' ? new Date(this.money.now()) : null;
-      const row = { id: op.id, memberId: op.member_id, type: op.type, status: op.status, source: op.source, target: op.target, amount: op.amount, creditedAt };
-      after = postings ? await this.money.record(db, row, idem, postings, kind) : await this.money.holds.place(db, row, idem);
+      after = await write({ id: op.id, memberId: op.member_id, type: op.type, status: op.status, source: op.source, target: op.target, amount: op.amount, creditedAt });
     } catch (error) {
       if (error instanceof InsufficientFunds) throw badRequest('MONEY_NOT_ENOUGH');
       if (isDuplicateKey(error)) throw new KeyTaken();
