@@ -117,18 +117,34 @@ export function reconciliationFor(database: Pick<Database, 'db'>, config: Config
   );
 }
 
+/** How the configuration names one outside system: `none`, `http` (its API's URL and secret) or `sandbox` (the sandbox service's). */
+interface OutsideChoice<R, S extends R> {
+  /** The variable that chooses (EWALLET_PROVIDER, …) and its value (unset: sandbox outside production, none in it). */
+  provider: string;
+  chosen: 'none' | 'http' | 'sandbox' | undefined;
+  /** The variables' prefix (EWALLET → EWALLET_API_URL, EWALLET_API_SECRET) and what the system is, for the refusal. */
+  name: string;
+  what: string;
+  /** "its e-wallet is", "its gateways are": the sandbox refusal's words. */
+  sandboxIs: string;
+  url: string | undefined;
+  secret: string | undefined;
+  http(api: { url: string; secret: string }): R;
+  sandbox(url: string): S;
+}
+
 /**
- * The e-wallet the configuration names: the sandbox service's (outside production by default), an
- * e-wallet API over HTTP, or none. An incomplete choice stops the start naming what is missing.
+ * An outside system the configuration names: the sandbox service's (outside production by
+ * default), an API over HTTP, or none. An incomplete choice stops the start naming what is missing.
  */
-export function ewalletOf(config: Config, env: z.output<typeof depositEnv> = moduleConfig(config, depositEnv)): { ewallet: EWallet | null; sandbox: SandboxEWallet | null } {
-  const chosen = env.EWALLET_PROVIDER ?? (config.NODE_ENV === 'production' ? 'none' : 'sandbox');
-  if (chosen === 'none') return { ewallet: null, sandbox: null };
-  if (chosen === 'http') return { ewallet: new HttpEWallet(httpChoice('EWALLET', 'e-wallet', env.EWALLET_API_URL, env.EWALLET_API_SECRET, 'EWALLET_PROVIDER')), sandbox: null };
+function outsideSystem<R, S extends R>(config: Config, o: OutsideChoice<R, S>): { system: R | null; sandbox: S | null } {
+  const chosen = o.chosen ?? (config.NODE_ENV === 'production' ? 'none' : 'sandbox');
+  if (chosen === 'none') return { system: null, sandbox: null };
+  if (chosen === 'http') return { system: o.http(httpChoice(o.name, o.what, o.url, o.secret, o.provider)), sandbox: null };
   const url = sandboxUrlOf(config);
-  if (!url) throw new ConfigError('Invalid configuration:\n  SANDBOX_URL: must not be off when EWALLET_PROVIDER=sandbox (its e-wallet is the sandbox service\'s; name EWALLET_PROVIDER=http or none instead)');
-  const sandbox = new SandboxEWallet({ url, secret: config.SANDBOX_EWALLET_SECRET });
-  return { ewallet: sandbox, sandbox };
+  if (!url) throw new ConfigError(`Invalid configuration:\n  SANDBOX_URL: must not be off when ${o.provider}=sandbox (${o.sandboxIs} the sandbox service's; name ${o.provider}=http or none instead)`);
+  const sandbox = o.sandbox(url);
+  return { system: sandbox, sandbox };
 }
 
 /** What is missing of an outside system's `http` choice (its URL and secret), as the start's refusal names it. */
@@ -138,24 +154,32 @@ function httpChoice(name: string, what: string, url: string | undefined, secret:
   return { url, secret };
 }
 
-/** The QR gateways the configuration names: the sandbox service's (outside production by default), a gateway API over HTTP, or none. */
-export function gatewayOf(config: Config, env: z.output<typeof depositEnv> = moduleConfig(config, depositEnv)): { gateway: PaymentGateway | null; sandbox: SandboxGateway | null } {
-  const chosen = env.PAYMENT_GATEWAY ?? (config.NODE_ENV === 'production' ? 'none' : 'sandbox');
-  if (chosen === 'none') return { gateway: null, sandbox: null };
-  if (chosen === 'http') return { gateway: new HttpGateway(httpChoice('PAYMENT', 'gateway', env.PAYMENT_API_URL, env.PAYMENT_API_SECRET, 'PAYMENT_GATEWAY')), sandbox: null };
-  const url = sandboxUrlOf(config);
-  if (!url) throw new ConfigError('Invalid configuration:\n  SANDBOX_URL: must not be off when PAYMENT_GATEWAY=sandbox (its gateways are the sandbox service\'s; name PAYMENT_GATEWAY=http or none instead)');
-  const sandbox = new SandboxGateway({ url, secret: config.SANDBOX_GATEWAY_SECRET });
-  return { gateway: sandbox, sandbox };
+/** The e-wallet the configuration names (see outsideSystem). */
+export function ewalletOf(config: Config, env: z.output<typeof depositEnv> = moduleConfig(config, depositEnv)): { ewallet: EWallet | null; sandbox: SandboxEWallet | null } {
+  const { system, sandbox } = outsideSystem<EWallet, SandboxEWallet>(config, {
+    provider: 'EWALLET_PROVIDER', chosen: env.EWALLET_PROVIDER, name: 'EWALLET', what: 'e-wallet', sandboxIs: 'its e-wallet is', url: env.EWALLET_API_URL, secret: env.EWALLET_API_SECRET,
+    http: (api) => new HttpEWallet(api),
+    sandbox: (url) => new SandboxEWallet({ url, secret: config.SANDBOX_EWALLET_SECRET }),
+  });
+  return { ewallet: system, sandbox };
 }
 
-/** The bank the configuration names (slip look-ups, the feed's report): the sandbox service's (outside production by default), a bank API over HTTP, or none. */
+/** The QR gateways the configuration names (see outsideSystem). */
+export function gatewayOf(config: Config, env: z.output<typeof depositEnv> = moduleConfig(config, depositEnv)): { gateway: PaymentGateway | null; sandbox: SandboxGateway | null } {
+  const { system, sandbox } = outsideSystem<PaymentGateway, SandboxGateway>(config, {
+    provider: 'PAYMENT_GATEWAY', chosen: env.PAYMENT_GATEWAY, name: 'PAYMENT', what: 'gateway', sandboxIs: 'its gateways are', url: env.PAYMENT_API_URL, secret: env.PAYMENT_API_SECRET,
+    http: (api) => new HttpGateway(api),
+    sandbox: (url) => new SandboxGateway({ url, secret: config.SANDBOX_GATEWAY_SECRET }),
+  });
+  return { gateway: system, sandbox };
+}
+
+/** The bank the configuration names (slip look-ups, the feed's report; see outsideSystem). */
 export function bankOf(config: Config, env: z.output<typeof depositEnv> = moduleConfig(config, depositEnv)): { bank: Bank | null; sandbox: SandboxBank | null } {
-  const chosen = env.BANK_PROVIDER ?? (config.NODE_ENV === 'production' ? 'none' : 'sandbox');
-  if (chosen === 'none') return { bank: null, sandbox: null };
-  if (chosen === 'http') return { bank: new HttpBank(httpChoice('BANK', 'bank', env.BANK_API_URL, env.BANK_API_SECRET, 'BANK_PROVIDER')), sandbox: null };
-  const url = sandboxUrlOf(config);
-  if (!url) throw new ConfigError('Invalid configuration:\n  SANDBOX_URL: must not be off when BANK_PROVIDER=sandbox (its bank is the sandbox service\'s; name BANK_PROVIDER=http or none instead)');
-  const sandbox = new SandboxBank({ url, secret: config.SANDBOX_BANK_SECRET });
-  return { bank: sandbox, sandbox };
+  const { system, sandbox } = outsideSystem<Bank, SandboxBank>(config, {
+    provider: 'BANK_PROVIDER', chosen: env.BANK_PROVIDER, name: 'BANK', what: 'bank', sandboxIs: 'its bank is', url: env.BANK_API_URL, secret: env.BANK_API_SECRET,
+    http: (api) => new HttpBank(api),
+    sandbox: (url) => new SandboxBank({ url, secret: config.SANDBOX_BANK_SECRET }),
+  });
+  return { bank: system, sandbox };
 }
