@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkInvariants } from '../src/money/ledger';
 import { call, dbKinds, login, registerMember, startApp, type TestApp } from './helpers';
@@ -73,6 +74,36 @@ describe.each(dbKinds)('invite a friend on %s', (kind) => {
     expect((await call(t.app, 'GET', '/api/bonus/clear', { token: inviter.token })).body).toEqual({ message: 'BONUS_CLEAR' });
     expect((await wallet(inviter.token)).wallet.amount).toBe(500);
     expect(await call(t.app, 'GET', '/api/invite/bonus', { token: inviter.token })).toMatchObject({ status: 200, body: { amount: 2 } });
+  });
+
+  it('a payout cut off between claiming the earnings and crediting them: the same key finishes it once, or answers the sweep\'s credit', async () => {
+    const receive = (token: string, key: string) => call<Record<string, unknown>>(t.app, 'GET', '/api/invite/bonus', { token, headers: { 'idempotency-key': key } });
+    // What a run that died right after claiming leaves: the earnings claimed under the key's payout, nothing credited.
+    const claimAndDie = (inviterId: string, key: string) => sql`UPDATE invite_earnings SET payout_id = ${`${inviterId}:key:${key}`} WHERE inviter_id = ${inviterId} AND payout_id IS NULL`.execute(t.services.database.db);
+    async function inviterWithEarnings(name: string) {
+      const inviter = await member({ bankAccountName: `${name} INVITER` });
+      const friend = await member({ bankAccountName: `${name} FRIEND`, inviteCode: `PR${inviter.id}` });
+      await deposit(friend.token, 1000);
+      expect((await wallet(inviter.token)).invite.amount).toBe(10); // accrued
+      return { inviter, friend };
+    }
+    // Retried under its key: the earnings its first run claimed are credited, once.
+    const a = await inviterWithEarnings('CUT RETRY');
+    await claimAndDie(a.inviter.id, 'invite-cut-retry-0001');
+    expect(await receive(a.inviter.token, 'invite-cut-retry-0001')).toMatchObject({ status: 200, body: { message: 'INVITE_BONUS_SUCCESS', amount: 10, wallet: { amount: 10 } } });
+    expect(await receive(a.inviter.token, 'invite-cut-retry-0001')).toMatchObject({ status: 200, body: { amount: 10, wallet: { amount: 10 } } });
+    expect((await wallet(a.inviter.token)).wallet.amount).toBe(10);
+    // Left alone: the sweep credits it (no key); the retry then answers that credit, and earnings
+    // accrued since are not paid under the old key.
+    const b = await inviterWithEarnings('CUT SWEEP');
+    await claimAndDie(b.inviter.id, 'invite-cut-sweep-0001');
+    await sql`UPDATE invite_earnings SET created_at = now() - interval '2 minutes' WHERE inviter_id = ${b.inviter.id}`.execute(t.services.database.db);
+    await t.services.invites.settleClaimed();
+    expect((await wallet(b.inviter.token)).wallet.amount).toBe(10);
+    await deposit(b.friend.token, 2000);
+    expect(await receive(b.inviter.token, 'invite-cut-sweep-0001')).toMatchObject({ status: 200, body: { message: 'INVITE_BONUS_SUCCESS', amount: 10, wallet: { amount: 10 } } });
+    const after = await wallet(b.inviter.token);
+    expect([after.wallet.amount, after.invite.amount]).toEqual([10, 20]);
   });
 
   it('opens no condition when the operator sets the success percentage to 0', async () => {

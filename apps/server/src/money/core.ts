@@ -267,6 +267,25 @@ export class MoneyCore {
     return this.answerRecord(record);
   }
 
+  /**
+   * The answer of the credit recorded for an outside record's key (source, ref), as a money call's
+   * answer (its amount, the wallet right after it); null when nothing was credited under it. For a
+   * call run again whose credit was made by someone else (a sweep finishing what its dead first
+   * run had claimed).
+   */
+  async creditAnswer(memberId: string, source: string, ref: string): Promise<MoneyResult | null> {
+    await this.transfers.caughtUp(memberId);
+    const op = await this.db
+      .selectFrom('external_credits as ec')
+      .innerJoin('operations as o', 'o.id', 'ec.operation_id')
+      .select(['o.id', 'o.member_id', 'o.type', 'o.status', 'o.source', 'o.target', 'o.amount', 'o.note'])
+      .where('ec.source', '=', source)
+      .where('ec.ref', '=', ref)
+      .where('o.member_id', '=', memberId)
+      .executeTakeFirst();
+    return op ? answerOf(this.db, { ...op, amount: Number(op.amount) }) : null;
+  }
+
   private async answerRecord(record: KeyRecord): Promise<MoneyResult> {
     if (record.answer) return replayStored(record.answer);
     if (record.operation) return answerOf(this.db, record.operation);

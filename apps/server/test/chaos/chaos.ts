@@ -21,8 +21,8 @@
  *      back for each one answered. A credit no answer names is a breach unless a call of its kind
  *      lost its answer and ended refused (it may have taken effect before its process died:
  *      counted apart). Since every such call writes its key with its first record (docs/money.md),
- *      a retry after a lost answer answers what the call did; a refusal after a loss is left only
- *      where the call died before its first record (an invite payout claimed, not yet credited);
+ *      a retry after a lost answer answers what the call did; a refusal after a loss is left for
+ *      what a retry may meet that the first run did not (a limit reached since, a cancel since);
  *   3. coins (spins): every member's COIN account = coins granted + coins earned by deposits −
  *      spins made, one spin per spin answered 200 and none else, every deposit's coins by the
  *      wheel's rate;

@@ -159,8 +159,15 @@ export class InviteService {
     const currency = await memberCurrency(this.db, memberId);
     const minimum = rules.minimum[currency];
     if (!rules.active || minimum === undefined) throw new AppError(403, 'INVITE_INACTIVE');
+    // Under a key, the payout is named by it: a run that died after claiming the earnings and
+    // before crediting them is finished by the retry (the credit once, by the payout's id).
+    // A payout under the key that the sweep credited (settleClaimed: no key) answers from that credit.
+    const payoutId = idem ? `${memberId}:key:${idem.key}` : `${memberId}:${Date.now()}:${Math.random().toString(36).slice(2, 10)}`;
+    const left = idem ? await this.claimedBy(payoutId) : 0;
+    if (left > 0) return this.pay(memberId, payoutId, left, currency, rules, idem);
+    const swept = idem ? await this.money.creditAnswer(memberId, 'invite', payoutId) : null;
+    if (swept) return { message: 'INVITE_BONUS_SUCCESS', amount: swept.amount, wallet: swept.wallet };
     await this.accrue(memberId, rules);
-    const payoutId = `${memberId}:${Date.now()}:${Math.random().toString(36).slice(2, 10)}`;
     const due = await this.unpaid(memberId, currency);
     if (due === 0) {
       // Friends who have not deposited yet, or nothing left to receive.
@@ -179,6 +186,17 @@ export class InviteService {
       SELECT coalesce(sum(amount), 0)::text AS amount FROM taken`.execute(this.db);
     const amount = Number(claimed.rows[0]?.amount ?? 0);
     if (amount === 0) throw new AppError(409, 'NO_INVITE_BONUS');
+    return this.pay(memberId, payoutId, amount, currency, rules, idem);
+  }
+
+  /** What earnings a payout claimed and nothing credited yet (minor units). */
+  private async claimedBy(payoutId: string): Promise<number> {
+    const row = await this.db.selectFrom('invite_earnings').select((eb) => eb.fn.sum<string>('amount').as('amount')).where('payout_id', '=', payoutId).where('paid_operation_id', 'is', null).executeTakeFirst();
+    return Number(row?.amount ?? 0);
+  }
+
+  /** Credits a payout's claimed earnings (once, by the payout's id) under the call's key; gives them back when nothing was credited. */
+  private async pay(memberId: string, payoutId: string, amount: number, currency: Currency, rules: InviteRules, idem: Idem | null): Promise<{ message: 'INVITE_BONUS_SUCCESS'; amount: number; wallet: { amount: number } }> {
     let credit;
     try {
       credit = await this.money.credits.credit({ source: 'invite', ref: payoutId, memberId, amount, currency, kind: INVITE_CODE, from: 'INVITE', note: null, idem, tag: { name: 'invite_paid', id: payoutId, data: await this.bonuses.payoutCondition(memberId, amount, rules) } });
