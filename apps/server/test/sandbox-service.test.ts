@@ -727,3 +727,43 @@ describe('the bank (sandbox service): slip look-ups, the feed and payouts over H
     }
   });
 });
+
+type SandboxService = Awaited<ReturnType<typeof startSandboxService>>;
+
+describe('the start\'s sandbox game faults (SANDBOX_GAME_FAULTS, SANDBOX_GAME_LATENCY_MS)', () => {
+  it('are set once the sandbox answers, when it starts after the server; an operator\'s faults set meanwhile stand', async () => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    // The server first, its sandbox not up yet: the faults wait.
+    const t = await startApp('embedded', { SANDBOX_URL: url, SANDBOX_GAME_FAULTS: 'PG:down,JOKER:timeout' });
+    let sandbox: SandboxService | null = null;
+    try {
+      expect(t.services.sandboxStartFaultsPending).toBe(true);
+      sandbox = await startSandboxService({ port, env: {} });
+      const games = t.services.sandboxGames;
+      if (!games) throw new Error('no sandbox games');
+      const until = Date.now() + 5_000;
+      while (t.services.sandboxStartFaultsPending && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      expect(t.services.sandboxStartFaultsPending).toBe(false);
+      const faults = await games.faults();
+      expect([faults.get('PG'), faults.get('JOKER')]).toEqual(['down', 'timeout']);
+    } finally {
+      await t.close();
+      await sandbox?.close();
+    }
+    // Another server whose sandbox is late, and an operator sets a fault before it answers: theirs stands.
+    const port2 = await freePort();
+    const t2 = await startApp('embedded', { SANDBOX_URL: `http://127.0.0.1:${port2}`, SANDBOX_GAME_FAULTS: 'PG:down' });
+    let sandbox2: SandboxService | null = null;
+    try {
+      sandbox2 = await startSandboxService({ port: port2, env: {} });
+      const set = await t2.app.inject({ method: 'PUT', url: '/api/operator/sandbox/games/PG/fault', headers: { authorization: `Bearer ${OPERATOR_TOKEN}` }, payload: { mode: 'error-after-take' } });
+      expect(set.statusCode).toBe(200);
+      await new Promise((r) => setTimeout(r, 1_200));
+      expect((await t2.services.sandboxGames?.faults())?.get('PG')).toBe('error-after-take');
+    } finally {
+      await t2.close();
+      await sandbox2?.close();
+    }
+  });
+});

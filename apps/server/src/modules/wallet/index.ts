@@ -40,6 +40,8 @@ declare module '../../platform/services' {
   interface Services {
     /** Set while the sandbox game providers are selected (the sandbox service's games): faults, rounds, players. */
     sandboxGames: SandboxGames | null;
+    /** SANDBOX_GAME_FAULTS / SANDBOX_GAME_LATENCY_MS not set yet (the sandbox did not answer at setup): the module's start retries. */
+    sandboxStartFaultsPending: boolean;
     /** PAYMENTS=sandbox: the demo top-up (POST /api/wallet/add) exists. */
     sandboxPayments: boolean;
     games: GameService;
@@ -183,7 +185,8 @@ CREATE INDEX withdrawal_payouts_processing ON withdrawal_payouts (updated_at) WH
     const { config, database, settings, accounts, money } = services;
     const db = moduleDb<WalletDb>(database);
     const sandboxGames = config.GAME_PROVIDER === 'sandbox' ? sandboxGamesOf(config) : null;
-    if (sandboxGames) await applyStartFaults(sandboxGames, config);
+    // The start's faults: now if the sandbox answers; otherwise the module's start retries (below).
+    const startFaults = sandboxGames ? await applyStartFaults(sandboxGames, config) : true;
     const providers = new Map<string, GameProvider>();
     const provider = (code: string): GameProvider => {
       let found = providers.get(code);
@@ -200,6 +203,7 @@ CREATE INDEX withdrawal_payouts_processing ON withdrawal_payouts (updated_at) WH
       return found;
     };
     services.sandboxGames = sandboxGames;
+    services.sandboxStartFaultsPending = !startFaults;
     services.sandboxPayments = config.PAYMENTS === 'sandbox';
     const payoutEnvOf = moduleConfig(config, payoutEnv);
     services.games = new GameService(db, provider, new SecretBox(await credentialsKey(config, settings)), money);
@@ -243,7 +247,8 @@ CREATE INDEX withdrawal_payouts_processing ON withdrawal_payouts (updated_at) WH
     await settings.setIfMissing('withdrawLimits', DEFAULT_WITHDRAW_LIMITS);
   },
   handlers: (services) => ({ ...walletHandlers(services), ...autologinHandlers(services) }),
-  routes(app, { config, wallet, sandboxGames, payouts, sandboxPayouts, gameReconciliation }) {
+  routes(app, services) {
+    const { config, wallet, sandboxGames, payouts, sandboxPayouts, gameReconciliation } = services;
     const guard = operatorGuard(config);
     payoutRoutes(app, guard, { wallet, payouts, sandboxPayouts });
     // Transfers to and from the game providers against their own reports, for [from, to) (default: the 24 hours before `to`, `to` now).
@@ -258,6 +263,8 @@ CREATE INDEX withdrawal_payouts_processing ON withdrawal_payouts (updated_at) WH
     if (sandboxGames) {
       contractRoute(app, payoutOperatorCalls.sandboxGameFault, { preHandler: guard }, async ({ params: { code }, body: fault }) => {
         await sandboxGames.setFault(code, fault);
+        // An operator's faults stand: the start's own (if still waiting for the sandbox) are dropped.
+        services.sandboxStartFaultsPending = false;
         return { code, ...fault };
       });
       contractRoute(app, payoutOperatorCalls.sandboxGameRounds, { preHandler: guard }, async ({ params: { code }, body: { username, stake, multiplier, rounds, at }, reply }) => {
@@ -278,9 +285,29 @@ CREATE INDEX withdrawal_payouts_processing ON withdrawal_payouts (updated_at) WH
   // Transfers left pending (a crash, a provider that did not answer) are settled at start-up and
   // then periodically by asking their provider.
   // Payouts left processing (no answer, accepted, the bank down, a crash) are settled by asking the bank.
-  start({ config, transfers, payouts, payoutSettle }, log) {
+  start(services, log) {
+    const { config, transfers, payouts, payoutSettle, sandboxGames } = services;
     const timers: NodeJS.Timeout[] = [];
     payouts.setLog(log);
+    if (sandboxGames && services.sandboxStartFaultsPending) {
+      // SANDBOX_GAME_FAULTS / SANDBOX_GAME_LATENCY_MS, once the sandbox answers (it may start after
+      // this process): every half second for a minute, unless an operator set faults meanwhile.
+      const until = Date.now() + 60_000;
+      const retry = setInterval(() => {
+        if (!services.sandboxStartFaultsPending || Date.now() > until) {
+          if (services.sandboxStartFaultsPending) log.warn('sandbox game faults not set: the sandbox did not answer within a minute');
+          clearInterval(retry);
+          return;
+        }
+        void applyStartFaults(sandboxGames, config).then((done) => {
+          if (done && services.sandboxStartFaultsPending) {
+            services.sandboxStartFaultsPending = false;
+            log.info('sandbox game faults set');
+          }
+        });
+      }, 500);
+      timers.push(retry);
+    }
     if (config.RECONCILE_INTERVAL_MS > 0) {
       const reconcile = () => transfers.reconcile(config.RECONCILE_GRACE_MS).catch((error: unknown) => log.error({ err: error }, 'reconcile failed'));
       void reconcile();
@@ -303,15 +330,16 @@ function sandboxGamesOf(config: Config): SandboxGames | null {
   return new SandboxGames({ url, secret: config.SANDBOX_GAME_SECRET, timeoutMs: config.PROVIDER_TIMEOUT_MS, returnUrl: `http://localhost:${config.PORT}/user/home` });
 }
 
-/** SANDBOX_GAME_FAULTS and SANDBOX_GAME_LATENCY_MS, set on the sandbox at start (a sandbox not answering is left as it is). */
-async function applyStartFaults(games: SandboxGames, config: Config): Promise<void> {
+/** SANDBOX_GAME_FAULTS and SANDBOX_GAME_LATENCY_MS set on the sandbox: true when set (or none asked), false when the sandbox did not answer. */
+export async function applyStartFaults(games: SandboxGames, config: Pick<Config, 'SANDBOX_GAME_LATENCY_MS' | 'SANDBOX_GAME_FAULTS'>): Promise<boolean> {
   try {
     if (config.SANDBOX_GAME_LATENCY_MS > 0) await games.setFault('*', { mode: 'none', latencyMs: config.SANDBOX_GAME_LATENCY_MS });
     for (const entry of config.SANDBOX_GAME_FAULTS.split(',').filter(Boolean)) {
       const [code = '', mode = 'none'] = entry.split(':');
       await games.setFault(code, { mode: mode as FaultMode, latencyMs: config.SANDBOX_GAME_LATENCY_MS });
     }
-  } catch (error) {
-    console.error(`sandbox game faults not set: ${String(error)}`);
+    return true;
+  } catch {
+    return false;
   }
 }
