@@ -142,10 +142,12 @@ export class BonusService {
   }
 
   /** Receipts of a bonus by a member within the bonus's current period. */
-  private async receiptsInPeriod(memberId: string, bonus: Bonus): Promise<Array<{ id: string; started_at: Date; status: string }>> {
-    const from = periodStart(bonus.type, new Date(this.now()));
+  /** A member's receipts of a bonus in the period of `at` (default now), up to `at` when given. */
+  private async receiptsInPeriod(memberId: string, bonus: Bonus, at?: Date): Promise<Array<{ id: string; started_at: Date; status: string }>> {
+    const from = periodStart(bonus.type, at ?? new Date(this.now()));
     let query = this.db.selectFrom('bonus_receipts').select(['id', 'period_at as started_at', 'status']).where('member_id', '=', memberId).where('bonus_code', '=', bonus.code);
     if (from) query = query.where('period_at', '>=', from);
+    if (at) query = query.where('period_at', '<=', at);
     return query.orderBy('period_at').execute();
   }
 
@@ -199,10 +201,16 @@ export class BonusService {
     // Run again under its key after the answer was lost (the process died): the receipt the first
     // run opened is granted if it was not yet, and answers; no second receipt.
     const earlier = idem ? await this.db.selectFrom('bonus_receipts').selectAll().where('member_id', '=', memberId).where('request_key', '=', idem.key).executeTakeFirst() : undefined;
-    if (earlier) {
-      const taken = await this.db.selectFrom('bonuses').selectAll().where('code', '=', earlier.bonus_code).executeTakeFirstOrThrow();
+    if (earlier && idem) {
+      // The key with another request (its claim given back after a 5xx): not this record's.
+      if (earlier.request_hash !== null && earlier.request_hash !== idem.hash) throw new AppError(409, 'IDEMPOTENCY_KEY_REUSED');
+      const taken = await this.db.selectFrom('bonuses').selectAll().where('code', '=', earlier.bonus_code).executeTakeFirst();
+      if (!taken) throw notFound('NO_DATA');
       if (!earlier.credit_operation_id) await this.grant(earlier.id, memberId, Number(earlier.bonus_amount), earlier.bonus_code);
-      return this.activationAnswer(memberId, taken, earlier);
+      // As the first run answered: the receipts of its period up to it, this one active (a cancel
+      // or a new period since changes nothing of that answer).
+      const mine = this.userBonus(await this.receiptsInPeriod(memberId, taken, earlier.period_at));
+      return { ...(mine ?? { received: [{ updatedAt: earlier.period_at.toISOString() }] }), _id: earlier.id, isActive: true };
     }
     const bonus = await this.db.selectFrom('bonuses').selectAll().where('code', '=', code).where('active', '=', true).executeTakeFirst();
     if (!bonus) throw notFound('NO_DATA');
@@ -220,7 +228,7 @@ export class BonusService {
         const all = await trx.selectFrom('bonus_receipts').select((eb) => eb.fn.countAll<string>().as('n')).where('bonus_code', '=', code).executeTakeFirstOrThrow();
         if (Number(all.n) >= bonus.max_total) throw new AppError(409, 'BONUS_FULL');
       }
-      return this.openReceipt(trx, memberId, bonus, null, currency, idem?.key ?? null);
+      return this.openReceipt(trx, memberId, bonus, null, currency, idem);
     });
     await this.grant(receipt.id, memberId, receipt.bonus_amount, code);
     return this.activationAnswer(memberId, bonus, receipt);
@@ -257,7 +265,7 @@ export class BonusService {
    * Opens a condition under `bonus`'s rule on the member's latest qualifying deposit (inside the
    * caller's transaction, the member locked); answers the receipt to credit with `grant`.
    */
-  async openReceipt(trx: Kysely<BonusDb>, memberId: string, bonus: Bonus, promotionCode: string | null, currency: Currency, requestKey: string | null = null): Promise<{ id: string; bonus_amount: number; period_at: Date }> {
+  async openReceipt(trx: Kysely<BonusDb>, memberId: string, bonus: Bonus, promotionCode: string | null, currency: Currency, idem: Idem | null = null): Promise<{ id: string; bonus_amount: number; period_at: Date }> {
     const amounts = bonusAmountsIn(bonus, currency);
     if (!amounts) throw notFound('NO_DATA');
     const open = await trx.selectFrom('bonus_receipts').select('id').where('member_id', '=', memberId).where('status', '=', 'ACTIVE').executeTakeFirst();
@@ -305,7 +313,8 @@ export class BonusService {
       // started_at: real time (rounds are counted from it); period_at: the clock's (day/week counting).
       started_at: new Date(),
       period_at: new Date(this.now()),
-      request_key: requestKey,
+      request_key: idem?.key ?? null,
+      request_hash: idem?.hash ?? null,
     };
     try {
       await trx.insertInto('bonus_receipts').values(row).execute();

@@ -185,11 +185,23 @@ ALTER TABLE bonus_receipts ADD COLUMN end_key text;
 ALTER TABLE promotion_uses ADD COLUMN request_key text;
 CREATE UNIQUE INDEX bonus_receipts_request_key ON bonus_receipts (member_id, request_key) WHERE request_key IS NOT NULL;
 CREATE UNIQUE INDEX bonus_receipts_end_key ON bonus_receipts (member_id, end_key) WHERE end_key IS NOT NULL;
-CREATE UNIQUE INDEX promotion_uses_request_key ON promotion_uses (member_id, request_key) WHERE request_key IS NOT NULL;
+CREATE UNIQUE INDEX promotion_uses_request_key ON promotion_uses (member_id, request_key) WHERE request_key IS NOT NULL;`,
+    },
+    {
+      id: 'bonus/007_use_credit_and_request_hash',
+      sql: `
 -- A credit code's use is recorded before its credit: false until the credit (its handler) says so;
--- the sweep credits a use a crash left without one. Uses before this were credited in their call.
-ALTER TABLE promotion_uses ADD COLUMN credited boolean NOT NULL DEFAULT true;
-CREATE INDEX promotion_uses_uncredited ON promotion_uses (created_at) WHERE NOT credited;`,
+-- the sweep credits a use a crash left without one, by the amount and currency the use recorded
+-- (what the code was worth when the member used it). Uses before this were credited in their call.
+-- (IF NOT EXISTS: an interim build added the flag under bonus/006.)
+ALTER TABLE promotion_uses ADD COLUMN IF NOT EXISTS credited boolean NOT NULL DEFAULT true;
+CREATE INDEX IF NOT EXISTS promotion_uses_uncredited ON promotion_uses (created_at) WHERE NOT credited;
+ALTER TABLE promotion_uses ADD COLUMN credit_amount bigint;
+ALTER TABLE promotion_uses ADD COLUMN credit_currency text;
+-- The request's hash beside its key: the key with another request (its claim given back after a
+-- 5xx) is IDEMPOTENCY_KEY_REUSED, never the earlier request's record.
+ALTER TABLE promotion_uses ADD COLUMN request_hash text;
+ALTER TABLE bonus_receipts ADD COLUMN request_hash text;`,
     },
   ],
   setup(services) {

@@ -5,7 +5,7 @@ import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { sameConnection } from '../../db/database';
 import type { MoneyCore } from '../../money';
-import { memberCurrency, type Currency, type Idem } from '../../money';
+import { CURRENCIES, memberCurrency, type Currency, type Idem } from '../../money';
 import { bonusAmountsIn, type BonusService } from './bonus-service';
 import type { BonusesTable, PromotionAmounts, PromotionsTable, BonusDb } from './tables';
 import { BONUS_CODE } from './bonus-service';
@@ -82,11 +82,14 @@ export class PromotionService {
     const currency = await memberCurrency(this.db, memberId);
     // Run again under its key after the answer was lost (the process died): the use the first run
     // recorded is finished (its grant or credit, each once by its own key) and answers; no second use.
-    const earlier = idem ? await this.db.selectFrom('promotion_uses').select(['id', 'code', 'receipt_id']).where('member_id', '=', memberId).where('request_key', '=', idem.key).executeTakeFirst() : undefined;
-    if (earlier) {
-      const used = await this.db.selectFrom('promotions').selectAll().where('code', '=', earlier.code).executeTakeFirstOrThrow();
+    const earlier = idem ? await this.db.selectFrom('promotion_uses').selectAll().where('member_id', '=', memberId).where('request_key', '=', idem.key).executeTakeFirst() : undefined;
+    if (earlier && idem) {
+      // The key with another request (its claim given back after a 5xx): not this record's.
+      if (earlier.request_hash !== null && earlier.request_hash !== idem.hash) throw new AppError(409, 'IDEMPOTENCY_KEY_REUSED');
+      const used = await this.db.selectFrom('promotions').selectAll().where('code', '=', earlier.code).executeTakeFirst();
+      if (!used) throw new AppError(404, 'NO_PROMOTION');
       const receipt = earlier.receipt_id ? await this.bonuses.receipt(earlier.receipt_id) : null;
-      await this.pay(memberId, used, receipt, earlier.id, currency);
+      await this.pay(memberId, used.code, receipt, earlier);
       return { ok: true, promotion: this.answer(used, locale) };
     }
     const { promotion, bonus } = await this.valid(rawCode, currency);
@@ -102,44 +105,61 @@ export class PromotionService {
         if (Number(all.n) >= promotion.max_uses) throw new AppError(404, 'NO_PROMOTION');
       }
       const receipt = bonus ? await this.bonuses.openReceipt(trx, memberId, bonus, promotion.code, currency) : null;
-      const useId = newId();
-      const credited = receipt !== null || creditIn(promotion.amounts, currency) === null;
-      await trx.insertInto('promotion_uses').values({ id: useId, code: promotion.code, member_id: memberId, receipt_id: receipt?.id ?? null, request_key: idem?.key ?? null, credited }).execute();
-      return { useId, receipt };
+      // A credit code's worth now, in the member's currency: what the use is credited, whenever that happens.
+      const worth = receipt ? null : creditIn(promotion.amounts, currency);
+      const use = {
+        id: newId(),
+        credit_amount: worth,
+        credit_currency: worth === null ? null : currency,
+        credited: worth === null,
+      };
+      await trx
+        .insertInto('promotion_uses')
+        .values({ ...use, code: promotion.code, member_id: memberId, receipt_id: receipt?.id ?? null, request_key: idem?.key ?? null, request_hash: idem?.hash ?? null })
+        .execute();
+      return { use, receipt };
     });
-    await this.pay(memberId, promotion, granted.receipt, granted.useId, currency);
+    await this.pay(memberId, promotion.code, granted.receipt, granted.use);
     return { ok: true, promotion: this.answer(promotion, locale) };
   }
 
-  /** A use's value: its bonus granted (once, by the receipt), or the code's credit (once, by the use). */
-  private async pay(memberId: string, promotion: PromotionRow, receipt: { id: string; bonus_amount: number } | null, useId: string, currency: Currency): Promise<void> {
+  /** A use's value: its bonus granted (once, by the receipt), or the credit it recorded (once, by the use). */
+  private async pay(memberId: string, code: string, receipt: { id: string; bonus_amount: number } | null, use: { id: string; credit_amount: number | null; credit_currency: string | null }): Promise<void> {
     if (receipt) {
-      await this.bonuses.grant(receipt.id, memberId, Number(receipt.bonus_amount), promotion.code);
+      await this.bonuses.grant(receipt.id, memberId, Number(receipt.bonus_amount), code);
       return;
     }
-    const amount = creditIn(promotion.amounts, currency);
-    if (!amount) return;
-    const credit = await this.money.credits.credit({ source: PROMOTION_SOURCE, ref: useId, memberId, amount, currency, kind: BONUS_CODE, from: promotion.code, note: null, tag: { name: 'promotion_credited', id: useId } });
+    const currency = CURRENCIES.find((c) => c === use.credit_currency);
+    if (use.credit_amount === null || !currency) return;
+    const credit = await this.money.credits.credit({ source: PROMOTION_SOURCE, ref: use.id, memberId, amount: Number(use.credit_amount), currency, kind: BONUS_CODE, from: code, note: null, tag: { name: 'promotion_credited', id: use.id } });
     // Credited before (an earlier run of the call, the sweep): its handler marked it then.
-    if (!credit.created) await this.db.updateTable('promotion_uses').set({ credited: true }).where('id', '=', useId).where('credited', '=', false).execute();
+    if (!credit.created) await this.db.updateTable('promotion_uses').set({ credited: true }).where('id', '=', use.id).where('credited', '=', false).execute();
   }
 
   /**
    * Credits the credit codes' uses a crash left without their credit (the use is recorded first,
-   * under the member's lock; the credit after it, once by the use's id). A minute old at least: a
-   * call in progress finishes its own.
+   * under the member's lock; the credit after it, once by the use's id), by the amount the use
+   * recorded. A minute old at least (a call in progress finishes its own), oldest first; one that
+   * fails does not hold back the others (the first failure is raised after the round).
    */
   async sweep(): Promise<number> {
     const open = await this.db
-      .selectFrom('promotion_uses as u')
-      .innerJoin('promotions as p', 'p.code', 'u.code')
-      .selectAll('p')
-      .select(['u.id as use_id', 'u.member_id'])
-      .where('u.credited', '=', false)
-      .where('u.created_at', '<', new Date(Date.now() - 60_000))
+      .selectFrom('promotion_uses')
+      .selectAll()
+      .where('credited', '=', false)
+      .where('created_at', '<', new Date(Date.now() - 60_000))
+      .orderBy('created_at')
       .limit(200)
       .execute();
-    for (const row of open) await this.pay(row.member_id, row, null, row.use_id, await memberCurrency(this.db, row.member_id));
+    let failed: unknown = null;
+    for (const use of open) {
+      try {
+        await this.pay(use.member_id, use.code, null, use);
+      } catch (error) {
+        failed ??= error;
+      }
+    }
+    if (failed) throw failed;
     return open.length;
   }
 

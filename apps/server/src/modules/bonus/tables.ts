@@ -69,8 +69,9 @@ export interface BonusReceiptsTable {
    * operation in `deposit_operation_id`, `bonus_code` INVITE / REFUND).
    */
   origin: Generated<ReceiptOrigin>;
-  /** The Idempotency-Key of the activation that opened it (null: a promotion code's, a payout's, older). */
+  /** The Idempotency-Key of the activation that opened it (null: a promotion code's, a payout's, older), and its request's hash. */
   request_key: ColumnType<string | null, string | null | undefined, string | null>;
+  request_hash: ColumnType<string | null, string | null | undefined, string | null>;
   /** The Idempotency-Key of the cancel that closed it. */
   end_key: ColumnType<string | null, string | null | undefined, string | null>;
 }
@@ -100,8 +101,12 @@ export interface PromotionUsesTable {
   code: string;
   member_id: string;
   receipt_id: string | null;
-  /** The Idempotency-Key of the call that used the code. */
+  /** The Idempotency-Key of the call that used the code, and its request's hash. */
   request_key: ColumnType<string | null, string | null | undefined, string | null>;
+  request_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A credit code's worth when it was used (minor units of credit_currency); null for a bonus code. */
+  credit_amount: ColumnType<number | null, number | null | undefined, number | null>;
+  credit_currency: ColumnType<string | null, string | null | undefined, string | null>;
   /** False while a credit code's use waits for its credit (a crash in between: the sweep makes it). */
   credited: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: DefaultTimestamp;

@@ -197,32 +197,35 @@ export class SlipService {
     };
   }
 
-  private async record(memberId: string, status: 'PENDING' | 'FAILED', note: SlipReasonCode | null, amount: number, transfer: SlipTransfer | null, image: Buffer, requestKey: string | null): Promise<SlipRow> {
+  private async record(memberId: string, status: 'PENDING' | 'FAILED', note: SlipReasonCode | null, amount: number, transfer: SlipTransfer | null, image: Buffer, request: { idem: Idem; status: number } | null): Promise<SlipRow> {
     // Only what a bank issues is written (the table's CHECK says so too).
     if (transfer && (!BANK_CODE.test(transfer.bank) || !isTransRef(transfer.ref))) throw new AppError(400, 'INVALID_SLIP');
     // The image is 0.1-1 MB: stored at background priority, after the calls waiting for the embedded database.
     return inBackground(() =>
       this.db
         .insertInto('slips')
-        .values({ id: newId(), member_id: memberId, reference: slipReference(), amount, status, note, image_path: null, transfer_bank: transfer?.bank ?? null, transfer_ref: transfer?.ref ?? null, image, image_type: imageType(image), request_key: requestKey })
+        .values({ id: newId(), member_id: memberId, reference: slipReference(), amount, status, note, image_path: null, transfer_bank: transfer?.bank ?? null, transfer_ref: transfer?.ref ?? null, image, image_type: imageType(image), request_key: request?.idem.key ?? null, request_hash: request?.idem.hash ?? null, request_status: request?.status ?? null })
         .returning(SLIP_COLUMNS)
         .executeTakeFirstOrThrow(),
     );
   }
 
   /** A refusal that is also a slip record (FAILED with its reason): the answer carries both. */
-  private async refuse(memberId: string, status: number, reason: SlipReasonCode, amount: number, image: Buffer, requestKey: string | null, extra: Record<string, unknown> = {}): Promise<never> {
+  private async refuse(memberId: string, status: number, reason: SlipReasonCode, amount: number, image: Buffer, idem: Idem | null, extra: Record<string, unknown> = {}): Promise<never> {
     // A 5xx is given back to the client to send again (the route layer keeps no answer): not under its key.
-    const row = await this.record(memberId, 'FAILED', reason, amount, null, image, status >= 500 ? null : requestKey);
+    const row = await this.record(memberId, 'FAILED', reason, amount, null, image, idem && status < 500 ? { idem, status } : null);
     throw new AppError(status, reason, { ...this.answer(row), ...extra });
   }
 
   async upload(memberId: string, image: Buffer | null, maxBytes: number, idem: Idem | null = null): Promise<Slip> {
     // Run again under its key after the answer was lost (the process died): the slip the first run
     // recorded answers (as it is now: a slip left in progress is checked again by the recheck).
-    const key = idem?.key ?? null;
-    const earlier = key ? await this.db.selectFrom('slips').select(SLIP_COLUMNS).where('member_id', '=', memberId).where('request_key', '=', key).executeTakeFirst() : undefined;
-    if (earlier) return this.again(earlier);
+    const earlier = idem ? await this.db.selectFrom('slips').select([...SLIP_COLUMNS, 'request_hash', 'request_status']).where('member_id', '=', memberId).where('request_key', '=', idem.key).executeTakeFirst() : undefined;
+    if (earlier && idem) {
+      // The key with another file (its claim given back after a 5xx or a 409): not this slip's.
+      if (earlier.request_hash !== null && earlier.request_hash !== idem.hash) throw new AppError(409, 'IDEMPOTENCY_KEY_REUSED');
+      return this.again(earlier, earlier.request_status);
+    }
     const settings = await this.open();
     if (!image) throw new AppError(400, 'SLIP_NO_FILE');
     // A file part that carries no bytes: the picked file did not arrive (deleted, cloud-only, cut off).
@@ -239,20 +242,20 @@ export class SlipService {
       throw new AppError(400, error.reason === 'TOO_LARGE' || error.reason === 'TOO_SMALL' ? 'IMG_SIZE_UNABLE_TO_PROCESS' : 'SLIP_INVALID_FILE');
     }
     if (!verdict.ok) {
-      if (verdict.reason === 'UNSTABLE_REFNO_ON_SLIP') return this.pending(memberId, { bank: verdict.sendingBank, ref: verdict.transRef }, image, key);
+      if (verdict.reason === 'UNSTABLE_REFNO_ON_SLIP') return this.pending(memberId, { bank: verdict.sendingBank, ref: verdict.transRef }, image, idem);
       const status = verdict.reason === 'TRIPPLE_WRONG_CAPTCHA' || verdict.reason === 'UNKNOW_ERROR' ? 502 : 400;
-      return this.refuse(memberId, status, verdict.reason, 0, image, key);
+      return this.refuse(memberId, status, verdict.reason, 0, image, idem);
     }
     // The bank answered another transfer than the slip names: not a slip of it.
-    if (!sameTransfer({ bank: verdict.sendingBank, ref: verdict.transRef }, verdict.transfer)) return this.refuse(memberId, 400, 'INVALID_SLIP', 0, image, key);
+    if (!sameTransfer({ bank: verdict.sendingBank, ref: verdict.transRef }, verdict.transfer)) return this.refuse(memberId, 400, 'INVALID_SLIP', 0, image, idem);
     const checked = await this.check(memberId, verdict.transfer, new Date(this.now()), settings);
     // Someone else's transfer: its amount is not the uploader's to learn, and the slip holds nothing.
-    if (!checked.ok) return this.refuse(memberId, 400, checked.reason, checked.reason === 'NOT_MATCH' ? 0 : verdict.transfer.amount, image, key);
+    if (!checked.ok) return this.refuse(memberId, 400, checked.reason, checked.reason === 'NOT_MATCH' ? 0 : verdict.transfer.amount, image, idem);
     const transfer = { bank: verdict.transfer.fromBankCode, ref: verdict.transfer.transRef };
     let row;
     for (let attempt = 0; ; attempt++) {
       try {
-        row = await this.record(memberId, 'PENDING', null, verdict.transfer.amount, transfer, image, key);
+        row = await this.record(memberId, 'PENDING', null, verdict.transfer.amount, transfer, image, idem && { idem, status: 200 });
         break;
       } catch (error) {
         if (uniqueViolation(error) === null) throw error;
@@ -260,24 +263,30 @@ export class SlipService {
         // UNSTABLE_REFNO_ON_SLIP: a variant of the reference, or uploaded before the bank had it)
         // never holds back the slip the bank confirms: it fails, and this one goes on, once.
         if (attempt > 0 || !(await this.supersedeUnverified(memberId, transfer))) {
-          return this.refuse(memberId, 409, 'SLIP_REFNO_DUPLICATED', verdict.transfer.amount, image, key, await this.creditedBefore(memberId, verdict.transfer));
+          return this.refuse(memberId, 409, 'SLIP_REFNO_DUPLICATED', verdict.transfer.amount, image, idem, await this.creditedBefore(memberId, verdict.transfer));
         }
       }
     }
     const settled = await this.credit(row, verdict.transfer, verdict.transfer.amount, verdict.transfer.currency, checked.channel.bank_code);
-    if (settled.status !== 'SUCCESS') throw new AppError(409, 'SLIP_REFNO_DUPLICATED', { ...this.answer(settled), ...(await this.creditedBefore(memberId, verdict.transfer)) });
+    if (settled.status !== 'SUCCESS') {
+      // Answered as a refusal after all: so is a re-run under the key.
+      if (idem) await this.db.updateTable('slips').set({ request_status: 409 }).where('id', '=', settled.id).execute();
+      throw new AppError(409, 'SLIP_REFNO_DUPLICATED', { ...this.answer(settled), ...(await this.creditedBefore(memberId, verdict.transfer)) });
+    }
     return this.answer(settled);
   }
 
   /**
-   * The answer of a slip recorded under the call's key, to the call run again: in progress or
-   * credited, the slip; refused, its refusal again (409 for a transfer credited before, with when
-   * and how much when the slip names it; 400 for the others: a 5xx is never recorded under a key).
+   * The answer of a slip recorded under the call's key, to the call run again, with the status the
+   * first answer had: 200 (in progress or credited then) answers the slip as it is now; a refusal
+   * (400, or 409 for a transfer credited before, with when and how much when the slip names it)
+   * answers that refusal again. A 5xx is never recorded under a key.
    */
-  private async again(row: SlipRow): Promise<Slip> {
-    if (row.status !== 'FAILED') return this.answer(row);
+  private async again(row: SlipRow, firstStatus: number | null): Promise<Slip> {
+    const status = firstStatus ?? (row.status === 'FAILED' ? (row.note === 'SLIP_REFNO_DUPLICATED' ? 409 : 400) : 200);
+    if (status === 200) return this.answer(row);
     const reason = (row.note ?? 'INVALID_SLIP') as SlipReasonCode;
-    if (reason !== 'SLIP_REFNO_DUPLICATED') throw new AppError(400, reason, this.answer(row));
+    if (status !== 409) throw new AppError(status, reason, this.answer(row));
     const credited = row.transfer_bank && row.transfer_ref ? await this.creditedBefore(row.member_id, { fromBankCode: row.transfer_bank, transRef: row.transfer_ref }) : {};
     throw new AppError(409, reason, { ...this.answer(row), ...credited });
   }
@@ -312,13 +321,13 @@ export class SlipService {
   }
 
   /** The bank does not know the reference yet: in progress (checked again later). */
-  private async pending(memberId: string, transfer: SlipTransfer, image: Buffer, key: string | null): Promise<Slip> {
-    if (await this.nearCredited(transfer)) return this.refuse(memberId, 409, 'SLIP_REFNO_DUPLICATED', 0, image, key);
+  private async pending(memberId: string, transfer: SlipTransfer, image: Buffer, idem: Idem | null): Promise<Slip> {
+    if (await this.nearCredited(transfer)) return this.refuse(memberId, 409, 'SLIP_REFNO_DUPLICATED', 0, image, idem);
     try {
-      return this.answer(await this.record(memberId, 'PENDING', 'UNSTABLE_REFNO_ON_SLIP', 0, transfer, image, key));
+      return this.answer(await this.record(memberId, 'PENDING', 'UNSTABLE_REFNO_ON_SLIP', 0, transfer, image, idem && { idem, status: 200 }));
     } catch (error) {
       if (uniqueViolation(error) === null) throw error;
-      return this.refuse(memberId, 409, 'SLIP_REFNO_DUPLICATED', 0, image, key);
+      return this.refuse(memberId, 409, 'SLIP_REFNO_DUPLICATED', 0, image, idem);
     }
   }
 

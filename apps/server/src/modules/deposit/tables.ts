@@ -101,8 +101,10 @@ export interface SlipsTable {
   created_at: DefaultTimestamp;
   /** When a slip in progress was last asked of the bank (statement/003). */
   checked_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
-  /** The Idempotency-Key of the upload that recorded it (deposit/009). */
+  /** The Idempotency-Key of the upload that recorded it, its request's hash and its answer's status (statement/005, 006). */
   request_key: ColumnType<string | null, string | null | undefined, string | null>;
+  request_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  request_status: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** The tables this area owns: its query builder (`moduleDb`) sees these and no other area's. */

@@ -83,6 +83,15 @@ CREATE UNIQUE INDEX slips_transfer_pending ON slips (member_id, transfer_bank, u
 ALTER TABLE slips ADD COLUMN request_key text;
 CREATE UNIQUE INDEX slips_request_key ON slips (member_id, request_key) WHERE request_key IS NOT NULL;`,
   },
+  {
+    id: 'statement/006_slip_request_answer',
+    sql: `
+-- Beside the upload's key: its request's hash (the key with another file is IDEMPOTENCY_KEY_REUSED,
+-- never this slip's answer) and the status its answer had (200 in progress or credited, 400/409
+-- refused): a re-run answers with that status whatever the slip became since.
+ALTER TABLE slips ADD COLUMN request_hash text;
+ALTER TABLE slips ADD COLUMN request_status smallint;`,
+  },
   ],
   setup(services) {
     services.statements = new StatementService(moduleDb<MoneyReads>(services.database));
