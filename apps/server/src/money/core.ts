@@ -134,7 +134,6 @@ export class MoneyCore {
     return settleTransfer(connection, op, outcome);
   }
 
-  /** Holds the member's deposit decisions (credit or hold) until `trx` ends: a change of the member's deposit rules made under it applies to every later decision. */
   /**
    * A transaction whose postings are announced to the balance feed when it commits (a plain
    * `db.transaction()` would move the wallet without a push to the app): for a module that posts
@@ -144,6 +143,7 @@ export class MoneyCore {
     return inTransaction(caller, run);
   }
 
+  /** Holds the member's deposit decisions (credit or hold) until `trx` ends: a change of the member's deposit rules made under it applies to every later decision. */
   lockDeposits(trxIn: Connection, memberId: string): Promise<void> {
     const trx = sameConnection<MoneyDb>(trxIn);
     return lockMemberDeposits(trx, memberId);

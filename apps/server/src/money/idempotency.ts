@@ -162,6 +162,15 @@ export async function lookupKey(dbIn: Connection, memberId: string, idem: Idem):
   return { operation, answer, plan: row.plan };
 }
 
+/**
+ * A domain's record kept under a client's key (a bonus receipt, a code's use, a slip) answers only
+ * the request that wrote it: the key with another request — possible once the route layer gave
+ * its claim back — is 409 IDEMPOTENCY_KEY_REUSED. A record kept before hashes were (null) passes.
+ */
+export function refuseOtherRequest(storedHash: string | null, idem: Idem): void {
+  if (storedHash !== null && storedHash !== idem.hash) throw conflict('IDEMPOTENCY_KEY_REUSED');
+}
+
 /** A key's row in idempotency_keys, unless the key is taken (a row of it, an operation under it, or the route layer's #key: the trigger of money/011 skips it). */
 function insertKeyRow(db: Kysely<MoneyDb>, memberId: string, idem: Idem, fields: { answer?: StoredAnswer; plan?: unknown }) {
   return sql<{ key: string }>`

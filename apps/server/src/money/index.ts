@@ -8,7 +8,7 @@ export { coinBalance } from './coins';
 export type { MoneyCore } from './core';
 export { creditOf, creditedBy, creditedKeys, creditedSince, depositCredits, moneySince } from './credits';
 export type { CreditHandler, Credited, RecordedCredit } from './credits';
-export { KeyTaken, derive, idempotencyOf, isDuplicateKey } from './idempotency';
+export { KeyTaken, derive, idempotencyOf, isDuplicateKey, refuseOtherRequest } from './idempotency';
 export type { Idem } from './idempotency';
 export { BASE_CURRENCY, CURRENCIES, InsufficientFunds, LedgerError, account, balances, checkInvariants, ledgerCurrency, ledgerCurrencySql, ledgerCurrencySqlText, memberCurrency } from './ledger';
 export type { AccountId, Currency, PostingKind } from './ledger';

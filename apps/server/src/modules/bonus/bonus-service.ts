@@ -9,7 +9,7 @@ import { bonusText } from './bonus-text';
 import { AppError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { Idem, MoneyCore } from '../../money';
-import { account, balances, memberCurrency, transferCode, type Currency } from '../../money';
+import { account, balances, memberCurrency, refuseOtherRequest, transferCode, type Currency } from '../../money';
 import { sameConnection, type Connection } from '../../db/database';
 import type { Credited, MemberPosition } from '../../money';
 import { BASE_CURRENCY } from '../../money';
@@ -141,7 +141,6 @@ export class BonusService {
     return row ?? null;
   }
 
-  /** Receipts of a bonus by a member within the bonus's current period. */
   /** A member's receipts of a bonus in the period of `at` (default now), up to `at` when given. */
   private async receiptsInPeriod(memberId: string, bonus: Bonus, at?: Date): Promise<Array<{ id: string; started_at: Date; status: string }>> {
     const from = periodStart(bonus.type, at ?? new Date(this.now()));
@@ -202,8 +201,7 @@ export class BonusService {
     // run opened is granted if it was not yet, and answers; no second receipt.
     const earlier = idem ? await this.db.selectFrom('bonus_receipts').selectAll().where('member_id', '=', memberId).where('request_key', '=', idem.key).executeTakeFirst() : undefined;
     if (earlier && idem) {
-      // The key with another request (its claim given back after a 5xx): not this record's.
-      if (earlier.request_hash !== null && earlier.request_hash !== idem.hash) throw new AppError(409, 'IDEMPOTENCY_KEY_REUSED');
+      refuseOtherRequest(earlier.request_hash, idem);
       const taken = await this.db.selectFrom('bonuses').selectAll().where('code', '=', earlier.bonus_code).executeTakeFirst();
       if (!taken) throw notFound('NO_DATA');
       if (!earlier.credit_operation_id) await this.grant(earlier.id, memberId, Number(earlier.bonus_amount), earlier.bonus_code);

@@ -5,7 +5,7 @@ import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { sameConnection } from '../../db/database';
 import type { MoneyCore } from '../../money';
-import { CURRENCIES, memberCurrency, type Currency, type Idem } from '../../money';
+import { CURRENCIES, memberCurrency, refuseOtherRequest, type Currency, type Idem } from '../../money';
 import { bonusAmountsIn, type BonusService } from './bonus-service';
 import type { BonusesTable, PromotionAmounts, PromotionsTable, BonusDb } from './tables';
 import { BONUS_CODE } from './bonus-service';
@@ -84,8 +84,7 @@ export class PromotionService {
     // recorded is finished (its grant or credit, each once by its own key) and answers; no second use.
     const earlier = idem ? await this.db.selectFrom('promotion_uses').selectAll().where('member_id', '=', memberId).where('request_key', '=', idem.key).executeTakeFirst() : undefined;
     if (earlier && idem) {
-      // The key with another request (its claim given back after a 5xx): not this record's.
-      if (earlier.request_hash !== null && earlier.request_hash !== idem.hash) throw new AppError(409, 'IDEMPOTENCY_KEY_REUSED');
+      refuseOtherRequest(earlier.request_hash, idem);
       const used = await this.db.selectFrom('promotions').selectAll().where('code', '=', earlier.code).executeTakeFirst();
       if (!used) throw new AppError(404, 'NO_PROMOTION');
       const receipt = earlier.receipt_id ? await this.bonuses.receipt(earlier.receipt_id) : null;

@@ -6,6 +6,7 @@ import type { Slip } from '@mw/contract/wallet';
 import { AppError, badRequest, uniqueViolation } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { Idem, MoneyCore } from '../../money';
+import { refuseOtherRequest } from '../../money';
 import { creditOf } from '../../money';
 import { ledgerCurrency } from '../../money';
 import { BANK_CODE, isTransRef, transferKey, type BankTransfer } from '../../providers/bank/bank';
@@ -219,11 +220,10 @@ export class SlipService {
 
   async upload(memberId: string, image: Buffer | null, maxBytes: number, idem: Idem | null = null): Promise<Slip> {
     // Run again under its key after the answer was lost (the process died): the slip the first run
-    // recorded answers (as it is now: a slip left in progress is checked again by the recheck).
+    // recorded answers, with its first answer's status (the key with another file is refused).
     const earlier = idem ? await this.db.selectFrom('slips').select([...SLIP_COLUMNS, 'request_hash', 'request_status']).where('member_id', '=', memberId).where('request_key', '=', idem.key).executeTakeFirst() : undefined;
     if (earlier && idem) {
-      // The key with another file (its claim given back after a 5xx or a 409): not this slip's.
-      if (earlier.request_hash !== null && earlier.request_hash !== idem.hash) throw new AppError(409, 'IDEMPOTENCY_KEY_REUSED');
+      refuseOtherRequest(earlier.request_hash, idem);
       return this.again(earlier, earlier.request_status);
     }
     const settings = await this.open();

@@ -289,24 +289,26 @@ CREATE INDEX withdrawal_payouts_processing ON withdrawal_payouts (updated_at) WH
     const { config, transfers, payouts, payoutSettle, sandboxGames } = services;
     const timers: NodeJS.Timeout[] = [];
     payouts.setLog(log);
+    let faultsRetry: NodeJS.Timeout | null = null;
     if (sandboxGames && services.sandboxStartFaultsPending) {
       // SANDBOX_GAME_FAULTS / SANDBOX_GAME_LATENCY_MS, once the sandbox answers (it may start after
-      // this process): every half second for a minute, unless an operator set faults meanwhile.
+      // this process): every half second for a minute, one attempt at a time, unless an operator
+      // set faults meanwhile.
       const until = Date.now() + 60_000;
-      const retry = setInterval(() => {
-        if (!services.sandboxStartFaultsPending || Date.now() > until) {
-          if (services.sandboxStartFaultsPending) log.warn('sandbox game faults not set: the sandbox did not answer within a minute');
-          clearInterval(retry);
-          return;
+      const attempt = async (): Promise<void> => {
+        if (!services.sandboxStartFaultsPending) return;
+        if (await applyStartFaults(sandboxGames, config)) {
+          services.sandboxStartFaultsPending = false;
+          log.info('sandbox game faults set');
+        } else if (Date.now() > until) {
+          log.warn('sandbox game faults not set: the sandbox did not answer within a minute');
+        } else {
+          faultsRetry = setTimeout(() => void attempt(), 500);
+          faultsRetry.unref();
         }
-        void applyStartFaults(sandboxGames, config).then((done) => {
-          if (done && services.sandboxStartFaultsPending) {
-            services.sandboxStartFaultsPending = false;
-            log.info('sandbox game faults set');
-          }
-        });
-      }, 500);
-      timers.push(retry);
+      };
+      faultsRetry = setTimeout(() => void attempt(), 500);
+      faultsRetry.unref();
     }
     if (config.RECONCILE_INTERVAL_MS > 0) {
       const reconcile = () => transfers.reconcile(config.RECONCILE_GRACE_MS).catch((error: unknown) => log.error({ err: error }, 'reconcile failed'));
@@ -319,7 +321,12 @@ CREATE INDEX withdrawal_payouts_processing ON withdrawal_payouts (updated_at) WH
       timers.push(setInterval(() => void settle(), payoutSettle.intervalMs));
     }
     for (const timer of timers) timer.unref();
-    return () => timers.forEach((timer) => clearInterval(timer));
+    return () => {
+      timers.forEach((timer) => clearInterval(timer));
+      // An attempt in flight schedules no other.
+      services.sandboxStartFaultsPending = false;
+      if (faultsRetry) clearTimeout(faultsRetry);
+    };
   },
 });
 
