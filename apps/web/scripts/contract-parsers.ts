@@ -24,12 +24,14 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import * as bonusContract from '@mw/contract/bonus';
+import * as lookupsContract from '@mw/contract/lookups';
 import * as responsibleContract from '@mw/contract/responsible';
 import * as spinContract from '@mw/contract/spin';
 import * as walletContract from '@mw/contract/wallet';
 import type * as runtime from '../src/shared/api/parserRuntime';
 
 const { bonusEndpoints } = bonusContract;
+const { lookupEndpoints } = lookupsContract;
 const { responsibleEndpoints } = responsibleContract;
 const { spinEndpoints } = spinContract;
 const { walletEndpoints } = walletContract;
@@ -44,7 +46,7 @@ interface Target {
   endpoint: { path: string; method: string; response: z.ZodType };
 }
 
-/** The answers parsed without zod: the home dashboard's calls on entry. */
+/** The answers parsed without zod: the home dashboard's and the member layout's calls. */
 export const targets: Target[] = [
   { name: 'walletResponseParser', pathName: 'WALLET_PATH', from: { module: 'wallet', object: 'walletEndpoints', call: 'wallet' }, endpoint: walletEndpoints.wallet },
   {
@@ -66,6 +68,14 @@ export const targets: Target[] = [
     pathName: 'RESPONSIBLE_PATH',
     from: { module: 'responsible', object: 'responsibleEndpoints', call: 'responsibleGet' },
     endpoint: responsibleEndpoints.responsibleGet,
+  },
+  // The bank list names a paid withdrawal's bank in the member layout's balance toast (and the
+  // registration's choice): with zod it brought zod and the lookups contract to every member page.
+  {
+    name: 'lookupBanksParser',
+    pathName: 'LOOKUP_BANKS_PATH',
+    from: { module: 'lookups', object: 'lookupEndpoints', call: 'lookupBanks' },
+    endpoint: lookupEndpoints.lookupBanks,
   },
 ];
 
@@ -105,7 +115,7 @@ export function generateParsers(): string {
   const named = new Map<z.core.$ZodType, string>();
   // A shared object's constant takes the name the contract exports it under (gameAccountSchema).
   const exported = new Map<unknown, string>();
-  for (const module of [walletContract, spinContract, bonusContract]) for (const [name, value] of Object.entries(module)) if (!exported.has(value)) exported.set(value, name);
+  for (const module of [walletContract, spinContract, bonusContract, lookupsContract]) for (const [name, value] of Object.entries(module)) if (!exported.has(value)) exported.set(value, name);
 
   // The runtime's checks the parsers use, imported by name (an unused import would fail lint).
   const used = new Set<RuntimeName>();

@@ -6,6 +6,7 @@
 
 import type { z } from 'zod';
 import type { bonusEndpoints } from '@mw/contract/bonus';
+import type { lookupEndpoints } from '@mw/contract/lookups';
 import type { responsibleEndpoints } from '@mw/contract/responsible';
 import type { spinEndpoints } from '@mw/contract/spin';
 import type { walletEndpoints } from '@mw/contract/wallet';
@@ -128,3 +129,13 @@ export const responsibleStateParser: ResponseParser<z.output<(typeof responsible
   }),
   now: string,
 }));
+
+/** GET /api/lookup/banks: lookupEndpoints.lookupBanks.response of @mw/contract/lookups. */
+export const LOOKUP_BANKS_PATH = '/api/lookup/banks';
+export const lookupBanksParser: ResponseParser<z.output<(typeof lookupEndpoints)['lookupBanks']['response']>> = parser(array(object({
+  nameTH: string,
+  nameEN: string,
+  nameLA: string,
+  code: string,
+  country: oneOf(['TH', 'LA']),
+})));
