@@ -20,8 +20,19 @@ describe.each(dbKinds)('currencies on %s', (kind) => {
   async function member(currency: 'LAK' | 'BAHT') {
     const phone = `20${String(Date.now()).slice(-6)}${Math.floor(Math.random() * 90 + 10)}`;
     const { id, password } = await registerMember(t.app, { username: phone, bankCode: 'BCEL', currency });
-    return { id, token: await login(t.app, phone, password) };
+    return { id, phone, token: await login(t.app, phone, password) };
   }
+
+  it('finds a Lao member\'s entries in the audit log by their phone, as by their id', async () => {
+    const lak = await member('LAK');
+    const credited = await call(t.app, 'POST', '/api/operator/deposits', { headers: { ...operator, 'idempotency-key': `audit-lao-${Date.now()}` }, body: { memberId: lak.id, amount: 20_000, currency: 'LAK', note: 'cash at the counter' } });
+    expect(credited.status).toBe(200);
+    const byPhone = await call<{ total: number; rows: Array<{ subject: { memberId: string; currency: string } | null }> }>(t.app, 'GET', `/api/operator/audit?member=${lak.phone}&limit=50`, { headers: operator });
+    const byId = await call<{ total: number }>(t.app, 'GET', `/api/operator/audit?member=${lak.id}&limit=50`, { headers: operator });
+    expect(byPhone.body.total).toBeGreaterThan(0);
+    expect(byPhone.body.total).toBe(byId.body.total);
+    expect(byPhone.body.rows[0]?.subject).toMatchObject({ memberId: lak.id, currency: 'LAK' });
+  });
 
   it('keeps a LAK member in LAK accounts: wallet, game, holds, and the LAK system accounts', async () => {
     const lak = await member('LAK');

@@ -248,6 +248,12 @@ describe.each(dbKinds)('payouts through the bank on %s', (kind) => {
     expect(await bankTransfers(t, w.id)).toHaveLength(0);
     const audit = await t.services.database.db.selectFrom('audit_log').selectAll().where('entity', '=', 'withdrawal').where('target', '=', w.id).execute();
     expect(audit).toEqual([expect.objectContaining({ operator: 'api-key', on_behalf_of: 'owner', after: expect.objectContaining({ method: 'manual', override: true }) })]);
+    // Finance sends through the bank: marking paid by hand is refused, and the list says why the screen offers no such button.
+    const finance = await operatorLogin(t, 'finance');
+    const other = await withdrawal(t, 120);
+    expect(await call(t.app, 'POST', `/api/operator/withdrawals/${other.id}/complete`, { token: finance })).toMatchObject({ status: 403, body: { message: 'FORBIDDEN_ROLE' } });
+    expect((await call<{ payoutProvider: string }>(t.app, 'GET', '/api/operator/withdrawals', { token: finance })).body.payoutProvider).not.toBe('manual');
+    expect((await call(t.app, 'POST', `/api/operator/withdrawals/${other.id}/reject`, { token: finance, body: { note: 'asked twice' } })).status).toBe(200);
     expect(await ledgerTransactions(t, w.id)).toBe(2);
   });
 
@@ -443,7 +449,10 @@ describe.each(dbKinds)('manual payouts (PAYOUT_PROVIDER=manual) on %s', (kind) =
     const w = await withdrawal(t, 200);
     expect((await call(t.app, 'POST', `/api/operator/withdrawals/${w.id}/approve`, { headers: as('finance-a') })).body).toEqual({ message: 'PAYOUT_MANUAL' });
     expect((await call(t.app, 'PUT', '/api/operator/sandbox/bank/payout-fault', { headers: as('finance-a'), body: { mode: 'down' } })).status).toBe(404);
-    expect((await call(t.app, 'POST', `/api/operator/withdrawals/${w.id}/complete`, { headers: as('finance-a') })).body).toEqual({ id: w.id, status: 'SUCCESS' });
+    expect((await call<{ payoutProvider: string }>(t.app, 'GET', '/api/operator/withdrawals', { headers: as('finance-a') })).body.payoutProvider).toBe('manual');
+    // Without a payout provider finance pays by hand (a person's session, not only the key).
+    const finance = await operatorLogin(t, 'finance');
+    expect((await call(t.app, 'POST', `/api/operator/withdrawals/${w.id}/complete`, { token: finance })).body).toEqual({ id: w.id, status: 'SUCCESS' });
     const report = await call<{ ok: boolean; payouts: { ok: boolean; provider: string; listed: boolean; checked: { manual: number } } }>(t.app, 'GET', '/api/operator/reconciliation', { headers: as('finance-a') });
     expect(report.body.payouts).toMatchObject({ ok: true, provider: 'manual', listed: false, checked: { manual: 1 } });
     expect(await checkInvariants(t.services.database.db)).toMatchObject({ ok: true });

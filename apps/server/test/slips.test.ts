@@ -5,6 +5,7 @@ import { buildThaiQr } from '../src/lib/emvco';
 import { qrPng } from './images';
 import { buildSlipPayload, crc16ccitt, tlv } from '../src/lib/emvco';
 import { call, dbKinds, login, OPERATOR_TOKEN, reconcileAll, registerMember, startApp, type TestApp } from './helpers';
+import { operatorLogin } from './operator-helpers';
 
 /** A slip QR payload with any reference at all (a forger's: the bank apps print letters and digits only), with a good CRC. */
 function forgedSlipPayload(sendingBank: string, transRef: string): string {
@@ -123,9 +124,11 @@ describe.each(dbKinds)('slip deposits on %s', (kind) => {
     const hhmm = (minutes: number) => `${String(Math.floor(minutes / 60) % 24).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
     const bangkok = new Date(Date.now() + 7 * 3600_000);
     const now = bangkok.getUTCHours() * 60 + bangkok.getUTCMinutes();
-    // A change applies once a second person approves it (four-eyes.test.ts): the approval runs it here.
+    // A change applies once a second person approves it (four-eyes.test.ts): the approval runs it
+    // here. A person asks (the automation key asks nothing of a second person).
+    const finance = { authorization: `Bearer ${await operatorLogin(t, 'finance')}` };
     const put = async (body: unknown) => {
-      const asked = await t.app.inject({ method: 'PUT', url: '/api/operator/slip-settings', headers: operator, payload: body as Record<string, unknown> });
+      const asked = await t.app.inject({ method: 'PUT', url: '/api/operator/slip-settings', headers: finance, payload: body as Record<string, unknown> });
       if (asked.statusCode !== 202) return asked;
       await t.services.approvals.approve(asked.json<{ approvalId: string }>().approvalId, { username: 'checker', via: 'session' });
       return { statusCode: 200 };
@@ -240,6 +243,37 @@ describe.each(dbKinds)('slip deposits on %s', (kind) => {
     await transfer({ bankCode: 'KBANK', accountNo: '1234567890' }, GSB, 250, undefined, a.transRef);
     expect(await wallet(m.token)).toBe(250);
     expect(await wallet(m.token)).toBe(250);
+  });
+
+  it('a slip credited with the amount an operator typed is a manual credit: above the threshold a second person approves it', async () => {
+    const finance = await operatorLogin(t, 'finance');
+    const owner = await operatorLogin(t, 'owner');
+    const as = (token: string) => ({ authorization: `Bearer ${token}` });
+    const m = await member();
+    const big = await unknownSlip();
+    const slipId = (await upload(m.token, big.png)).body._id as string;
+    // ฿25,000.50 typed on a slip the bank does not know: nothing is credited on one person's word.
+    const asked = await t.app.inject({ method: 'POST', url: `/api/operator/slips/${slipId}/approve`, headers: as(finance), payload: { amount: '25000.50', bankRef: big.transRef } });
+    expect(asked.statusCode).toBe(202);
+    const approvalId = (asked.json() as { approvalId: string }).approvalId;
+    expect(await wallet(m.token)).toBe(0);
+    expect((await slipsOf(m.token)).find((x) => x._id === slipId)).toMatchObject({ status: 'PENDING' });
+    const pending = await call<{ approvals: Array<{ id: string; action: string; amount: number; currency: string; memberId: string }> }>(t.app, 'GET', '/api/operator/approvals?status=pending', { headers: as(owner) });
+    expect(pending.body.approvals.find((a) => a.id === approvalId)).toMatchObject({ action: 'deposit.slip-approve', amount: 25_000.5, currency: 'THB', memberId: m.id });
+    // The maker cannot be the checker; another person's approval credits it, once.
+    expect((await call(t.app, 'POST', `/api/operator/approvals/${approvalId}/approve`, { headers: as(finance) })).body).toMatchObject({ message: 'SAME_OPERATOR' });
+    const approved = await Promise.all([1, 2].map(() => call<{ result: { status: number; body: { status: string } } }>(t.app, 'POST', `/api/operator/approvals/${approvalId}/approve`, { headers: as(owner) })));
+    expect(approved.map((a) => a.body.result)).toEqual([expect.objectContaining({ status: 200 }), expect.objectContaining({ status: 200 })]);
+    expect(await wallet(m.token)).toBe(25_000.5);
+    // A typed amount under the threshold is credited at once.
+    const small = await unknownSlip();
+    const smallId = (await upload(m.token, small.png)).body._id as string;
+    expect((await t.app.inject({ method: 'POST', url: `/api/operator/slips/${smallId}/approve`, headers: as(finance), payload: { amount: 150, bankRef: small.transRef } })).statusCode).toBe(200);
+    expect(await wallet(m.token)).toBe(25_150.5);
+    // The transfers the operators saw reach the bank's records (so the day reconciles), moving nothing more.
+    await transfer({ bankCode: 'KBANK', accountNo: '1234567890' }, GSB, 25_000.5, undefined, big.transRef);
+    await transfer({ bankCode: 'KBANK', accountNo: '1234567890' }, GSB, 150, undefined, small.transRef);
+    expect(await wallet(m.token)).toBe(25_150.5);
   });
 
   it('keeps slip images private: a signed, short-lived link for the owner only', async () => {

@@ -194,8 +194,8 @@ export const depositOperatorCalls = {
   slipsList: endpoint({ ...op, method: 'GET', path: '/api/operator/slips', roles: ['finance', 'support'], query: slipQuerySchema, response: z.object({ slips: z.array(operatorSlipSchema) }) }),
   slipApprove: endpoint({
     ...op, method: 'POST', path: '/api/operator/slips/:id/approve', roles: ['finance'], params: idParams,
-    body: z.strictObject({ amount: amountSchema.optional(), bankRef: z.string().trim().regex(/^[A-Za-z0-9-]{4,40}$/).optional() }).default({}), response: slipSchema,
-    description: 'Credits a slip in progress: the transfer the bank confirmed (its amount); when the bank does not know the slip\'s reference, `amount` and `bankRef` (the reference as the bank\'s statement shows it) are required, and the credit is keyed by `bankRef`.',
+    body: z.strictObject({ amount: amountSchema.optional(), bankRef: z.string().trim().regex(/^[A-Za-z0-9-]{4,40}$/).optional() }).default({}), response: z.union([slipSchema, awaitingApprovalSchema]),
+    description: 'Credits a slip in progress: the transfer the bank confirmed (its amount); when the bank does not know the slip\'s reference, `amount` and `bankRef` (the reference as the bank\'s statement shows it) are required, and the credit is keyed by `bankRef`. Such a credit of the typed amount is a manual credit: above the manual four-eyes threshold it answers 202 with the approval a second operator runs.',
   }),
   slipReject: endpoint({
     ...op, method: 'POST', path: '/api/operator/slips/:id/reject', roles: ['finance'], params: idParams,

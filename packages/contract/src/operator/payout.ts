@@ -70,7 +70,7 @@ export const payoutOperatorCalls = {
       pageSize: z.coerce.number().int().min(1).max(500).default(500),
       sort: z.enum(['createdAt', '-createdAt', 'amount', '-amount']).default('createdAt'),
     }),
-    response: z.looseObject({ total: z.number().int(), withdrawals: z.array(withdrawalRowSchema) }),
+    response: z.looseObject({ total: z.number().int(), withdrawals: z.array(withdrawalRowSchema), payoutProvider: z.string().optional() }),
   }),
   withdrawalGet: endpoint({ ...op, method: 'GET', path: '/api/operator/withdrawals/:id', roles: ['finance'], params: idParams, response: payoutViewSchema }),
   withdrawalApprove: endpoint({
@@ -79,7 +79,7 @@ export const payoutOperatorCalls = {
   }),
   withdrawalComplete: endpoint({
     ...op, method: 'POST', path: '/api/operator/withdrawals/:id/complete', roles: ['finance'], params: idParams, response: z.union([endedSchema, awaitingApprovalSchema]),
-    description: 'Marks the withdrawal paid by hand (above FOUR_EYES_THRESHOLD: 202 with the approval a second operator runs).',
+    description: 'Marks the withdrawal paid by hand (above FOUR_EYES_THRESHOLD: 202 with the approval a second operator runs). With a payout provider (the list\'s `payoutProvider` is not `manual`) only the owner may (403 FORBIDDEN_ROLE): the override.',
   }),
   withdrawalReject: endpoint({
     ...op, method: 'POST', path: '/api/operator/withdrawals/:id/reject', roles: ['finance'], params: idParams,

@@ -65,8 +65,9 @@ export const backofficeModule = defineModule({
       phones: async (ids) => new Map([...(await accounts.contacts(ids))].map(([id, c]) => [id, c.username])),
     };
     contractRoute(app, adminEndpoints.operatorAudit, { preHandler }, async ({ query }) => {
-      // A member's phone filters like their id.
-      const member = query.member && /^0\d{9}$/.test(query.member) ? ((await accounts.findByPhone(query.member))?.id ?? query.member) : query.member;
+      // A member's phone filters like their id: any phone as members sign in with it, Thai or Lao
+      // (digits only; a member's id is 24 hexadecimal characters, so the two never meet).
+      const member = query.member && /^\d{8,13}$/.test(query.member) ? ((await accounts.findByPhone(query.member))?.id ?? query.member) : query.member;
       const page = await readAudit(audit, { ...query, member });
       return { ...page, rows: await withSubjects(page.rows, sources) };
     });

@@ -27,6 +27,7 @@ import { SlipService } from './slip-service';
 import { DepositReconciliation } from './reconciliation';
 import { ChannelService } from './channel-service';
 import { recordChange } from '../../platform/audit';
+import type { ApprovalService } from '../approval/approval-service';
 import { depositMigrations } from './migrations';
 import { defaultMinimums, QrService } from './qr-service';
 import { processCount } from '../../config';
@@ -153,22 +154,7 @@ export const depositModule = defineModule({
       graceMs: Math.max(env.DEPOSIT_RECONCILE_GRACE_MS, env.EWALLET_TIMEOUT_MS),
     });
     const reconciliation = new DepositReconciliation(db, { bank: bankApi ?? unconfiguredBank, gateway, ewallet: ewalletApi }, channels);
-    // Four eyes: what a second operator's approval runs (the maker's call, once; both are idempotent).
-    // The stored payload is the parsed request (its amount already in minor units): read back as such, never parsed as baht again.
-    const approvedManual = z.object({
-      body: z.object({ memberId: z.string(), amount: z.number().int().positive(), currency: z.enum(['BAHT', 'THB', 'LAK']), note: z.string(), overLimit: z.boolean().optional() }),
-      idem: z.object({ key: z.string(), hash: z.string() }),
-      // Whether the maker was an owner (an over-limit credit needs one).
-      owner: z.boolean().optional(),
-    });
-    services.approvals.register('deposit.manual', (payload) => {
-      const { body, idem, owner } = approvedManual.parse(payload);
-      return bank.manual(body, idem, owner === true);
-    });
-    services.approvals.register('deposit.assign', (payload) => {
-      const { id, memberId } = z.object({ id: z.string(), memberId: z.string() }).parse(payload);
-      return bank.assign(id, memberId);
-    });
+    registerMoneyApprovals(services.approvals, bank, slips);
     // Four eyes on the settings that say where members send money and how deposits are checked: a
     // second person's approval applies the change if what it changes is as it was when asked.
     const asked = z.object({ target: z.string(), before: z.unknown(), after: z.record(z.string(), z.unknown()) });
@@ -365,3 +351,27 @@ export const depositModule = defineModule({
     operatorRoutes(app, operatorGuard(config), services);
   },
 });
+
+/** Four eyes: what a second operator's approval of a deposit runs (the maker's call, once; each is idempotent). */
+function registerMoneyApprovals(approvals: ApprovalService, bank: BankDepositService, slips: SlipService): void {
+  // The stored payload is the parsed request (its amount already in minor units): read back as such, never parsed as baht again.
+  const approvedManual = z.object({
+    body: z.object({ memberId: z.string(), amount: z.number().int().positive(), currency: z.enum(['BAHT', 'THB', 'LAK']), note: z.string(), overLimit: z.boolean().optional() }),
+    idem: z.object({ key: z.string(), hash: z.string() }),
+    // Whether the maker was an owner (an over-limit credit needs one).
+    owner: z.boolean().optional(),
+  });
+  approvals.register('deposit.manual', (payload) => {
+    const { body, idem, owner } = approvedManual.parse(payload);
+    return bank.manual(body, idem, owner === true);
+  });
+  // A slip credited with the amount an operator typed (the bank knows neither reference): the amount is minor units.
+  approvals.register('deposit.slip-approve', (payload) => {
+    const { id, amount, bankRef } = z.object({ id: z.string(), amount: z.number().int().positive(), bankRef: z.string() }).parse(payload);
+    return slips.approve(id, amount, bankRef);
+  });
+  approvals.register('deposit.assign', (payload) => {
+    const { id, memberId } = z.object({ id: z.string(), memberId: z.string() }).parse(payload);
+    return bank.assign(id, memberId);
+  });
+}

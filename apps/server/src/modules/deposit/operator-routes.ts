@@ -31,9 +31,16 @@ export function operatorRoutes(app: FastifyInstance, guard: ReturnType<typeof op
   });
   // Slips for the back office; approve / reject of slips in progress (see SlipService).
   contractRoute(app, c.slipsList, options, async ({ query }) => deposits.slips.list(query.status, query.page));
-  contractRoute(app, c.slipApprove, options, async ({ params, body }) => {
+  contractRoute(app, c.slipApprove, options, async ({ params, body, request, reply }) => {
     const amount = body.amount;
     if (amount !== undefined && amount <= 0) throw badRequest('KEY_INVALID', { fields: [{ path: 'amount', code: 'invalid' }] });
+    // A slip the bank does not know, credited with the amount the operator typed, is a manual
+    // credit: above the manual threshold it waits for a second person, as a manual credit does.
+    const typed = amount === undefined ? null : await deposits.slips.typedCredit(params.id, body.bankRef);
+    if (typed && amount !== undefined && (await approvals.needsChecker({ kind: 'manual', subject: `slip.approve:${params.id}`, memberId: typed.memberId, operator: operatorName(request), amount, currency: typed.currency }))) {
+      const asked = await approvals.request({ action: 'deposit.slip-approve', dedupeKey: `slip.approve:${params.id}`, payload: { id: params.id, amount, bankRef: body.bankRef ?? '' }, memberId: typed.memberId, amount, currency: typed.currency, maker: operatorName(request) });
+      return 'approvalId' in asked ? reply.status(202).send(asked) : reply.status(asked.status).send(asked.body);
+    }
     return deposits.slips.approve(params.id, amount, body.bankRef);
   });
   contractRoute(app, c.slipReject, options, async ({ params, body }) => deposits.slips.reject(params.id, body.reason));

@@ -8,7 +8,7 @@ import { newId } from '../../lib/ids';
 import type { Idem, MoneyCore } from '../../money';
 import { refuseOtherRequest } from '../../money';
 import { creditOf } from '../../money';
-import { ledgerCurrency } from '../../money';
+import { ledgerCurrency, type Currency } from '../../money';
 import { BANK_CODE, isTransRef, transferKey, type BankTransfer } from '../../providers/bank/bank';
 import { sameConnection } from '../../db/database';
 import { inBackground } from '../../db/priority';
@@ -568,6 +568,25 @@ export class SlipService {
     }
     if (after.status !== 'SUCCESS') throw new AppError(409, 'SLIP_REFNO_DUPLICATED', { ...this.answer(after) });
     return this.answer(after);
+  }
+
+  /**
+   * Whether approving this slip with `bankRef` would credit the operator's typed amount (neither
+   * the slip's reference nor `bankRef` known to the bank): then the approval is a manual credit and
+   * four eyes apply to it as to one (deposit/operator-routes.ts). Answers the member and the
+   * currency of that credit; null when the bank's own amount would be credited (or the approval
+   * would be refused: `approve` says why).
+   */
+  async typedCredit(id: string, bankRef: string | undefined): Promise<{ memberId: string; currency: Currency } | null> {
+    const row = await this.inProgress(id);
+    const asked = transferOf(row);
+    const named = bankRef?.trim().toUpperCase();
+    if (!asked || !named) return null;
+    const found = await this.verifier.lookup(asked.bank, asked.ref);
+    if (found.ok || found.reason !== 'UNSTABLE_REFNO_ON_SLIP') return null;
+    if ((await this.verifier.lookup(asked.bank, named)).ok) return null;
+    const member = await this.accounts.findById(row.member_id);
+    return member ? { memberId: member.id, currency: ledgerCurrency(member.currency) } : null;
   }
 
   /** An operator refuses a slip in progress with one of the slip reasons (INVALID_SLIP unless told). */

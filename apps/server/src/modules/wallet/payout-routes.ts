@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { payoutOperatorCalls as calls } from '@mw/contract/operator/payout';
 import { contractRoute } from '../../http/contract-route';
 import type { SandboxPayouts } from '../../providers/bank/sandbox-payouts';
-import { operatorName, type operatorGuard } from '../../platform/operator';
+import { AppError } from '../../lib/errors';
+import { operatorIsOwner, operatorName, type operatorGuard } from '../../platform/operator';
 import type { PayoutService } from './payout-service';
 import type { WalletService } from './wallet-service';
 
@@ -13,9 +14,11 @@ export function payoutRoutes(
   { wallet, payouts, sandboxPayouts }: { wallet: WalletService; payouts: PayoutService; sandboxPayouts: SandboxPayouts | null },
 ): void {
   const preHandler = guard;
-  contractRoute(app, calls.withdrawalsList, { preHandler }, async ({ query: { status, ...rest } }) =>
-    wallet.withdrawals({ ...rest, status: status === 'ALL' ? undefined : status }),
-  );
+  // `payoutProvider`: how payouts leave ('manual': operators pay by hand), so the screen offers "mark paid" to whom it may.
+  contractRoute(app, calls.withdrawalsList, { preHandler }, async ({ query: { status, ...rest } }) => ({
+    ...(await wallet.withdrawals({ ...rest, status: status === 'ALL' ? undefined : status })),
+    payoutProvider: payouts.providerName,
+  }));
   contractRoute(app, calls.withdrawalGet, { preHandler }, async ({ params }) => payouts.get(params.id));
   // A call that waits for a second operator answers 202 with its approval; any other answer as it is.
   contractRoute(app, calls.withdrawalApprove, { preHandler }, async ({ params, request, reply }) => {
@@ -23,6 +26,9 @@ export function payoutRoutes(
     return result.status === 'awaiting-approval' ? reply.status(202).send(result) : result;
   });
   contractRoute(app, calls.withdrawalComplete, { preHandler }, async ({ params, request, reply }) => {
+    // With a payout provider, money leaves through the bank; marking one paid by hand is the
+    // owner's override (docs/money.md), not finance's: 403 FORBIDDEN_ROLE.
+    if (payouts.providerName !== 'manual' && !operatorIsOwner(request)) throw new AppError(403, 'FORBIDDEN_ROLE');
     const result = await payouts.complete(params.id, operatorName(request));
     return result.status === 'awaiting-approval' ? reply.status(202).send(result) : result;
   });

@@ -158,8 +158,12 @@ export function SlipsPage() {
     // The bank does not know the slip's reference: the amount and the bank's own reference, as its statement shows them.
     mutationFn: (s: Slip) => call('slipApprove', { params: { id: s.id }, body: typed !== null ? { amount: typed, bankRef: bankRef.trim() } : {} }),
     onSuccess: (answer, s) => {
-      const credited = typeof answer.amount === 'number' ? answer.amount : (typed ?? s.amount ?? 0);
-      setDone(answer.status === 'SUCCESS' ? t('money.credited', { amount: money(credited, currencyOf(s.currency)), name: s.name || s.username }) : t('slips.rejected'));
+      // A typed amount above the manual threshold waits for a second person: nothing is credited yet.
+      if ('approvalId' in answer) setDone(t('money.awaitingCredit', { amount: money(typed ?? 0, currencyOf(s.currency)) }));
+      else {
+        const credited = typeof answer.amount === 'number' ? answer.amount : (typed ?? s.amount ?? 0);
+        setDone(answer.status === 'SUCCESS' ? t('money.credited', { amount: money(credited, currencyOf(s.currency)), name: s.name || s.username }) : t('slips.rejected'));
+      }
       setAmount('');
       setBankRef('');
       setAsking(null);

@@ -48,6 +48,8 @@ export function WithdrawalsPage() {
   const list = useQuery({ queryKey: ['withdrawals', status, q, sort, page], queryFn: () => fetchWithdrawals(status, q, sort, page, PAGE_SIZE), refetchInterval: 10_000 });
   // Members with an open risk flag: their withdrawals need a second approver whatever the amount.
   const flagged = useOpenFlagMembers(can(operator?.role, 'risk'));
+  // Marking paid by hand: how payouts leave without a payout provider; with one, the owner's override only.
+  const byHand = list.data?.payoutProvider === 'manual' || operator?.role === 'owner';
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: ['withdrawals'] });
     void queryClient.invalidateQueries({ queryKey: ['approvals'] });
@@ -126,9 +128,11 @@ export function WithdrawalsPage() {
             <button type="button" className="btn btn-primary" onClick={() => open('approve', w)} aria-label={`${t('withdrawals.approve')} ${w.username} ${amountOf(w)}`}>
               {t('withdrawals.approve')}
             </button>
-            <button type="button" className="btn" onClick={() => open('complete', w)} aria-label={`${t('withdrawals.complete')} ${w.username} ${amountOf(w)}`}>
-              {t('withdrawals.complete')}
-            </button>
+            {byHand ? (
+              <button type="button" className="btn" onClick={() => open('complete', w)} aria-label={`${t('withdrawals.complete')} ${w.username} ${amountOf(w)}`}>
+                {t('withdrawals.complete')}
+              </button>
+            ) : null}
             <button type="button" className="btn btn-danger" onClick={() => open('reject', w)} aria-label={`${t('withdrawals.reject')} ${w.username} ${amountOf(w)}`}>
               {t('withdrawals.reject')}
             </button>
