@@ -124,7 +124,10 @@ export const promotionOperatorCalls = {
     description: 'Creates or changes a promotion code: a credit (amounts per currency) or a bonus (bonusCode). A credit code (withdrawable money, no turnover) asked by anyone but an owner answers 202 with the approval a finance or owner operator runs.',
   }),
   spinwheelGet: endpoint({ ...op, domain: 'spin', method: 'GET', path: '/api/operator/spinwheel', roles: ['marketing'], query: wheelQuerySchema, response: wheelView }),
-  spinwheelPut: endpoint({ ...op, domain: 'spin', method: 'PUT', path: '/api/operator/spinwheel', roles: ['marketing'], query: wheelQuerySchema, body: wheelBodySchema, response: wheelView }),
+  spinwheelPut: endpoint({
+    ...op, domain: 'spin', method: 'PUT', path: '/api/operator/spinwheel', roles: ['marketing'], query: wheelQuerySchema, body: wheelBodySchema, response: z.union([awaitingApprovalSchema, wheelView]),
+    description: 'Sets the wheel of a currency. A wheel whose largest prize is above SPIN_PRIZE_CAP_THB / SPIN_PRIZE_CAP_LAK, or whose expected prize per coin is above SPIN_RETURN_CAP_PERCENT of the deposit that earns a coin, asked by anyone but an owner, answers 202 with the approval a finance or owner operator runs.',
+  }),
   memberCoins: endpoint({
     ...op, domain: 'spin', method: 'POST', path: '/api/operator/members/:id/coins', roles: ['marketing'], params: z.object({ id: z.string().min(1).max(64) }),
     body: z.strictObject({ coins: z.number().int().min(1).max(1000) }), response: z.union([z.object({ coin: z.number() }), awaitingApprovalSchema]), movesMoney: true,
@@ -135,9 +138,15 @@ export const promotionOperatorCalls = {
   refundBannersGet: endpoint({ ...op, domain: 'refund', method: 'GET', path: '/api/operator/refund-banners', roles: ['marketing'], response: storedBannersSchema }),
   refundBannersPut: endpoint({ ...op, domain: 'refund', method: 'PUT', path: '/api/operator/refund-banners', roles: ['marketing'], body: storedBannersSchema, response: storedBannersSchema }),
   inviteSettingsGet: endpoint({ ...op, domain: 'invite', method: 'GET', path: '/api/operator/invite-settings', roles: ['marketing'], response: inviteRules }),
-  inviteSettingsPut: endpoint({ ...op, domain: 'invite', method: 'PUT', path: '/api/operator/invite-settings', roles: ['marketing'], body: inviteRulesBodySchema, response: inviteRules }),
+  inviteSettingsPut: endpoint({
+    ...op, domain: 'invite', method: 'PUT', path: '/api/operator/invite-settings', roles: ['marketing'], body: inviteRulesBodySchema, response: z.union([inviteRules, awaitingApprovalSchema]),
+    description: 'Sets the invite rule. A change that raises the percent above INVITE_PERCENT_CAP, lowers successPercent or raises failPercent, asked by anyone but an owner, answers 202 with the approval a finance or owner operator runs.',
+  }),
   refundSettingsGet: endpoint({ ...op, domain: 'refund', method: 'GET', path: '/api/operator/refund-settings', roles: ['marketing'], response: refundRules }),
-  refundSettingsPut: endpoint({ ...op, domain: 'refund', method: 'PUT', path: '/api/operator/refund-settings', roles: ['marketing'], body: refundRulesBodySchema, response: refundRules }),
+  refundSettingsPut: endpoint({
+    ...op, domain: 'refund', method: 'PUT', path: '/api/operator/refund-settings', roles: ['marketing'], body: refundRulesBodySchema, response: z.union([refundRules, awaitingApprovalSchema]),
+    description: 'Sets the refund rule. A change that raises the percent above REFUND_PERCENT_CAP, a maximum above REFUND_MAX_CAP_THB / REFUND_MAX_CAP_LAK, lowers successPercent or raises failPercent, asked by anyone but an owner, answers 202 with the approval a finance or owner operator runs.',
+  }),
   sandboxClock: endpoint({
     ...op, domain: 'sandbox', method: 'PUT', path: '/api/operator/sandbox/clock', roles: [],
     body: z.strictObject({ at: z.iso.datetime({ offset: true }).optional(), offsetMs: z.number().int().min(-400 * 86_400_000).max(400 * 86_400_000).optional() }),

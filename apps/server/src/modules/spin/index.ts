@@ -1,14 +1,15 @@
 import type { FastifyInstance } from 'fastify';
-import { promotionOperatorCalls } from '@mw/contract/operator/promotions';
+import { promotionOperatorCalls, wheelBodySchema } from '@mw/contract/operator/promotions';
 import { contractRoute } from '../../http/contract-route';
 import { requireMember } from '../../http/handlers';
 import { defineModule } from '../../platform/module';
-import { operatorGuard, operatorName } from '../../platform/operator';
+import { operatorGuard, operatorIsOwner, operatorName } from '../../platform/operator';
 import { moduleConfig } from '../../platform/module-config';
 import type { Services } from '../../platform/services';
 import { idempotencyOf } from '../../money';
 import { z } from 'zod';
-import { badRequest } from '../../lib/errors';
+import { AppError, badRequest } from '../../lib/errors';
+import { newId } from '../../lib/ids';
 import { BASE_CURRENCY, type Currency } from '../../money';
 import { currencyOf, SpinService, type WheelInput } from './spin-service';
 import './tables';
@@ -29,6 +30,41 @@ const coinLimitsEnv = z.object({
 });
 type CoinLimits = z.output<typeof coinLimitsEnv>;
 
+const prizeCapsEnv = z.object({
+  /** The largest wheel prize (satang) marketing sets alone; a wheel with a bigger one waits for a finance or owner approval. Default ฿2,000. */
+  SPIN_PRIZE_CAP_THB: z.coerce.number().int().min(0).default(200_000),
+  /** …in kip (minor units, hundredths of a kip): default ₭1,200,000. */
+  SPIN_PRIZE_CAP_LAK: z.coerce.number().int().min(0).default(120_000_000),
+  /** The largest expected prize per coin, in percent of the deposit that earns a coin, marketing sets alone. Default 50 %. */
+  SPIN_RETURN_CAP_PERCENT: z.coerce.number().min(0).max(10_000).default(50),
+});
+type PrizeCaps = z.output<typeof prizeCapsEnv>;
+
+/** The wheel fields a change sets (what an approval compares: the wheel now against the wheel when asked). */
+const wheelFields = (wheel: WheelInput | null) => (wheel ? { name: wheel.name, active: wheel.active, slices: wheel.slices, depositPerCoin: wheel.depositPerCoin, couponTtlDays: wheel.couponTtlDays } : null);
+
+/** The same value, whatever the order of object keys (JSON-like values). */
+function sameValue(a: unknown, b: unknown): boolean {
+  const canonical = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(canonical) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : 1)).map(([k, w]) => [k, canonical(w)])) : (v ?? null);
+  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+}
+
+/**
+ * Why a wheel needs a second person when marketing sets it (null: it does not): its largest prize
+ * above the currency's cap (SPIN_PRIZE_CAP_THB / _LAK), or a coin earned by a deposit worth more in
+ * expected prizes than SPIN_RETURN_CAP_PERCENT of that deposit (a coin rate of 1 satang would
+ * turn each baht deposited into a hundred spins). Prizes are withdrawable money with no turnover.
+ */
+export function wheelOverCap(wheel: WheelInput, currency: Currency, caps: PrizeCaps): { amount: number } | null {
+  const largest = Math.max(0, ...wheel.slices.map((s) => s.prize.amount));
+  const cap = ({ THB: caps.SPIN_PRIZE_CAP_THB, LAK: caps.SPIN_PRIZE_CAP_LAK } satisfies Record<Currency, number>)[currency];
+  const weights = wheel.slices.reduce((sum, s) => sum + s.weight, 0);
+  const expected = weights > 0 ? wheel.slices.reduce((sum, s) => sum + s.weight * s.prize.amount, 0) / weights : 0;
+  const overReturn = wheel.active && wheel.depositPerCoin > 0 && expected * 100 > wheel.depositPerCoin * caps.SPIN_RETURN_CAP_PERCENT;
+  return largest > cap || overReturn ? { amount: largest } : null;
+}
+
 /** The wheel a call names: `?currency=` (THB when left out); another code is KEY_INVALID. */
 function wheelCurrency(query: { currency?: string | undefined }): Currency {
   const currency = currencyOf(query.currency);
@@ -37,13 +73,21 @@ function wheelCurrency(query: { currency?: string | undefined }): Currency {
 }
 
 /** The operator's view of the wheels (one per currency: `?currency=LAK`) and its calls (until the back office exists). */
-function operatorRoutes(app: FastifyInstance, guard: ReturnType<typeof operatorGuard>, { spins, money, approvals }: Services, limits: CoinLimits): void {
+function operatorRoutes(app: FastifyInstance, guard: ReturnType<typeof operatorGuard>, { spins, money, approvals }: Services, limits: CoinLimits, caps: PrizeCaps): void {
   const c = promotionOperatorCalls;
   contractRoute(app, c.spinwheelGet, { preHandler: guard }, async ({ query }) => spins.operatorWheel(wheelCurrency(query)));
-  contractRoute(app, c.spinwheelPut, { preHandler: guard }, async ({ query, body, request }) => {
+  contractRoute(app, c.spinwheelPut, { preHandler: guard }, async ({ query, body, request, reply }) => {
     const currency = wheelCurrency(query);
     const input: WheelInput = body;
     const before = await spins.operatorWheel(currency);
+    // A wheel over the caps (wheelOverCap) is marketing's proposal: a finance or owner approval
+    // applies it (202), if the wheel is still as it was when asked; an owner's applies at once.
+    const over = wheelOverCap(input, currency, caps);
+    if (over && !operatorIsOwner(request)) {
+      const idem = idempotencyOf(request.headers['idempotency-key'], 'spin.wheel', request.body, { currency });
+      const asked = await approvals.request({ action: 'spin.wheel', dedupeKey: `spin.wheel:${currency}:${idem?.key ?? newId()}`, requestHash: idem?.hash ?? '', payload: { currency, before: wheelFields(before.wheel), wheel: input }, memberId: null, amount: over.amount, currency, maker: operatorName(request) });
+      return 'approvalId' in asked ? reply.status(202).send(asked) : reply.status(asked.status).send(asked.body);
+    }
     await spins.setWheel(currency, input);
     const after = await spins.operatorWheel(currency);
     await spins.audit(operatorName(request), currency, before.wheel, after.wheel);
@@ -57,14 +101,31 @@ function operatorRoutes(app: FastifyInstance, guard: ReturnType<typeof operatorG
     if (!idem) throw badRequest('KEY_MISSING', { fields: [{ path: 'Idempotency-Key', code: 'required' }] });
     const key = { key: `operator/${idem.key}`, hash: idem.hash };
     const currency = await spins.grantable(params.id);
-    const granted = await money.coins.grantedSince(params.id, new Date(Date.now() - 24 * 3600_000));
-    if (body.coins > limits.COIN_GRANT_MAX_PER_CALL || granted + body.coins > limits.COIN_GRANT_MAX_PER_DAY) {
+    const since = () => new Date(Date.now() - 24 * 3600_000);
+    const ask = async () => {
+      const granted = await money.coins.grantedSince(params.id, since());
       const asked = await approvals.request({ action: 'spin.coins', dedupeKey: `spin.coins:${params.id}:${key.key}`, requestHash: key.hash, payload: { memberId: params.id, coins: body.coins, grantedToday: granted }, memberId: params.id, amount: 0, currency, maker: operatorName(request) });
       return 'approvalId' in asked ? reply.status(202).send(asked) : reply.status(asked.status).send(asked.body);
+    };
+    if (body.coins > limits.COIN_GRANT_MAX_PER_CALL) return ask();
+    // The day's sum is read and the grant made under the member's coin account lock: grants at once
+    // are counted one after another. Over the day's ceiling, the key's claim is given back and the
+    // grant is asked of a second person instead.
+    try {
+      return (await money.call(params.id, key, false, async () => {
+        const coin = await spins.grantCoinsWithin(params.id, body.coins, since(), limits.COIN_GRANT_MAX_PER_DAY);
+        if (coin === null) throw new OverDailyGrants();
+        return { coin };
+      })) as { coin: number };
+    } catch (error) {
+      if (error instanceof OverDailyGrants) return ask();
+      throw error;
     }
-    return money.call(params.id, key, false, async () => ({ coin: await spins.grantCoins(params.id, body.coins) })) as Promise<{ coin: number }>;
   });
 }
+
+/** A grant that would pass the member's daily ceiling of grants on one operator's word. */
+class OverDailyGrants extends Error {}
 
 /**
  * The prize wheel (spec sections 2, 3, 4, 7, 9): setup, spin, coupons, claim, active, and the
@@ -158,6 +219,20 @@ CREATE UNIQUE INDEX spins_request_key ON spins (member_id, request_key) WHERE re
       const { memberId, coins } = z.object({ memberId: z.string(), coins: z.number().int().positive() }).parse(payload);
       return services.money.call(memberId, { key: `approval/${approvalId}`, hash: 'spin.coins' }, false, async () => ({ coin: await services.spins.grantCoins(memberId, coins) }));
     });
+    // A wheel over the caps, approved: applied if the wheel is still what it was when asked (else
+    // 422 CHANGED_SINCE_REQUEST: ask again); applied already (a retry after a crash): its answer.
+    services.approvals.register('spin.wheel', async (payload, checker) => {
+      const { currency: code, before, wheel } = z.object({ currency: z.string(), before: z.unknown(), wheel: wheelBodySchema }).parse(payload);
+      const currency = currencyOf(code);
+      if (!currency) throw badRequest('KEY_INVALID', { fields: [{ path: 'currency', code: 'invalid' }] });
+      const now = await services.spins.operatorWheel(currency);
+      if (sameValue(wheelFields(now.wheel), wheel)) return now;
+      if (!sameValue(before, wheelFields(now.wheel))) throw new AppError(422, 'CHANGED_SINCE_REQUEST');
+      await services.spins.setWheel(currency, wheel);
+      const after = await services.spins.operatorWheel(currency);
+      await services.spins.audit(checker, currency, now.wheel, after.wheel);
+      return after;
+    });
   },
   handlers: ({ spins }) => ({
     spinSetup: async (ctx) => spins.setup(requireMember(ctx).memberId),
@@ -169,7 +244,7 @@ CREATE UNIQUE INDEX spins_request_key ON spins (member_id, request_key) WHERE re
     spinRotateSeed: async (ctx) => spins.rotate(requireMember(ctx).memberId, ctx.body.clientSeed),
   }),
   routes(app, services) {
-    operatorRoutes(app, operatorGuard(services.config), services, moduleConfig(services.config, coinLimitsEnv));
+    operatorRoutes(app, operatorGuard(services.config), services, moduleConfig(services.config, coinLimitsEnv), moduleConfig(services.config, prizeCapsEnv));
   },
   // Coins of recent deposits, every few seconds (a member's own are also added whenever they are read).
   start({ spins }, log) {

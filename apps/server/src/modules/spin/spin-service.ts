@@ -361,4 +361,10 @@ export class SpinService {
     await this.currencyOfMember(memberId);
     return this.money.coins.grant(memberId, coins);
   }
+
+  /** Grants coins unless the member's grants since `since` would pass `max` (null: nothing granted). */
+  async grantCoinsWithin(memberId: string, coins: number, since: Date, max: number): Promise<number | null> {
+    await this.currencyOfMember(memberId);
+    return this.money.coins.grantWithin(memberId, coins, since, max);
+  }
 }

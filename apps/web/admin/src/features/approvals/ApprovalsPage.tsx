@@ -15,8 +15,8 @@ import { FourEyesSettings } from './FourEyesSettings';
 
 type Approval = CallAnswer<'approvalsList'>['approvals'][number];
 type Verdict = 'approve' | 'reject';
-const KNOWN_ACTIONS = ['withdrawal.approve', 'withdrawal.complete', 'deposit.manual', 'deposit.assign', 'deposit.channel', 'deposit.slip-settings', 'deposit.manual-switch', 'promotion.credit', 'bonus.put', 'spin.coins'] as const;
-const SETTING_ACTIONS = new Set(['deposit.channel', 'deposit.slip-settings', 'deposit.manual-switch']);
+const KNOWN_ACTIONS = ['withdrawal.approve', 'withdrawal.complete', 'deposit.manual', 'deposit.slip-approve', 'deposit.assign', 'deposit.channel', 'deposit.slip-settings', 'deposit.manual-switch', 'promotion.credit', 'bonus.put', 'spin.coins', 'spin.wheel', 'invite.settings', 'refund.settings'] as const;
+const SETTING_ACTIONS = new Set(['deposit.channel', 'deposit.slip-settings', 'deposit.manual-switch', 'invite.settings', 'refund.settings']);
 
 interface Change {
   field: string;
@@ -40,6 +40,12 @@ function SettingSentence({ a, what }: { a: Approval; what: string }) {
     <span data-testid="approval-sentence">
       {what}
       {a.action === 'deposit.channel' ? ` (${t('approvals.channel', { id: target })})` : ''}
+      {a.action === 'refund.settings' && a.amount > 0 ? (
+        <>
+          {' '}
+          ({t('approvals.maximum')} <Money amount={a.amount} currency={a.currency} />)
+        </>
+      ) : null}
       <ul className="changes">
         {changes.map((c) => (
           <li key={c.field} className="mono">
@@ -63,6 +69,13 @@ function Sentence({ a }: { a: Approval }) {
       <span data-testid="approval-sentence">
         {what} {t('approvals.coins', { count: coins })}
         {a.member ? ` ${t('approvals.to')} ${a.member.name} ${a.member.phone}` : ''}
+      </span>
+    );
+  }
+  if (a.action === 'spin.wheel') {
+    return (
+      <span data-testid="approval-sentence">
+        {what} ({t('approvals.wheel', { currency: a.currency })}): <Money amount={a.amount} currency={a.currency} />
       </span>
     );
   }

@@ -6,6 +6,7 @@ import { call, type CallAnswer, type CallInput } from '../../shared/client';
 import { MoneyInput, type CurrencyCode } from '../../shared/money';
 import { useMutation } from '../../shared/mutation';
 import { Card, ErrorText } from '../../shared/ui';
+import { isAwaiting } from './awaiting';
 import { CheckField, CONTENT_LANGUAGES, CURRENCIES, Field, NumberField, TextField, amountReads, htmlOf, majorText, messageOf, minorOf, numberOf, textsOf, SaveOutcome, useServerProblems, type ContentLanguage, type Problems } from './formKit';
 
 type InviteBody = NonNullable<CallInput<'inviteSettingsPut'>['body']>;
@@ -77,7 +78,7 @@ export function InviteRulesForm({ stored }: { stored: CallAnswer<'inviteSettings
   const [draft, setDraft] = useState<InviteDraft>(() => ({ active: stored.active, percent: String(stored.percent), minimum: perCurrencyOf(stored.minimum), successPercent: String(stored.successPercent), failPercent: String(stored.failPercent) }));
   const [shown, setShown] = useState(false);
   const problems = validateInvite(draft, t);
-  const save = useMutation({ mutationFn: (body: InviteBody) => call('inviteSettingsPut', { body }), onSuccess: (answer) => queryClient.setQueryData(['invite-settings'], answer) });
+  const save = useMutation({ mutationFn: (body: InviteBody) => call('inviteSettingsPut', { body }), onSuccess: (answer) => (isAwaiting(answer) ? undefined : queryClient.setQueryData(['invite-settings'], answer)) });
   const server = useServerProblems(save.error);
   const visible = shown ? problems : {};
   const message = (path: string) => messageOf(visible, server, path);
@@ -110,7 +111,7 @@ export function InviteRulesForm({ stored }: { stored: CallAnswer<'inviteSettings
             {t('common.save')}
           </button>
         </div>
-        <SaveOutcome saved={save.isSuccess} showFix={shown && Object.keys(problems).length > 0} error={save.error} />
+        <SaveOutcome saved={save.isSuccess} awaiting={isAwaiting(save.data)} showFix={shown && Object.keys(problems).length > 0} error={save.error} />
       </form>
     </Card>
   );
@@ -178,7 +179,7 @@ export function RefundRulesForm({ stored }: { stored: CallAnswer<'refundSettings
   const [draft, setDraft] = useState<RefundDraft>(() => refundDraftOf(stored));
   const [shown, setShown] = useState(false);
   const problems = validateRefund(draft, t);
-  const save = useMutation({ mutationFn: (body: RefundBody) => call('refundSettingsPut', { body }), onSuccess: (answer) => queryClient.setQueryData(['refund-settings'], answer) });
+  const save = useMutation({ mutationFn: (body: RefundBody) => call('refundSettingsPut', { body }), onSuccess: (answer) => (isAwaiting(answer) ? undefined : queryClient.setQueryData(['refund-settings'], answer)) });
   const server = useServerProblems(save.error);
   const visible = shown ? problems : {};
   const message = (path: string) => messageOf(visible, server, path);
@@ -228,7 +229,7 @@ export function RefundRulesForm({ stored }: { stored: CallAnswer<'refundSettings
             {t('common.save')}
           </button>
         </div>
-        <SaveOutcome saved={save.isSuccess} showFix={shown && Object.keys(problems).length > 0} error={save.error} />
+        <SaveOutcome saved={save.isSuccess} awaiting={isAwaiting(save.data)} showFix={shown && Object.keys(problems).length > 0} error={save.error} />
       </form>
     </Card>
   );

@@ -269,7 +269,8 @@ export function WheelEditor({ currency, stored }: { currency: CurrencyCode; stor
   const problems = validateWheel(draft, currency, t);
   const save = useMutation({
     mutationFn: (body: Body) => call('spinwheelPut', { query: { currency }, body }),
-    onSuccess: (answer) => queryClient.setQueryData(['spinwheel', currency], answer),
+    // A wheel over the caps answers 202 awaiting-approval: the wheel shown stays the one in force.
+    onSuccess: (answer) => (isAwaiting(answer) ? undefined : queryClient.setQueryData(['spinwheel', currency], answer)),
   });
   const server = useServerProblems(save.error);
   const visible = shown ? problems : {};
