@@ -153,4 +153,29 @@ describe.each(dbKinds)('marketing proposes, finance approves: wheel, invite and 
       expect(await rules()).toEqual(before);
     });
   });
+
+  describe('a credit code and a bonus asked of a second person', () => {
+    const description = { th: 'โค้ด', la: 'ລະຫັດ', en: 'Code' };
+    it('an approval does not apply an old request over a later edit (422 CHANGED_SINCE_REQUEST); one over the version asked about applies', async () => {
+      const code = `STALE${Date.now().toString(36).toUpperCase().slice(-5)}`;
+      const credit = (amount: number, maxUses: number, active: boolean) => ({ kind: 'credit', amounts: { THB: amount }, description, maxUses, maxPerMember: 1, percentFail: 0, active });
+      const asked = await call<Answer>(t.app, 'PUT', `/api/operator/promotions/${code}`, { headers: as(marketing), body: credit(10_000, 10, true) });
+      expect(asked.status).toBe(202);
+      // The owner sets the code to ฿1, one use, off: at once.
+      expect((await call(t.app, 'PUT', `/api/operator/promotions/${code}`, { headers: as(owner), body: credit(100, 1, false) })).status).toBe(200);
+      expect((await approve(asked.body.approvalId ?? '', finance)).body.result).toMatchObject({ status: 422, body: { message: 'CHANGED_SINCE_REQUEST' } });
+      const stored = (await call<{ promotions: Array<{ code: string; active: boolean; max_uses: number | null }> }>(t.app, 'GET', '/api/operator/promotions', { headers: as(owner) })).body.promotions.find((p) => p.code === code);
+      expect(stored).toMatchObject({ active: false, max_uses: 1 });
+      // Asked again over the owner's version, it applies.
+      const again = await call<Answer>(t.app, 'PUT', `/api/operator/promotions/${code}`, { headers: as(marketing), body: credit(500, 2, true) });
+      expect((await approve(again.body.approvalId ?? '', finance)).body.result).toMatchObject({ status: 200 });
+      // A bonus above the cap: the same rule.
+      const bonusCode = `${code}B`;
+      const bonus = (maxBonus: number, active: boolean) => ({ type: 'day', maxReceived: 1, maxTotal: 1, percentFail: 0, banners: [], percent: 10, amounts: { THB: { minDeposit: 10_000, maxBonus } }, turnoverMultiple: 1, categories: ['slot'], active });
+      const big = await call<Answer>(t.app, 'PUT', `/api/operator/bonuses/${bonusCode}`, { headers: as(marketing), body: bonus(10_000_000, true) });
+      expect(big.status).toBe(202);
+      expect((await call(t.app, 'PUT', `/api/operator/bonuses/${bonusCode}`, { headers: as(owner), body: bonus(10_000, false) })).status).toBe(200);
+      expect((await approve(big.body.approvalId ?? '', finance)).body.result).toMatchObject({ status: 422, body: { message: 'CHANGED_SINCE_REQUEST' } });
+    });
+  });
 });

@@ -290,8 +290,19 @@ ALTER TABLE bonus_receipts ADD COLUMN request_hash text;`,
       await recordChange(moduleDb<BonusDb>(database), { who, entity: 'promotion', key: code, before, after });
       return after;
     };
+    // An approval applies what was asked only over the version it was asked about (`updated_at` when
+    // asked; null: none yet): a later edit, an owner's switch-off say, is not undone silently
+    // (422 CHANGED_SINCE_REQUEST: ask again). Requests kept before the version was recorded have none.
+    const versionOf = async (table: 'promotions' | 'bonuses', code: string): Promise<string | null> => {
+      const row = await moduleDb<BonusDb>(database).selectFrom(table).select('updated_at').where('code', '=', code).executeTakeFirst();
+      return row ? new Date(row.updated_at).toISOString() : null;
+    };
+    const unchangedSince = async (table: 'promotions' | 'bonuses', code: string, version: string | null | undefined) => {
+      if (version !== undefined && (await versionOf(table, code)) !== version) throw new AppError(422, 'CHANGED_SINCE_REQUEST');
+    };
     approvals.register('promotion.credit', async (payload, checker) => {
-      const { code, promotion } = z.object({ code: z.string(), promotion: promotionBodySchema }).parse(payload);
+      const { code, promotion, version } = z.object({ code: z.string(), promotion: promotionBodySchema, version: z.string().nullable().optional() }).parse(payload);
+      await unchangedSince('promotions', code, version);
       return savePromotion(code, promotion, checker);
     });
     contractRoute(app, c.promotionsList, { preHandler: guard }, async () => ({ promotions: await moduleDb<BonusDb>(database).selectFrom('promotions').selectAll().orderBy('code').execute() }));
@@ -308,7 +319,7 @@ ALTER TABLE bonus_receipts ADD COLUMN request_hash text;`,
       if (p.kind === 'credit' && !operatorIsOwner(request)) {
         const idem = idempotencyOf(request.headers['idempotency-key'], 'promotion.credit', request.body, params);
         const [currency, amount] = (Object.entries(amounts)[0] ?? [BASE_CURRENCY, 0]) as [Currency, number];
-        const asked = await approvals.request({ action: 'promotion.credit', dedupeKey: `promotion.credit:${code}:${idem?.key ?? newId()}`, requestHash: idem?.hash ?? '', payload: { code, promotion: p, amounts }, memberId: null, amount, currency, maker: operatorName(request) });
+        const asked = await approvals.request({ action: 'promotion.credit', dedupeKey: `promotion.credit:${code}:${idem?.key ?? newId()}`, requestHash: idem?.hash ?? '', payload: { code, promotion: p, amounts, version: await versionOf('promotions', code) }, memberId: null, amount, currency, maker: operatorName(request) });
         return 'approvalId' in asked ? reply.status(202).send(asked) : reply.status(asked.status).send(asked.body);
       }
       return savePromotion(code, p, operatorName(request));
@@ -321,7 +332,8 @@ ALTER TABLE bonus_receipts ADD COLUMN request_hash text;`,
       return after;
     };
     approvals.register('bonus.put', async (payload, checker) => {
-      const { code, bonus } = z.object({ code: z.string(), bonus: bonusBodySchema }).parse(payload);
+      const { code, bonus, version } = z.object({ code: z.string(), bonus: bonusBodySchema, version: z.string().nullable().optional() }).parse(payload);
+      await unchangedSince('bonuses', code, version);
       return saveBonus(code, bonus, checker);
     });
     contractRoute(app, c.bonusPut, { preHandler: guard }, async ({ params, body: input, request, reply }) => {
@@ -337,7 +349,7 @@ ALTER TABLE bonus_receipts ADD COLUMN request_hash text;`,
       const over = maxima.find(([currency, max]) => max > cap[currency]);
       if (over && !operatorIsOwner(request)) {
         const idem = idempotencyOf(request.headers['idempotency-key'], 'bonus.put', request.body, params);
-        const asked = await approvals.request({ action: 'bonus.put', dedupeKey: `bonus.put:${code}:${idem?.key ?? newId()}`, requestHash: idem?.hash ?? '', payload: { code, bonus: input }, memberId: null, amount: over[1], currency: over[0], maker: operatorName(request) });
+        const asked = await approvals.request({ action: 'bonus.put', dedupeKey: `bonus.put:${code}:${idem?.key ?? newId()}`, requestHash: idem?.hash ?? '', payload: { code, bonus: input, version: await versionOf('bonuses', code) }, memberId: null, amount: over[1], currency: over[0], maker: operatorName(request) });
         return 'approvalId' in asked ? reply.status(202).send(asked) : reply.status(asked.status).send(asked.body);
       }
       return saveBonus(code, input, operatorName(request));
