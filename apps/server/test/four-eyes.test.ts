@@ -54,11 +54,26 @@ describe.each(dbKinds)('four eyes at the defaults on %s', (kind) => {
     }
     const done = await call<{ result: { status: number; body: { payout: string } } }>(t.app, 'POST', `/api/operator/approvals/${approve.body.approvalId}/approve`, { headers: as(owner) });
     expect(done.body.result).toMatchObject({ status: 200, body: { payout: 'paid' } });
-    // A key-made request names the key as its maker, not the typed name.
+    // The key is not a person: it asks no second person either (whoever holds it would check its
+    // requests), whatever X-Operator says. Refused, nothing written; under the threshold it acts alone.
     const { id: other } = await registerMember(t.app);
-    const keyMade = await call<{ approvalId: string }>(t.app, 'POST', '/api/operator/deposits', { headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, 'x-operator': 'finance', 'idempotency-key': key() }, body: { memberId: other, amount: 25_000, currency: 'BAHT', note: 'script' } });
-    expect(keyMade.status).toBe(202);
-    expect((await call<{ maker: string }>(t.app, 'GET', `/api/operator/approvals/${keyMade.body.approvalId}`, { headers: as(owner) })).body.maker).toBe('api-key');
+    const byKey = { authorization: `Bearer ${OPERATOR_TOKEN}`, 'x-operator': 'finance' };
+    const keyMade = await call(t.app, 'POST', '/api/operator/deposits', { headers: { ...byKey, 'idempotency-key': key() }, body: { memberId: other, amount: 25_000, currency: 'BAHT', note: 'script' } });
+    expect(keyMade).toMatchObject({ status: 403, body: { message: 'API_KEY_NOT_A_PERSON' } });
+    const all = await call<{ approvals: Array<{ memberId: string | null }> }>(t.app, 'GET', '/api/operator/approvals', { headers: as(owner) });
+    expect(all.body.approvals.filter((a) => a.memberId === other)).toEqual([]);
+    expect((await call(t.app, 'POST', '/api/operator/deposits', { headers: { ...byKey, 'idempotency-key': key() }, body: { memberId: other, amount: 5_000, currency: 'BAHT', note: 'script' } })).status).toBe(200);
+    // A withdrawal above the threshold approved with the key: refused, the withdrawal still pending and claimable by a person.
+    const { id: payee, phone: payeePhone, password: payeePassword } = await registerMember(t.app);
+    const fundPayee = await credit(finance, payee, 30_001);
+    expect((await call(t.app, 'POST', `/api/operator/approvals/${fundPayee.body.approvalId}/approve`, { headers: as(owner) })).status).toBe(200);
+    const out = await call<{ reference: string }>(t.app, 'POST', '/api/wallet/withdraw', { token: await login(t.app, payeePhone, payeePassword), body: { amount: 30_001 } });
+    expect(out.status).toBe(200);
+    for (const step of ['approve', 'complete']) {
+      expect(await call(t.app, 'POST', `/api/operator/withdrawals/${out.body.reference}/${step}`, { headers: byKey })).toMatchObject({ status: 403, body: { message: 'API_KEY_NOT_A_PERSON' } });
+    }
+    expect((await call<{ status: string }>(t.app, 'GET', `/api/operator/withdrawals/${out.body.reference}`, { headers: as(owner) })).body).toMatchObject({ status: 'PENDING' });
+    expect((await call(t.app, 'POST', `/api/operator/withdrawals/${out.body.reference}/approve`, { headers: as(finance) })).status).toBe(202);
   });
 
   it('a finance change of a deposit account waits for a second approver; the audit shows the old and new numbers', async () => {

@@ -6,6 +6,7 @@ import { AppError, notFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { Currency } from '../../money';
 import { recordChange } from '../../platform/audit';
+import { API_KEY_IDENTITY } from '../../platform/operator';
 import type { FourEyesKind, FourEyesRules, FourEyesTables } from './four-eyes-rules';
 
 /** An action one operator asked for that waits for a second operator (four eyes). */
@@ -134,8 +135,10 @@ function viewOf(row: Selectable<OperatorApprovalsTable>, member: ApprovalMember 
  * (FOUR_EYES_THRESHOLD_LAK for kip) is not done at the first operator's call. The call records a
  * pending approval (202 awaiting-approval); a different operator approves it, which runs the
  * action once (its executor is idempotent and its answer is kept: approving again answers the
- * same), or rejects it. The maker can never be the checker (403 SAME_OPERATOR); the maker may
- * withdraw their own request by rejecting it. Every decision is recorded in the audit.
+ * same), or rejects it. The maker can never be the checker (403 SAME_OPERATOR), nor can an account
+ * whose trust stands on the maker's word, or the maker's on its, within 7 days (403 CHECKER_TOO_NEW);
+ * the automation key is no person: it neither checks nor asks (403 API_KEY_NOT_A_PERSON). The maker
+ * may withdraw their own request by rejecting it. Every decision is recorded in the audit.
  */
 export class ApprovalService {
   private readonly executors = new Map<string, Executor>();
@@ -189,6 +192,9 @@ export class ApprovalService {
    */
   async request(request: ApprovalRequest): Promise<AwaitingApproval | ActionResult> {
     if (!this.executors.has(request.action)) throw new Error(`approval action ${request.action} has no executor`);
+    // The automation key is not a person: it asks nothing of a second person (whoever holds it would
+    // be the checker of its requests). Refused before anything is written; a person's session asks.
+    if (request.maker === API_KEY_IDENTITY.username) throw new AppError(403, 'API_KEY_NOT_A_PERSON');
     const hash = request.requestHash ?? '';
     const inserted = await this.db
       .insertInto('operator_approvals')
@@ -244,10 +250,19 @@ export class ApprovalService {
     return viewOf(row, row.member_id ? await this.memberOf(row.member_id) : null);
   }
 
-  /** The automation key decides nothing; a person decides only others' requests, and not as someone the maker just made. */
-  private async checkChecker(checker: Checker, maker: string): Promise<void> {
+  /**
+   * The automation key decides nothing; a person decides only others' requests, and not where one's
+   * trust stands on the other's word (or the key's) within 7 days (the operators module's rule).
+   * A request the key made before it was refused to ask is approved by no one (whoever holds the key
+   * would be its checker); a person may still reject it (nothing runs; the key cannot cancel it).
+   */
+  private async checkChecker(checker: Checker, maker: string, rejecting = false): Promise<void> {
     if (checker.via === 'api-key') throw new AppError(403, 'API_KEY_NOT_A_PERSON');
     if (maker === checker.username) throw new AppError(403, 'SAME_OPERATOR');
+    if (maker === API_KEY_IDENTITY.username) {
+      if (rejecting) return;
+      throw new AppError(403, 'API_KEY_NOT_A_PERSON');
+    }
     if (!(await this.mayCheck(checker.username, maker))) throw new AppError(403, 'CHECKER_TOO_NEW');
   }
 
@@ -297,7 +312,7 @@ export class ApprovalService {
     // The maker withdraws their own request with cancel; a rejection is a second person's decision.
     if (checker.via === 'api-key') throw new AppError(403, 'API_KEY_NOT_A_PERSON');
     if (open.maker === checker.username) return this.cancel(id, checker, note);
-    await this.checkChecker(checker, open.maker);
+    await this.checkChecker(checker, open.maker, true);
     const who = checker.username;
     const decided = await this.db
       .updateTable('operator_approvals')

@@ -65,6 +65,18 @@ export function defaultThresholds(thb: number, lak: number): FourEyesThresholds 
 
 export const DAY_MS = 24 * 60 * 60_000;
 
+/** The fields of `value` finer than the minor unit (0.01 baht or kip; the sums are in minor units), as field errors. */
+export function belowMinorUnit(value: FourEyesThresholds): Array<{ path: string; code: 'invalid' }> {
+  const fields: Array<{ path: string; code: 'invalid' }> = [];
+  for (const [currency, limits] of Object.entries(value)) {
+    for (const [field, amount] of Object.entries(limits)) {
+      const minor = Number(amount) * 100;
+      if (Math.abs(minor - Math.round(minor)) > 1e-6) fields.push({ path: `${currency}.${field}`, code: 'invalid' });
+    }
+  }
+  return fields;
+}
+
 /** The rule: the thresholds (settings, owner only) and the 24-hour sums. */
 export class FourEyesRules {
   constructor(

@@ -7,7 +7,8 @@ import { operatorGuard, operatorName } from '../../platform/operator';
 import type { FastifyRequest } from 'fastify';
 import { recordChange } from '../../platform/audit';
 import { ApprovalService, type Checker } from './approval-service';
-import { defaultThresholds, FourEyesRules, type FourEyesTables } from './four-eyes-rules';
+import { belowMinorUnit, defaultThresholds, FourEyesRules, type FourEyesTables } from './four-eyes-rules';
+import { badRequest } from '../../lib/errors';
 import { moduleDb } from '../../db/database';
 import type { ApprovalTables } from './approval-service';
 
@@ -118,6 +119,9 @@ CREATE INDEX four_eyes_spend_operator ON four_eyes_spend (operator, created_at);
     contractRoute(app, c.approvalCancel, { preHandler: guard }, async ({ params, body, request }) => approvals.cancel(params.id, checker(request), body.note ?? ''));
     contractRoute(app, c.fourEyesGet, { preHandler: guard }, async () => approvals.rules.thresholds());
     contractRoute(app, c.fourEyesPut, { preHandler: guard }, async ({ body, request }) => {
+      // Amounts are counted in minor units (satang, att): a threshold finer than one is refused.
+      const fields = belowMinorUnit(body);
+      if (fields.length > 0) throw badRequest('KEY_INVALID', { fields });
       const before = await approvals.rules.thresholds();
       await approvals.rules.setThresholds(body);
       await recordChange(moduleDb<ApprovalTables>(services.database), { who: operatorName(request), entity: 'setting', key: 'fourEyes', before, after: body });

@@ -61,4 +61,13 @@ ALTER TABLE operators ADD COLUMN created_by text;
 ALTER TABLE operators ADD COLUMN trusted_from timestamptz NOT NULL DEFAULT now();
 UPDATE operators SET trusted_from = created_at;`,
   },
+  {
+    id: 'operators/003_trusted_by',
+    sql: `
+-- Four eyes between people: who last set an operator's trust (created them, gave them a money role,
+-- issued their re-enrolment link; kept through the enrolment itself; \`cli\` for admin:create).
+-- Null: the demo seed; before this column, the creator if known.
+ALTER TABLE operators ADD COLUMN trusted_by text;
+UPDATE operators SET trusted_by = created_by;`,
+  },
 ];

@@ -13,7 +13,7 @@ import type { PasswordHasher } from '../../lib/password';
 import type { RateLimiter } from '../../lib/rate-limit';
 import type { SecretBox } from '../../lib/secret-box';
 import { recordAudit, type AuditActor } from '../../platform/audit';
-import type { OperatorIdentity } from '../../platform/operator';
+import { API_KEY_IDENTITY, type OperatorIdentity } from '../../platform/operator';
 import { qrSvg } from '../../lib/qr-svg';
 import type { Clock, OperatorSessionService } from './operator-sessions';
 import type { OperatorsTable, OperatorsTables } from './tables';
@@ -102,10 +102,12 @@ function checkPassword(password: string): void {
  * - disabling, a password change and a TOTP reset revoke every session of the operator; a TOTP
  *   reset makes a new enrolment (new secret and password) and voids the older links.
  */
-/** Roles that move money: a promotion to one restarts the 7 days before the operator may check their creator's requests. */
+/** Roles that move money: a promotion to one restarts the 7 days (and names who set the trust) before the operator may check that one's requests. */
 const MONEY_ROLES: readonly OperatorRole[] = ['owner', 'finance'];
-/** How long an operator someone created waits before approving that someone's requests. */
-const CHECKER_TRUST_MS = 7 * 24 * 60 * 60_000;
+/** How long an operator whose trust someone set (created, promoted, re-enrolled) waits before approving that someone's requests, or asking them. */
+export const CHECKER_TRUST_MS = 7 * 24 * 60 * 60_000;
+/** The automation key's name where a person's would be. */
+const API_KEY = API_KEY_IDENTITY.username;
 
 export class OperatorService {
   private demoHash: Promise<string> | null = null;
@@ -123,14 +125,44 @@ export class OperatorService {
   // ---- management (owner) ----
 
   /**
-   * Four eyes between people: may `checker` decide `maker`'s requests? Not when the maker created
-   * the checker and the checker was created, enrolled or given a money role less than 7 days ago
-   * (an owner cannot approve their own request through an account they just made).
+   * Four eyes between people: may `checker` decide `maker`'s requests? Not when one of them stands
+   * on the other's word, or on the automation key's, within the 7 days (CHECKER_TRUST_MS): an
+   * operator's trust is set (`trusted_by`) by whoever created them, gave them a money role or issued
+   * their re-enrolment link, and restarts (`trusted_from`) then and at the enrolment. Each one's
+   * chain of trust is walked while each link is within its 7 days (who set my trust, who set theirs,
+   * …); refused when the checker is in the maker's chain (the maker's account was just made by the
+   * checker), the maker in the checker's (the checker's), both chains meet (two accounts the same
+   * person just made), or `api-key` is in either (whoever holds the key may be either of them). So an
+   * owner cannot approve their own request through an account they just made, promoted or re-enrolled.
    */
   async mayCheck(checker: string, maker: string): Promise<boolean> {
     const row = await this.db.selectFrom('operators').select(['created_by', 'trusted_from']).where('username', '=', checker).executeTakeFirst();
-    if (!row || row.created_by !== maker) return true;
-    return this.clock.now().getTime() - new Date(row.trusted_from).getTime() >= CHECKER_TRUST_MS;
+    if (row && row.created_by === maker && this.recent(row.trusted_from)) return false;
+    const checkers = [checker, ...(await this.vouchers(checker))];
+    const makers = [maker, ...(await this.vouchers(maker))];
+    if (checkers.includes(API_KEY) || makers.includes(API_KEY)) return false;
+    return !checkers.some((name) => makers.includes(name));
+  }
+
+  /** Whether trust set at `from` is still within its 7 days. */
+  private recent(from: Date | string): boolean {
+    return this.clock.now().getTime() - new Date(from).getTime() < CHECKER_TRUST_MS;
+  }
+
+  /**
+   * Who an operator's trust stands on within the 7 days: who set it, then who set theirs while that
+   * one is within their own 7 days, and so on (an old or seeded account, or `api-key`, ends it).
+   */
+  private async vouchers(username: string): Promise<string[]> {
+    const chain: string[] = [];
+    let current = username;
+    while (chain.length < 64) {
+      const row = await this.db.selectFrom('operators').select(['trusted_by', 'trusted_from']).where('username', '=', current).executeTakeFirst();
+      if (!row?.trusted_by || !this.recent(row.trusted_from) || row.trusted_by === username || chain.includes(row.trusted_by)) break;
+      chain.push(row.trusted_by);
+      current = row.trusted_by;
+    }
+    return chain;
   }
 
   async list(): Promise<Operator[]> {
@@ -145,7 +177,7 @@ export class OperatorService {
     const name = input.name?.trim() || username;
     try {
       return await this.db.transaction().execute(async (trx) => {
-        const row = await trx.insertInto('operators').values({ id: newId(), username, name, role: input.role, status: 'pending-enrolment', created_by: actor.username, trusted_from: this.clock.now() }).returningAll().executeTakeFirstOrThrow();
+        const row = await trx.insertInto('operators').values({ id: newId(), username, name, role: input.role, status: 'pending-enrolment', created_by: actor.username, trusted_by: actor.username, trusted_from: this.clock.now() }).returningAll().executeTakeFirstOrThrow();
         const enrolment = await this.newEnrolment(trx, row.id);
         await recordAudit(trx, { actor, action: 'operator.create', entity: 'operator', target: username, before: null, after: publicOperator(row) });
         return { operator: publicOperator(row), enrolment };
@@ -164,7 +196,7 @@ export class OperatorService {
       const promoted = MONEY_ROLES.includes(role) && !MONEY_ROLES.includes(row.role as OperatorRole);
       // Their open connections start again under the new role (the inbox is support's and the owner's).
       this.sessions.changed(id);
-      return trx.updateTable('operators').set({ role, updated_at: this.clock.now(), ...(promoted ? { trusted_from: this.clock.now() } : {}) }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+      return trx.updateTable('operators').set({ role, updated_at: this.clock.now(), ...(promoted ? { trusted_from: this.clock.now(), trusted_by: actor.username } : {}) }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
     });
   }
 
@@ -201,7 +233,8 @@ export class OperatorService {
       await this.sessions.revokeAll(id, trx);
       await this.closeOpen(trx, id);
       enrolment = await this.newEnrolment(trx, id);
-      return trx.updateTable('operators').set({ status: 'pending-enrolment', updated_at: this.clock.now() }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+      // Who issued the link sets the trust the enrolment restarts (whoever enrols from it is theirs).
+      return trx.updateTable('operators').set({ status: 'pending-enrolment', updated_at: this.clock.now(), trusted_by: actor.username, trusted_from: this.clock.now() }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
     });
     if (!enrolment) throw new Error('no enrolment made');
     return { operator, enrolment };

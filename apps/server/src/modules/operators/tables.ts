@@ -22,6 +22,12 @@ export interface OperatorsTable {
   created_by: string | null;
   /** Since when this operator is trusted as they are now: created, enrolled, re-enrolled or given a money role. */
   trusted_from: DefaultTimestamp;
+  /**
+   * Who last set this operator's trust (`trusted_from`): the creator, the one who gave a money role,
+   * the one who issued a re-enrolment link (`api-key` for the automation key, `cli` for admin:create);
+   * null for the demo seed.
+   */
+  trusted_by: string | null;
 }
 
 export interface OperatorSessionsTable {
