@@ -251,7 +251,7 @@ describe.each(dbKinds)('payouts through the bank on %s', (kind) => {
     // Finance sends through the bank: marking paid by hand is refused, and the list says why the screen offers no such button.
     const finance = await operatorLogin(t, 'finance');
     const other = await withdrawal(t, 120);
-    expect(await call(t.app, 'POST', `/api/operator/withdrawals/${other.id}/complete`, { token: finance })).toMatchObject({ status: 403, body: { message: 'FORBIDDEN_ROLE' } });
+    expect(await call(t.app, 'POST', `/api/operator/withdrawals/${other.id}/complete`, { token: finance })).toMatchObject({ status: 403, body: { message: 'PAYOUT_OWNER_OVERRIDE' } });
     expect((await call<{ payoutProvider: string }>(t.app, 'GET', '/api/operator/withdrawals', { token: finance })).body.payoutProvider).not.toBe('manual');
     expect((await call(t.app, 'POST', `/api/operator/withdrawals/${other.id}/reject`, { token: finance, body: { note: 'asked twice' } })).status).toBe(200);
     expect(await ledgerTransactions(t, w.id)).toBe(2);
@@ -263,6 +263,23 @@ describe.each(dbKinds)('payouts through the bank on %s', (kind) => {
     expect(report.body.payouts.breaches).toEqual([]);
     expect(report.body.payouts).toMatchObject({ ok: true, checked: { matched: 7, manual: 1 } });
     expect(report.body.ok).toBe(true);
+  });
+
+  // After the reconciliation's counts above (each race adds a payout or not).
+  it('an approve that meets a reject under way answers what happened (returned), never "processing" for money not sent', async () => {
+    for (let i = 0; i < 6; i += 1) {
+      const w = await withdrawal(t, 100 + i);
+      const [approved, rejected] = await Promise.all([
+        call<Payout>(t.app, 'POST', `/api/operator/withdrawals/${w.id}/approve`, { headers: as('finance-a') }),
+        call<{ status?: string; message?: string }>(t.app, 'POST', `/api/operator/withdrawals/${w.id}/reject`, { headers: as('finance-b'), body: { note: 'name differs' } }),
+      ]);
+      expect(approved.status).toBe(200);
+      if (rejected.status === 200) expect(approved.body).toMatchObject({ status: 'FAILED', payout: 'returned', method: 'reject' });
+      else {
+        expect(approved.body).toMatchObject({ method: 'bank' });
+        expect(['WITHDRAWAL_PROCESSING', 'NO_OPERATION']).toContain(rejected.body.message);
+      }
+    }
   });
 });
 

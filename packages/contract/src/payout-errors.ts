@@ -13,6 +13,8 @@ export const payoutErrorCodes = [
   'WITHDRAWAL_PROCESSING',
   /** 409 (operator): PAYOUT_PROVIDER=manual — no payout API; pay by hand, then complete the withdrawal. */
   'PAYOUT_MANUAL',
+  /** 403 (operator): with a payout provider, marking a withdrawal paid by hand is the owner's override, not another role's. */
+  'PAYOUT_OWNER_OVERRIDE',
   /** A returned withdrawal's reason (statement note): the bank says the account does not exist or is closed. */
   'PAYOUT_ACCOUNT_INVALID',
   /** A returned withdrawal's reason (statement note): the bank says the holder's name does not match the account. */

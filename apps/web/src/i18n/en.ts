@@ -590,6 +590,7 @@ export const en: Messages = {
     APPROVAL_CLOSED: 'This approval has been decided already.',
     WITHDRAWAL_PROCESSING: 'This withdrawal is being paid by the bank; it will complete or return by itself.',
     PAYOUT_MANUAL: 'Payouts are made by hand here; complete the withdrawal after paying it.',
+    PAYOUT_OWNER_OVERRIDE: 'Payouts go through the bank here; only the owner may mark one paid by hand.',
     PAYOUT_ACCOUNT_INVALID: 'The bank could not pay: the account does not exist or is closed. The money is back in your wallet.',
     PAYOUT_NAME_MISMATCH: 'The bank could not pay: the account name does not match. The money is back in your wallet.',
     PAYOUT_REFUSED: 'The bank refused the transfer. The money is back in your wallet.',

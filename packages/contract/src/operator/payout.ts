@@ -79,7 +79,7 @@ export const payoutOperatorCalls = {
   }),
   withdrawalComplete: endpoint({
     ...op, method: 'POST', path: '/api/operator/withdrawals/:id/complete', roles: ['finance'], params: idParams, response: z.union([endedSchema, awaitingApprovalSchema]),
-    description: 'Marks the withdrawal paid by hand (above FOUR_EYES_THRESHOLD: 202 with the approval a second operator runs). With a payout provider (the list\'s `payoutProvider` is not `manual`) only the owner may (403 FORBIDDEN_ROLE): the override.',
+    description: 'Marks the withdrawal paid by hand (above FOUR_EYES_THRESHOLD: 202 with the approval a second operator runs). With a payout provider (the list\'s `payoutProvider` is not `manual`) only the owner may (403 PAYOUT_OWNER_OVERRIDE): the override.',
   }),
   withdrawalReject: endpoint({
     ...op, method: 'POST', path: '/api/operator/withdrawals/:id/reject', roles: ['finance'], params: idParams,

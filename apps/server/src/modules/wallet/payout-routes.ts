@@ -27,8 +27,8 @@ export function payoutRoutes(
   });
   contractRoute(app, calls.withdrawalComplete, { preHandler }, async ({ params, request, reply }) => {
     // With a payout provider, money leaves through the bank; marking one paid by hand is the
-    // owner's override (docs/money.md), not finance's: 403 FORBIDDEN_ROLE.
-    if (payouts.providerName !== 'manual' && !operatorIsOwner(request)) throw new AppError(403, 'FORBIDDEN_ROLE');
+    // owner's override (docs/money.md), not finance's: 403 PAYOUT_OWNER_OVERRIDE.
+    if (payouts.providerName !== 'manual' && !operatorIsOwner(request)) throw new AppError(403, 'PAYOUT_OWNER_OVERRIDE');
     const result = await payouts.complete(params.id, operatorName(request));
     return result.status === 'awaiting-approval' ? reply.status(202).send(result) : result;
   });

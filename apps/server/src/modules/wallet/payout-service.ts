@@ -127,14 +127,14 @@ export class PayoutService {
     if (!this.provider) throw new AppError(409, 'PAYOUT_MANUAL');
     const currency = await memberCurrency(this.db, op.memberId);
     const existing = await this.row(id);
-    if (existing || op.status !== 'PENDING') return this.view(op, existing, currency);
+    if (existing || op.status !== 'PENDING') return this.endedView(id);
     if (!checked && (await this.approvals.needsChecker({ kind: 'payout', subject: `withdrawal:${id}`, memberId: op.memberId, operator: who, amount: op.amount, currency }))) {
       const asked = await this.approvals.request({ action: 'withdrawal.approve', dedupeKey: `withdrawal:${id}`, payload: { withdrawalId: id }, memberId: op.memberId, amount: op.amount, currency, maker: who });
       // Approved already (the checker acted): the payout's state answers.
       return 'approvalId' in asked ? asked : this.get(id);
     }
     const claimed = await this.claim(op, 'bank', who, currency, null);
-    if (!claimed) return this.get(id);
+    if (!claimed) return this.endedView(id);
     await recordChange(this.db, { who, entity: 'withdrawal', key: id, before: { status: 'PENDING' }, after: { payout: 'processing', provider: this.providerName, memberId: op.memberId } });
     await this.send(claimed);
     return this.get(id);
@@ -176,6 +176,22 @@ export class PayoutService {
     await recordChange(this.db, { who, entity: 'withdrawal', key: id, before: { status: 'PENDING' }, after: { status: 'FAILED', note, memberId: op.memberId } });
     await this.finish(claimed, 'returned', null, note);
     return { id, status: (await this.withdrawal(id))?.status ?? 'FAILED' };
+  }
+
+  /**
+   * The payout's state for an approve that found the withdrawal claimed: when another operator is
+   * rejecting it or marking it paid by hand, that ending is awaited (a moment: one ledger posting),
+   * so the answer says returned or paid — never "processing" (with the bank) for money that was not
+   * sent. One still unfinished after 5 s (its process died; the settler finishes it) is 409
+   * WITHDRAWAL_PROCESSING.
+   */
+  private async endedView(id: string): Promise<PayoutView> {
+    for (let i = 0; i < 50; i += 1) {
+      const row = await this.row(id);
+      if (!row || row.method === 'bank' || row.state !== 'processing') return this.get(id);
+      await new Promise((done) => setTimeout(done, 100));
+    }
+    throw new AppError(409, 'WITHDRAWAL_PROCESSING');
   }
 
   /** A complete or reject of a withdrawal someone claimed already: the same action answers its state; another one is refused. */

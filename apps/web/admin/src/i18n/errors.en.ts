@@ -142,6 +142,7 @@ export const errorsEn: OperatorErrorTexts = {
   NO_APPROVAL: 'There is no such approval request.',
   APPROVAL_CLOSED: 'This request was decided already (by another operator or cancelled).',
   WITHDRAWAL_PROCESSING: 'The bank is paying this withdrawal; it completes or comes back by the bank’s answer.',
+  PAYOUT_OWNER_OVERRIDE: 'Payouts go through the bank: only the owner may mark a withdrawal paid by hand (the override, recorded).',
   PAYOUT_MANUAL: 'There is no payout connection: pay by hand at the bank, then mark it paid with the bank’s reference.',
   PAYOUT_ACCOUNT_INVALID: 'The bank says the account does not exist or is closed.',
   PAYOUT_NAME_MISMATCH: 'The bank says the holder’s name does not match the account.',
