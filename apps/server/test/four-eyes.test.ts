@@ -204,5 +204,18 @@ describe.each(dbKinds)('four eyes at the defaults on %s', (kind) => {
     expect(audit.body.rows.find((r) => r.target === 'fourEyes')).toMatchObject({ before: { THB: { manual: 20_000 } }, after: { THB: { manual: 5_000 } } });
     const { id: memberId } = await registerMember(t.app);
     expect((await credit(finance, memberId, 6_000)).status).toBe(202);
+    // Raising a threshold loosens the control itself: a second person applies it, over the
+    // thresholds as they were when asked (the owner alone had raised the payout one to ฿1,000,000,000).
+    const raised = { ...changed, THB: { ...changed.THB, payout: 1_000_000_000 } };
+    const asked = await call<{ approvalId: string }>(t.app, 'PUT', '/api/operator/four-eyes', { headers: as(owner), body: raised });
+    expect(asked.status).toBe(202);
+    expect((await call(t.app, 'GET', '/api/operator/four-eyes', { headers: as(finance) })).body).toMatchObject({ THB: { payout: 20_000 } });
+    expect((await call(t.app, 'POST', `/api/operator/approvals/${asked.body.approvalId}/approve`, { headers: as(owner) })).body).toMatchObject({ message: 'SAME_OPERATOR' });
+    // Meanwhile the owner lowers another threshold (at once): the old request no longer applies.
+    expect((await call(t.app, 'PUT', '/api/operator/four-eyes', { headers: as(owner), body: { ...changed, THB: { ...changed.THB, assign: 10_000 } } })).status).toBe(200);
+    expect((await call<{ result: unknown }>(t.app, 'POST', `/api/operator/approvals/${asked.body.approvalId}/approve`, { headers: as(finance) })).body.result).toMatchObject({ status: 422, body: { message: 'CHANGED_SINCE_REQUEST' } });
+    const again = await call<{ approvalId: string }>(t.app, 'PUT', '/api/operator/four-eyes', { headers: as(owner), body: changed });
+    expect(again.status).toBe(202);
+    expect((await call<{ result: unknown }>(t.app, 'POST', `/api/operator/approvals/${again.body.approvalId}/approve`, { headers: as(finance) })).body.result).toMatchObject({ status: 200, body: { THB: { assign: 20_000, manual: 5_000 } } });
   });
 });

@@ -138,7 +138,13 @@ describe.each(dbKinds)('risk flags on %s', (kind) => {
     const changed = { ...got.body, withdrawalTurnoverPercent: 0 };
     expect((await call(t.app, 'PUT', '/api/operator/risk/rules', { headers: as('finance'), body: changed })).body).toEqual({ message: 'FORBIDDEN_ROLE' });
     expect((await call(t.app, 'PUT', '/api/operator/risk/rules', { headers: as('owner'), body: { ...changed, failedLogins: -1 } })).status).toBe(400);
-    expect((await call(t.app, 'PUT', '/api/operator/risk/rules', { headers: as('owner'), body: changed })).body).toMatchObject({ withdrawalTurnoverPercent: 0 });
+    // Switching a signal off loosens the control: a second person applies it; tightening is at once.
+    const loosened = await call<{ approvalId: string }>(t.app, 'PUT', '/api/operator/risk/rules', { headers: as('owner'), body: changed });
+    expect(loosened.status).toBe(202);
+    expect((await call(t.app, 'GET', '/api/operator/risk/rules', { headers: as('finance') })).body).toMatchObject({ withdrawalTurnoverPercent: 100 });
+    expect((await call(t.app, 'POST', `/api/operator/approvals/${loosened.body.approvalId}/approve`, { headers: as('owner') })).body).toMatchObject({ message: 'SAME_OPERATOR' });
+    const applied = await call<{ result: { status: number; body: unknown } }>(t.app, 'POST', `/api/operator/approvals/${loosened.body.approvalId}/approve`, { headers: as('finance') });
+    expect(applied.body.result).toMatchObject({ status: 200, body: { withdrawalTurnoverPercent: 0 } });
     const audit = await call<{ rows: Array<{ target: string; before: unknown; after: unknown }> }>(t.app, 'GET', '/api/operator/audit?action=setting.change', { headers: as('owner') });
     expect(audit.body.rows.find((r) => r.target === 'riskRules')).toMatchObject({ before: { withdrawalTurnoverPercent: 100 }, after: { withdrawalTurnoverPercent: 0 } });
     const m = await member(deviceId(), '203.0.113.99');
@@ -146,7 +152,7 @@ describe.each(dbKinds)('risk flags on %s', (kind) => {
     const asked = await call<{ reference: string }>(t.app, 'POST', '/api/wallet/withdraw', { token: m.token, body: { amount: 500 } });
     expect(await flagsOf(m.id, '&kind=low-turnover')).toEqual([]);
     expect((await call<{ payout: string }>(t.app, 'POST', `/api/operator/withdrawals/${asked.body.reference}/approve`, { headers: as('finance') })).body).toMatchObject({ payout: 'paid' });
-    await call(t.app, 'PUT', '/api/operator/risk/rules', { headers: as('owner'), body: got.body });
+    expect((await call(t.app, 'PUT', '/api/operator/risk/rules', { headers: as('owner'), body: got.body })).status).toBe(200);
   });
 
   it('member tags: set (audited) and the members list filtered by one', async () => {

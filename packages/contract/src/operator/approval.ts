@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from '../http';
 import { responsibleStateSchema } from '../responsible';
+import { awaitingApprovalSchema } from './payout';
 
 /**
  * Four eyes (FOUR_EYES_THRESHOLD): the approvals a maker's call recorded and a second finance or
@@ -60,8 +61,8 @@ export const approvalOperatorCalls = {
     description: 'The four-eyes thresholds per currency, in major units: a member\'s manual credits, assignments and payouts over 24 h, and one operator\'s day.',
   }),
   fourEyesPut: endpoint({
-    ...op, domain: 'approval', method: 'PUT', path: '/api/operator/four-eyes', roles: [], body: fourEyesThresholdsSchema, response: fourEyesThresholdsSchema,
-    description: 'Owner only; audited with before and after.',
+    ...op, domain: 'approval', method: 'PUT', path: '/api/operator/four-eyes', roles: [], body: fourEyesThresholdsSchema, response: z.union([fourEyesThresholdsSchema, awaitingApprovalSchema]),
+    description: 'Owner only; audited with before and after. Lowering thresholds applies at once; raising any answers 202 with the approval a second person runs (over the thresholds as they were when asked, else 422 CHANGED_SINCE_REQUEST).',
   }),
   approvalReject: endpoint({
     ...op, domain: 'approval', method: 'POST', path: '/api/operator/approvals/:id/reject', roles: ['finance'], params: idParams,

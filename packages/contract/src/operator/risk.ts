@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from '../http';
+import { awaitingApprovalSchema } from './payout';
 
 /**
  * Risk flags (issue 34): signals that several accounts may be one person, or that money passes
@@ -121,7 +122,7 @@ export const riskOperatorCalls = {
     description: 'The signals\' rules (defaults in docs/back-office.md).',
   }),
   riskRulesPut: endpoint({
-    ...op, method: 'PUT', path: '/api/operator/risk/rules', roles: [], body: riskRulesSchema, response: riskRulesSchema,
-    description: 'Owner only; audited with before and after.',
+    ...op, method: 'PUT', path: '/api/operator/risk/rules', roles: [], body: riskRulesSchema, response: z.union([riskRulesSchema, awaitingApprovalSchema]),
+    description: 'Owner only; audited with before and after. Tightening applies at once; loosening a rule (a check off, a count raised or 0, the turnover percent or a window lowered) answers 202 with the approval a second person runs (over the rules as they were when asked, else 422 CHANGED_SINCE_REQUEST).',
   }),
 };

@@ -1,4 +1,4 @@
-import { approvalOperatorCalls } from '@mw/contract/operator/approval';
+import { approvalOperatorCalls, fourEyesThresholdsSchema } from '@mw/contract/operator/approval';
 import { contractRoute } from '../../http/contract-route';
 import { z } from 'zod';
 import { defineModule } from '../../platform/module';
@@ -7,8 +7,10 @@ import { operatorGuard, operatorName } from '../../platform/operator';
 import type { FastifyRequest } from 'fastify';
 import { recordChange } from '../../platform/audit';
 import { ApprovalService, type Checker } from './approval-service';
-import { belowMinorUnit, defaultThresholds, FourEyesRules, type FourEyesTables } from './four-eyes-rules';
-import { badRequest } from '../../lib/errors';
+import { belowMinorUnit, defaultThresholds, FourEyesRules, type FourEyesTables, type FourEyesThresholds } from './four-eyes-rules';
+import { AppError, badRequest } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import { idempotencyOf } from '../../money';
 import { moduleDb } from '../../db/database';
 import type { ApprovalTables } from './approval-service';
 
@@ -118,14 +120,48 @@ CREATE INDEX four_eyes_spend_operator ON four_eyes_spend (operator, created_at);
     contractRoute(app, c.approvalReject, { preHandler: guard }, async ({ params, body, request }) => approvals.reject(params.id, checker(request), body.note));
     contractRoute(app, c.approvalCancel, { preHandler: guard }, async ({ params, body, request }) => approvals.cancel(params.id, checker(request), body.note ?? ''));
     contractRoute(app, c.fourEyesGet, { preHandler: guard }, async () => approvals.rules.thresholds());
-    contractRoute(app, c.fourEyesPut, { preHandler: guard }, async ({ body, request }) => {
+    const db = moduleDb<ApprovalTables>(services.database);
+    // Raising a threshold loosens the control itself: a second person applies it, only over the
+    // thresholds as they were when asked (else 422 CHANGED_SINCE_REQUEST). Lowering is at once.
+    approvals.register('approval.four-eyes', async (payload, who) => {
+      const { before, after } = z.object({ before: fourEyesThresholdsSchema, after: fourEyesThresholdsSchema }).parse(payload);
+      const now = await approvals.rules.thresholds();
+      if (sameThresholds(now, after)) return now;
+      if (!sameThresholds(now, before)) throw new AppError(422, 'CHANGED_SINCE_REQUEST');
+      await approvals.rules.setThresholds(after);
+      await recordChange(db, { who, entity: 'setting', key: 'fourEyes', before: now, after });
+      return approvals.rules.thresholds();
+    });
+    contractRoute(app, c.fourEyesPut, { preHandler: guard }, async ({ body, request, reply }) => {
       // Amounts are counted in minor units (satang, att): a threshold finer than one is refused.
       const fields = belowMinorUnit(body);
       if (fields.length > 0) throw badRequest('KEY_INVALID', { fields });
       const before = await approvals.rules.thresholds();
+      const changes = thresholdChanges(before, body);
+      if (changes.some((change) => change.after > change.before)) {
+        const idem = idempotencyOf(request.headers['idempotency-key'], 'approval.four-eyes', request.body);
+        const asked = await approvals.request({ action: 'approval.four-eyes', dedupeKey: `approval.four-eyes:${idem?.key ?? newId()}`, requestHash: idem?.hash ?? '', payload: { target: 'fourEyes', before, after: body, changes }, memberId: null, amount: 0, currency: 'THB', maker: operatorName(request) });
+        return 'approvalId' in asked ? reply.status(202).send(asked) : reply.status(asked.status).send(asked.body);
+      }
       await approvals.rules.setThresholds(body);
-      await recordChange(moduleDb<ApprovalTables>(services.database), { who: operatorName(request), entity: 'setting', key: 'fourEyes', before, after: body });
+      await recordChange(db, { who: operatorName(request), entity: 'setting', key: 'fourEyes', before, after: body });
       return approvals.rules.thresholds();
     });
   },
 });
+
+/** Each threshold that differs, as `CURRENCY.field` with its figures before and after (major units). */
+function thresholdChanges(before: FourEyesThresholds, after: FourEyesThresholds): Array<{ field: string; before: number; after: number }> {
+  const changes: Array<{ field: string; before: number; after: number }> = [];
+  for (const currency of Object.keys(after) as Array<keyof FourEyesThresholds>) {
+    const was: Partial<Record<string, number>> = { ...before[currency] };
+    for (const [field, value] of Object.entries(after[currency])) {
+      if (was[field] !== value) changes.push({ field: `${currency}.${field}`, before: was[field] ?? 0, after: value });
+    }
+  }
+  return changes;
+}
+
+function sameThresholds(a: FourEyesThresholds, b: FourEyesThresholds): boolean {
+  return thresholdChanges(a, b).length === 0 && thresholdChanges(b, a).length === 0;
+}

@@ -1,4 +1,8 @@
-import { riskOperatorCalls as calls } from '@mw/contract/operator/risk';
+import { z } from 'zod';
+import { riskOperatorCalls as calls, riskRulesSchema, type RiskRules } from '@mw/contract/operator/risk';
+import { AppError } from '../../lib/errors';
+import { newId } from '../../lib/ids';
+import { idempotencyOf } from '../../money';
 import { contractRoute } from '../../http/contract-route';
 import { recordChange } from '../../platform/audit';
 import { defineModule } from '../../platform/module';
@@ -65,11 +69,49 @@ export const riskModule = defineModule({
       });
     }
     contractRoute(app, calls.riskRulesGet, { preHandler }, async () => risk.rules.get());
-    contractRoute(app, calls.riskRulesPut, { preHandler }, async ({ body, request }) => {
+    const db = moduleDb<RiskTables>(services.database);
+    // A rule loosened (a signal switched off or made harder to raise) weakens the control over
+    // money itself: a second person applies it, over the rules as they were when asked.
+    services.approvals.register('risk.rules', async (payload, who) => {
+      const { before, after } = z.object({ before: riskRulesSchema, after: riskRulesSchema }).parse(payload);
+      const now = await risk.rules.get();
+      if (changesOf(now, after).length === 0) return now;
+      if (changesOf(now, before).length > 0) throw new AppError(422, 'CHANGED_SINCE_REQUEST');
+      await risk.rules.set(after);
+      await recordChange(db, { who, entity: 'setting', key: 'riskRules', before: now, after });
+      return risk.rules.get();
+    });
+    contractRoute(app, calls.riskRulesPut, { preHandler }, async ({ body, request, reply }) => {
       const before = await risk.rules.get();
+      const changes = changesOf(before, body);
+      if (changes.some((change) => loosens(change.field, change.before, change.after))) {
+        const idem = idempotencyOf(request.headers['idempotency-key'], 'risk.rules', request.body);
+        const asked = await services.approvals.request({ action: 'risk.rules', dedupeKey: `risk.rules:${idem?.key ?? newId()}`, requestHash: idem?.hash ?? '', payload: { target: 'riskRules', before, after: body, changes }, memberId: null, amount: 0, currency: 'THB', maker: operatorName(request) });
+        return 'approvalId' in asked ? reply.status(202).send(asked) : reply.status(asked.status).send(asked.body);
+      }
       await risk.rules.set(body);
-      await recordChange(moduleDb<RiskTables>(services.database), { who: operatorName(request), entity: 'setting', key: 'riskRules', before, after: body });
+      await recordChange(db, { who: operatorName(request), entity: 'setting', key: 'riskRules', before, after: body });
       return risk.rules.get();
     });
   },
 });
+
+type RuleValue = RiskRules[keyof RiskRules];
+
+/** The rules that differ, each before and after. */
+function changesOf(before: RiskRules, after: RiskRules): Array<{ field: keyof RiskRules; before: RuleValue; after: RuleValue }> {
+  return (Object.keys(after) as Array<keyof RiskRules>).filter((field) => before[field] !== after[field]).map((field) => ({ field, before: before[field], after: after[field] }));
+}
+
+/**
+ * Whether a change makes a signal weaker: a check switched off; a count that raises a flag made
+ * larger, or 0 (off); the turnover percent or a time window made smaller (fewer withdrawals
+ * reviewed; repeats spread over a shorter time go unseen).
+ */
+function loosens(field: keyof RiskRules, before: RuleValue, after: RuleValue): boolean {
+  if (typeof before === 'boolean') return before && !after;
+  const was = Number(before);
+  const now = Number(after);
+  if (field === 'sameDeviceRegistrations' || field === 'sameAddressRegistrations' || field === 'failedLogins') return was !== 0 && (now === 0 || now > was);
+  return now < was;
+}

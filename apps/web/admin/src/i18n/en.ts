@@ -135,7 +135,7 @@ export const en = {
     noMoney: 'No money moved today.',
   },
   approvals: {
-    action: { 'withdrawal.approve': 'Withdrawal payout', 'withdrawal.complete': 'Withdrawal marked paid', 'deposit.manual': 'Manual credit', 'deposit.slip-approve': 'Slip credited with a typed amount (the bank does not know it)', 'deposit.assign': 'Unmatched deposit assigned', 'deposit.channel': 'Deposit channel change', 'deposit.slip-settings': 'Slip rules change', 'deposit.manual-switch': 'Manual-deposit switch change', 'promotion.credit': 'Credit code (withdrawable, no turnover)', 'bonus.put': 'Bonus above the cap, up to', 'spin.coins': 'Coin grant', 'spin.wheel': 'Prize wheel above the cap, top prize', 'invite.settings': 'Invite rule paying more', 'refund.settings': 'Refund rule paying more', other: 'Request' },
+    action: { 'withdrawal.approve': 'Withdrawal payout', 'withdrawal.complete': 'Withdrawal marked paid', 'deposit.manual': 'Manual credit', 'deposit.slip-approve': 'Slip credited with a typed amount (the bank does not know it)', 'deposit.assign': 'Unmatched deposit assigned', 'deposit.channel': 'Deposit channel change', 'deposit.slip-settings': 'Slip rules change', 'deposit.manual-switch': 'Manual-deposit switch change', 'promotion.credit': 'Credit code (withdrawable, no turnover)', 'bonus.put': 'Bonus above the cap, up to', 'spin.coins': 'Coin grant', 'spin.wheel': 'Prize wheel above the cap, top prize', 'invite.settings': 'Invite rule paying more', 'refund.settings': 'Refund rule paying more', 'approval.four-eyes': 'Four-eyes thresholds raised', 'risk.rules': 'Risk rules loosened', other: 'Request' },
     change: '{{field}}: {{before}} → {{after}}',
     coins: '{{count}} coins',
     channel: 'channel {{id}}',

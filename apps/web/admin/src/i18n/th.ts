@@ -136,7 +136,7 @@ export const th: AdminMessages = {
     noMoney: 'วันนี้ยังไม่มีการเคลื่อนไหวของเงิน',
   },
   approvals: {
-    action: { 'withdrawal.approve': 'จ่ายเงินถอน', 'withdrawal.complete': 'บันทึกว่าจ่ายเงินถอนแล้ว', 'deposit.manual': 'เติมเงินด้วยมือ', 'deposit.slip-approve': 'เติมสลิปด้วยยอดที่พิมพ์ (ธนาคารไม่พบรายการ)', 'deposit.assign': 'จับคู่ยอดฝากที่ไม่ตรง', 'deposit.channel': 'เปลี่ยนช่องทางฝากเงิน', 'deposit.slip-settings': 'เปลี่ยนกฎสลิป', 'deposit.manual-switch': 'เปลี่ยนสวิตช์ฝากเงินแบบแมนนวล', 'promotion.credit': 'โค้ดเครดิต (ถอนได้ ไม่ต้องทำเทิร์น)', 'bonus.put': 'โบนัสเกินเพดาน สูงสุด', 'spin.coins': 'มอบเหรียญ', 'spin.wheel': 'วงล้อรางวัลเกินเพดาน รางวัลสูงสุด', 'invite.settings': 'กฎชวนเพื่อนที่จ่ายมากขึ้น', 'refund.settings': 'กฎคืนยอดเสียที่จ่ายมากขึ้น', other: 'คำขอ' },
+    action: { 'withdrawal.approve': 'จ่ายเงินถอน', 'withdrawal.complete': 'บันทึกว่าจ่ายเงินถอนแล้ว', 'deposit.manual': 'เติมเงินด้วยมือ', 'deposit.slip-approve': 'เติมสลิปด้วยยอดที่พิมพ์ (ธนาคารไม่พบรายการ)', 'deposit.assign': 'จับคู่ยอดฝากที่ไม่ตรง', 'deposit.channel': 'เปลี่ยนช่องทางฝากเงิน', 'deposit.slip-settings': 'เปลี่ยนกฎสลิป', 'deposit.manual-switch': 'เปลี่ยนสวิตช์ฝากเงินแบบแมนนวล', 'promotion.credit': 'โค้ดเครดิต (ถอนได้ ไม่ต้องทำเทิร์น)', 'bonus.put': 'โบนัสเกินเพดาน สูงสุด', 'spin.coins': 'มอบเหรียญ', 'spin.wheel': 'วงล้อรางวัลเกินเพดาน รางวัลสูงสุด', 'invite.settings': 'กฎชวนเพื่อนที่จ่ายมากขึ้น', 'refund.settings': 'กฎคืนยอดเสียที่จ่ายมากขึ้น', 'approval.four-eyes': 'เพิ่มวงเงินสองคนอนุมัติ', 'risk.rules': 'ผ่อนกฎความเสี่ยง', other: 'คำขอ' },
     change: '{{field}}: {{before}} → {{after}}',
     coins: '{{count}} เหรียญ',
     channel: 'ช่องทาง {{id}}',

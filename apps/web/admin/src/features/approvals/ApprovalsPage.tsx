@@ -15,8 +15,8 @@ import { FourEyesSettings } from './FourEyesSettings';
 
 type Approval = CallAnswer<'approvalsList'>['approvals'][number];
 type Verdict = 'approve' | 'reject';
-const KNOWN_ACTIONS = ['withdrawal.approve', 'withdrawal.complete', 'deposit.manual', 'deposit.slip-approve', 'deposit.assign', 'deposit.channel', 'deposit.slip-settings', 'deposit.manual-switch', 'promotion.credit', 'bonus.put', 'spin.coins', 'spin.wheel', 'invite.settings', 'refund.settings'] as const;
-const SETTING_ACTIONS = new Set(['deposit.channel', 'deposit.slip-settings', 'deposit.manual-switch', 'invite.settings', 'refund.settings']);
+const KNOWN_ACTIONS = ['withdrawal.approve', 'withdrawal.complete', 'deposit.manual', 'deposit.slip-approve', 'deposit.assign', 'deposit.channel', 'deposit.slip-settings', 'deposit.manual-switch', 'promotion.credit', 'bonus.put', 'spin.coins', 'spin.wheel', 'invite.settings', 'refund.settings', 'approval.four-eyes', 'risk.rules'] as const;
+const SETTING_ACTIONS = new Set(['deposit.channel', 'deposit.slip-settings', 'deposit.manual-switch', 'invite.settings', 'refund.settings', 'approval.four-eyes', 'risk.rules']);
 
 interface Change {
   field: string;

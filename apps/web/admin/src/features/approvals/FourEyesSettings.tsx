@@ -18,10 +18,15 @@ export function FourEyesSettings() {
   const current = useQuery({ queryKey: ['four-eyes'], queryFn: () => call('fourEyesGet') });
   const [edits, setEdits] = useState<Record<string, string>>({});
   const [saved, setSaved] = useState(false);
+  const [asked, setAsked] = useState(false);
   const save = useMutation({
     mutationFn: (body: Thresholds) => call('fourEyesPut', { body }),
     onSuccess: (answer) => {
-      queryClient.setQueryData(['four-eyes'], answer);
+      // Raising a threshold is a request a second person approves: the thresholds stay as they are.
+      if ('approvalId' in answer) {
+        setAsked(true);
+        void queryClient.invalidateQueries({ queryKey: ['approvals'] });
+      } else queryClient.setQueryData(['four-eyes'], answer);
       setEdits({});
       setSaved(true);
     },
@@ -59,6 +64,7 @@ export function FourEyesSettings() {
                 value={text(c, f)}
                 onChange={(value) => {
                   setSaved(false);
+                  setAsked(false);
                   setEdits((old) => ({ ...old, [`${c}.${f}`]: value }));
                 }}
                 required
@@ -71,7 +77,7 @@ export function FourEyesSettings() {
           {t('approvals.save')}
         </button>
       </form>
-      {saved ? <Notice>{t('approvals.saved')}</Notice> : null}
+      {saved ? <Notice>{asked ? t('settings.awaiting') : t('approvals.saved')}</Notice> : null}
       <ErrorText error={save.error} />
     </Card>
   );

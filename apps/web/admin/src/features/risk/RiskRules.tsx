@@ -16,11 +16,16 @@ export function RiskRules({ canChange }: { canChange: boolean }) {
   const rules = useQuery({ queryKey: ['risk-rules'], queryFn: () => call('riskRulesGet') });
   const [draft, setDraft] = useState<Rules | null>(null);
   const [saved, setSaved] = useState(false);
+  const [asked, setAsked] = useState(false);
   const form = draft ?? rules.data ?? null;
   const save = useMutation({
     mutationFn: (body: Rules) => call('riskRulesPut', { body }),
     onSuccess: (answer) => {
-      queryClient.setQueryData(['risk-rules'], answer);
+      // Loosening a rule is a request a second person approves: the rules stay as they are.
+      if ('approvalId' in answer) {
+        setAsked(true);
+        void queryClient.invalidateQueries({ queryKey: ['approvals'] });
+      } else queryClient.setQueryData(['risk-rules'], answer);
       setDraft(null);
       setSaved(true);
     },
@@ -32,13 +37,14 @@ export function RiskRules({ canChange }: { canChange: boolean }) {
   const edit = (patch: Partial<Rules>) => {
     if (!form) return;
     setSaved(false);
+    setAsked(false);
     setDraft({ ...form, ...patch });
   };
   return (
     <Card title={t('risk.rules')}>
       <p className="muted">{t('risk.rulesHint')}</p>
       <ErrorText error={rules.error ?? save.error} />
-      {saved ? <Notice>{t('common.saved')}</Notice> : null}
+      {saved ? <Notice>{asked ? t('settings.awaiting') : t('common.saved')}</Notice> : null}
       {form ? (
         <form className="form" onSubmit={submit}>
           <fieldset disabled={!canChange || save.isPending}>
