@@ -38,6 +38,16 @@ describe.each(dbKinds)('four eyes at the defaults on %s', (kind) => {
     expect(pending.body.approvals.find((a) => a.memberId === memberId)).toMatchObject({ amount: 10_000, currency: 'THB' });
   });
 
+  it('a refused manual credit does not count toward the member\'s sum (nothing moved)', async () => {
+    const { id: memberId } = await registerMember(t.app);
+    expect((await call(t.app, 'POST', `/api/operator/members/${memberId}/lock`, { headers: as(owner), body: { locked: true } })).status).toBe(200);
+    for (let i = 0; i < 2; i += 1) expect(await credit(finance, memberId, 10_000)).toMatchObject({ status: 403, body: { message: 'INACTIVE_USER' } });
+    expect((await call(t.app, 'POST', `/api/operator/members/${memberId}/lock`, { headers: as(owner), body: { locked: false } })).status).toBe(200);
+    // The two refused ฿10,000 are not in the 24 h sum: ฿15,000 now is under ฿20,000, alone.
+    expect((await credit(finance, memberId, 15_000)).status).toBe(200);
+    expect((await credit(finance, memberId, 10_000)).status).toBe(202);
+  });
+
   it('a ฿30,000 withdrawal needs a second approver; the automation key approves nothing', async () => {
     const { id: memberId, phone, password } = await registerMember(t.app);
     const funded = await credit(finance, memberId, 30_000);

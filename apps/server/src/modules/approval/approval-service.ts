@@ -187,6 +187,20 @@ export class ApprovalService {
   }
 
   /**
+   * Runs a move counted by `needsChecker` under `subject`; when it is refused (a 4xx other than
+   * 409 and 429: nothing moved, and no other request under the same subject is under way), the
+   * count is released, so a refused credit does not bring the member's next ones to four eyes.
+   */
+  async counted<T>(subject: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof AppError && error.status >= 400 && error.status < 500 && error.status !== 409 && error.status !== 429) await this.rules.release(subject);
+      throw error;
+    }
+  }
+
+  /**
    * Records the request (or finds the one already open for the same thing): 202 awaiting-approval.
    * An approved one answers what its action answered (the maker's retry after the checker acted).
    */

@@ -97,6 +97,11 @@ export class FourEyesRules {
     await this.settings().set('fourEyes', value);
   }
 
+  /** Forgets a move counted for `subject` that was refused (nothing moved): it no longer counts in the sums. */
+  async release(subject: string): Promise<void> {
+    await this.db.deleteFrom('four_eyes_spend').where('subject', '=', subject).execute();
+  }
+
   /**
    * Whether moving `amount` (minor units) on one operator's word needs a second person. When it
    * does not, the move is recorded (once per subject) in the same locked step, so two moves at once

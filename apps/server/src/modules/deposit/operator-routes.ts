@@ -89,7 +89,7 @@ export function operatorRoutes(app: FastifyInstance, guard: ReturnType<typeof op
       const asked = await approvals.request({ action: 'deposit.manual', dedupeKey: `deposit.manual:${key.key}`, requestHash: key.hash, payload: { body, idem: key, owner: operatorIsOwner(request) }, memberId: body.memberId, amount: body.amount, currency, maker: operatorName(request) });
       return awaiting(reply, asked);
     }
-    return deposits.bank.manual(body, key, operatorIsOwner(request));
+    return approvals.counted(`deposit.manual:${key.key}`, () => deposits.bank.manual(body, key, operatorIsOwner(request)));
   });
   contractRoute(app, c.depositChannels, options, async () => ({ channels: await deposits.channels.all() }));
   contractRoute(app, c.depositChannelPut, options, async ({ params: { id }, body: b, request, reply }) => {
